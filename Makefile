@@ -1,0 +1,47 @@
+# Two commands: `make run` and `make test`. Both set everything up from nothing first.
+# Needs only python3 (>= 3.11), pip and make; uv is installed into .tools/ and builds .venv/
+# from the lock file (uv.lock).
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON := $(PYTHON)
+
+.PHONY: setup run test lint types pytest bench clean
+
+setup: $(VENV)/.synced
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
+
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen
+	touch $@
+
+# The main job (see README).
+run: setup
+	$(BIN)/dos watch --players 4 --seed 1
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+types: setup
+	$(BIN)/mypy
+
+pytest: setup
+	$(BIN)/pytest
+
+test: lint types pytest
+
+bench: setup
+	$(UV) sync --frozen --group bench
+	rm -f $(VENV)/.synced
+	$(BIN)/python bench/speed.py
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis
