@@ -23,3 +23,7 @@ class IllegalActionError(DosError):
 
 class PositionError(DosError, ValueError):
     """A position or record that cannot be loaded; the message names the field."""
+
+
+class RecordError(DosError, ValueError):
+    """A game record that cannot be read or does not replay; the message names the line."""

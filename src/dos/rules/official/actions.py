@@ -116,9 +116,10 @@ def format_action(action: Action) -> str:
     kind = action.kind
     if kind == Kind.MATCH:
         designations = action.designations or (NO_DESIGNATION,) * len(action.cards)
-        body = "+".join(
-            format_card(c, d) for c, d in zip(action.cards, designations, strict=True)
-        ) + f"@{action.target}"
+        body = (
+            "+".join(format_card(c, d) for c, d in zip(action.cards, designations, strict=True))
+            + f"@{action.target}"
+        )
     elif kind in _KEYWORD:
         body = _KEYWORD[kind]
     elif kind == Kind.LAY:

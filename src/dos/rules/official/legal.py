@@ -14,11 +14,13 @@ from dos.rules.official.state import Phase, State
 _MATCH = Kind.MATCH
 
 
-def matches(hand: list[int], center: list[int], matched: dict[int, tuple[int, ...]]) -> list[Action]:
+def matches(
+    hand: list[int], center: list[int], matched: dict[int, tuple[int, ...]]
+) -> list[Action]:
     """Every Single and Double Number Match ``hand`` can make on the Center Row cards not yet
     matched this turn."""
     found: list[Action] = []
-    distinct = sorted(set(hand))
+    distinct = list(dict.fromkeys(hand))  # hands are kept sorted
     for index, target in enumerate(center):
         if index in matched:
             continue
@@ -42,7 +44,7 @@ def has_match(state: State) -> bool:
     hand = state.hands[state.turn]
     if not hand:
         return False
-    distinct = sorted(set(hand))
+    distinct = list(dict.fromkeys(hand))  # hands are kept sorted
     matched = state.matched
     for index, target in enumerate(state.center):
         if index in matched:
@@ -71,10 +73,10 @@ def turn_actions(state: State) -> list[Action]:
         elif not state.drew:
             found.append(DRAW)
         else:
-            found.extend(Action(Kind.LAY, (card,)) for card in sorted(set(hand)))
+            found.extend(Action(Kind.LAY, (card,)) for card in dict.fromkeys(hand))
         return found
     if phase == Phase.PLACING:
-        found = [Action(Kind.PLACE, (card,)) for card in sorted(set(hand))]
+        found = [Action(Kind.PLACE, (card,)) for card in dict.fromkeys(hand)]
         if not state.options.bonus_lay_mandatory:
             found.append(END)
         return found

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from dos.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NUMBER, NO_COLOUR, WILD_DOS
+from dos.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NO_COLOUR, NUMBER, WILD_DOS
 
 ALL_NUMBERS: Final = frozenset(range(1, 11))
 ALL_COLOURS: Final = frozenset(range(4))
@@ -107,7 +107,9 @@ def resolve(
         common = common & colours(card, designation)
     colour = min(common) if bonus else NO_DESIGNATION
     wanted = numbers(target)
-    choices: list[list[int]] = [sorted(numbers(c, d)) for c, d in zip(cards, designations)]
+    choices: list[list[int]] = [
+        sorted(numbers(c, d)) for c, d in zip(cards, designations, strict=True)
+    ]
     picked: tuple[int, ...] | None = None
     if len(cards) == 1:
         options = [n for n in choices[0] if n in wanted]
@@ -139,3 +141,26 @@ def resolve(
 
 def _any_colour(target: int) -> int:
     return COLOUR[target] if COLOUR[target] != NO_COLOUR else 0
+
+
+class MatchKind:
+    """The four kinds of match of RULES.md §3, by their rulebook names."""
+
+    SINGLE_NUMBER = "Single Number Match"
+    SINGLE_COLOR = "Single Color Match"
+    DOUBLE_NUMBER = "Double Number Match"
+    DOUBLE_COLOR = "Double Color Match"
+
+
+def match_kind(cards: tuple[int, ...], designations: tuple[int, ...], target: int) -> str:
+    """Which kind of match a legal match is (the best colour result unless designated).
+
+    >>> from dos.cards import parse_card as c
+    >>> match_kind((c("R5"), c("DOS")), (), c("R7"))
+    'Double Color Match'
+    """
+    designations = designations or (NO_DESIGNATION,) * len(cards)
+    bonus = colour_match(cards, designations, target)
+    if len(cards) == 1:
+        return MatchKind.SINGLE_COLOR if bonus else MatchKind.SINGLE_NUMBER
+    return MatchKind.DOUBLE_COLOR if bonus else MatchKind.DOUBLE_NUMBER

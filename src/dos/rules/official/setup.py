@@ -38,9 +38,7 @@ def new_game(options: Options | None = None, seed: int = 0) -> State:
     return state
 
 
-def draw_for_dealer(
-    rng: int, players: int
-) -> tuple[int, int, list[tuple[tuple[int, int], ...]]]:
+def draw_for_dealer(rng: int, players: int) -> tuple[int, int, list[tuple[tuple[int, int], ...]]]:
     """Each player draws a card; the highest number deals, wilds counting zero. Players tied
     for highest draw again from a reshuffled deck (RULES.md §2, Decision).
 
@@ -71,6 +69,8 @@ def deal_round(state: State) -> None:
     for _ in range(HAND_SIZE):
         for seat in order:
             hands[seat].append(deck.pop())
+    for hand in hands:
+        hand.sort()
     state.hands = hands
     state.center = [deck.pop() for _ in range(CENTER_ROW_SIZE)]
     state.draw_pile = deck

@@ -1,8 +1,8 @@
 """The state of a game of official DOS: plain data, everything §2-§7 needs.
 
 A ``State`` is mutable for speed (``apply`` changes it in place after checking legality in
-full); ``copy()`` is cheap, so search can branch by copying. Hands are unordered lists of
-card types; the draw pile's top card is the *last* element (positions write it top first).
+full); ``copy()`` is cheap, so search can branch by copying. Hands are lists of card types
+kept sorted; the draw pile's top card is the *last* element (positions write it top first).
 """
 
 from __future__ import annotations

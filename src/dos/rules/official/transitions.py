@@ -8,6 +8,8 @@ match is left, the end of the turn (§4) once no placement is left, the next rou
 
 from __future__ import annotations
 
+from bisect import insort
+
 from dos.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS
 from dos.errors import IllegalActionError, NotationError
 from dos.rng import shuffle
@@ -107,7 +109,7 @@ def _give(state: State, seat: int, count: int) -> None:
         card = draw_card(state)
         if card is None:
             break
-        hand.append(card)
+        insort(hand, card)
     _resized(state, seat, before)
 
 
@@ -115,7 +117,7 @@ def _take(state: State, seat: int, card: int, count: int = 1) -> None:
     """Checks that ``seat`` holds ``count`` copies of ``card``."""
     held = state.hands[seat].count(card)
     if held < count:
-        what = NAMES[card] if count == 1 else f"{count} × {NAMES[card]}"
+        what = NAMES[card] if count == 1 else f"{count} copies of {NAMES[card]}"
         raise IllegalActionError(f"RULES §3: seat {seat} does not hold {what}")
 
 
@@ -167,7 +169,9 @@ def _match(state: State, action: Action) -> None:
             f"(the Center Row has cards 0-{len(center) - 1})"
         )
     if target in state.matched:
-        raise IllegalActionError(f"RULES §3: Center Row card {target} was already matched this turn")
+        raise IllegalActionError(
+            f"RULES §3: Center Row card {target} was already matched this turn"
+        )
     cards = action.cards
     if len(cards) not in (1, 2):
         raise IllegalActionError("RULES §3: a match plays one card or two")
@@ -226,9 +230,7 @@ def _match_bonus(
             return SINGLE_BONUS[card_at][cards[0]]
         return colour_match(cards, designations, card_at)
     first, second = cards
-    legal = (
-        second in PAIRS[card_at][first] if plain else number_match(cards, designations, card_at)
-    )
+    legal = second in PAIRS[card_at][first] if plain else number_match(cards, designations, card_at)
     if not legal:
         raise IllegalActionError(
             f"RULES §3: {format_card(first, designations[0])} + "
@@ -243,7 +245,9 @@ def _match_bonus(
 
 def _draw_action(state: State) -> None:
     if state.phase != Phase.TURN:
-        raise IllegalActionError("RULES §4.3: this turn's matches are over; place a bonus card or end")
+        raise IllegalActionError(
+            "RULES §4.3: this turn's matches are over; place a bonus card or end"
+        )
     if state.drew:
         raise IllegalActionError("RULES §3: you have already drawn this turn")
     if state.matched:

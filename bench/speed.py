@@ -1,0 +1,387 @@
+"""Speed benchmark: random legal play of official DOS against two card-game engine peers.
+
+Run ``.venv/bin/python bench/speed.py [--seconds S] [--json FILE]`` after
+``make setup && .tools/bin/uv sync --frozen --group bench`` (or simply ``make bench``).
+
+Every engine is driven by the same protocol: at each decision the bench asks the engine for
+the legal actions, picks one uniformly with its own seeded ``random.Random`` and applies it,
+for a fixed wall time per configuration after a short warm-up. It counts
+
+* decisions: actions chosen by a player (chance events of the peers are not counted);
+* rounds: rounds (hands) finished;
+* games: full games finished. A DOS game runs until a player reaches the target score
+  (200); for the peers one game is one round.
+
+The peers are RLCard's pure-Python UNO (``rlcard.games.uno.game.UnoGame``) and OpenSpiel's
+C++ ``crazy_eights`` through ``pyspiel``, both with their default options. A peer that
+cannot be imported or fails is reported and skipped; the exit status is non-zero only when
+DOS itself fails. This is a benchmark, not a test: the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PLAYER_COUNTS = (2, 4)
+DEFAULT_SECONDS = 5.0
+DEFAULT_WARMUP = 1.0
+CLOCK_EVERY = 64
+"""Decisions between two reads of the clock (keeps the clock out of the measurement)."""
+
+DOS = "DOS (official)"
+RLCARD = "RLCard UNO"
+OPENSPIEL = "OpenSpiel crazy_eights"
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What one timed run of random play got through."""
+
+    decisions: int
+    rounds: int
+    games: int
+    seconds: float
+
+    def rate(self, count: int) -> float:
+        """``count`` per second of this run."""
+        return count / self.seconds if self.seconds > 0 else 0.0
+
+
+Runner = Callable[[random.Random, float], Counts]
+"""Plays random games with the given generator for about the given seconds."""
+
+
+@dataclass(slots=True)
+class Row:
+    """One line of the results: an engine at a player count, measured or failed."""
+
+    engine: str
+    players: int
+    counts: Counts | None = None
+    error: str | None = None
+    ratio: float | None = None
+    """DOS decisions/s divided by this engine's decisions/s, same player count."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as a JSON object, with the rates worked out."""
+        data: dict[str, Any] = {"engine": self.engine, "players": self.players}
+        if self.counts is not None:
+            c = self.counts
+            data |= {
+                "decisions": c.decisions,
+                "rounds": c.rounds,
+                "games": c.games,
+                "seconds": round(c.seconds, 4),
+                "decisions_per_s": round(c.rate(c.decisions), 1),
+                "rounds_per_s": round(c.rate(c.rounds), 2),
+                "games_per_s": round(c.rate(c.games), 3),
+                "dos_ratio": None if self.ratio is None else round(self.ratio, 3),
+            }
+        data["error"] = self.error
+        return data
+
+
+# --- the engines ---------------------------------------------------------------------------
+
+
+def import_dos() -> str:
+    """Imports the ``dos`` package, falling back to this checkout's ``src/`` when it is not
+    installed; returns a line saying which one was found."""
+    try:
+        import dos  # noqa: PLC0415
+    except ImportError:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+        import dos  # noqa: PLC0415
+    return f"dos {dos.__version__} from {Path(dos.__file__).parent}"
+
+
+def dos_runner(players: int) -> Runner:
+    """Random play of official DOS: a new game from a fresh seed until someone has 200."""
+    from dos.rules.official.legal import all_legal_actions  # noqa: PLC0415
+    from dos.rules.official.options import Options  # noqa: PLC0415
+    from dos.rules.official.setup import new_game  # noqa: PLC0415
+    from dos.rules.official.transitions import apply  # noqa: PLC0415
+
+    options = Options(players=players)
+
+    def run(rng: random.Random, seconds: float) -> Counts:
+        clock = time.perf_counter
+        choice = rng.choice
+        decisions = rounds = games = 0
+        start = clock()
+        deadline = start + seconds
+        stopped = False
+        while not stopped:
+            state = new_game(options, seed=rng.getrandbits(63))
+            while state.winner is None:
+                apply(state, choice(all_legal_actions(state)))
+                decisions += 1
+                if not decisions % CLOCK_EVERY and clock() >= deadline:
+                    stopped = True
+                    break
+            rounds += len(state.round_results)
+            if state.winner is not None:
+                games += 1
+        return Counts(decisions, rounds, games, clock() - start)
+
+    return run
+
+
+def rlcard_runner(players: int) -> Runner:
+    """Random play of RLCard's UNO game object (no RL environment around it)."""
+    import numpy as np  # noqa: PLC0415
+    from rlcard.games.uno.game import UnoGame  # noqa: PLC0415
+
+    game = UnoGame(num_players=players)
+
+    def run(rng: random.Random, seconds: float) -> Counts:
+        # RLCard shuffles with the game's numpy RandomState, handed to its dealer, players
+        # and round by init_game: seed it from the bench's generator.
+        game.np_random = np.random.RandomState(rng.getrandbits(32))
+        clock = time.perf_counter
+        choice = rng.choice
+        decisions = games = 0
+        start = clock()
+        deadline = start + seconds
+        stopped = False
+        while not stopped:
+            game.init_game()
+            while not game.is_over():
+                game.step(choice(game.get_legal_actions()))
+                decisions += 1
+                if not decisions % CLOCK_EVERY and clock() >= deadline:
+                    stopped = True
+                    break
+            if game.is_over():
+                games += 1
+        return Counts(decisions, games, games, clock() - start)
+
+    return run
+
+
+def openspiel_runner(players: int) -> Runner:
+    """Random play of OpenSpiel's ``crazy_eights``; chance outcomes (the deal, draws) are
+    sampled by the bench's generator with their given probabilities."""
+    import pyspiel  # noqa: PLC0415
+
+    game = pyspiel.load_game("crazy_eights", {"players": players})
+
+    def run(rng: random.Random, seconds: float) -> Counts:
+        clock = time.perf_counter
+        choice = rng.choice
+        choices = rng.choices
+        decisions = games = 0
+        start = clock()
+        deadline = start + seconds
+        stopped = False
+        while not stopped:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(choices(outcomes, probabilities)[0])
+                    continue
+                state.apply_action(choice(state.legal_actions()))
+                decisions += 1
+                if not decisions % CLOCK_EVERY and clock() >= deadline:
+                    stopped = True
+                    break
+            if state.is_terminal():
+                games += 1
+        return Counts(decisions, games, games, clock() - start)
+
+    return run
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """An engine to measure: its name, how to find its version, how to build a runner."""
+
+    name: str
+    version: Callable[[], str]
+    runner: Callable[[int], Runner]
+
+
+def _distribution(name: str) -> Callable[[], str]:
+    """The installed version of a distribution, as a line."""
+    return lambda: f"{name} {importlib.metadata.version(name)}"
+
+
+ENGINES = (
+    Engine(DOS, import_dos, dos_runner),
+    Engine(RLCARD, _distribution("rlcard"), rlcard_runner),
+    Engine(OPENSPIEL, _distribution("open_spiel"), openspiel_runner),
+)
+
+
+# --- measuring and reporting ---------------------------------------------------------------
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one line."""
+    return f"{type(error).__name__}: {error}"
+
+
+def measure(engine: Engine, seconds: float, warmup: float, seed: int) -> tuple[str, list[Row]]:
+    """Measures ``engine`` at every player count; returns its version line and its rows.
+
+    A failure to import or build the engine fails all its rows; a failure while playing
+    fails that player count only.
+    """
+    try:
+        version = engine.version()
+    except Exception as error:
+        return f"{engine.name}: not available ({describe(error)})", [
+            Row(engine.name, n, error=f"not available: {describe(error)}") for n in PLAYER_COUNTS
+        ]
+    rows = []
+    for players in PLAYER_COUNTS:
+        print(f"  {engine.name}, {players} players ...", file=sys.stderr, flush=True)
+        try:
+            run = engine.runner(players)
+            rng = random.Random(f"{seed}/{engine.name}/{players}")
+            run(rng, warmup)
+            rows.append(Row(engine.name, players, counts=run(rng, seconds)))
+        except Exception as error:
+            rows.append(Row(engine.name, players, error=describe(error)))
+    return version, rows
+
+
+def add_ratios(rows: list[Row]) -> None:
+    """Sets each row's ratio: DOS decisions/s over its decisions/s at the same player count."""
+    dos_rates = {
+        row.players: row.counts.rate(row.counts.decisions)
+        for row in rows
+        if row.engine == DOS and row.counts is not None
+    }
+    for row in rows:
+        if row.counts is not None and row.counts.decisions and row.players in dos_rates:
+            row.ratio = dos_rates[row.players] / row.counts.rate(row.counts.decisions)
+
+
+def table(rows: list[Row]) -> str:
+    """The results as a Markdown table, by player count then engine."""
+    lines = [
+        "| engine | players | decisions/s | rounds/s | games/s | DOS ÷ engine (decisions/s) "
+        "| games finished |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in sorted(rows, key=lambda r: r.players):
+        c = row.counts
+        if c is None:
+            lines.append(f"| {row.engine} | {row.players} | failed | | | | |")
+            continue
+        ratio = "" if row.ratio is None else f"{row.ratio:.2f}x"
+        lines.append(
+            f"| {row.engine} | {row.players} | {c.rate(c.decisions):,.0f} "
+            f"| {c.rate(c.rounds):,.1f} | {c.rate(c.games):,.2f} | {ratio} | {c.games:,} |"
+        )
+    return "\n".join(lines)
+
+
+def cpu_model() -> str:
+    """The processor's model name where the system tells it, else what ``platform`` says."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict[str, Any]:
+    """The Python and machine the figures were taken on."""
+    return {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "python_build": sys.version.replace("\n", " "),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu": cpu_model(),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=DEFAULT_SECONDS,
+        help=f"timed seconds per engine and player count (default {DEFAULT_SECONDS})",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=DEFAULT_WARMUP,
+        help=f"untimed warm-up seconds before each measurement (default {DEFAULT_WARMUP})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bench's choices")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.warmup < 0:
+        parser.error("--seconds must be positive and --warmup not negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the benchmark; 1 if DOS failed, else 0."""
+    args = parse_args(argv)
+    host = machine()
+    print("# DOS speed benchmark: random legal play\n")
+    print(f"Python: {host['python']} ({host['python_build']})")
+    print(f"Machine: {host['platform']}, {host['cpu']}, {host['cpu_count']} CPUs")
+    print(f"Timing: {args.seconds:g} s per row after {args.warmup:g} s warm-up, seed {args.seed}")
+    print(f"Command: {' '.join([Path(sys.executable).name, *sys.argv])}\n", flush=True)
+
+    versions: list[str] = []
+    rows: list[Row] = []
+    print("measuring:", file=sys.stderr, flush=True)
+    for engine in ENGINES:
+        version, engine_rows = measure(engine, args.seconds, args.warmup, args.seed)
+        versions.append(version)
+        rows.extend(engine_rows)
+    add_ratios(rows)
+
+    print("Engines: " + "; ".join(versions) + "\n")
+    print(table(rows))
+    print(
+        "\nA decision is one action chosen uniformly among the legal ones (peers' chance events "
+        "not counted).\nA DOS game ends at 200 points; a peer's game is one round. "
+        "Ratio > 1: DOS makes more decisions per second."
+    )
+    problems = [row for row in rows if row.error is not None]
+    if problems:
+        print("\nProblems:")
+        for row in problems:
+            print(f"- {row.engine}, {row.players} players: {row.error}")
+
+    if args.json is not None:
+        report = {
+            "machine": host,
+            "seconds": args.seconds,
+            "warmup": args.warmup,
+            "seed": args.seed,
+            "engines": versions,
+            "results": [row.to_json() for row in rows],
+        }
+        args.json.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        print(f"\nWrote {args.json}")
+    return 1 if any(row.engine == DOS for row in problems) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""The ``dos`` command.
+
+Exit status: 0 on success, 2 when the input is rejected (the reason on stderr), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dos import records, ruleset
+from dos.errors import DosError
+from dos.perft import divide, perft
+from dos.simulate import simulate
+
+
+class _RejectedError(Exception):
+    """Bad input: printed on stderr, exit status 2."""
+
+
+def _load_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise _RejectedError(f"{path}: cannot read: {error.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _RejectedError(f"{path}: not JSON: {error.msg} at line {error.lineno}") from None
+
+
+def _position(args: argparse.Namespace) -> tuple[ruleset.RuleSet[Any, Any], Any]:
+    rules = ruleset.get(args.rules)
+    return rules, rules.from_position(_load_json(args.position))
+
+
+def cmd_legal(args: argparse.Namespace) -> None:
+    rules, state = _position(args)
+    for action in rules.all_legal_actions(state):
+        print(action)
+
+
+def cmd_apply(args: argparse.Namespace) -> None:
+    rules, state = _position(args)
+    for number, text in enumerate(args.actions, 1):
+        try:
+            rules.apply(state, rules.parse_action(text))
+        except DosError as error:
+            raise _RejectedError(f"action {number} {text!r}: {error}") from None
+    print(json.dumps(rules.to_position(state), indent=2 if args.pretty else None))
+
+
+def cmd_simulate(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise _RejectedError("--games: must be at least 1")
+    result = simulate(args.rules, args.players, args.games, args.seed)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    print(f"rules        {result.rules}")
+    print(f"players      {result.players}")
+    print(f"games        {result.games}")
+    print(f"rounds       {result.rounds}")
+    print(f"decisions    {result.decisions}")
+    print(f"seconds      {result.seconds:.3f}")
+    print(f"decisions/s  {result.decisions_per_second:,.0f}")
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise _RejectedError(f"{args.file}: cannot read: {error.strerror}") from None
+    record = records.loads(text)
+
+    def show(number: int, action: str, state: Any) -> None:
+        if args.verbose:
+            print(f"{number:5d}  {action}")
+
+    state = records.replay(record, on_step=show)
+    rules = ruleset.get(record.rules)
+    print(
+        f"valid: {len(record.actions)} actions, result {json.dumps(rules.result(state))}"
+        + ("" if rules.is_over(state) else " (game not finished)")
+    )
+
+
+def cmd_perft(args: argparse.Namespace) -> None:
+    _, state = _position(args)
+    if args.depth < 1:
+        raise _RejectedError("--depth: must be at least 1")
+    if args.divide:
+        rows = divide(args.rules, state, args.depth)
+        for action, count in rows:
+            print(f"{action:<20} {count}")
+        print(f"total {sum(count for _, count in rows)}")
+    else:
+        print(perft(args.rules, state, args.depth))
+
+
+def cmd_watch(args: argparse.Namespace) -> None:
+    from dos.watch import random_bot_game
+
+    random_bot_game(args.players, args.seed, args.target)
+
+
+def _players(text: str) -> int:
+    value = int(text)
+    if not 2 <= value <= 10:
+        raise argparse.ArgumentTypeError("must be from 2 to 10")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dos", description="DOS, the card game: tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--rules", default="official", choices=ruleset.NAMES, help="rule set")
+        return p
+
+    p = command("legal", "print every legal action of a position, one per line")
+    p.add_argument("position", help="position JSON file ('-' for stdin)")
+    p.set_defaults(func=cmd_legal)
+
+    p = command("apply", "apply actions to a position and print the resulting position")
+    p.add_argument("position", help="position JSON file ('-' for stdin)")
+    p.add_argument("actions", nargs="+", metavar="ACTION", help="actions in notation")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.set_defaults(func=cmd_apply)
+
+    p = command("simulate", "play random legal games and print counts and speed")
+    p.add_argument("--players", type=_players, default=4)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = command("replay", "replay a game record, checking every action and the result")
+    p.add_argument("file")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each action")
+    p.set_defaults(func=cmd_replay)
+
+    p = command("perft", "count legal action sequences of a given depth from a position")
+    p.add_argument("position")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--divide", action="store_true", help="break the count down by first action")
+    p.set_defaults(func=cmd_perft)
+
+    p = command("watch", "watch a seeded game between bots, turn by turn")
+    p.add_argument("--players", type=_players, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--target", type=int, default=200, help="target score")
+    p.set_defaults(func=cmd_watch)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``dos`` command; returns its exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (_RejectedError, DosError) as error:
+        print(f"dos {args.command}: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

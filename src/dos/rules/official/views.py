@@ -1,0 +1,137 @@
+"""What one seat may know (RULES.md §6, and the hidden information of a card game).
+
+A ``SeatView`` holds the seat's own hand, every public fact (hand sizes, the Center Row and
+the cards played on it this turn, pile sizes, the face-up discard pile, scores, bonuses, open
+DOS obligations, penalties owed, round results, the public history) and the seat's legal
+actions. It never holds another hand, the order of the draw pile or the generator state, so
+a bot or a client that gets only views cannot learn them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dos.cards import NAMES
+from dos.rules.official.actions import Action
+from dos.rules.official.legal import legal_actions
+from dos.rules.official.options import Options
+from dos.rules.official.state import Phase, RoundResult, State
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's knowledge of the game."""
+
+    seat: int
+    options: Options
+    round: int
+    dealer: int
+    turn: int
+    phase: Phase
+    drew: bool
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    center: tuple[int, ...]
+    matched: tuple[tuple[int, tuple[int, ...]], ...]
+    single_bonuses: int
+    double_bonuses: int
+    placements_left: int
+    draw_pile_size: int
+    discard: tuple[int, ...]
+    penalties: tuple[int, ...]
+    dos_open: tuple[int, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    round_results: tuple[RoundResult, ...]
+    history: tuple[Action, ...]
+    legal: tuple[Action, ...]
+    """The legal actions of this seat, in the engine's order."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON, cards and actions in notation."""
+        return {
+            "seat": self.seat,
+            "options": self.options.to_json(),
+            "round": self.round,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "phase": phase_name(self.phase, self.drew, bool(self.matched)),
+            "drew": self.drew,
+            "hand": [NAMES[c] for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "center": [NAMES[c] for c in self.center],
+            "matched": [
+                {"target": index, "cards": [NAMES[c] for c in cards]}
+                for index, cards in self.matched
+            ],
+            "bonuses": {"single": self.single_bonuses, "double": self.double_bonuses},
+            "placements_left": self.placements_left,
+            "draw_pile_size": self.draw_pile_size,
+            "discard": [NAMES[c] for c in self.discard],
+            "penalties": list(self.penalties),
+            "dos_open": list(self.dos_open),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "round_results": [
+                {
+                    "round": r.round,
+                    "winner": r.winner,
+                    "points": r.points,
+                    "hands": [[NAMES[c] for c in hand] for hand in r.hands],
+                }
+                for r in self.round_results
+            ],
+            "history": [str(a) for a in self.history],
+            "legal": [str(a) for a in self.legal],
+        }
+
+
+def phase_name(phase: Phase, drew: bool, matched: bool) -> str:
+    """The phase in words used by positions and views: ``start`` (match or draw), ``matching``
+    (more matches or end), ``drawn`` (match or lay), ``placing``, ``over``."""
+    if phase == Phase.PLACING:
+        return "placing"
+    if phase == Phase.OVER:
+        return "over"
+    if matched:
+        return "matching"
+    return "drawn" if drew else "start"
+
+
+def view(state: State, seat: int) -> SeatView:
+    """The view of ``seat``.
+
+    >>> from dos.rules.official.setup import new_game
+    >>> v = view(new_game(seed=3), 0)
+    >>> len(v.hand), v.hand_sizes
+    (7, (7, 7, 7, 7))
+    """
+    players = state.options.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ValueError(f"seat: there is no seat {seat!r} (seats are 0-{players - 1})")
+    return SeatView(
+        seat=seat,
+        options=state.options,
+        round=state.round,
+        dealer=state.dealer,
+        turn=state.turn,
+        phase=state.phase,
+        drew=state.drew,
+        hand=tuple(state.hands[seat]),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        center=tuple(state.center),
+        matched=tuple(sorted(state.matched.items())),
+        single_bonuses=state.single_bonuses,
+        double_bonuses=state.double_bonuses,
+        placements_left=state.placements_left,
+        draw_pile_size=len(state.draw_pile),
+        discard=tuple(state.discard),
+        penalties=tuple(state.penalties),
+        dos_open=tuple(s for s in range(players) if state.dos_open >> s & 1),
+        scores=tuple(state.scores),
+        winner=state.winner,
+        round_results=tuple(state.round_results),
+        history=tuple(state.history),
+        legal=tuple(legal_actions(state, seat)),
+    )

@@ -1,0 +1,84 @@
+"""A seeded game between bots, printed turn by turn (``dos watch``, the ``make run`` demo).
+
+Presentation only: it reads the state through the official rule set's public API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from dos.cards import NAMES
+from dos.rules.official import Action, Kind, Options, State, apply, legal_actions, new_game
+from dos.rules.official.matching import match_kind
+
+
+def _cards(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join(NAMES[c] for c in cards) or "-"
+
+
+def _center(state: State) -> str:
+    return "  ".join(f"{i}:{NAMES[c]}" for i, c in enumerate(state.center))
+
+
+def describe(state: State, action: Action) -> str:
+    """A short gloss of an action about to be applied, in the rulebook's words."""
+    if action.kind == Kind.MATCH:
+        kind = match_kind(action.cards, action.designations, state.center[action.target])
+        return f"{kind} on {NAMES[state.center[action.target]]}"
+    if action.kind == Kind.CATCH:
+        return f"caught seat {action.target}: +2 penalty cards"
+    if action.kind == Kind.CALL:
+        return 'calls "DOS!"'
+    if action.kind == Kind.LAY:
+        return "lays a card in the Center Row"
+    if action.kind == Kind.PLACE:
+        return "colour bonus: places a card"
+    return ""
+
+
+def random_bot_game(
+    players: int, seed: int, target_score: int = 200, out: Callable[[str], None] = print
+) -> State:
+    """Plays and prints a game of random bots that always call DOS at once."""
+    state = new_game(Options(players=players, target_score=target_score), seed)
+    chooser = random.Random(seed)
+    out(f"DOS · official rules · {players} players · target {target_score} · seed {seed}")
+    for number, drawn in enumerate(state.dealer_draws, 1):
+        shown = ", ".join(f"seat {s} {NAMES[c]}" for s, c in drawn)
+        out(f"Draw for dealer, pass {number}: {shown}")
+    last_header: tuple[int, int] | None = None
+    rounds_seen = 0
+    while state.winner is None:
+        if last_header != (state.round, state.turn) and state.phase == 0:
+            if last_header is None or last_header[0] != state.round:
+                starts = "dealer" if state.options.dealer_starts else "left of dealer"
+                out(f"\nRound {state.round} · seat {state.dealer} deals · {starts} starts")
+            sizes = " ".join(str(len(h)) for h in state.hands)
+            out(f"seat {state.turn} │ Center Row {_center(state)} │ hands {sizes}")
+            last_header = (state.round, state.turn)
+        # Bots are diligent: anyone with an open obligation calls before anything else.
+        callers = [s for s in range(players) if state.dos_open >> s & 1]
+        if callers:
+            seat = callers[0]
+            action = Action(Kind.CALL, seat=None if seat == state.turn else seat)
+        else:
+            choices = legal_actions(state)
+            action = choices[chooser.randrange(len(choices))]
+        gloss = describe(state, action)
+        apply(state, action)
+        out(f"    {action!s:<16} {gloss}".rstrip())
+        if len(state.round_results) > rounds_seen:
+            result = state.round_results[-1]
+            rounds_seen += 1
+            left = " · ".join(
+                f"seat {s}: {_cards(h)}" for s, h in enumerate(result.hands) if s != result.winner
+            )
+            out(f"Round {result.round} won by seat {result.winner}: +{result.points} points")
+            out(f"    hands left: {left}")
+            out("    scores: " + "  ".join(f"seat {s} {v}" for s, v in enumerate(state.scores)))
+    out(
+        f"\nGame over after {len(state.round_results)} rounds: seat {state.winner} wins with "
+        f"{state.scores[state.winner]} points."
+    )
+    return state
