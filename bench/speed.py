@@ -95,23 +95,50 @@ class Row:
 # --- the engines ---------------------------------------------------------------------------
 
 
-def import_dos() -> str:
-    """Imports the ``dos`` package, falling back to this checkout's ``src/`` when it is not
-    installed; returns a line saying which one was found."""
+def installed(distribution: str) -> str:
+    """The installed version of ``distribution``, or ``?`` where it has no metadata."""
     try:
-        import dos  # noqa: PLC0415
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def load_dos() -> str:
+    """Imports the DOS engine, falling back to this checkout's ``src/`` when the package is
+    not installed; returns a line saying which one was found."""
+    try:
+        import dos
     except ImportError:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-        import dos  # noqa: PLC0415
+        import dos
+    import dos.rules.official.transitions
+
     return f"dos {dos.__version__} from {Path(dos.__file__).parent}"
+
+
+def load_rlcard() -> str:
+    """Imports RLCard's UNO game; returns a line with the versions."""
+    import numpy as np
+    import rlcard.games.uno.game  # noqa: F401
+
+    return f"rlcard {installed('rlcard')} (numpy {np.__version__})"
+
+
+def load_openspiel() -> str:
+    """Imports ``pyspiel`` and checks it knows ``crazy_eights``; returns a line with the
+    version."""
+    import pyspiel
+
+    pyspiel.load_game("crazy_eights")
+    return f"open_spiel {installed('open_spiel')}"
 
 
 def dos_runner(players: int) -> Runner:
     """Random play of official DOS: a new game from a fresh seed until someone has 200."""
-    from dos.rules.official.legal import all_legal_actions  # noqa: PLC0415
-    from dos.rules.official.options import Options  # noqa: PLC0415
-    from dos.rules.official.setup import new_game  # noqa: PLC0415
-    from dos.rules.official.transitions import apply  # noqa: PLC0415
+    from dos.rules.official.legal import all_legal_actions
+    from dos.rules.official.options import Options
+    from dos.rules.official.setup import new_game
+    from dos.rules.official.transitions import apply
 
     options = Options(players=players)
 
@@ -140,8 +167,8 @@ def dos_runner(players: int) -> Runner:
 
 def rlcard_runner(players: int) -> Runner:
     """Random play of RLCard's UNO game object (no RL environment around it)."""
-    import numpy as np  # noqa: PLC0415
-    from rlcard.games.uno.game import UnoGame  # noqa: PLC0415
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=players)
 
@@ -173,7 +200,7 @@ def rlcard_runner(players: int) -> Runner:
 def openspiel_runner(players: int) -> Runner:
     """Random play of OpenSpiel's ``crazy_eights``; chance outcomes (the deal, draws) are
     sampled by the bench's generator with their given probabilities."""
-    import pyspiel  # noqa: PLC0415
+    import pyspiel
 
     game = pyspiel.load_game("crazy_eights", {"players": players})
 
@@ -206,22 +233,18 @@ def openspiel_runner(players: int) -> Runner:
 
 @dataclass(frozen=True, slots=True)
 class Engine:
-    """An engine to measure: its name, how to find its version, how to build a runner."""
+    """An engine to measure: its name, how to import it (returning a line with its version)
+    and how to build a runner for a player count."""
 
     name: str
-    version: Callable[[], str]
+    load: Callable[[], str]
     runner: Callable[[int], Runner]
 
 
-def _distribution(name: str) -> Callable[[], str]:
-    """The installed version of a distribution, as a line."""
-    return lambda: f"{name} {importlib.metadata.version(name)}"
-
-
 ENGINES = (
-    Engine(DOS, import_dos, dos_runner),
-    Engine(RLCARD, _distribution("rlcard"), rlcard_runner),
-    Engine(OPENSPIEL, _distribution("open_spiel"), openspiel_runner),
+    Engine(DOS, load_dos, dos_runner),
+    Engine(RLCARD, load_rlcard, rlcard_runner),
+    Engine(OPENSPIEL, load_openspiel, openspiel_runner),
 )
 
 
@@ -233,29 +256,24 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def measure(engine: Engine, seconds: float, warmup: float, seed: int) -> tuple[str, list[Row]]:
-    """Measures ``engine`` at every player count; returns its version line and its rows.
-
-    A failure to import or build the engine fails all its rows; a failure while playing
-    fails that player count only.
-    """
+def load(engine: Engine) -> tuple[str, str | None]:
+    """Imports ``engine``: its line for the report, and why it failed or ``None``."""
     try:
-        version = engine.version()
+        return f"{engine.name}: {engine.load()}", None
     except Exception as error:
-        return f"{engine.name}: not available ({describe(error)})", [
-            Row(engine.name, n, error=f"not available: {describe(error)}") for n in PLAYER_COUNTS
-        ]
-    rows = []
-    for players in PLAYER_COUNTS:
-        print(f"  {engine.name}, {players} players ...", file=sys.stderr, flush=True)
-        try:
-            run = engine.runner(players)
-            rng = random.Random(f"{seed}/{engine.name}/{players}")
-            run(rng, warmup)
-            rows.append(Row(engine.name, players, counts=run(rng, seconds)))
-        except Exception as error:
-            rows.append(Row(engine.name, players, error=describe(error)))
-    return version, rows
+        return f"{engine.name}: not available ({describe(error)})", describe(error)
+
+
+def measure(engine: Engine, players: int, seconds: float, warmup: float, seed: int) -> Row:
+    """Measures ``engine`` at ``players``: a warm-up, then ``seconds`` of timed play."""
+    print(f"  {engine.name}, {players} players ...", file=sys.stderr, flush=True)
+    try:
+        run = engine.runner(players)
+        rng = random.Random(f"{seed}/{engine.name}/{players}")
+        run(rng, warmup)
+        return Row(engine.name, players, counts=run(rng, seconds))
+    except Exception as error:
+        return Row(engine.name, players, error=describe(error))
 
 
 def add_ratios(rows: list[Row]) -> None:
@@ -277,12 +295,13 @@ def table(rows: list[Row]) -> str:
         "| games finished |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for row in sorted(rows, key=lambda r: r.players):
+    order = {engine.name: index for index, engine in enumerate(ENGINES)}
+    for row in sorted(rows, key=lambda r: (r.players, order.get(r.engine, len(order)))):
         c = row.counts
         if c is None:
             lines.append(f"| {row.engine} | {row.players} | failed | | | | |")
             continue
-        ratio = "" if row.ratio is None else f"{row.ratio:.2f}x"
+        ratio = "" if row.ratio is None or row.engine == DOS else f"{row.ratio:.2f}x"
         lines.append(
             f"| {row.engine} | {row.players} | {c.rate(c.decisions):,.0f} "
             f"| {c.rate(c.rounds):,.1f} | {c.rate(c.games):,.2f} | {ratio} | {c.games:,} |"
@@ -345,18 +364,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python: {host['python']} ({host['python_build']})")
     print(f"Machine: {host['platform']}, {host['cpu']}, {host['cpu_count']} CPUs")
     print(f"Timing: {args.seconds:g} s per row after {args.warmup:g} s warm-up, seed {args.seed}")
-    print(f"Command: {' '.join([Path(sys.executable).name, *sys.argv])}\n", flush=True)
+    print(f"Command: python {' '.join(sys.argv)}\n", flush=True)
 
+    # Import every engine before timing any, so that each is found (or not) once, up front.
     versions: list[str] = []
     rows: list[Row] = []
-    print("measuring:", file=sys.stderr, flush=True)
+    loaded: list[Engine] = []
     for engine in ENGINES:
-        version, engine_rows = measure(engine, args.seconds, args.warmup, args.seed)
+        version, error = load(engine)
         versions.append(version)
-        rows.extend(engine_rows)
+        if error is None:
+            loaded.append(engine)
+        else:
+            rows.extend(Row(engine.name, n, error=f"not available: {error}") for n in PLAYER_COUNTS)
+    print("measuring:", file=sys.stderr, flush=True)
+    for engine in loaded:
+        for players in PLAYER_COUNTS:
+            rows.append(measure(engine, players, args.seconds, args.warmup, args.seed))
     add_ratios(rows)
 
-    print("Engines: " + "; ".join(versions) + "\n")
+    print("Engines:")
+    for version in versions:
+        print(f"- {version}")
+    print()
     print(table(rows))
     print(
         "\nA decision is one action chosen uniformly among the legal ones (peers' chance events "
