@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from dos.cards import NAMES
 from dos.rules.official import Action, Kind, Options, State, apply, legal_actions, new_game
-from dos.rules.official.matching import match_kind
+from dos.rules.official.actions import format_card
+from dos.rules.official.matching import NO_DESIGNATION, match_kind, resolve
 
 
 def _cards(cards: list[int] | tuple[int, ...]) -> str:
@@ -24,8 +25,22 @@ def _center(state: State) -> str:
 def describe(state: State, action: Action) -> str:
     """A short gloss of an action about to be applied, in the rulebook's words."""
     if action.kind == Kind.MATCH:
-        kind = match_kind(action.cards, action.designations, state.center[action.target])
-        return f"{kind} on {NAMES[state.center[action.target]]}"
+        target = state.center[action.target]
+        kind = match_kind(action.cards, action.designations, target)
+        gloss = f"{kind} on {NAMES[target]}"
+        resolved = resolve(action.cards, action.designations, target)
+        if resolved is not None:
+            shown, target_colour = resolved
+            wilds = [
+                format_card(c, d)
+                for c, d in zip(action.cards, shown, strict=True)
+                if d != NO_DESIGNATION
+            ]
+            if target_colour != NO_DESIGNATION:
+                wilds.append(f"target {format_card(target, target_colour)}")
+            if wilds:
+                gloss += f" ({', '.join(wilds)})"
+        return gloss
     if action.kind == Kind.CATCH:
         return f"caught seat {action.target}: +2 penalty cards"
     if action.kind == Kind.CALL:

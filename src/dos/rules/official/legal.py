@@ -3,15 +3,46 @@
 Order for the seat to act: matches (by Center Row index; singles, then doubles; by card type),
 then ``draw``, ``end``, lays or placements by card type; then its own DOS call and its
 catches by seat. Another seat has only its call and its catches.
+
+Speed: a hand is turned into two bit masks over card types (types held, types held twice or
+more) and matched against the precomputed masks of ``matching``; the action objects are built
+once and reused, since actions are immutable values.
 """
 
 from __future__ import annotations
 
+from dos.cards import N_TYPES
 from dos.rules.official.actions import CALL, DRAW, END, Action, Kind
-from dos.rules.official.matching import PAIRS, SINGLE
+from dos.rules.official.matching import FIRST_MASK, PAIR_MASK, SINGLE_MASK
 from dos.rules.official.state import Phase, State
 
 _MATCH = Kind.MATCH
+_TURN = Phase.TURN
+_PLACING = Phase.PLACING
+_LAYS = tuple(Action(Kind.LAY, (card,)) for card in range(N_TYPES))
+_PLACES = tuple(Action(Kind.PLACE, (card,)) for card in range(N_TYPES))
+_singles: list[tuple[Action, ...]] = []
+"""``_singles[index][card]``: the single match of ``card`` on Center Row card ``index``."""
+_pairs: list[dict[int, Action]] = []
+"""``_pairs[index][c1 * 64 + c2]``: the double match, built on first use."""
+
+
+def _grow(size: int) -> None:
+    while len(_singles) < size:
+        index = len(_singles)
+        _singles.append(tuple(Action(_MATCH, (card,), index) for card in range(N_TYPES)))
+        _pairs.append({})
+
+
+def hand_masks(hand: list[int]) -> tuple[int, int]:
+    """Bit masks of the card types a hand holds, and of those it holds at least twice."""
+    held = twice = 0
+    for card in hand:
+        bit = 1 << card
+        if held & bit:
+            twice |= bit
+        held |= bit
+    return held, twice
 
 
 def matches(
@@ -20,22 +51,40 @@ def matches(
     """Every Single and Double Number Match ``hand`` can make on the Center Row cards not yet
     matched this turn."""
     found: list[Action] = []
-    distinct = list(dict.fromkeys(hand))  # hands are kept sorted
+    if not hand:
+        return found
+    held, twice = hand_masks(hand)
+    if len(_singles) < len(center):
+        _grow(len(center))
     for index, target in enumerate(center):
         if index in matched:
             continue
-        single = SINGLE[target]
-        pairs = PAIRS[target]
-        for card in distinct:
-            if single[card]:
-                found.append(Action(_MATCH, (card,), index))
-        for i, first in enumerate(distinct):
-            partners = pairs[first]
-            if not partners:
-                continue
-            for second in distinct[i:]:
-                if second in partners and (second != first or hand.count(first) > 1):
-                    found.append(Action(_MATCH, (first, second), index))
+        bits = SINGLE_MASK[target] & held
+        if bits:
+            singles = _singles[index]
+            while bits:
+                low = bits & -bits
+                found.append(singles[low.bit_length() - 1])
+                bits ^= low
+        firsts = FIRST_MASK[target] & held
+        if not firsts:
+            continue
+        pair_masks = PAIR_MASK[target]
+        pairs = _pairs[index]
+        while firsts:
+            low = firsts & -firsts
+            firsts ^= low
+            first = low.bit_length() - 1
+            # Partners: held types above ``first``, or ``first`` itself if held twice.
+            bits = pair_masks[first] & ((held & -(low << 1)) | (twice & low))
+            while bits:
+                low2 = bits & -bits
+                bits ^= low2
+                key = first * 64 + low2.bit_length() - 1
+                action = pairs.get(key)
+                if action is None:
+                    action = pairs[key] = Action(_MATCH, (first, key - first * 64), index)
+                found.append(action)
     return found
 
 
@@ -44,21 +93,20 @@ def has_match(state: State) -> bool:
     hand = state.hands[state.turn]
     if not hand:
         return False
-    distinct = list(dict.fromkeys(hand))  # hands are kept sorted
+    held, twice = hand_masks(hand)
     matched = state.matched
     for index, target in enumerate(state.center):
         if index in matched:
             continue
-        single = SINGLE[target]
-        pairs = PAIRS[target]
-        for i, first in enumerate(distinct):
-            if single[first]:
+        if SINGLE_MASK[target] & held:
+            return True
+        firsts = FIRST_MASK[target] & held
+        pair_masks = PAIR_MASK[target]
+        while firsts:
+            low = firsts & -firsts
+            firsts ^= low
+            if pair_masks[low.bit_length() - 1] & ((held & -(low << 1)) | (twice & low)):
                 return True
-            partners = pairs[first]
-            if partners:
-                for second in distinct[i:]:
-                    if second in partners and (second != first or hand.count(first) > 1):
-                        return True
     return False
 
 
@@ -66,17 +114,17 @@ def turn_actions(state: State) -> list[Action]:
     """The actions of the seat to act that belong to its turn (no calls or catches)."""
     phase = state.phase
     hand = state.hands[state.turn]
-    if phase == Phase.TURN:
+    if phase == _TURN:
         found = matches(hand, state.center, state.matched)
         if state.matched:
             found.append(END)
         elif not state.drew:
             found.append(DRAW)
         else:
-            found.extend(Action(Kind.LAY, (card,)) for card in dict.fromkeys(hand))
+            found.extend([_LAYS[card] for card in dict.fromkeys(hand)])
         return found
-    if phase == Phase.PLACING:
-        found = [Action(Kind.PLACE, (card,)) for card in dict.fromkeys(hand)]
+    if phase == _PLACING:
+        found = [_PLACES[card] for card in dict.fromkeys(hand)]
         if not state.options.bonus_lay_mandatory:
             found.append(END)
         return found
@@ -89,13 +137,23 @@ def dos_actions(state: State, seat: int) -> list[Action]:
     if not open_bits or state.phase == Phase.OVER:
         return []
     own = None if seat == state.turn else seat
-    found: list[Action] = []
-    if open_bits >> seat & 1:
-        found.append(CALL if own is None else Action(Kind.CALL, seat=own))
-    for other in range(state.options.players):
-        if other != seat and open_bits >> other & 1:
-            found.append(Action(Kind.CATCH, target=other, seat=own))
-    return found
+    key = (open_bits, seat, own)
+    found = _dos_cache.get(key)
+    if found is None:
+        found = []
+        if open_bits >> seat & 1:
+            found.append(CALL if own is None else Action(Kind.CALL, seat=own))
+        others = open_bits & ~(1 << seat)
+        while others:
+            low = others & -others
+            others ^= low
+            found.append(Action(Kind.CATCH, target=low.bit_length() - 1, seat=own))
+        _dos_cache[key] = found
+    return found[:]
+
+
+_dos_cache: dict[tuple[int, int, int | None], list[Action]] = {}
+"""The out-of-turn actions for (open obligations, seat, seat as written): few keys, reused."""
 
 
 def legal_actions(state: State, seat: int | None = None) -> list[Action]:
@@ -107,7 +165,10 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     'draw'
     """
     if seat is None or seat == state.turn:
-        return turn_actions(state) + dos_actions(state, state.turn)
+        found = turn_actions(state)
+        if state.dos_open:
+            found += dos_actions(state, state.turn)
+        return found
     return dos_actions(state, seat)
 
 
@@ -116,8 +177,8 @@ def all_legal_actions(state: State) -> list[Action]:
     found = turn_actions(state)
     if state.dos_open:
         turn = state.turn
-        found.extend(dos_actions(state, turn))
+        found += dos_actions(state, turn)
         for seat in range(state.options.players):
             if seat != turn:
-                found.extend(dos_actions(state, seat))
+                found += dos_actions(state, seat)
     return found

@@ -72,10 +72,25 @@ PAIR_BONUS: Final = tuple(
 )
 del _numbers, _colours, _pair_sums
 
+# The same tables as bit masks over card types, for the legal-action generator:
+# SINGLE_MASK[target] has bit c set when card c makes a Single Number Match on it;
+# PAIR_MASK[target][c1] has bit c2 (c2 >= c1) set when c1 + c2 make a Double Number Match.
+SINGLE_MASK: Final = tuple(
+    sum(1 << c for c in range(N_TYPES) if SINGLE[t][c]) for t in range(N_TYPES)
+)
+PAIR_MASK: Final = tuple(
+    tuple(sum(1 << b for b in PAIRS[t][a]) for a in range(N_TYPES)) for t in range(N_TYPES)
+)
+FIRST_MASK: Final = tuple(
+    sum(1 << a for a in range(N_TYPES) if PAIRS[t][a]) for t in range(N_TYPES)
+)
+"""FIRST_MASK[target]: the types that are the lower card of some Double Number Match on it."""
+
 
 def number_match(cards: tuple[int, ...], designations: tuple[int, ...], target: int) -> bool:
     """Whether ``cards`` (one or two, each with a designation or ``NO_DESIGNATION``) make a
     Single or Double Number Match on ``target``."""
+    designations = designations or (NO_DESIGNATION,) * len(cards)
     wanted = numbers(target)
     if len(cards) == 1:
         return bool(numbers(cards[0], designations[0]) & wanted)
@@ -85,6 +100,7 @@ def number_match(cards: tuple[int, ...], designations: tuple[int, ...], target: 
 
 def colour_match(cards: tuple[int, ...], designations: tuple[int, ...], target: int) -> bool:
     """Whether one colour can be chosen that the target and every played card agree with."""
+    designations = designations or (NO_DESIGNATION,) * len(cards)
     common = colours(target)
     for card, designation in zip(cards, designations, strict=True):
         common = common & colours(card, designation)
@@ -101,6 +117,7 @@ def resolve(
     The best colour result is chosen, as the engine does (RULES.md §3). ``None`` if no choice
     makes the match legal.
     """
+    designations = designations or (NO_DESIGNATION,) * len(cards)
     bonus = colour_match(cards, designations, target)
     common = colours(target)
     for card, designation in zip(cards, designations, strict=True):
@@ -159,7 +176,6 @@ def match_kind(cards: tuple[int, ...], designations: tuple[int, ...], target: in
     >>> match_kind((c("R5"), c("DOS")), (), c("R7"))
     'Double Color Match'
     """
-    designations = designations or (NO_DESIGNATION,) * len(cards)
     bonus = colour_match(cards, designations, target)
     if len(cards) == 1:
         return MatchKind.SINGLE_COLOR if bonus else MatchKind.SINGLE_NUMBER

@@ -9,8 +9,9 @@ match is left, the end of the turn (§4) once no placement is left, the next rou
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable
 
-from dos.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS
+from dos.cards import IS_WILD_NUMBER, N_TYPES, NAMES, POINTS, WILD_DOS
 from dos.errors import IllegalActionError, NotationError
 from dos.rng import shuffle
 from dos.rules.official.actions import Action, Kind, format_card
@@ -42,36 +43,33 @@ def apply(state: State, action: Action) -> None:
     ...
     dos.errors.IllegalActionError: RULES §3: you must match or draw before the turn can end
     """
-    if state.phase == Phase.OVER:
+    if state.phase == _OVER:
         raise IllegalActionError(f"RULES §7: the game is over; seat {state.winner} won")
-    players = state.options.players
-    seat = state.turn if action.seat is None else action.seat
-    if type(seat) is not int or not 0 <= seat < players:
-        raise IllegalActionError(f"RULES §2: there is no seat {seat} (seats are 0-{players - 1})")
-    recorded = action if seat != state.turn or action.seat is None else action._replace(seat=None)
-    kind = action.kind
-    if kind == Kind.CALL:
-        _call(state, seat)
-    elif kind == Kind.CATCH:
-        _catch(state, seat, action.target)
-    else:
-        if seat != state.turn:
+    seat = action.seat
+    turn = state.turn
+    recorded = action
+    if seat is None:
+        seat = turn
+    elif type(seat) is not int or not 0 <= seat < state.options.players:
+        raise IllegalActionError(
+            f"RULES §2: there is no seat {seat} (seats are 0-{state.options.players - 1})"
+        )
+    elif seat == turn:
+        recorded = action._replace(seat=None)
+    handler = _TURN_HANDLERS.get(action.kind)
+    if handler is not None:
+        if seat != turn:
             raise IllegalActionError(
-                f"RULES §3: it is seat {state.turn}'s turn, not seat {seat}'s; out of turn "
+                f"RULES §3: it is seat {turn}'s turn, not seat {seat}'s; out of turn "
                 "only 'dos' and 'catch' are allowed"
             )
-        if kind == Kind.MATCH:
-            _match(state, action)
-        elif kind == Kind.DRAW:
-            _draw_action(state)
-        elif kind == Kind.LAY:
-            _lay(state, action)
-        elif kind == Kind.END:
-            _end(state)
-        elif kind == Kind.PLACE:
-            _place(state, action)
-        else:
-            raise NotationError(f"unknown action kind {kind!r}")
+        handler(state, action)
+    elif action.kind == Kind.CALL:
+        _call(state, seat)
+    elif action.kind == Kind.CATCH:
+        _catch(state, seat, action.target)
+    else:
+        raise NotationError(f"unknown action kind {action.kind!r}")
     state.history.append(recorded)
 
 
@@ -115,6 +113,8 @@ def _give(state: State, seat: int, count: int) -> None:
 
 def _take(state: State, seat: int, card: int, count: int = 1) -> None:
     """Checks that ``seat`` holds ``count`` copies of ``card``."""
+    if type(card) is not int or not 0 <= card < N_TYPES:
+        raise NotationError(f"not a card: {card!r}")
     held = state.hands[seat].count(card)
     if held < count:
         what = NAMES[card] if count == 1 else f"{count} copies of {NAMES[card]}"
@@ -173,25 +173,31 @@ def _match(state: State, action: Action) -> None:
             f"RULES §3: Center Row card {target} was already matched this turn"
         )
     cards = action.cards
-    if len(cards) not in (1, 2):
+    count = len(cards)
+    if count not in (1, 2):
         raise IllegalActionError("RULES §3: a match plays one card or two")
-    designations = action.designations or (NO_DESIGNATION,) * len(cards)
-    _check_designations(cards, designations)
-    seat = state.turn
-    if len(cards) == 2 and cards[0] == cards[1]:
-        _take(state, seat, cards[0], 2)
+    designations = action.designations
+    if designations:
+        _check_designations(cards, designations)
     else:
-        for card in cards:
-            _take(state, seat, card)
-    card_at = center[target]
-    bonus = _match_bonus(cards, designations, card_at, target)
+        designations = _PLAIN[count]
+    seat = state.turn
     hand = state.hands[seat]
+    if count == 1:
+        if cards[0] not in hand:
+            _take(state, seat, cards[0])
+    elif cards[0] == cards[1]:
+        _take(state, seat, cards[0], 2)
+    elif cards[0] not in hand or cards[1] not in hand:
+        _take(state, seat, cards[0])
+        _take(state, seat, cards[1])
+    bonus = _match_bonus(cards, designations, center[target], target)
     before = len(hand)
     for card in cards:
         hand.remove(card)
     state.matched[target] = cards
     if bonus:
-        if len(cards) == 1:
+        if count == 1:
             state.single_bonuses += 1
         else:
             state.double_bonuses += 1
@@ -200,10 +206,15 @@ def _match(state: State, action: Action) -> None:
         _end_matches(state)
 
 
+_PLAIN = {1: (NO_DESIGNATION,), 2: (NO_DESIGNATION, NO_DESIGNATION)}
+
+
 def _check_designations(cards: tuple[int, ...], designations: tuple[int, ...]) -> None:
     if len(designations) != len(cards):
         raise NotationError("a match needs one designation entry per card")
     for card, designation in zip(cards, designations, strict=True):
+        if type(card) is not int or not 0 <= card < N_TYPES:
+            raise NotationError(f"not a card: {card!r}")
         if designation == NO_DESIGNATION:
             continue
         if IS_WILD_NUMBER[card] and type(designation) is int and 1 <= designation <= 10:
@@ -217,7 +228,7 @@ def _match_bonus(
     cards: tuple[int, ...], designations: tuple[int, ...], card_at: int, target: int
 ) -> bool:
     """Checks the number rule and returns whether the match earns a colour bonus."""
-    plain = all(d == NO_DESIGNATION for d in designations)
+    plain = designations[0] == NO_DESIGNATION and designations[-1] == NO_DESIGNATION
     if len(cards) == 1:
         legal = SINGLE[card_at][cards[0]] if plain else number_match(cards, designations, card_at)
         if not legal:
@@ -230,7 +241,8 @@ def _match_bonus(
             return SINGLE_BONUS[card_at][cards[0]]
         return colour_match(cards, designations, card_at)
     first, second = cards
-    legal = second in PAIRS[card_at][first] if plain else number_match(cards, designations, card_at)
+    low, high = (first, second) if first <= second else (second, first)
+    legal = high in PAIRS[card_at][low] if plain else number_match(cards, designations, card_at)
     if not legal:
         raise IllegalActionError(
             f"RULES §3: {format_card(first, designations[0])} + "
@@ -239,7 +251,7 @@ def _match_bonus(
             "cards whose numbers add up to it"
         )
     if plain:
-        return second in PAIR_BONUS[card_at][first]
+        return high in PAIR_BONUS[card_at][low]
     return colour_match(cards, designations, card_at)
 
 
@@ -380,3 +392,13 @@ def _end_round(state: State, winner: int) -> None:
     players = state.options.players
     state.dealer = (state.dealer + 1) % players if state.options.deal_passes_left else winner
     deal_round(state)
+
+
+_OVER = Phase.OVER
+_TURN_HANDLERS: dict[int, Callable[[State, Action], None]] = {
+    Kind.MATCH: _match,
+    Kind.DRAW: lambda state, _: _draw_action(state),
+    Kind.LAY: _lay,
+    Kind.END: lambda state, _: _end(state),
+    Kind.PLACE: _place,
+}
