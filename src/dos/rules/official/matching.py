@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from dos.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NO_COLOUR, NUMBER, WILD_DOS
+from dos.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NUMBER, WILD_DOS
 
 ALL_NUMBERS: Final = frozenset(range(1, 11))
 ALL_COLOURS: Final = frozenset(range(4))
@@ -111,8 +111,9 @@ def resolve(
     cards: tuple[int, ...], designations: tuple[int, ...], target: int
 ) -> tuple[tuple[int, ...], int] | None:
     """Concrete designations for a legal match, for showing it: the designation of each played
-    card (a number for a Wild #, a colour for a Wild DOS, ``NO_DESIGNATION`` otherwise) and the
-    colour the target takes if it is a Wild DOS (else ``NO_DESIGNATION``).
+    card (a number for a Wild #; for a Wild DOS its colour if one was designated or earns the
+    bonus; ``NO_DESIGNATION`` otherwise) and the colour a Wild DOS target takes for the bonus
+    (else ``NO_DESIGNATION``).
 
     The best colour result is chosen, as the engine does (RULES.md §3). ``None`` if no choice
     makes the match legal.
@@ -143,21 +144,14 @@ def resolve(
     for card, designation, number in zip(cards, designations, picked, strict=True):
         if IS_WILD_NUMBER[card]:
             shown.append(number)
+        elif card == WILD_DOS and designation != NO_DESIGNATION:
+            shown.append(designation)
         elif card == WILD_DOS:
-            if designation != NO_DESIGNATION:
-                shown.append(designation)
-            else:
-                shown.append(colour if colour != NO_DESIGNATION else _any_colour(target))
+            shown.append(colour)  # the bonus colour; no colour matters without a bonus
         else:
             shown.append(NO_DESIGNATION)
-    target_colour = NO_DESIGNATION
-    if target == WILD_DOS:
-        target_colour = colour if colour != NO_DESIGNATION else 0
+    target_colour = colour if target == WILD_DOS else NO_DESIGNATION
     return tuple(shown), target_colour
-
-
-def _any_colour(target: int) -> int:
-    return COLOUR[target] if COLOUR[target] != NO_COLOUR else 0
 
 
 class MatchKind:
