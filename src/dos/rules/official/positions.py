@@ -110,6 +110,11 @@ def from_position(data: object) -> State:
     center = _cards(data["center"], "center")
     draw_pile = _cards(data["draw_pile"], "draw_pile")[::-1]
     discard = _cards(data["discard"], "discard")
+    if len(center) < 2 and (draw_pile or discard):
+        raise PositionError(
+            "center: fewer than two cards although the piles could refill it (RULES §4: the "
+            "Center Row never holds fewer than two cards while the draw pile can refill it)"
+        )
     scores = [_nonneg(v, f"scores[{i}]") for i, v in enumerate(_list(data, "scores", players))]
     phase_text = data.get("phase", "start")
     if phase_text not in _PHASES:
