@@ -23,6 +23,7 @@ from dos.errors import DosError, RecordError
 
 FORMAT = "dos-record"
 VERSION = 1
+HEADER_FIELDS = ("format", "version", "rules", "options", "seed", "position", "players")
 
 
 @dataclass(slots=True)
@@ -36,6 +37,9 @@ class Record:
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     players: list[str] | None = None
+    lines: list[int] = field(default_factory=list, compare=False)
+    result_line: int | None = field(default=None, compare=False)
+    """The line number of each action in the text it was read from (for error messages)."""
 
     def dumps(self) -> str:
         """The record as JSON Lines text."""
@@ -66,6 +70,8 @@ def record_of(
     players: list[str] | None = None,
 ) -> Record:
     """The record of a game played from ``seed`` (or from ``position``) to ``state``."""
+    if (seed is None) == (position is None):
+        raise ValueError("a record starts from exactly one of a seed and a position")
     rules = ruleset.get(rules_name)
     over = rules.is_over(state)
     return Record(
@@ -94,6 +100,10 @@ def loads(text: str) -> Record:
             raise RecordError(f"line {number}: must be a JSON object")
         objects.append((number, obj))
     number, header = objects[0]
+    for key in header:
+        if key not in HEADER_FIELDS:
+            known = ", ".join(HEADER_FIELDS)
+            raise RecordError(f"line {number}: {key}: unknown header field (known: {known})")
     if header.get("format") != FORMAT:
         raise RecordError(f"line {number}: format: must be {FORMAT!r}")
     if header.get("version") != VERSION:
@@ -123,8 +133,10 @@ def loads(text: str) -> Record:
             raise RecordError(f"line {number}: nothing may follow the result line")
         if set(obj) == {"action"} and isinstance(obj["action"], str):
             record.actions.append(obj["action"])
+            record.lines.append(number)
         elif set(obj) == {"result"} and isinstance(obj["result"], dict):
             record.result = obj["result"]
+            record.result_line = number
         else:
             raise RecordError(
                 f'line {number}: expected {{"action": "..."}} or {{"result": {{...}}}}'
@@ -158,7 +170,7 @@ def replay(record: Record, on_step: Any = None) -> Any:
     rules = ruleset.get(record.rules)
     state = start(record)
     for index, text in enumerate(record.actions):
-        line = index + 2
+        line = record.lines[index] if index < len(record.lines) else index + 2
         try:
             rules.apply(state, rules.parse_action(text))
         except DosError as error:
@@ -166,8 +178,9 @@ def replay(record: Record, on_step: Any = None) -> Any:
         if on_step is not None:
             on_step(index + 1, text, state)
     if record.result is not None and rules.result(state) != record.result:
+        line = record.result_line or len(record.actions) + 2
         raise RecordError(
-            f"line {len(record.actions) + 2}: result: the record says {record.result}, "
+            f"line {line}: result: the record says {record.result}, "
             f"the replay gives {rules.result(state)}"
         )
     return state

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from dos.errors import IllegalActionError, NotationError, PositionError
-from dos.rules.official import from_position, legal_actions, parse_action
+from dos.rules.official import Action, Kind, apply, from_position, legal_actions, parse_action
 
 from .conftest import assert_illegal, load, play, position
 
@@ -214,3 +214,23 @@ def test_the_default_position_of_these_tests_is_valid() -> None:
     state = from_position(position())
     assert state.turn == 0
     assert len(state.hands) == 4
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action(Kind.DRAW, cards=(0,)),
+        Action(Kind.END, target=1),
+        Action(Kind.CALL, designations=(1,)),
+        Action(Kind.LAY, cards=()),
+        Action(Kind.PLACE, cards=(0, 1)),
+        Action(Kind.CATCH, cards=(5,), target=1),
+    ],
+    ids=repr,
+)
+def test_an_action_carrying_fields_its_kind_does_not_use_is_rejected(action: Action) -> None:
+    state = load(**MATCHING)
+    before = state.copy()
+    with pytest.raises(NotationError, match="malformed"):
+        apply(state, action)
+    assert state == before

@@ -100,7 +100,8 @@ def from_position(data: object) -> State:
     if data.get("rules", RULES) != RULES:
         raise PositionError(f"rules: this loader reads {RULES!r} positions")
     players = _int(data, "players", 2, 10)
-    options = Options.from_json(data.get("options", {"players": players}))
+    given = data.get("options", {})
+    options = Options.from_json({"players": players, **given} if isinstance(given, dict) else given)
     if options.players != players:
         raise PositionError(f"options.players: {options.players} disagrees with players {players}")
     dealer = _int(data, "dealer", 0, players - 1)
@@ -173,7 +174,7 @@ def from_position(data: object) -> State:
         raise PositionError("winner: only phase 'over' has a winner")
     else:
         for seat, hand in enumerate(hand_cards):
-            if not hand and not (seat == turn and phase_text in ("matching", "placing")):
+            if not hand:
                 raise PositionError(f"hands[{seat}]: empty, so the round would have ended (§4.5)")
     rng = data.get("rng", seed_state(0))
     if type(rng) is not int or not 0 <= rng < 1 << 64:

@@ -57,6 +57,8 @@ def apply(state: State, action: Action) -> None:
     elif seat == turn:
         recorded = action._replace(seat=None)
     handler = _TURN_HANDLERS.get(action.kind)
+    if action.kind != Kind.MATCH:
+        _check_shape(action)
     if handler is not None:
         if seat != turn:
             raise IllegalActionError(
@@ -71,6 +73,22 @@ def apply(state: State, action: Action) -> None:
     else:
         raise NotationError(f"unknown action kind {action.kind!r}")
     state.history.append(recorded)
+
+
+def _check_shape(action: Action) -> None:
+    """Non-match actions carry only the fields their notation writes."""
+    kind = action.kind
+    cards_needed = 1 if kind in (Kind.LAY, Kind.PLACE) else 0
+    target_used = kind == Kind.CATCH
+    if (
+        len(action.cards) != cards_needed
+        or action.designations
+        or (not target_used and action.target != -1)
+    ):
+        raise NotationError(
+            f"malformed {kind.name.lower()} action: it takes "
+            + ("one card" if cards_needed else "a seat" if target_used else "no argument")
+        )
 
 
 # --- piles and hands -------------------------------------------------------------------
