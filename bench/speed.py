@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from typing import Any
 PLAYER_COUNTS = (2, 4)
 DEFAULT_SECONDS = 5.0
 DEFAULT_WARMUP = 1.0
+DEFAULT_REPEATS = 5
 CLOCK_EVERY = 64
 """Decisions between two reads of the clock (keeps the clock out of the measurement)."""
 
@@ -69,6 +71,9 @@ class Row:
     engine: str
     players: int
     counts: Counts | None = None
+    """All the timed slices of this row added up."""
+    decision_rate: float = 0.0
+    """The median over the slices of decisions per second (robust to a busy neighbour)."""
     error: str | None = None
     ratio: float | None = None
     """DOS decisions/s divided by this engine's decisions/s, same player count."""
@@ -83,7 +88,7 @@ class Row:
                 "rounds": c.rounds,
                 "games": c.games,
                 "seconds": round(c.seconds, 4),
-                "decisions_per_s": round(c.rate(c.decisions), 1),
+                "decisions_per_s": round(self.decision_rate, 1),
                 "rounds_per_s": round(c.rate(c.rounds), 2),
                 "games_per_s": round(c.rate(c.games), 3),
                 "dos_ratio": None if self.ratio is None else round(self.ratio, 3),
@@ -264,28 +269,64 @@ def load(engine: Engine) -> tuple[str, str | None]:
         return f"{engine.name}: not available ({describe(error)})", describe(error)
 
 
-def measure(engine: Engine, players: int, seconds: float, warmup: float, seed: int) -> Row:
-    """Measures ``engine`` at ``players``: a warm-up, then ``seconds`` of timed play."""
-    print(f"  {engine.name}, {players} players ...", file=sys.stderr, flush=True)
-    try:
-        run = engine.runner(players)
-        rng = random.Random(f"{seed}/{engine.name}/{players}")
-        run(rng, warmup)
-        return Row(engine.name, players, counts=run(rng, seconds))
-    except Exception as error:
-        return Row(engine.name, players, error=describe(error))
+def measure_all(
+    engines: list[Engine], seconds: float, warmup: float, repeats: int, seed: int
+) -> list[Row]:
+    """Measures every engine at every player count: a warm-up each, then ``repeats`` rounds
+    in which each configuration plays ``seconds / repeats`` in turn. Interleaving the slices
+    spreads any slow spell of the machine over all engines alike."""
+    configs: list[tuple[Engine, int, Runner, random.Random]] = []
+    rows: dict[tuple[str, int], Row] = {}
+    slices: dict[tuple[str, int], list[Counts]] = {}
+    for engine in engines:
+        for players in PLAYER_COUNTS:
+            key = (engine.name, players)
+            print(f"  warming up {engine.name}, {players} players ...", file=sys.stderr)
+            try:
+                run = engine.runner(players)
+                rng = random.Random(f"{seed}/{engine.name}/{players}")
+                run(rng, warmup)
+            except Exception as error:
+                rows[key] = Row(engine.name, players, error=describe(error))
+                continue
+            configs.append((engine, players, run, rng))
+            slices[key] = []
+    for repeat in range(repeats):
+        print(f"  round {repeat + 1} of {repeats} ...", file=sys.stderr, flush=True)
+        for engine, players, run, rng in configs:
+            key = (engine.name, players)
+            if key in rows:
+                continue
+            try:
+                slices[key].append(run(rng, seconds / repeats))
+            except Exception as error:
+                rows[key] = Row(engine.name, players, error=describe(error))
+    for engine, players, _, _ in configs:
+        key = (engine.name, players)
+        if key in rows:
+            continue
+        parts = slices[key]
+        total = Counts(
+            sum(c.decisions for c in parts),
+            sum(c.rounds for c in parts),
+            sum(c.games for c in parts),
+            sum(c.seconds for c in parts),
+        )
+        rates = [c.rate(c.decisions) for c in parts]
+        rows[key] = Row(engine.name, players, counts=total, decision_rate=statistics.median(rates))
+    return [rows[(e.name, n)] for e in engines for n in PLAYER_COUNTS if (e.name, n) in rows]
 
 
 def add_ratios(rows: list[Row]) -> None:
     """Sets each row's ratio: DOS decisions/s over its decisions/s at the same player count."""
     dos_rates = {
-        row.players: row.counts.rate(row.counts.decisions)
+        row.players: row.decision_rate
         for row in rows
         if row.engine == DOS and row.counts is not None
     }
     for row in rows:
-        if row.counts is not None and row.counts.decisions and row.players in dos_rates:
-            row.ratio = dos_rates[row.players] / row.counts.rate(row.counts.decisions)
+        if row.counts is not None and row.decision_rate and row.players in dos_rates:
+            row.ratio = dos_rates[row.players] / row.decision_rate
 
 
 def table(rows: list[Row]) -> str:
@@ -303,7 +344,7 @@ def table(rows: list[Row]) -> str:
             continue
         ratio = "" if row.ratio is None or row.engine == DOS else f"{row.ratio:.2f}x"
         lines.append(
-            f"| {row.engine} | {row.players} | {c.rate(c.decisions):,.0f} "
+            f"| {row.engine} | {row.players} | {row.decision_rate:,.0f} "
             f"| {c.rate(c.rounds):,.1f} | {c.rate(c.games):,.2f} | {ratio} | {c.games:,} |"
         )
     return "\n".join(lines)
@@ -348,11 +389,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=DEFAULT_WARMUP,
         help=f"untimed warm-up seconds before each measurement (default {DEFAULT_WARMUP})",
     )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=DEFAULT_REPEATS,
+        help=f"interleaved slices per row; decisions/s is their median (default {DEFAULT_REPEATS})",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the bench's choices")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.warmup < 0:
-        parser.error("--seconds must be positive and --warmup not negative")
+    if args.seconds <= 0 or args.warmup < 0 or args.repeats < 1:
+        parser.error("--seconds must be positive, --warmup not negative, --repeats at least 1")
     return args
 
 
@@ -363,7 +410,10 @@ def main(argv: list[str] | None = None) -> int:
     print("# DOS speed benchmark: random legal play\n")
     print(f"Python: {host['python']} ({host['python_build']})")
     print(f"Machine: {host['platform']}, {host['cpu']}, {host['cpu_count']} CPUs")
-    print(f"Timing: {args.seconds:g} s per row after {args.warmup:g} s warm-up, seed {args.seed}")
+    print(
+        f"Timing: {args.seconds:g} s per row in {args.repeats} interleaved slices, after "
+        f"{args.warmup:g} s warm-up; decisions/s is the median slice; seed {args.seed}"
+    )
     print(f"Command: python {' '.join(sys.argv)}\n", flush=True)
 
     # Import every engine before timing any, so that each is found (or not) once, up front.
@@ -378,9 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             rows.extend(Row(engine.name, n, error=f"not available: {error}") for n in PLAYER_COUNTS)
     print("measuring:", file=sys.stderr, flush=True)
-    for engine in loaded:
-        for players in PLAYER_COUNTS:
-            rows.append(measure(engine, players, args.seconds, args.warmup, args.seed))
+    measured = measure_all(loaded, args.seconds, args.warmup, args.repeats, args.seed)
+    rows = measured + rows
     add_ratios(rows)
 
     print("Engines:")

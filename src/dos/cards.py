@@ -76,9 +76,12 @@ NAMES: Final = tuple(
 _BY_NAME: Final = {name: t for t, name in enumerate(NAMES)}
 
 
+_DECK: Final = tuple(t for t in range(N_TYPES) for _ in range(DECK_COUNTS[t]))
+
+
 def full_deck() -> list[int]:
     """All 108 cards in a fixed order (type by type), ready to be shuffled."""
-    return [t for t in range(N_TYPES) for _ in range(DECK_COUNTS[t])]
+    return list(_DECK)
 
 
 def card_name(t: int) -> str:

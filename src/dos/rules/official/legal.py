@@ -88,34 +88,13 @@ def matches(
     return found
 
 
-def has_match(state: State) -> bool:
-    """Whether the player to act can still make any match this turn."""
-    hand = state.hands[state.turn]
-    if not hand:
-        return False
-    held, twice = hand_masks(hand)
-    matched = state.matched
-    for index, target in enumerate(state.center):
-        if index in matched:
-            continue
-        if SINGLE_MASK[target] & held:
-            return True
-        firsts = FIRST_MASK[target] & held
-        pair_masks = PAIR_MASK[target]
-        while firsts:
-            low = firsts & -firsts
-            firsts ^= low
-            if pair_masks[low.bit_length() - 1] & ((held & -(low << 1)) | (twice & low)):
-                return True
-    return False
-
-
 def turn_actions(state: State) -> list[Action]:
     """The actions of the seat to act that belong to its turn (no calls or catches)."""
     phase = state.phase
     hand = state.hands[state.turn]
     if phase == _TURN:
-        found = matches(hand, state.center, state.matched)
+        cached = state.match_cache
+        found = cached[:] if cached is not None else matches(hand, state.center, state.matched)
         if state.matched:
             found.append(END)
         elif not state.drew:
@@ -175,10 +154,19 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
 def all_legal_actions(state: State) -> list[Action]:
     """Every legal action of every seat: the seat to act first, then the others in order."""
     found = turn_actions(state)
-    if state.dos_open:
-        turn = state.turn
-        found += dos_actions(state, turn)
-        for seat in range(state.options.players):
-            if seat != turn:
-                found += dos_actions(state, seat)
+    if state.dos_open and state.phase != Phase.OVER:
+        key = (state.dos_open, state.turn, state.options.players)
+        others = _all_dos_cache.get(key)
+        if others is None:
+            turn = state.turn
+            others = dos_actions(state, turn)
+            for seat in range(state.options.players):
+                if seat != turn:
+                    others += dos_actions(state, seat)
+            _all_dos_cache[key] = others
+        found += others
     return found
+
+
+_all_dos_cache: dict[tuple[int, int, int], list[Action]] = {}
+"""Every seat's out-of-turn actions for (open obligations, seat to act, players)."""

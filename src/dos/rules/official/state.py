@@ -73,6 +73,10 @@ class State:
     """The draw for first dealer: each pass, the (seat, card) pairs drawn (§2)."""
     history: list[Action] = field(default_factory=list)
     """Every action applied, seat ``None`` for the seat that was to act."""
+    match_cache: list[Action] | None = field(default=None, compare=False, repr=False)
+    """The matches open to the seat to act, when ``apply`` already worked them out (it must,
+    after a match, to know whether the matches end by themselves). Never changed in place;
+    any action of the seat to act clears it. Not part of the game: ignored by ``==``."""
 
     @property
     def players(self) -> int:
@@ -103,6 +107,7 @@ class State:
             self.round_results[:],
             self.dealer_draws[:],
             self.history[:],
+            self.match_cache,
         )
 
     def all_cards(self) -> list[int]:

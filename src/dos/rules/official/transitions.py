@@ -15,7 +15,7 @@ from dos.cards import IS_WILD_NUMBER, N_TYPES, NAMES, POINTS, WILD_DOS
 from dos.errors import IllegalActionError, NotationError
 from dos.rng import shuffle
 from dos.rules.official.actions import Action, Kind, format_card
-from dos.rules.official.legal import has_match
+from dos.rules.official.legal import matches
 from dos.rules.official.matching import (
     NO_DESIGNATION,
     PAIR_BONUS,
@@ -57,7 +57,9 @@ def apply(state: State, action: Action) -> None:
     elif seat == turn:
         recorded = action._replace(seat=None)
     handler = _TURN_HANDLERS.get(action.kind)
-    if action.kind != Kind.MATCH:
+    if action.kind != _MATCH and (
+        action.cards or action.designations or action.target != -1 or action.kind in _CARRY_CARD
+    ):
         _check_shape(action)
     if handler is not None:
         if seat != turn:
@@ -65,7 +67,13 @@ def apply(state: State, action: Action) -> None:
                 f"RULES §3: it is seat {turn}'s turn, not seat {seat}'s; out of turn "
                 "only 'dos' and 'catch' are allowed"
             )
-        handler(state, action)
+        cache = state.match_cache
+        state.match_cache = None
+        try:
+            handler(state, action)
+        except BaseException:
+            state.match_cache = cache  # rejected: the state stays exactly as it was
+            raise
     elif action.kind == Kind.CALL:
         _call(state, seat)
     elif action.kind == Kind.CATCH:
@@ -175,7 +183,7 @@ def _catch(state: State, seat: int, caught: int) -> None:
 
 
 def _match(state: State, action: Action) -> None:
-    if state.phase != Phase.TURN:
+    if state.phase != _TURN:
         raise IllegalActionError(
             "RULES §4.3: this turn's matches are over; place a bonus card or end"
         )
@@ -220,8 +228,12 @@ def _match(state: State, action: Action) -> None:
         else:
             state.double_bonuses += 1
     _resized(state, seat, before)
-    if not hand or not has_match(state):
-        _end_matches(state)
+    if hand:
+        left = matches(hand, center, state.matched)
+        if left:
+            state.match_cache = left
+            return
+    _end_matches(state)
 
 
 _PLAIN = {1: (NO_DESIGNATION,), 2: (NO_DESIGNATION, NO_DESIGNATION)}
@@ -413,6 +425,9 @@ def _end_round(state: State, winner: int) -> None:
 
 
 _OVER = Phase.OVER
+_TURN = Phase.TURN
+_MATCH = Kind.MATCH
+_CARRY_CARD = frozenset((Kind.LAY, Kind.PLACE))
 _TURN_HANDLERS: dict[int, Callable[[State, Action], None]] = {
     Kind.MATCH: _match,
     Kind.DRAW: lambda state, _: _draw_action(state),
