@@ -19,10 +19,10 @@ from dos.rules.official import (
     all_legal_actions,
     apply,
     from_position,
-    new_game,
     parse_action,
     to_position,
 )
+from support import random_states
 
 MINIMAL: dict[str, Any] = {
     "players": 2,
@@ -37,15 +37,7 @@ MINIMAL: dict[str, Any] = {
 
 
 def reachable_states(players: int, seed: int, options: dict[str, Any], steps: int) -> list[State]:
-    state = new_game(Options(players=players, **options), seed)
-    chooser = random.Random(seed)
-    seen = [state.copy()]
-    for _ in range(steps):
-        if state.phase == Phase.OVER:
-            break
-        apply(state, chooser.choice(all_legal_actions(state)))
-        seen.append(state.copy())
-    return seen
+    return random_states(players, seed, steps, **options)
 
 
 GAMES = [

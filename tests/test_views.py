@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -11,9 +10,7 @@ from dos.cards import NAMES
 from dos.rules.official import (
     RULES,
     Options,
-    Phase,
     State,
-    all_legal_actions,
     apply,
     from_position,
     legal_actions,
@@ -21,18 +18,11 @@ from dos.rules.official import (
     parse_action,
     view,
 )
+from support import random_states
 
 
 def states(players: int, seed: int, steps: int) -> list[State]:
-    state = new_game(Options(players=players, target_score=40), seed)
-    chooser = random.Random(seed)
-    seen = [state.copy()]
-    for _ in range(steps):
-        if state.phase == Phase.OVER:
-            break
-        apply(state, chooser.choice(all_legal_actions(state)))
-        seen.append(state.copy())
-    return seen
+    return random_states(players, seed, steps, target_score=40)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (10, 3)])

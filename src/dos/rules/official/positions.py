@@ -43,6 +43,8 @@ OPTIONAL = (
     "rng",
 )
 _PHASES = ("start", "matching", "drawn", "placing", "over")
+_PHASE_OF = {"placing": Phase.PLACING, "over": Phase.OVER}
+"""The engine's phase for a position's phase name; the other names are all ``Phase.TURN``."""
 
 
 def to_position(state: State) -> dict[str, Any]:
@@ -197,11 +199,7 @@ def from_position(data: object) -> State:
         discard=discard,
         dealer=dealer,
         turn=turn,
-        phase=Phase.PLACING
-        if phase_text == "placing"
-        else Phase.OVER
-        if phase_text == "over"
-        else Phase.TURN,
+        phase=_PHASE_OF.get(phase_text, Phase.TURN),
         drew=drew,
         matched=matched,
         single_bonuses=single,
