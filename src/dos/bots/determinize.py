@@ -66,4 +66,5 @@ def sample_state(view: SeatView, rng: random.Random) -> State:
         round=view.round,
         winner=view.winner if view.phase == Phase.OVER else None,
         round_results=list(view.round_results),
+        history=list(view.history),
     )
