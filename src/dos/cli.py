@@ -108,6 +108,29 @@ def cmd_watch(args: argparse.Namespace) -> None:
     random_bot_game(args.players, args.seed, args.target)
 
 
+def cmd_tournament(args: argparse.Namespace) -> None:
+    from dos.arena.backends import make_backend
+    from dos.arena.tournament import run_tournament
+
+    backend = make_backend(args.jobs, args.ray, args.ray_timeout)
+    result = run_tournament(
+        [name.strip() for name in args.bots.split(",")],
+        args.players,
+        args.games,
+        seed=args.seed,
+        target_score=args.target,
+        backend=backend,
+        out=None if args.out is None else Path(args.out),
+        progress=False if args.no_progress else None,
+    )
+    if args.json:
+        print(json.dumps({"tournament": result.settings, "summary": result.summary.to_json()}))
+        return
+    print(result.table())
+    if result.files:
+        print(f"\nwrote {', '.join(str(path) for path in result.files)}")
+
+
 def _players(text: str) -> int:
     value = int(text)
     if not 2 <= value <= 10:
@@ -157,6 +180,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--target", type=int, default=200, help="target score")
     p.set_defaults(func=cmd_watch)
+
+    p = command("tournament", "play bots against each other on rotated, duplicated deals")
+    p.add_argument(
+        "--bots",
+        required=True,
+        help="bot or level names, comma-separated: one seat each, the last fills the seats "
+        "left (e.g. mcts,greedy)",
+    )
+    p.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
+    p.add_argument("--games", type=int, default=100, help="games, a multiple of --players")
+    p.add_argument("--jobs", type=int, help="local worker processes (with --ray auto: CPUs)")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS ('auto': start a local one on 127.0.0.1)",
+    )
+    p.add_argument(
+        "--ray-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to wait for the Ray address to answer",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    p.add_argument("--target", type=int, default=200, help="target score")
+    p.add_argument(
+        "--out", metavar="DIR", help="write games.csv, tournament.json and win_rates.png into DIR"
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tournament)
     return parser
 
 

@@ -1,0 +1,103 @@
+"""One scheduled game, played: the result of ``dos.arena.game.play_game`` with its seating.
+
+``play`` is a plain top-level function of a picklable ``GameSpec``, so any backend (this
+process, local worker processes, a Ray cluster) can run it. It builds fresh players for every
+game, so no bot carries anything from one game to the next and a game's result depends only
+on its spec: whichever backend or worker plays it, the same spec gives the same game. Only the
+decision times (wall clock) differ from run to run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dos.arena.game import play_game
+from dos.arena.schedule import GameSpec
+from dos.bots.registry import make_player
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """What one game of a tournament came to; seats map to bots through ``seating``."""
+
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple[str, ...]
+    winner: int
+    """The winning seat."""
+    scores: tuple[int, ...]
+    """Final scores by seat."""
+    rounds: int
+    decisions: tuple[int, ...]
+    calls: tuple[int, ...]
+    caught: tuple[int, ...]
+    decision_seconds: tuple[tuple[float, ...], ...]
+    """Wall time of each decision, by seat: the one part that is not reproducible."""
+
+    @property
+    def winner_bot(self) -> str:
+        """The name at the winning seat."""
+        return self.seating[self.winner]
+
+    def outcome(self) -> tuple[Any, ...]:
+        """Everything but the decision times: equal for the same spec on any backend."""
+        return (
+            self.index,
+            self.deal,
+            self.rotation,
+            self.seed,
+            self.seating,
+            self.winner,
+            self.scores,
+            self.rounds,
+            self.decisions,
+            self.calls,
+            self.caught,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as a JSON object; decision times as the total seconds of each seat."""
+        return {
+            "index": self.index,
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "seed": self.seed,
+            "seating": list(self.seating),
+            "winner": self.winner,
+            "winner_bot": self.winner_bot,
+            "scores": list(self.scores),
+            "rounds": self.rounds,
+            "decisions": list(self.decisions),
+            "calls": list(self.calls),
+            "caught": list(self.caught),
+            "decision_seconds": [sum(times) for times in self.decision_seconds],
+        }
+
+
+def play(spec: GameSpec) -> PlayedGame:
+    """Plays one scheduled game with fresh players made by name."""
+    players = [make_player(name) for name in spec.seating]
+    result = play_game(players, spec.seed, spec.options)
+    return PlayedGame(
+        index=spec.index,
+        deal=spec.deal,
+        rotation=spec.rotation,
+        seed=spec.seed,
+        seating=spec.seating,
+        winner=result.winner,
+        scores=tuple(result.scores),
+        rounds=result.rounds,
+        decisions=tuple(result.decisions),
+        calls=tuple(result.calls),
+        caught=tuple(result.caught),
+        decision_seconds=tuple(tuple(times) for times in result.decision_seconds),
+    )
+
+
+def play_batch(specs: Sequence[GameSpec]) -> list[PlayedGame]:
+    """Plays several games in order: the unit of work a backend hands to a worker."""
+    return [play(spec) for spec in specs]

@@ -1,0 +1,138 @@
+"""Which games a tournament plays: the lineup, the rotated seatings and the duplicated deals.
+
+``--bots`` names one bot per *seat group*: every name but the last takes one seat, and the
+last name fills the remaining seats. So ``mcts,greedy`` at 4 players is one ``mcts`` against
+three ``greedy``, and ``a,b,c`` at 3 players is one of each. That order is the *lineup*.
+
+The lineup is rotated round the table: rotation ``r`` puts the lineup's first bot at seat
+``r``, and ``players`` rotations put every bot in every seat equally often. Each deal seed is
+played once under every rotation (*duplicate deals*), so a good or bad deal is dealt to every
+bot in turn and its luck cancels out. A tournament of ``games`` games therefore has
+``games / players`` deals, and ``games`` must be a multiple of ``players``.
+
+Game ``i`` is deal ``i // players`` under rotation ``i % players``. The deal seeds come from
+the tournament seed through the engine's SplitMix64 generator (``dos.rng``), 53 bits each
+(exact in any JSON reader); the seed is mixed first, so tournaments with nearby seeds share no
+deals.
+
+>>> lineup(["mcts", "greedy"], 4)
+('mcts', 'greedy', 'greedy', 'greedy')
+>>> seating(("a", "b", "b"), 1)
+('b', 'a', 'b')
+>>> [(g.deal, g.rotation, g.seating) for g in make_schedule(["x", "y"], 2, 4, known="xy")]
+[(0, 0, ('x', 'y')), (0, 1, ('y', 'x')), (1, 0, ('x', 'y')), (1, 1, ('y', 'x'))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dos.bots.registry import names
+from dos.errors import DosError
+from dos.rng import next_u64, seed_state
+from dos.rules.official import Options
+from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
+
+
+class TournamentError(DosError, ValueError):
+    """A tournament that cannot be run as asked (bad bots, counts, output or Ray address)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game of a tournament: everything that decides it (bots by name, seats, seed)."""
+
+    index: int
+    """Position in the tournament; results are always kept in this order."""
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple[str, ...]
+    """``seating[seat]`` is the name of the bot or level at that seat."""
+    options: Options
+
+
+def lineup(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """The seats of rotation 0: one seat for each name but the last, the rest for the last."""
+    return (*bots[:-1], *[bots[-1]] * (players - len(bots) + 1))
+
+
+def seating(base: tuple[str, ...], rotation: int) -> tuple[str, ...]:
+    """``base`` turned ``rotation`` seats to the left: its first bot sits at seat ``rotation``."""
+    count = len(base)
+    return tuple(base[(seat - rotation) % count] for seat in range(count))
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The seed of each deal: successive SplitMix64 outputs cut to 53 bits, from a state that
+    is itself the first output of ``seed`` (so that nearby seeds start far apart: the streams
+    of plain ``seed_state(1)`` and ``seed_state(2)`` are one step apart)."""
+    _, state = next_u64(seed_state(seed))
+    seeds = []
+    for _ in range(deals):
+        state, output = next_u64(state)
+        seeds.append(output >> 11)
+    return seeds
+
+
+def check(bots: Sequence[str], players: int, games: int, known: Sequence[str]) -> None:
+    """Raises ``TournamentError`` with a message naming the first thing wrong, if any."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise TournamentError(
+            f"--players: must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
+        )
+    for name in bots:
+        if name not in known:
+            shown = name if name else "(empty)"
+            raise TournamentError(f"--bots: unknown bot {shown!r} (known: {', '.join(known)})")
+    if len(bots) < 2:
+        raise TournamentError("--bots: name at least two bots, separated by commas")
+    if len(set(bots)) != len(bots):
+        raise TournamentError("--bots: each bot may be named once (the last fills the seats left)")
+    if len(bots) > players:
+        raise TournamentError(f"--bots: {len(bots)} bots do not fit {players} seats")
+    if games < 1:
+        raise TournamentError(f"--games: must be at least 1, not {games}")
+    if games % players:
+        low = games - games % players
+        suggestion = f"{low} or {low + players}" if low else str(players)
+        raise TournamentError(
+            f"--games: must be a multiple of {players} (every deal is played once under each "
+            f"of the {players} seat rotations); try {suggestion}"
+        )
+
+
+def make_schedule(
+    bots: Sequence[str],
+    players: int,
+    games: int,
+    *,
+    seed: int = 0,
+    target_score: int = 200,
+    known: Sequence[str] | None = None,
+) -> list[GameSpec]:
+    """Every game of a tournament, in order; checks the input first (``TournamentError``).
+
+    ``known`` lists the accepted names (by default those of ``dos.bots.registry``).
+    """
+    if known is None:
+        known = names()
+    check(bots, players, games, known)
+    if target_score < 1:
+        raise TournamentError(f"--target: must be at least 1, not {target_score}")
+    options = Options(players=players, target_score=target_score)
+    base = lineup(bots, players)
+    seatings = [seating(base, rotation) for rotation in range(players)]
+    return [
+        GameSpec(
+            index=deal * players + rotation,
+            deal=deal,
+            rotation=rotation,
+            seed=deal_seed,
+            seating=seatings[rotation],
+            options=options,
+        )
+        for deal, deal_seed in enumerate(deal_seeds(seed, games // players))
+        for rotation in range(players)
+    ]
