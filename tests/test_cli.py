@@ -281,3 +281,17 @@ def test_the_installed_console_script_runs(position_file: Path) -> None:
     assert failed.returncode == 2
     assert failed.stdout == ""
     assert "RULES §3" in failed.stderr
+
+
+def test_watch_seats_the_bots_asked_for_and_rejects_unknown_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys, "watch", "--players", "3", "--seed", "2", "--target", "40", "--bots", "greedy,easy"
+    )
+    assert status == 0
+    assert "Seats: 0 greedy, 1 easy, 2 greedy" in out
+    status, out, err = run(capsys, "watch", "--bots", "nope")
+    assert status == 2
+    assert out == ""
+    assert "--bots: unknown nope" in err

@@ -103,9 +103,16 @@ def cmd_perft(args: argparse.Namespace) -> None:
 
 
 def cmd_watch(args: argparse.Namespace) -> None:
-    from dos.watch import random_bot_game
+    from dos.bots.registry import names
+    from dos.watch import bot_game
 
-    random_bot_game(args.players, args.seed, args.target)
+    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    unknown = [name for name in bots if name not in names()]
+    if not bots or unknown:
+        raise _RejectedError(
+            f"--bots: unknown {', '.join(unknown) or 'empty list'} (known: {', '.join(names())})"
+        )
+    bot_game(args.players, args.seed, bots, args.target)
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
@@ -179,6 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_players, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--target", type=int, default=200, help="target score")
+    p.add_argument(
+        "--bots",
+        default="medium",
+        help="bots or levels, comma-separated, cycling over the seats (default: medium)",
+    )
     p.set_defaults(func=cmd_watch)
 
     p = command("tournament", "play bots against each other on rotated, duplicated deals")

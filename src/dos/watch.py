@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from dos.arena.game import DosReferee
+from dos.bots.registry import make_player
 from dos.cards import NAMES
-from dos.rules.official import Action, Kind, Options, State, apply, legal_actions, new_game
+from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
 from dos.rules.official.actions import format_card
 from dos.rules.official.matching import NO_DESIGNATION, match_kind, resolve
 
@@ -42,7 +44,7 @@ def describe(state: State, action: Action) -> str:
                 gloss += f" ({', '.join(wilds)})"
         return gloss
     if action.kind == Kind.CATCH:
-        return f"caught seat {action.target}: +2 penalty cards"
+        return f"catches seat {action.target}: 2 penalty cards"
     if action.kind == Kind.CALL:
         return 'calls "DOS!"'
     if action.kind == Kind.LAY:
@@ -52,34 +54,41 @@ def describe(state: State, action: Action) -> str:
     return ""
 
 
-def random_bot_game(
-    players: int, seed: int, target_score: int = 200, out: Callable[[str], None] = print
+def bot_game(
+    players: int,
+    seed: int,
+    bots: list[str],
+    target_score: int = 200,
+    out: Callable[[str], None] = print,
 ) -> State:
-    """Plays and prints a game of random bots that always call DOS at once."""
+    """Plays and prints a game between bots or levels (names cycle over the seats)."""
+    seated = [make_player(bots[seat % len(bots)]) for seat in range(players)]
+    names = [bots[seat % len(bots)] for seat in range(players)]
     state = new_game(Options(players=players, target_score=target_score), seed)
-    chooser = random.Random(seed)
+    rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(players)]
+    referee = DosReferee(state, seated, random.Random(f"{seed}/race"))
     out(f"DOS · official rules · {players} players · target {target_score} · seed {seed}")
+    out("Seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(names)))
     for number, drawn in enumerate(state.dealer_draws, 1):
         shown = ", ".join(f"seat {s} {NAMES[c]}" for s, c in drawn)
         out(f"Draw for dealer, pass {number}: {shown}")
     last_header: tuple[int, int] | None = None
     rounds_seen = 0
     while state.winner is None:
-        if last_header != (state.round, state.turn) and state.phase == 0:
+        for action in referee.settle(state):
+            out(f"    {action!s:<16} {describe(state, action)}".rstrip())
+        if state.winner is not None:
+            break
+        if last_header != (state.round, state.turn) and state.phase == Phase.TURN:
             if last_header is None or last_header[0] != state.round:
                 starts = "dealer" if state.options.dealer_starts else "left of dealer"
                 out(f"\nRound {state.round} · seat {state.dealer} deals · {starts} starts")
             sizes = " ".join(str(len(h)) for h in state.hands)
             out(f"seat {state.turn} │ Center Row {_center(state)} │ hands {sizes}")
             last_header = (state.round, state.turn)
-        # Bots are diligent: anyone with an open obligation calls before anything else.
-        callers = [s for s in range(players) if state.dos_open >> s & 1]
-        if callers:
-            seat = callers[0]
-            action = Action(Kind.CALL, seat=None if seat == state.turn else seat)
-        else:
-            choices = legal_actions(state)
-            action = choices[chooser.randrange(len(choices))]
+        seat = state.turn
+        player = seated[seat]
+        action = player.bot.choose(view(state, seat), rngs[seat], player.budget)
         gloss = describe(state, action)
         apply(state, action)
         out(f"    {action!s:<16} {gloss}".rstrip())
@@ -92,8 +101,9 @@ def random_bot_game(
             out(f"Round {result.round} won by seat {result.winner}: +{result.points} points")
             out(f"    hands left: {left}")
             out("    scores: " + "  ".join(f"seat {s} {v}" for s, v in enumerate(state.scores)))
+    assert state.winner is not None
     out(
-        f"\nGame over after {len(state.round_results)} rounds: seat {state.winner} wins with "
-        f"{state.scores[state.winner]} points."
+        f"\nGame over after {len(state.round_results)} rounds: seat {state.winner} "
+        f"({names[state.winner]}) wins with {state.scores[state.winner]} points."
     )
     return state

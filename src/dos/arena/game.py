@@ -83,6 +83,32 @@ def settle_dos_race(
     return applied
 
 
+class DosReferee:
+    """Races each DOS obligation once, when it is first found open (``settle_dos_race``).
+
+    An obligation counts as new when the seat's hand has changed since the last look, so a
+    forgotten obligation is not raced again and again while nothing happens to that hand.
+    """
+
+    def __init__(self, state: State, players: list[Player], race: random.Random) -> None:
+        self.players = players
+        self.race = race
+        self.raced = 0  # bit per seat: its open obligation has been raced
+        self.hands = [tuple(h) for h in state.hands]
+
+    def settle(self, state: State) -> list[Action]:
+        """Races the obligations not raced yet; returns the calls and catches applied."""
+        for seat, hand in enumerate(state.hands):
+            if tuple(hand) != self.hands[seat]:
+                self.raced &= ~(1 << seat)  # a changed hand may hold a new obligation
+        self.raced &= state.dos_open
+        fresh = state.dos_open & ~self.raced
+        applied = settle_dos_race(state, self.players, self.race, fresh) if fresh else []
+        self.raced |= fresh & state.dos_open
+        self.hands = [tuple(h) for h in state.hands]
+        return applied
+
+
 def _written(state: State, seat: int) -> int | None:
     """How an action of ``seat`` names its seat: not at all for the seat to act."""
     return None if seat == state.turn else seat
@@ -101,27 +127,18 @@ def play_game(
     state = new_game(options, seed)
     rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(len(players))]
     race = random.Random(f"{seed}/race")
-    raced = 0  # bit per seat: its open obligation has been raced (each is raced once)
-    hands = [tuple(h) for h in state.hands]
+    referee = DosReferee(state, players, race)
     decisions = [0] * len(players)
     seconds: list[list[float]] = [[] for _ in players]
     calls = [0] * len(players)
     caught = [0] * len(players)
     clock = time.perf_counter
     while state.phase != Phase.OVER:
-        for seat, hand in enumerate(state.hands):
-            if tuple(hand) != hands[seat]:
-                raced &= ~(1 << seat)  # a changed hand may hold a new obligation
-        raced &= state.dos_open
-        fresh = state.dos_open & ~raced
-        if fresh:
-            for action in settle_dos_race(state, players, race, fresh):
-                if action.kind == Kind.CALL:
-                    calls[state.turn if action.seat is None else action.seat] += 1
-                else:
-                    caught[action.target] += 1
-            raced |= fresh & state.dos_open
-        hands = [tuple(h) for h in state.hands]
+        for action in referee.settle(state):
+            if action.kind == Kind.CALL:
+                calls[state.turn if action.seat is None else action.seat] += 1
+            else:
+                caught[action.target] += 1
         seat = state.turn
         seat_view = view(state, seat)
         began = clock()
