@@ -36,7 +36,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
     ),
     "hard": (
         "mcts",
-        {},
+        {"search": "flat"},
         Reflex(call_reliability=1.0, catch_reliability=0.9, reaction=0.8),
         Budget(iterations=400, seconds=1.0),
     ),
