@@ -10,9 +10,14 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: setup run test lint types pytest bench clean
+.PHONY: setup system-packages run test lint types pytest bench clean
 
 setup: $(VENV)/.synced
+
+# Debian packages the browser and PostgreSQL tests need (chromium, a Japanese font, postgresql).
+# CI installs them itself; on your machine run `make system-packages` once (root or sudo).
+system-packages:
+	sh scripts/system-packages.sh
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -33,7 +38,7 @@ lint: setup
 types: setup
 	$(BIN)/mypy
 
-pytest: setup
+pytest: setup $(if $(filter true,$(CI)),system-packages)
 	$(BIN)/pytest
 
 test: lint types pytest

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Debian packages the test suite needs and that PyPI does not provide:
+#   chromium          the browser the Playwright tests drive (Playwright's own download is never used)
+#   fonts-noto-cjk    a Japanese font, without which Japanese renders as empty boxes
+#   postgresql        the server the persistence tests also run against
+# Run by `make test` when CI=true (and by `make system-packages` by hand). Needs root or sudo.
+set -eu
+missing=""
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
+if [ -z "$missing" ]; then
+    exit 0
+fi
+echo "installing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
