@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from dos.cards import full_deck
 from dos.rules.official import Phase, SeatView, State
@@ -27,44 +28,74 @@ def unseen_cards(view: SeatView) -> list[int]:
     return sorted(remaining.elements())
 
 
-def sample_state(view: SeatView, rng: random.Random) -> State:
-    """A state that agrees with everything in ``view``, hidden cards drawn at random.
+class Sampler:
+    """Samples states consistent with one view; the work that depends only on the view (the
+    unseen cards) is done once, so a search bot can draw thousands of samples per decision.
 
-    If the view's game holds fewer than 108 cards (a loaded position), the sample leaves the
+    A sample agrees with everything in the view; the other hands and the draw pile are dealt
+    at random from the cards the seat has not seen, and the game's generator state is drawn at
+    random too (the seat does not know it). With ``round_only`` the sample is for simulating
+    the rest of the round only: it carries no history and no past round results, and its
+    target score is 1, so the round's end ends the simulated game instead of dealing a new
+    round (a search scores rounds itself, against the real target).
+
+    If the view's game holds fewer than 108 cards (a loaded position), a sample leaves the
     surplus out of play.
     """
-    if view.options.players != len(view.hand_sizes):
-        raise ValueError(f"view of seat {view.seat} lists {len(view.hand_sizes)} hands")
-    pool = unseen_cards(view)
-    rng.shuffle(pool)
-    hands: list[list[int]] = []
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(list(view.hand))
-        else:
-            hands.append(sorted(pool[:size]))
-            del pool[:size]
-    draw_pile = pool[: view.draw_pile_size]
-    return State(
-        options=view.options,
-        rng=rng.getrandbits(64),
-        hands=hands,
-        center=list(view.center),
-        draw_pile=draw_pile,
-        discard=list(view.discard),
-        dealer=view.dealer,
-        turn=view.turn,
-        phase=view.phase,
-        drew=view.drew,
-        matched=dict(view.matched),
-        single_bonuses=view.single_bonuses,
-        double_bonuses=view.double_bonuses,
-        placements_left=view.placements_left,
-        penalties=list(view.penalties),
-        dos_open=sum(1 << s for s in view.dos_open),
-        scores=list(view.scores),
-        round=view.round,
-        winner=view.winner if view.phase == Phase.OVER else None,
-        round_results=list(view.round_results),
-        history=list(view.history),
-    )
+
+    __slots__ = ("options", "pool", "round_only", "view")
+
+    def __init__(self, view: SeatView, *, round_only: bool = False) -> None:
+        if view.options.players != len(view.hand_sizes):
+            raise ValueError(f"view of seat {view.seat} lists {len(view.hand_sizes)} hands")
+        self.view = view
+        self.round_only = round_only
+        self.pool = unseen_cards(view)
+        self.options = replace(view.options, target_score=1) if round_only else view.options
+
+    def sample(self, rng: random.Random) -> State:
+        """One state consistent with the view, the hidden cards dealt with ``rng``."""
+        view = self.view
+        pool = self.pool[:]
+        rand = rng.random
+        pool.sort(key=lambda _: rand())  # a uniform shuffle, faster than rng.shuffle
+        hands: list[list[int]] = []
+        start = 0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands.append(list(view.hand))
+            else:
+                hand = pool[start : start + size]
+                hand.sort()
+                hands.append(hand)
+                start += size
+        full = not self.round_only
+        return State(
+            options=self.options,
+            rng=rng.getrandbits(64),
+            hands=hands,
+            center=list(view.center),
+            draw_pile=pool[start : start + view.draw_pile_size],
+            discard=list(view.discard),
+            dealer=view.dealer,
+            turn=view.turn,
+            phase=view.phase,
+            drew=view.drew,
+            matched=dict(view.matched),
+            single_bonuses=view.single_bonuses,
+            double_bonuses=view.double_bonuses,
+            placements_left=view.placements_left,
+            penalties=list(view.penalties),
+            dos_open=sum(1 << s for s in view.dos_open),
+            scores=list(view.scores),
+            round=view.round,
+            winner=view.winner if full and view.phase == Phase.OVER else None,
+            round_results=list(view.round_results) if full else [],
+            history=list(view.history) if full else [],
+        )
+
+
+def sample_state(view: SeatView, rng: random.Random) -> State:
+    """A state that agrees with everything in ``view``, hidden cards drawn at random
+    (``Sampler(view).sample(rng)``)."""
+    return Sampler(view).sample(rng)

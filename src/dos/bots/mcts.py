@@ -59,11 +59,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
 from typing import Final
 
 from dos.bots.base import Budget, turn_choices
-from dos.bots.determinize import unseen_cards
+from dos.bots.determinize import Sampler
 from dos.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
 from dos.rules.official.legal import matches, turn_actions
@@ -176,7 +175,7 @@ class MctsBot:
             return self._flat(view, choices, rng, limit, seconds)
         trees = max(1, self.determinizations)
         roots = [_Node(view.seat) for _ in range(trees)]
-        sampler = _Sampler(view)
+        sampler = Sampler(view, round_only=True)
         fixed = [sampler.sample(rng) for _ in range(self.determinizations)]
         done = 0
         while limit is None or done < limit:
@@ -218,7 +217,7 @@ class MctsBot:
         whose paired advantage over it is ``confidence`` standard errors above zero."""
         began = time.monotonic()
         deadline = None if seconds is None else began + seconds
-        sampler = _Sampler(view)
+        sampler = Sampler(view, round_only=True)
         seat = view.seat
         count = len(choices)
         default = self._default(view, choices, sampler)
@@ -278,7 +277,7 @@ class MctsBot:
             return choices[best]
         return choices[default]
 
-    def _default(self, view: SeatView, choices: list[Action], sampler: _Sampler) -> int | None:
+    def _default(self, view: SeatView, choices: list[Action], sampler: Sampler) -> int | None:
         """Index of the prior's action, or ``None`` without a prior."""
         if self.prior is None:
             return None
@@ -483,60 +482,3 @@ def _policy(state: State) -> Action:
     if not state.drew:
         return _DRAW
     return _LAYS[max(hand, key=_LAY_RANK.__getitem__)]
-
-
-class _Sampler:
-    """``dos.bots.determinize.sample_state`` with the work that depends only on the view (the
-    pool of unseen cards) done once per decision, and a faster shuffle (sorting by random
-    keys). A sample agrees with everything in the view; the other hands and the draw pile are
-    dealt at random from the unseen cards. Two liberties, both invisible to the search: the
-    sample has no history and no past round results, and its target score is 1, so that the
-    round's end ends the simulated game instead of dealing a new round (the search scores
-    rounds itself, with the real target).
-    """
-
-    __slots__ = ("options", "pool", "sizes", "view")
-
-    def __init__(self, view: SeatView) -> None:
-        if view.options.players != len(view.hand_sizes):
-            raise ValueError(f"view of seat {view.seat} lists {len(view.hand_sizes)} hands")
-        self.view = view
-        self.pool = unseen_cards(view)
-        self.options = replace(view.options, target_score=1)
-        self.sizes = [0 if seat == view.seat else size for seat, size in enumerate(view.hand_sizes)]
-
-    def sample(self, rng: random.Random) -> State:
-        view = self.view
-        pool = self.pool[:]
-        rand = rng.random
-        pool.sort(key=lambda _: rand())
-        hands: list[list[int]] = []
-        start = 0
-        for seat, size in enumerate(self.sizes):
-            if seat == view.seat:
-                hands.append(list(view.hand))
-            else:
-                hand = pool[start : start + size]
-                hand.sort()
-                hands.append(hand)
-                start += size
-        return State(
-            options=self.options,
-            rng=rng.getrandbits(64),
-            hands=hands,
-            center=list(view.center),
-            draw_pile=pool[start : start + view.draw_pile_size],
-            discard=list(view.discard),
-            dealer=view.dealer,
-            turn=view.turn,
-            phase=view.phase,
-            drew=view.drew,
-            matched=dict(view.matched),
-            single_bonuses=view.single_bonuses,
-            double_bonuses=view.double_bonuses,
-            placements_left=view.placements_left,
-            penalties=list(view.penalties),
-            dos_open=sum(1 << s for s in view.dos_open),
-            scores=list(view.scores),
-            round=view.round,
-        )
