@@ -6,10 +6,10 @@ object of ``key -> text``; a key is addressed as ``"<namespace>.<key>"`` (``"gam
 Texts use ``{name}`` placeholders, filled by ``text``. English is the reference: every key it
 has must exist in every language (``missing_keys``; a test fails on any).
 
->>> text("en", "test.greeting", name="Ada")
-'Hello, Ada!'
->>> text("fr", "test.greeting", name="Ada")
-'Bonjour, Ada !'
+>>> text("en", "game.log_call", player="Ada")
+'Ada called "DOS!".'
+>>> text("de", "game.center_row")
+'Mittelreihe'
 """
 
 from __future__ import annotations

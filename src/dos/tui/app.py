@@ -1,0 +1,89 @@
+"""The terminal application: a game against bots, or the replay of a record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from textual.app import App
+
+from dos import records
+from dos.tui.clock import Clock
+from dos.tui.controller import GameController, Timing
+from dos.tui.replay import Replay
+from dos.tui.screens.game import GameScreen
+from dos.tui.screens.replay import ReplayScreen
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What ``dos play`` was asked for."""
+
+    players: int = 2
+    level: str = "medium"
+    lang: str = "en"
+    seed: int = 0
+    target_score: int = 200
+    save_path: Path | None = None
+    timing: Timing = field(default_factory=Timing)
+
+
+class DosApp(App[None]):
+    """DOS in the terminal. Give ``settings`` to play, ``resume`` to go on with a saved game,
+    or ``replay`` to step through a record; ``clock`` is for tests."""
+
+    TITLE = "DOS"
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        resume: records.Record | None = None,
+        replay: records.Record | None = None,
+        replay_title: str = "",
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.replay = replay
+        self.replay_title = replay_title
+        s = self.settings
+        self.controller: GameController | None = None
+        if replay is None:
+            if resume is not None:
+                self.controller = GameController.from_record(
+                    resume, level=s.level, lang=s.lang, clock=clock, timing=s.timing
+                )
+            else:
+                self.controller = self._new_controller()
+
+    def _new_controller(self) -> GameController:
+        s = self.settings
+        return GameController(
+            players=s.players,
+            level=s.level,
+            seed=s.seed,
+            target_score=s.target_score,
+            lang=s.lang,
+            clock=self.clock,
+            timing=s.timing,
+        )
+
+    def on_mount(self) -> None:
+        """Opens the table, or the replay."""
+        if self.replay is not None:
+            lang = self.settings.lang
+            self.push_screen(ReplayScreen(Replay(self.replay, lang), self.replay_title))
+        else:
+            assert self.controller is not None
+            self.push_screen(GameScreen(self.controller, self.settings.save_path))
+
+    def new_game(self) -> None:
+        """Leaves the finished game for a new one (same settings, next seed)."""
+        self.settings = replace(self.settings, seed=self.settings.seed + 1)
+        self.controller = self._new_controller()
+        screen = GameScreen(self.controller, self.settings.save_path)
+        while len(self.screen_stack) > 2:  # the default screen and the table stay
+            self.pop_screen()
+        self.switch_screen(screen)

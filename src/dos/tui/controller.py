@@ -1,0 +1,428 @@
+"""One game against bots in real time: the terminal client's model, free of any screen.
+
+The controller owns the game's ``State`` and changes it only through the engine's ``apply``.
+It schedules the bots' moves and their DOS reflexes (``dos.bots.reflex``) as timed events and
+runs those that are due whenever it is ticked; it never sleeps, and it reads the time from an
+injectable ``Clock``, so tests drive a whole round by moving a ``ManualClock``.
+
+The DOS race (RULES.md §6) is real: when a hand becomes exactly two cards, a bot owner's call
+is scheduled after its reaction delay (or never, if it forgets), and every bot opponent's catch
+after theirs; the person calls or catches with a key, and whichever comes first is applied.
+A scheduled call or catch is dropped if the obligation closed meanwhile.
+
+Everything random comes from the seed: the deal (the engine), each bot's generator
+(``"{seed}/seat{n}"``) and the race generator (``"{seed}/race"``), as in ``dos.arena``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from dos import records
+from dos.arena.game import Player
+from dos.bots.base import OUT_OF_TURN
+from dos.bots.registry import make_player
+from dos.errors import DosError
+from dos.i18n import text
+from dos.i18n.describe import Before, describe
+from dos.rules.official import (
+    Action,
+    Kind,
+    Options,
+    Phase,
+    RoundResult,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    view,
+)
+from dos.tui.clock import Clock, MonotonicClock
+from dos.tui.explain import explain
+from dos.tui.replay import Replay
+
+HUMAN = 0
+"""The person's seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Pauses that let a person follow the bots: seconds before each bot action."""
+
+    bot_move: float = 0.9
+
+
+class EventKind(Enum):
+    """What a scheduled event does."""
+
+    MOVE = "move"
+    CALL = "call"
+    CATCH = "catch"
+
+
+@dataclass(order=True, frozen=True, slots=True)
+class Event:
+    """A timed bot action: ``seat`` acts; a catch names ``target``; ``epoch`` ties a call or
+    catch to one DOS obligation (it is dropped if that obligation is gone)."""
+
+    due: float
+    order: int
+    kind: EventKind = field(compare=False)
+    seat: int = field(compare=False)
+    target: int = field(compare=False, default=-1)
+    epoch: int = field(compare=False, default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a person's action: ``error`` is ``None`` when it was applied."""
+
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the action was applied."""
+        return self.error is None
+
+
+def player_names(lang: str, players: int) -> list[str]:
+    """The names at the table: the person ("You") and "Bot 1", "Bot 2", …
+
+    >>> player_names("it", 3)
+    ['Tu', 'Bot 1', 'Bot 2']
+    """
+    return [text(lang, "game.you")] + [
+        text(lang, "game.bot_name", number=seat) for seat in range(1, players)
+    ]
+
+
+class GameController:
+    """A game of official DOS between the person (seat 0) and bots, in real time."""
+
+    def __init__(
+        self,
+        *,
+        players: int = 2,
+        level: str = "easy",
+        seed: int = 0,
+        target_score: int = 200,
+        lang: str = "en",
+        clock: Clock | None = None,
+        timing: Timing | None = None,
+        state: State | None = None,
+        bots: Sequence[Player] | None = None,
+    ) -> None:
+        """A new game (``players``, bots of ``level``, ``seed``, ``target_score``), or the
+        game ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …)."""
+        if not 2 <= players <= 4 and state is None:
+            raise ValueError(f"players: 2 to 4, not {players}")
+        self.seed = seed
+        self.level = level
+        self.lang = lang
+        self.clock: Clock = clock or MonotonicClock()
+        self.timing = timing or Timing()
+        resumed = state is not None
+        self.state: State = state or new_game(
+            Options(players=players, target_score=target_score), seed
+        )
+        count = self.state.options.players
+        if bots is not None and len(bots) != count - 1:
+            raise ValueError(f"bots: {count - 1} needed, {len(bots)} given")
+        seated = list(bots) if bots is not None else [make_player(level) for _ in range(1, count)]
+        self.players: list[Player | None] = [None, *seated]
+        suffix = f"/resume{len(self.state.history)}" if resumed else ""
+        self.rngs = [random.Random(f"{seed}/seat{seat}{suffix}") for seat in range(count)]
+        self.race = random.Random(f"{seed}/race{suffix}")
+        self.names = player_names(lang, count)
+        self.log: list[str] = []
+        self.message: str | None = None
+        """The last refusal of a person's action, in words (cleared by the next success)."""
+        self.summary: RoundResult | None = None
+        """The round just ended, while its summary waits to be dismissed (play is paused)."""
+        self._events: list[Event] = []
+        self._order = 0
+        self._epoch = [0] * count
+        self._hands = [tuple(h) for h in self.state.hands]
+        self._raced = 0
+        self._rounds_seen = len(self.state.round_results)
+        self._move_planned = False
+        self._held_since: float | None = None
+        self._log_round_start()
+        self._plan(self.clock.now())
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.phase == Phase.OVER
+
+    @property
+    def human_turn(self) -> bool:
+        """Whether the person is to act (and nothing pauses the game)."""
+        return self.summary is None and not self.over and self.state.turn == HUMAN
+
+    def legal(self) -> list[Action]:
+        """The person's legal actions now (none while a round summary waits)."""
+        if self.summary is not None:
+            return []
+        return legal_actions(self.state, HUMAN)
+
+    def dos_open(self) -> list[int]:
+        """Seats with an open DOS obligation."""
+        return [s for s in range(self.state.players) if self.state.dos_open >> s & 1]
+
+    def pending(self) -> list[Event]:
+        """The scheduled events, soonest first (for tests and the curious)."""
+        return sorted(self._events)
+
+    def record(self) -> records.Record:
+        """The game so far as a game record (``dos.records``), to save or replay."""
+        return records.record_of("official", self.state, seed=self.seed, players=self.names)
+
+    @classmethod
+    def from_record(
+        cls,
+        record: records.Record,
+        level: str = "easy",
+        lang: str = "en",
+        clock: Clock | None = None,
+        timing: Timing | None = None,
+    ) -> GameController:
+        """A saved game, replayed (every action checked) and ready to go on."""
+        if record.rules != "official" or record.seed is None:
+            raise DosError("only official games started from a seed can be resumed")
+        records.replay(record)  # checks every action and the result
+        count = records.start(record).players
+        earlier = Replay(record, lang, player_names(lang, count))
+        earlier.go(len(record.actions))
+        game = cls(
+            seed=record.seed,
+            level=level,
+            lang=lang,
+            clock=clock,
+            timing=timing,
+            state=earlier.state.copy(),
+        )
+        game.log[:0] = earlier.sentences  # the game so far, in words
+        return game
+
+    # --- the person's actions --------------------------------------------------------------
+
+    def submit(self, action: Action) -> Outcome:
+        """Applies the person's action, or explains in words why it is not allowed."""
+        if self.summary is not None or self.over:
+            return self._refuse(text(self.lang, "game.err_not_allowed", action=str(action)))
+        if action.seat is not None and action.seat != HUMAN:
+            return self._refuse(text(self.lang, "game.err_not_allowed", action=str(action)))
+        if action.kind not in OUT_OF_TURN and self.state.turn != HUMAN:
+            return self._refuse(text(self.lang, "game.err_not_your_turn"))
+        written = action._replace(seat=None if self.state.turn == HUMAN else HUMAN)
+        try:
+            self._apply(written, HUMAN)
+        except DosError:  # illegal here (or malformed): the state is unchanged
+            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+        self.message = None
+        self._plan(self.clock.now())
+        return Outcome()
+
+    def submit_text(self, notation: str) -> Outcome:
+        """The person's action written in notation (``R7@0``, ``draw``, ``catch 1``…)."""
+        try:
+            action = parse_action(notation)
+        except DosError:
+            return self._refuse(text(self.lang, "game.err_cannot_read", text=notation.strip()))
+        return self.submit(action)
+
+    def call_dos(self) -> Outcome:
+        """The person calls "DOS!"."""
+        return self.submit(Action(Kind.CALL))
+
+    def catch(self, seat: int | None = None) -> Outcome:
+        """The person catches ``seat`` (default: the first opponent with an open obligation)."""
+        if seat is None:
+            others = [s for s in self.dos_open() if s != HUMAN]
+            if not others:
+                return self._refuse(text(self.lang, "game.err_no_dos"))
+            seat = others[0]
+        return self.submit(Action(Kind.CATCH, target=seat))
+
+    def resume(self) -> None:
+        """Dismisses the round summary and goes on with the next round."""
+        if self.summary is None:
+            return
+        self.summary = None
+        if not self.over:
+            self._log_round_start()
+        self._plan(self.clock.now())
+
+    # --- time ------------------------------------------------------------------------------
+
+    def hold(self) -> None:
+        """Stops the clock for the game (while the person reads the help, say): nothing
+        scheduled runs until ``release``, and then everything runs as much later."""
+        if self._held_since is None:
+            self._held_since = self.clock.now()
+
+    def release(self) -> None:
+        """Starts the game's clock again after ``hold``."""
+        if self._held_since is None:
+            return
+        delay = self.clock.now() - self._held_since
+        self._held_since = None
+        self._events = [
+            Event(e.due + delay, e.order, e.kind, e.seat, e.target, e.epoch) for e in self._events
+        ]
+        heapq.heapify(self._events)
+
+    @property
+    def held(self) -> bool:
+        """Whether the game's clock is stopped."""
+        return self._held_since is not None
+
+    def tick(self) -> int:
+        """Runs every event due by now, in time order; returns how many actions were applied."""
+        if self._held_since is not None:
+            return 0
+        now = self.clock.now()
+        applied = 0
+        while self._events and self._events[0].due <= now and self.summary is None:
+            event = heapq.heappop(self._events)
+            if self._run(event):
+                applied += 1
+            self._plan(event.due)
+        return applied
+
+    def _run(self, event: Event) -> bool:
+        state = self.state
+        if state.phase == Phase.OVER:
+            return False
+        if event.kind == EventKind.MOVE:
+            self._move_planned = False
+            player = self.players[state.turn]
+            if player is None:
+                return False
+            seat = state.turn
+            choice = player.bot.choose(view(state, seat), self.rngs[seat], player.budget)
+            self._apply(choice, seat)
+            return True
+        owner = event.target if event.kind == EventKind.CATCH else event.seat
+        if not state.dos_open >> owner & 1 or self._epoch[owner] != event.epoch:
+            return False  # that obligation was called, caught or closed meanwhile
+        written = None if event.seat == state.turn else event.seat
+        if event.kind == EventKind.CALL:
+            action = Action(Kind.CALL, seat=written)
+        else:
+            action = Action(Kind.CATCH, target=owner, seat=written)
+        self._apply(action, event.seat)
+        return True
+
+    def _schedule(self, due: float, kind: EventKind, seat: int, target: int = -1) -> None:
+        epoch = self._epoch[target if kind == EventKind.CATCH else seat]
+        self._order += 1
+        heapq.heappush(self._events, Event(due, self._order, kind, seat, target, epoch))
+
+    def _plan(self, now: float) -> None:
+        """Schedules what the bots do next: DOS reflexes for new obligations, and a move when
+        a bot is to act."""
+        state = self.state
+        if self.summary is not None or state.phase == Phase.OVER:
+            return
+        for seat, hand in enumerate(state.hands):
+            if tuple(hand) != self._hands[seat]:
+                self._raced &= ~(1 << seat)  # a changed hand may hold a new obligation
+        self._raced &= state.dos_open
+        fresh = state.dos_open & ~self._raced
+        for seat in range(state.players):
+            if fresh >> seat & 1:
+                self._epoch[seat] += 1
+                self._race(now, seat)
+        self._raced |= fresh
+        self._hands = [tuple(h) for h in state.hands]
+        if not self._move_planned and self.players[state.turn] is not None:
+            self._move_planned = True
+            self._schedule(now + self.timing.bot_move, EventKind.MOVE, state.turn)
+
+    def _race(self, now: float, seat: int) -> None:
+        """Schedules the bots' side of the race for ``seat``'s new obligation."""
+        count = self.state.players
+        owner = self.players[seat]
+        if owner is not None:
+            delay = owner.reflex.call_delay(self.race)
+            if delay is not None:
+                self._schedule(now + delay, EventKind.CALL, seat)
+        for step in range(1, count):
+            catcher = (seat + step) % count
+            player = self.players[catcher]
+            if player is None:
+                continue
+            delay = player.reflex.catch_delay(self.race)
+            if delay is not None:
+                self._schedule(now + delay, EventKind.CATCH, catcher, seat)
+
+    # --- applying --------------------------------------------------------------------------
+
+    def _apply(self, action: Action, seat: int) -> None:
+        state = self.state
+        before = Before(tuple(state.center), state.turn, state.phase)
+        turn, doubles = state.turn, state.double_bonuses
+        hand_before = Counter(state.hands[seat])
+        apply(state, action)  # raises and changes nothing if illegal
+        drawn = None
+        if action.kind == Kind.DRAW and seat == HUMAN:
+            new = Counter(state.hands[seat]) - hand_before
+            drawn = next(iter(new), None)
+        if action.kind == Kind.DRAW and len(state.hands[seat]) == hand_before.total():
+            # both piles were empty: the turn goes on as after a draw (RULES.md §3)
+            self.log.append(text(self.lang, "game.log_draw_empty", player=self.names[seat]))
+        else:
+            self.log.append(describe(self.lang, action, before, self.names, drawn))
+        if doubles and (state.turn != turn or len(state.round_results) > self._rounds_seen):
+            self.log.append(text(self.lang, "game.log_bonus_draw"))
+        if len(state.round_results) > self._rounds_seen:
+            self._rounds_seen = len(state.round_results)
+            result = state.round_results[-1]
+            self.summary = result
+            self._events.clear()
+            self._move_planned = False
+            self._raced = 0
+            self._hands = [tuple(h) for h in state.hands]
+            self.log.append(
+                text(
+                    self.lang,
+                    "game.log_round_won",
+                    player=self.names[result.winner],
+                    points=result.points,
+                )
+            )
+            if state.phase == Phase.OVER and state.winner is not None:
+                self.log.append(
+                    text(
+                        self.lang,
+                        "game.log_game_won",
+                        player=self.names[state.winner],
+                        points=state.scores[state.winner],
+                    )
+                )
+
+    def _refuse(self, message: str) -> Outcome:
+        self.message = message
+        return Outcome(message)
+
+    def _log_round_start(self) -> None:
+        if self.state.phase == Phase.OVER:
+            return
+        self.log.append(
+            text(
+                self.lang,
+                "game.log_round_start",
+                round=self.state.round,
+                dealer=self.names[self.state.dealer],
+            )
+        )

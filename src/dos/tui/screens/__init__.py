@@ -1,0 +1,1 @@
+"""The terminal client's screens: the table, help, round summary, game over, replay."""

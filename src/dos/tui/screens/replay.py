@@ -1,0 +1,120 @@
+"""Stepping through a recorded game (``dos play --replay FILE``): every hand is shown."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from dos.i18n import text
+from dos.rules.official.views import phase_name
+from dos.tui.replay import Replay
+from dos.tui.widgets.cards import face
+from dos.tui.widgets.center import CenterRowView
+from dos.tui.widgets.log import GameLog
+from dos.tui.widgets.row import Shown
+
+
+class ReplayScreen(Screen[None]):
+    """A recorded game: ←/→ step, Home/End jump, q leaves."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #header { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    ReplayScreen #table { width: 1fr; padding: 0 1; }
+    ReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
+    ReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
+    ReplayScreen #hands { height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", show=False),
+        Binding("space", "step(1)", show=False),
+        Binding("left", "step(-1)", show=False),
+        Binding("pagedown", "step(20)", show=False),
+        Binding("pageup", "step(-20)", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(-1)", show=False),
+        Binding("q", "quit", show=False),
+        Binding("escape", "quit", show=False),
+    ]
+
+    def __init__(self, replay: Replay, title: str = "") -> None:
+        super().__init__()
+        self.replay = replay
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        """Header, Center Row, every hand, and the log of actions so far."""
+        lang = self.replay.lang
+        yield Static(id="header")
+        with Horizontal():
+            with Vertical(id="table"):
+                yield Static(text(lang, "game.center_row"), classes="title")
+                yield CenterRowView(id="center")
+                yield Static(id="status")
+                yield Static(text(lang, "game.players"), classes="title")
+                yield Static(id="hands")
+                yield Static(text(lang, "tui.replay_keys"), classes="title")
+            with Vertical(id="side"):
+                log = GameLog(id="log")
+                log.can_focus = False
+                yield log
+
+    def on_mount(self) -> None:
+        """Shows the start of the game."""
+        self.show()
+
+    def show(self) -> None:
+        """Redraws the game at the current step."""
+        r = self.replay
+        lang = r.lang
+        state = r.state
+        self.query_one("#header", Static).update(
+            text(
+                lang,
+                "tui.replay_header",
+                file=self.title_text,
+                step=r.step,
+                total=len(r.actions),
+                round=state.round,
+            )
+        )
+        self.query_one(CenterRowView).show(
+            [Shown(card, str(i)) for i, card in enumerate(state.center)]
+        )
+        phase = phase_name(state.phase, state.drew, bool(state.matched))
+        self.query_one("#status", Static).update(
+            " · ".join(
+                [
+                    text(lang, "game.turn_of", player=r.names[state.turn]),
+                    f"{text(lang, 'game.phase')}: {text(lang, 'game.phase_' + phase)}",
+                    f"{text(lang, 'game.draw_pile')}: {len(state.draw_pile)}",
+                ]
+            )
+        )
+        self.query_one("#hands", Static).update(
+            "\n".join(
+                f"{'▶' if seat == state.turn else ' '} {r.names[seat]:<10} "
+                f"{text(lang, 'game.score')} {state.scores[seat]:<4} "
+                + " ".join(face(c) for c in hand)
+                for seat, hand in enumerate(state.hands)
+            )
+        )
+        self.query_one(GameLog).sync(r.sentences[: r.step])
+
+    def action_step(self, steps: int) -> None:
+        """Steps forward (or back) through the record."""
+        self.replay.go(self.replay.step + steps)
+        self.show()
+
+    def action_jump(self, step: int) -> None:
+        """Jumps to the start (0) or the end (-1)."""
+        self.replay.go(len(self.replay.actions) if step < 0 else step)
+        self.show()
+
+    def action_quit(self) -> None:
+        """Leaves the replay."""
+        self.app.exit()

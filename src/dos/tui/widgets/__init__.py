@@ -1,0 +1,1 @@
+"""The terminal client's widgets: cards, the Center Row, the hand, opponents, the log."""

@@ -1,0 +1,101 @@
+"""The message catalog: complete in every language, with the rule sheets' own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from dos import i18n
+from dos.i18n import LANGS, REFERENCE, catalog, missing_keys, placeholders, text
+
+SEED_TERMS = {
+    "game.center_row": {
+        "en": "Center Row",
+        "fr": "Rangée Centrale",
+        "de": "Mittelreihe",
+        "it": "Fila Centrale",
+        "nl": "Middelste rij",
+        "cy": "Rhes Ganol",
+        "ja": "場",
+    },
+    "game.wild_dos": {
+        "en": "Wild DOS",
+        "fr": "Joker DOS",
+        "de": "DOS-Farben-Joker",
+        "it": "Jolly DOS",
+        "nl": "DOS-keuzekaart",
+        "cy": "DOS Gwyllt",
+        "ja": "ワイルドDOSカード",
+    },
+    "game.wild_number": {
+        "en": "Wild #",
+        "fr": "Joker #",
+        "de": "# Zahlen-Joker",
+        "it": "Jolly #",
+        "nl": "Keuzekaart #",
+        "cy": "Gwyllt #",
+        "ja": "シャープ(#)",
+    },
+    "game.double_color_match": {
+        "en": "Double Color Match",
+        "fr": "Association de Couleur Double",
+        "de": "Doppeltes Bedienen einer Farbe",
+        "it": "Match Colore Doppio",
+        "nl": "Twee overeenkomende kleuren",
+        "cy": "Cydweddiad Lliw Dwbl",
+        "ja": "ダブルカラーマッチ",
+    },
+    "game.draw_pile": {
+        "en": "Draw Pile",
+        "fr": "Pioche",
+        "de": "Kartenstock",
+        "it": "Mazzo di Pesca",
+        "nl": "Pakstapel",
+        "cy": "Pentwr tynnu",
+        "ja": "山札",
+    },
+}
+
+
+def test_no_language_lacks_a_key_or_has_other_placeholders() -> None:
+    assert missing_keys() == {}
+
+
+@pytest.mark.parametrize("namespace", ["game", "tui"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_game_and_tui_namespaces_are_complete(namespace: str, lang: str) -> None:
+    reference = {k: v for k, v in catalog(REFERENCE).items() if k.startswith(namespace + ".")}
+    texts = catalog(lang)
+    assert reference
+    for key, template in reference.items():
+        assert key in texts, f"{lang} lacks {key}"
+        assert placeholders(texts[key]) == placeholders(template), f"{lang} {key}"
+        assert texts[key].strip(), f"{lang} {key} is empty"
+
+
+def test_missing_keys_reports_a_missing_key_and_a_placeholder_mismatch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = {
+        "en": {"game.a": "{player} drew", "game.b": "Center Row"},
+        "fr": {"game.a": "{joueur} tire"},
+    }
+    monkeypatch.setattr(i18n, "LANGS", ("en", "fr"))
+    monkeypatch.setattr(i18n, "catalog", lambda lang: fake[lang])
+    assert i18n.missing_keys() == {"fr": ["game.a", "game.b"]}
+
+
+@pytest.mark.parametrize("key", sorted(SEED_TERMS))
+def test_the_seed_rule_sheets_words_are_used(key: str) -> None:
+    for lang, term in SEED_TERMS[key].items():
+        assert text(lang, key) == term, lang
+
+
+def test_the_test_placeholder_namespace_is_gone() -> None:
+    assert not [key for key in catalog("en") if key.startswith("test.")]
+
+
+def test_an_unknown_key_or_language_is_an_error() -> None:
+    with pytest.raises(i18n.CatalogError):
+        text("en", "game.no_such_key")
+    with pytest.raises(i18n.CatalogError):
+        text("xx", "game.center_row")
