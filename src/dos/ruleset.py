@@ -80,17 +80,21 @@ class RuleSet(Protocol[StateT, ActionT]):
         ...
 
 
-NAMES = ("official",)
+NAMES = ("official", "classic")
 
 
 def get(name: str) -> RuleSet[Any, Any]:
     """The rule set called ``name``; raises ``ValueError`` listing the known names.
 
-    >>> get("official").name
-    'official'
+    >>> get("official").name, get("classic").name
+    ('official', 'classic')
     """
     if name == "official":
         from dos.rules.official import RULES
 
         return RULES
+    if name == "classic":
+        from dos.rules.classic import RULES as CLASSIC
+
+        return CLASSIC
     raise ValueError(f"unknown rule set {name!r} (known: {', '.join(NAMES)})")

@@ -16,6 +16,7 @@ from typing import Any
 from dos.arena.game import play_game
 from dos.arena.schedule import GameSpec
 from dos.bots.registry import make_player
+from dos.rules.official import Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,9 @@ class PlayedGame:
 
 def play(spec: GameSpec) -> PlayedGame:
     """Plays one scheduled game with fresh players made by name."""
+    if spec.rules == "classic":
+        return _play_classic(spec)
+    assert isinstance(spec.options, Options)
     players = [make_player(name) for name in spec.seating]
     result = play_game(players, spec.seed, spec.options)
     return PlayedGame(
@@ -94,6 +98,33 @@ def play(spec: GameSpec) -> PlayedGame:
         decisions=tuple(result.decisions),
         calls=tuple(result.calls),
         caught=tuple(result.caught),
+        decision_seconds=tuple(tuple(times) for times in result.decision_seconds),
+    )
+
+
+def _play_classic(spec: GameSpec) -> PlayedGame:
+    """A classic game (RULES.md §9) in the same terms: the winner is first place, each seat
+    scores one point for each player it finished ahead of, the "calls" are reaction tests
+    passed and "caught" those failed."""
+    from dos.bots.classic.runner import play_game as play_classic
+    from dos.rules.classic import Options as ClassicOptions
+
+    assert isinstance(spec.options, ClassicOptions)
+    players = [make_player(name, "classic") for name in spec.seating]
+    result = play_classic(players, spec.seed, spec.options)
+    count = len(players)
+    return PlayedGame(
+        index=spec.index,
+        deal=spec.deal,
+        rotation=spec.rotation,
+        seed=spec.seed,
+        seating=spec.seating,
+        winner=result.ranking[0],
+        scores=tuple(count - 1 - place for place in result.places),
+        rounds=1,
+        decisions=tuple(result.decisions),
+        calls=tuple(result.reactions_passed),
+        caught=tuple(result.reactions_failed),
         decision_seconds=tuple(tuple(times) for times in result.decision_seconds),
     )
 

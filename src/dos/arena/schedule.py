@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from dos.bots.registry import names
 from dos.errors import DosError
 from dos.rng import next_u64, seed_state
+from dos.rules.classic import Options as ClassicOptions
 from dos.rules.official import Options
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
 
@@ -50,7 +51,9 @@ class GameSpec:
     seed: int
     seating: tuple[str, ...]
     """``seating[seat]`` is the name of the bot or level at that seat."""
-    options: Options
+    options: Options | ClassicOptions
+    rules: str = "official"
+    """The rule set: ``official`` or ``classic`` (RULES.md §9; ``options`` are its options)."""
 
 
 def lineup(bots: Sequence[str], players: int) -> tuple[str, ...]:
@@ -111,17 +114,25 @@ def make_schedule(
     seed: int = 0,
     target_score: int = 200,
     known: Sequence[str] | None = None,
+    rules: str = "official",
 ) -> list[GameSpec]:
     """Every game of a tournament, in order; checks the input first (``TournamentError``).
 
-    ``known`` lists the accepted names (by default those of ``dos.bots.registry``).
+    ``known`` lists the accepted names (by default those of ``dos.bots.registry`` for
+    ``rules``). A classic game has no target score (it is one hand played to a full ranking).
     """
+    if rules not in ("official", "classic"):
+        raise TournamentError(f"--rules: unknown rule set {rules!r}")
     if known is None:
-        known = names()
+        known = names(rules)
     check(bots, players, games, known)
     if target_score < 1:
         raise TournamentError(f"--target: must be at least 1, not {target_score}")
-    options = Options(players=players, target_score=target_score)
+    options: Options | ClassicOptions = (
+        ClassicOptions(players=players)
+        if rules == "classic"
+        else Options(players=players, target_score=target_score)
+    )
     base = lineup(bots, players)
     seatings = [seating(base, rotation) for rotation in range(players)]
     return [
@@ -132,6 +143,7 @@ def make_schedule(
             seed=deal_seed,
             seating=seatings[rotation],
             options=options,
+            rules=rules,
         )
         for deal, deal_seed in enumerate(deal_seeds(seed, games // players))
         for rotation in range(players)

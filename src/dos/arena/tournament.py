@@ -41,7 +41,12 @@ class TournamentResult:
         return (
             f"{s['games']} games ({deals} x {s['players']} seatings), "
             f"{', '.join(s['lineup'])}, seed {s['seed']}, "
-            f"target {s['options']['target_score']}, {s['backend']}, {self.seconds:.1f} s"
+            + (
+                f"target {s['options']['target_score']}, "
+                if "target_score" in s["options"]
+                else f"{s.get('rules', 'official')} rules, "
+            )
+            + f"{s['backend']}, {self.seconds:.1f} s"
         )
 
     def table(self) -> str:
@@ -49,12 +54,12 @@ class TournamentResult:
         return self.headline() + "\n\n" + format_table(self.summary)
 
 
-def check_bots(bots: Sequence[str]) -> None:
+def check_bots(bots: Sequence[str], rules: str = "official") -> None:
     """Raises ``TournamentError`` if a named bot cannot be built (e.g. its module is missing),
     so that this shows before the first game rather than in a worker."""
     for name in bots:
         try:
-            make_player(name)
+            make_player(name, rules)
         except Exception as error:
             raise TournamentError(f"--bots: {name!r} cannot be loaded: {error}") from None
 
@@ -69,14 +74,15 @@ def run_tournament(
     backend: Backend | None = None,
     out: Path | None = None,
     progress: bool | None = None,
+    rules: str = "official",
 ) -> TournamentResult:
     """Plays a tournament (``dos.arena.schedule`` says which games) and writes its results
     into ``out`` if given. ``progress``: show a progress bar on stderr (``None``: only if
     stderr is a terminal). Raises ``TournamentError`` on bad input, before any game.
     """
     bots = list(bots)
-    specs = make_schedule(bots, players, games, seed=seed, target_score=target_score)
-    check_bots(bots)
+    specs = make_schedule(bots, players, games, seed=seed, target_score=target_score, rules=rules)
+    check_bots(bots, rules)
     if out is not None:
         check_out(out)
     backend = backend or Sequential()
@@ -103,6 +109,7 @@ def run_tournament(
         "games": games,
         "deals": games // players,
         "seed": seed,
+        "rules": rules,
         "options": specs[0].options.to_json(),
         "backend": backend.describe(),
         "seconds": round(seconds, 3),

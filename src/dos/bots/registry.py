@@ -3,16 +3,23 @@
 A *bot* name gives the bot with diligent reflexes and a default budget; a *level* name
 (``easy``, ``medium``, ``hard``) gives the bot, reflexes and budget that level stands for
 (``docs/bots.md``).
+
+Each rule set has its own bots under the same names: ``make_player(name)`` builds an official
+player, ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RULES.md §9).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from dos.arena.game import Player
 from dos.bots.base import Bot, Budget
 from dos.bots.reflex import Reflex
+
+if TYPE_CHECKING:
+    from dos.bots.classic.base import ClassicBot
+    from dos.bots.classic.runner import ClassicPlayer
 
 BOTS: dict[str, str] = {
     "random": "dos.bots.random_bot:RandomBot",
@@ -46,8 +53,33 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
 DEFAULT_BUDGET = Budget(iterations=400, seconds=1.0)
 
 
-def names() -> list[str]:
-    """Every name ``make_player`` accepts."""
+CLASSIC_BOTS: dict[str, str] = {
+    "random": "dos.bots.classic.random_bot:RandomBot",
+    "greedy": "dos.bots.classic.greedy:GreedyBot",
+    "mcts": "dos.bots.classic.mcts:MctsBot",
+}
+"""Classic bot name -> ``module:class``; the class takes keyword settings."""
+
+CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget]] = {
+    "easy": ("random", {}, (1.6, 0.1), Budget()),
+    "medium": ("greedy", {}, (1.0, 0.03), Budget()),
+    "hard": ("mcts", {}, (0.7, 0.0), Budget(iterations=200, seconds=0.5)),
+}
+"""Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
+chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
+its two-target tests (12% at one target), ``medium`` 9% (3%) and ``hard`` practically never."""
+
+CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
+
+
+def names(rules: str = "official") -> list[str]:
+    """Every name ``make_player`` accepts for the rule set ``rules``.
+
+    >>> names("classic")
+    ['random', 'greedy', 'mcts', 'easy', 'medium', 'hard']
+    """
+    if rules == "classic":
+        return [*CLASSIC_BOTS, *CLASSIC_LEVELS]
     return [*BOTS, *LEVELS]
 
 
@@ -60,11 +92,53 @@ def make_bot(name: str, **settings: Any) -> Bot:
     return bot
 
 
-def make_player(name: str) -> Player:
-    """A seat's player for a bot or a level name."""
+def make_classic_bot(name: str, **settings: Any) -> ClassicBot:
+    """A classic bot by name; raises ``ValueError`` listing the known names."""
+    if name not in CLASSIC_BOTS:
+        raise ValueError(f"unknown classic bot {name!r} (known: {', '.join(CLASSIC_BOTS)})")
+    module, _, cls = CLASSIC_BOTS[name].partition(":")
+    bot: ClassicBot = getattr(importlib.import_module(module), cls)(**settings)
+    return bot
+
+
+@overload
+def make_player(name: str) -> Player: ...
+@overload
+def make_player(name: str, rules: Literal["official"]) -> Player: ...
+@overload
+def make_player(name: str, rules: Literal["classic"]) -> ClassicPlayer: ...
+@overload
+def make_player(name: str, rules: str) -> Player | ClassicPlayer: ...
+
+
+def make_player(name: str, rules: str = "official") -> Player | ClassicPlayer:
+    """A seat's player for a bot or a level name, for the rule set ``rules``.
+
+    >>> type(make_player("medium", "classic").bot).__module__
+    'dos.bots.classic.greedy'
+    """
+    if rules == "classic":
+        return _make_classic_player(name)
+    if rules != "official":
+        raise ValueError(f"unknown rule set {rules!r}")
     if name in LEVELS:
         bot, settings, reflex, budget = LEVELS[name]
         return Player(make_bot(bot, **settings), reflex, budget)
     if name in BOTS:
         return Player(make_bot(name), Reflex(), DEFAULT_BUDGET)
     raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
+
+
+def _make_classic_player(name: str) -> ClassicPlayer:
+    from dos.bots.classic.base import ReactionReflex
+    from dos.bots.classic.runner import ClassicPlayer
+
+    if name in CLASSIC_LEVELS:
+        bot, settings, (seconds, miss), budget = CLASSIC_LEVELS[name]
+        reflex = ReactionReflex(seconds_per_target=seconds, miss=miss)
+        return ClassicPlayer(make_classic_bot(bot, reaction=reflex, **settings), budget)
+    if name in CLASSIC_BOTS:
+        return ClassicPlayer(make_classic_bot(name), CLASSIC_DEFAULT_BUDGET)
+    raise ValueError(
+        f"unknown classic bot or level {name!r} (known: {', '.join(names('classic'))})"
+    )
