@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from functools import partial
+from typing import Any
+
 from dos.arena.game import Player
+from dos.bots.base import Budget
 from dos.bots.random_bot import RandomBot
 from dos.bots.reflex import Reflex
-from dos.rules.official import Action, Kind
+from dos.rules.official import Action, Kind, Options, SeatView, State, new_game
 from dos.tui.clock import ManualClock
-from dos.tui.controller import GameController, Timing
+from dos.tui.controller import HUMAN, GameController, Timing
 
 FAST = Timing(bot_move=0.0)
 """Bots move as soon as time is looked at: a round needs no waiting."""
@@ -36,3 +44,61 @@ def controller(
 def first_turn_action(game: GameController) -> Action:
     """The person's first legal action that is not a call or a catch."""
     return next(a for a in game.legal() if a.kind not in (Kind.CALL, Kind.CATCH))
+
+
+def race_position(seed: int = 3) -> State:
+    """Bot 1 to act while the person holds two cards and has not called "DOS!" (RULES.md §6);
+    the person's other cards go to the bottom of the draw pile."""
+    state = new_game(Options(players=2), seed)
+    state.turn, state.dealer = 1, 0
+    state.draw_pile[:0] = state.hands[HUMAN][2:]
+    del state.hands[HUMAN][2:]
+    state.dos_open = 1 << HUMAN
+    return state
+
+
+NO_REFLEX = Reflex(call_reliability=0.0, catch_reliability=0.0, spread=0.0)
+"""A bot that never calls or catches: only its moves matter."""
+
+
+class RecordingBot:
+    """A random bot that keeps every view it was asked about; with a ``gate``, it says it
+    started (``thinking``) and then waits for the gate before deciding (at most 5 s)."""
+
+    name = "recording"
+
+    def __init__(self, gate: threading.Event | None = None) -> None:
+        self.views: list[SeatView] = []
+        self.gate = gate
+        self.thinking = threading.Event()
+
+    def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
+        self.thinking.set()
+        if self.gate is not None:
+            self.gate.wait(timeout=5.0)
+        self.views.append(view)
+        return RandomBot().choose(view, rng, budget)
+
+
+class HeldExecutor(Executor):
+    """Runs what it is given only when told, on the test's thread: a bot's decision under
+    way, without a thread."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[Future[Any], Callable[[], Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.queue.append((future, partial(fn, *args, **kwargs)))
+        return future
+
+    def run_next(self) -> None:
+        """Runs the oldest task (unless it was cancelled)."""
+        future, task = self.queue.pop(0)
+        if future.set_running_or_notify_cancel():
+            future.set_result(task())
+
+    def run_all(self) -> None:
+        """Runs every task given so far."""
+        while self.queue:
+            self.run_next()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from concurrent.futures import wait
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,7 @@ def app_for(
         save_path=save,
         timing=FAST,
     )
-    return DosApp(settings, clock=clock), clock
+    return DosApp(settings, clock=clock, think_in_background=False), clock
 
 
 def shown(app: DosApp, selector: str) -> str:
@@ -259,7 +261,12 @@ async def test_save_and_resume(tmp_path: Path) -> None:
         assert app.controller is not None
         state = app.controller.state.copy()
     record = records.loads(save.read_text(encoding="utf-8"))
-    resumed = DosApp(Settings(level="easy", timing=FAST), resume=record, clock=ManualClock())
+    resumed = DosApp(
+        Settings(level="easy", timing=FAST),
+        resume=record,
+        clock=ManualClock(),
+        think_in_background=False,
+    )
     async with resumed.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert resumed.controller is not None
@@ -405,7 +412,68 @@ async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
         clock.advance(0.5)
         game.tick()
     record = records.loads(game.record().dumps())
-    app = DosApp(Settings(level="easy", timing=FAST), resume=record, clock=ManualClock())
+    app = DosApp(
+        Settings(level="easy", timing=FAST),
+        resume=record,
+        clock=ManualClock(),
+        think_in_background=False,
+    )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
+
+
+@pytest.mark.asyncio
+async def test_the_screen_takes_a_dos_call_while_a_bot_is_still_thinking() -> None:
+    from dos.arena.game import Player
+    from dos.tui.controller import GameController
+
+    from .conftest import NO_REFLEX, RecordingBot, race_position
+
+    gate = threading.Event()
+    bot = RecordingBot(gate)
+    clock = ManualClock()
+    app = DosApp(Settings(level="easy", timing=FAST), clock=clock)  # bots think in background
+    app.controller = GameController(
+        seed=3,
+        clock=clock,
+        timing=FAST,
+        state=race_position(),
+        bots=[Player(bot, NO_REFLEX)],
+        thinker=app.thinker,
+    )
+    c = app.controller
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            stale = c.decision
+            assert stale is not None
+            assert bot.thinking.wait(timeout=5.0)  # bot 1 thinks on the bots' thread…
+            await pilot.press("s")
+            assert c.log[-1] == 'You called "DOS!".'  # … and the key is handled meanwhile
+            assert not stale.done() and c.state.turn == 1
+            fresh = c.decision
+            assert fresh is not None and fresh is not stale
+            gate.set()
+            done, _ = wait([stale, fresh], timeout=5.0)
+            assert len(done) == 2
+            assert isinstance(app.screen, GameScreen)
+            app.screen.tick()
+            await pilot.pause()
+            call, move = c.state.history[:2]
+            assert (call.kind, call.seat) == (Kind.CALL, HUMAN)
+            assert move == fresh.result()
+            assert bot.views[1].history[-1] == call  # the applied decision saw the call
+    finally:
+        gate.set()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("players", [2, 4])
+async def test_the_table_fits_a_80_by_24_terminal_without_scrolling(players: int) -> None:
+    app, _ = app_for(seed=2, players=players)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#table")
+        assert table.max_scroll_y == 0
+        assert app.screen.query_one(HandView).region.bottom <= 24 - 3  # above the command line

@@ -5,12 +5,22 @@ from __future__ import annotations
 import pytest
 
 from dos import records
+from dos.arena.game import Player
 from dos.i18n import text
 from dos.rules.official import Kind, parse_action
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, EventKind, GameController, Timing
 
-from .conftest import bots, controller, first_turn_action
+from .conftest import (
+    FAST,
+    NO_REFLEX,
+    HeldExecutor,
+    RecordingBot,
+    bots,
+    controller,
+    first_turn_action,
+    race_position,
+)
 
 
 def play_until(game: GameController, clock: ManualClock, done: object, limit: int = 400) -> None:
@@ -206,3 +216,70 @@ def test_a_draw_from_empty_piles_is_told_as_such() -> None:
     game.state.discard.clear()
     assert game.submit(parse_action("draw")).ok
     assert game.log[-1] == text("en", "game.log_draw_empty", player="You")
+
+
+def test_a_bot_move_waits_for_its_decision_while_the_person_still_acts() -> None:
+    thinker = HeldExecutor()
+    clock = ManualClock()
+    game = GameController(
+        seed=3,
+        clock=clock,
+        timing=FAST,
+        state=race_position(),
+        bots=[Player(RecordingBot(), NO_REFLEX)],
+        thinker=thinker,
+    )
+    assert len(thinker.queue) == 1  # bot 1 thinks as soon as it is to act
+    clock.advance(5.0)
+    assert game.tick() == 0  # the move is due, its decision is not: the tick does not wait
+    assert game.state.turn == 1 and game.state.history == []
+    assert game.call_dos().ok
+    thinker.run_all()
+    assert game.tick() == 1
+    call, move = game.state.history
+    assert (call.kind, call.seat) == (Kind.CALL, HUMAN)
+    assert move.kind not in (Kind.CALL, Kind.CATCH) and move.seat is None  # bot 1's turn
+
+
+def test_a_bot_decision_made_before_a_dos_call_is_dropped_and_thought_again() -> None:
+    thinker = HeldExecutor()
+    bot = RecordingBot()
+    game = GameController(
+        seed=3,
+        clock=ManualClock(),
+        timing=FAST,
+        state=race_position(),
+        bots=[Player(bot, NO_REFLEX)],
+        thinker=thinker,
+    )
+    stale = game.decision
+    thinker.run_next()  # decided on the state before the call
+    assert stale is not None and stale.done()
+    assert game.call_dos().ok  # the state moves on: that decision is stale
+    assert game.decision is not stale
+    assert game.tick() == 0  # the stale decision is not applied
+    assert [a.kind for a in game.state.history] == [Kind.CALL]
+    thinker.run_all()
+    assert game.tick() == 1
+    first, second = bot.views[:2]
+    assert Kind.CALL not in [a.kind for a in first.history]
+    assert second.history[-1].kind == Kind.CALL
+    for _ in range(50):  # the rest of bot 1's turn
+        if game.human_turn:
+            break
+        thinker.run_all()
+        game.tick()
+    # the dropped decision had a copy of the bot's generator: this is the game in which the
+    # bot decided only after the call
+    inline = GameController(
+        seed=3,
+        clock=ManualClock(),
+        timing=FAST,
+        state=race_position(),
+        bots=[Player(RecordingBot(), NO_REFLEX)],
+    )
+    assert inline.call_dos().ok
+    inline.tick()
+    assert game.human_turn and inline.human_turn
+    assert game.state == inline.state
+    assert game.rngs[1].getstate() == inline.rngs[1].getstate()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +31,11 @@ class Settings:
 
 class DosApp(App[None]):
     """DOS in the terminal. Give ``settings`` to play, ``resume`` to go on with a saved game,
-    or ``replay`` to step through a record; ``clock`` is for tests."""
+    or ``replay`` to step through a record; ``clock`` is for tests.
+
+    The bots think on the app's one background thread, so that the screen never waits for
+    them; ``think_in_background=False`` has them think at once on the interface's thread
+    instead (tests that drive the game step by step with a ``ManualClock``)."""
 
     TITLE = "DOS"
 
@@ -42,10 +47,15 @@ class DosApp(App[None]):
         replay: records.Record | None = None,
         replay_title: str = "",
         clock: Clock | None = None,
+        think_in_background: bool = True,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
         self.clock = clock
+        self.thinker: ThreadPoolExecutor | None = None
+        if think_in_background and replay is None:
+            # one worker: a bot never thinks twice at once, and decisions come in order
+            self.thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dos-bots")
         self.replay = replay
         self.replay_title = replay_title
         s = self.settings
@@ -53,7 +63,12 @@ class DosApp(App[None]):
         if replay is None:
             if resume is not None:
                 self.controller = GameController.from_record(
-                    resume, level=s.level, lang=s.lang, clock=clock, timing=s.timing
+                    resume,
+                    level=s.level,
+                    lang=s.lang,
+                    clock=clock,
+                    timing=s.timing,
+                    thinker=self.thinker,
                 )
             else:
                 self.controller = self._new_controller()
@@ -68,6 +83,7 @@ class DosApp(App[None]):
             lang=s.lang,
             clock=self.clock,
             timing=s.timing,
+            thinker=self.thinker,
         )
 
     def on_mount(self) -> None:
@@ -78,6 +94,12 @@ class DosApp(App[None]):
         else:
             assert self.controller is not None
             self.push_screen(GameScreen(self.controller, self.settings.save_path))
+
+    def on_unmount(self) -> None:
+        """Stops the bots' thread: queued decisions are cancelled, one under way ends
+        unheard."""
+        if self.thinker is not None:
+            self.thinker.shutdown(wait=False, cancel_futures=True)
 
     def new_game(self) -> None:
         """Leaves the finished game for a new one (same settings, next seed)."""

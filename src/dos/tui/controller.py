@@ -10,6 +10,16 @@ is scheduled after its reaction delay (or never, if it forgets), and every bot o
 after theirs; the person calls or catches with a key, and whichever comes first is applied.
 A scheduled call or catch is dropped if the obligation closed meanwhile.
 
+Bots think in the background when the controller is given a ``thinker`` (an executor: the
+app's single worker thread). A bot's decision starts as soon as it is to act, on a ``SeatView``
+(immutable copies) and a copy of its generator, so the bot never touches the state; the
+controller stays its only owner. The decision is applied by ``tick`` on the caller's thread
+once it is ready and its move is due, and it is dropped, and thought again, if the state moved
+on meanwhile (a DOS call or catch applied: ``version`` changed). Without a thinker each
+decision is computed at once on the caller's thread, which is what tests use with a
+``ManualClock``; either way, a dropped decision leaves the bot's generator untouched, so the
+same seed and the same actions give the same game.
+
 Everything random comes from the seed: the deal (the engine), each bot's generator
 (``"{seed}/seat{n}"``) and the race generator (``"{seed}/race"``), as in ``dos.arena``.
 """
@@ -20,8 +30,10 @@ import heapq
 import random
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 
 from dos import records
 from dos.arena.game import Player
@@ -80,6 +92,18 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
+class Thought:
+    """A bot's decision under way: ``seat`` thinks about the state at ``version`` with
+    ``rng``, a copy of its generator that becomes the seat's generator if the decision is
+    applied."""
+
+    seat: int
+    version: int
+    rng: random.Random
+    decision: Future[Action]
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What became of a person's action: ``error`` is ``None`` when it was applied."""
 
@@ -117,9 +141,12 @@ class GameController:
         timing: Timing | None = None,
         state: State | None = None,
         bots: Sequence[Player] | None = None,
+        thinker: Executor | None = None,
     ) -> None:
         """A new game (``players``, bots of ``level``, ``seed``, ``target_score``), or the
-        game ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …)."""
+        game ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …).
+        ``thinker`` runs the bots' decisions in the background (give it one worker, so
+        that a bot never thinks twice at once); without it they are computed at once."""
         if not 2 <= players <= 4 and state is None:
             raise ValueError(f"players: 2 to 4, not {players}")
         self.seed = seed
@@ -127,6 +154,7 @@ class GameController:
         self.lang = lang
         self.clock: Clock = clock or MonotonicClock()
         self.timing = timing or Timing()
+        self.thinker = thinker
         resumed = state is not None
         self.state: State = state or new_game(
             Options(players=players, target_score=target_score), seed
@@ -152,6 +180,11 @@ class GameController:
         self._raced = 0
         self._rounds_seen = len(self.state.round_results)
         self._move_planned = False
+        """A bot's move is scheduled, or due and waiting for its decision."""
+        self._move_waiting = False
+        """The move is due: it is made as soon as the decision is ready."""
+        self._thought: Thought | None = None
+        self._version = 0
         self._held_since: float | None = None
         self._log_round_start()
         self._plan(self.clock.now())
@@ -178,6 +211,17 @@ class GameController:
         """Seats with an open DOS obligation."""
         return [s for s in range(self.state.players) if self.state.dos_open >> s & 1]
 
+    @property
+    def version(self) -> int:
+        """How many actions this controller has applied: a bot's decision made at another
+        version is stale."""
+        return self._version
+
+    @property
+    def decision(self) -> Future[Action] | None:
+        """The decision of the bot to act, ready or not (``None`` when no bot is to act)."""
+        return None if self._thought is None else self._thought.decision
+
     def pending(self) -> list[Event]:
         """The scheduled events, soonest first (for tests and the curious)."""
         return sorted(self._events)
@@ -194,6 +238,8 @@ class GameController:
         lang: str = "en",
         clock: Clock | None = None,
         timing: Timing | None = None,
+        *,
+        thinker: Executor | None = None,
     ) -> GameController:
         """A saved game, replayed (every action checked) and ready to go on."""
         if record.rules != "official" or record.seed is None:
@@ -209,6 +255,7 @@ class GameController:
             clock=clock,
             timing=timing,
             state=earlier.state.copy(),
+            thinker=thinker,
         )
         game.log[:0] = earlier.sentences  # the game so far, in words
         return game
@@ -287,16 +334,25 @@ class GameController:
         return self._held_since is not None
 
     def tick(self) -> int:
-        """Runs every event due by now, in time order; returns how many actions were applied."""
+        """Runs every event due by now, in time order, and the bot's move once it is due and
+        its decision is ready; returns how many actions were applied. Never waits for a
+        decision: one still under way is looked at again on the next tick."""
         if self._held_since is not None:
             return 0
         now = self.clock.now()
         applied = 0
-        while self._events and self._events[0].due <= now and self.summary is None:
-            event = heapq.heappop(self._events)
-            if self._run(event):
-                applied += 1
-            self._plan(event.due)
+        while self.summary is None:
+            if self._events and self._events[0].due <= now:
+                event = heapq.heappop(self._events)
+                if self._run(event):
+                    applied += 1
+                self._plan(event.due)
+            elif self._move_waiting and self._ready():
+                if self._move():
+                    applied += 1
+                self._plan(now)
+            else:
+                break
         return applied
 
     def _run(self, event: Event) -> bool:
@@ -304,14 +360,11 @@ class GameController:
         if state.phase == Phase.OVER:
             return False
         if event.kind == EventKind.MOVE:
-            self._move_planned = False
-            player = self.players[state.turn]
-            if player is None:
+            if self.players[state.turn] is None:
+                self._move_planned = self._move_waiting = False
                 return False
-            seat = state.turn
-            choice = player.bot.choose(view(state, seat), self.rngs[seat], player.budget)
-            self._apply(choice, seat)
-            return True
+            self._move_waiting = True
+            return self._ready() and self._move()
         owner = event.target if event.kind == EventKind.CATCH else event.seat
         if not state.dos_open >> owner & 1 or self._epoch[owner] != event.epoch:
             return False  # that obligation was called, caught or closed meanwhile
@@ -322,6 +375,50 @@ class GameController:
             action = Action(Kind.CATCH, target=owner, seat=written)
         self._apply(action, event.seat)
         return True
+
+    def _ready(self) -> bool:
+        return self._thought is not None and self._thought.decision.done()
+
+    def _move(self) -> bool:
+        """Makes the due move with its ready decision, if that decision is still current."""
+        thought = self._thought
+        assert thought is not None
+        self._thought = None
+        if thought.version != self._version or thought.seat != self.state.turn:
+            return False  # stale: ``_plan`` has the bot think again
+        self._move_planned = self._move_waiting = False
+        choice = thought.decision.result()  # a bot's error is raised here, as it was made
+        self._apply(choice, thought.seat)
+        self.rngs[thought.seat] = thought.rng
+        return True
+
+    def _think(self, seat: int) -> None:
+        """Starts ``seat``'s decision on the state as it is now, unless it is under way."""
+        thought = self._thought
+        if thought is not None and (thought.seat, thought.version) == (seat, self._version):
+            return
+        self._drop_thought()
+        player = self.players[seat]
+        assert player is not None
+        rng = random.Random()
+        rng.setstate(self.rngs[seat].getstate())
+        choose = partial(player.bot.choose, view(self.state, seat), rng, player.budget)
+        decision: Future[Action]
+        if self.thinker is not None:
+            decision = self.thinker.submit(choose)
+        else:
+            decision = Future()
+            try:
+                decision.set_result(choose())
+            except Exception as error:  # raised by ``tick``, where the move is made
+                decision.set_exception(error)
+        self._thought = Thought(seat, self._version, rng, decision)
+
+    def _drop_thought(self) -> None:
+        """Forgets the decision under way (one already running ends unheard)."""
+        if self._thought is not None:
+            self._thought.decision.cancel()
+            self._thought = None
 
     def _schedule(self, due: float, kind: EventKind, seat: int, target: int = -1) -> None:
         epoch = self._epoch[target if kind == EventKind.CATCH else seat]
@@ -345,9 +442,13 @@ class GameController:
                 self._race(now, seat)
         self._raced |= fresh
         self._hands = [tuple(h) for h in state.hands]
-        if not self._move_planned and self.players[state.turn] is not None:
+        if self.players[state.turn] is None:
+            self._drop_thought()
+            return
+        if not self._move_planned:
             self._move_planned = True
             self._schedule(now + self.timing.bot_move, EventKind.MOVE, state.turn)
+        self._think(state.turn)  # during the pause before the move
 
     def _race(self, now: float, seat: int) -> None:
         """Schedules the bots' side of the race for ``seat``'s new obligation."""
@@ -374,6 +475,7 @@ class GameController:
         turn, doubles = state.turn, state.double_bonuses
         hand_before = Counter(state.hands[seat])
         apply(state, action)  # raises and changes nothing if illegal
+        self._version += 1
         drawn = None
         if action.kind == Kind.DRAW and seat == HUMAN:
             new = Counter(state.hands[seat]) - hand_before
@@ -390,7 +492,8 @@ class GameController:
             result = state.round_results[-1]
             self.summary = result
             self._events.clear()
-            self._move_planned = False
+            self._move_planned = self._move_waiting = False
+            self._drop_thought()
             self._raced = 0
             self._hands = [tuple(h) for h in state.hands]
             self.log.append(

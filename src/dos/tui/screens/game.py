@@ -51,10 +51,17 @@ class GameScreen(Screen[None]):
     #alert { height: auto; color: $warning; text-style: bold; }
     #message { height: auto; color: $error; text-style: bold; }
     #legal { height: auto; color: $success; }
+    .empty { display: none; }
     #log { height: 1fr; }
     #command { dock: bottom; }
-    #keys { height: auto; color: $text-muted; }
+    #keys { height: auto; color: $text-muted; padding: 0 1; }
+    GameScreen.-short .title { margin-top: 0; }
     """
+
+    # Textual declares it ``ClassVar[...] | None``, which mypy reads as an instance variable
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
+    """Below 32 lines (80 by 24, say) the titles lose their blank line, so that the table fits
+    without scrolling."""
 
     AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,7 +107,8 @@ class GameScreen(Screen[None]):
     # --- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        """The table on the left, the log on the right, the command line at the bottom."""
+        """The table on the left, the log on the right, the keys and the command line at the
+        bottom. Lines with nothing to say take no room."""
         yield Static(id="header")
         with Horizontal(id="body"):
             with VerticalScroll(id="table"):
@@ -114,11 +122,11 @@ class GameScreen(Screen[None]):
                 yield HandView(id="hand")
                 yield Static(id="message")
                 yield Static(id="legal")
-                yield Static(self.t("tui.keys"), id="keys")
             with Vertical(id="side"):
                 log = GameLog(id="log")
                 log.can_focus = False
                 yield log
+        yield Static(self.t("tui.keys"), id="keys")
         yield Input(placeholder=self.t("tui.command_placeholder"), id="command")
 
     def on_mount(self) -> None:
@@ -207,7 +215,7 @@ class GameScreen(Screen[None]):
                 for index, card in enumerate(state.center)
             ]
         )
-        self.query_one("#matched", Static).update(present.matched_line(c))
+        self._say("#matched", present.matched_line(c))
         self.query_one(HandView).show(
             [
                 Shown(
@@ -221,14 +229,19 @@ class GameScreen(Screen[None]):
             ]
         )
         self.query_one("#hand-title", Static).update(present.hand_title(c))
-        self.query_one("#status", Static).update(present.status_line(c))
-        self.query_one("#alert", Static).update("\n".join(present.alerts(c)))
+        self._say("#status", present.status_line(c))
+        self._say("#alert", "\n".join(present.alerts(c)))
         message = ("⚠ " + c.message) if c.message else (self.note or "")
-        self.query_one("#message", Static).update(message)
-        self.query_one("#legal", Static).update(
-            self.t("tui.legal", actions=", ".join(str(a) for a in legal)) if self.hints else ""
-        )
+        self._say("#message", message)
+        legal_line = self.t("tui.legal", actions=", ".join(str(a) for a in legal))
+        self._say("#legal", legal_line if self.hints else "")
         self.query_one(GameLog).sync(c.log)
+
+    def _say(self, selector: str, line: str) -> None:
+        """Shows ``line`` in a line of the table, which takes no room while it is empty."""
+        widget = self.query_one(selector, Static)
+        widget.update(line)
+        widget.set_class(not line, "empty")
 
     # --- keys and clicks -------------------------------------------------------------------
 
