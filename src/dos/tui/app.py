@@ -1,4 +1,5 @@
-"""The terminal application: a game against bots, or the replay of a record."""
+"""The terminal application: a game against bots (official or classic rules), or the replay
+of a record."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from pathlib import Path
 from textual.app import App
 
 from dos import records
+from dos.tui.classic.controller import ClassicController
 from dos.tui.clock import Clock
 from dos.tui.controller import GameController, Timing
 from dos.tui.replay import Replay
+from dos.tui.screens.classic import ClassicGameScreen
 from dos.tui.screens.game import GameScreen
 from dos.tui.screens.replay import ReplayScreen
 
@@ -27,6 +30,8 @@ class Settings:
     target_score: int = 200
     save_path: Path | None = None
     timing: Timing = field(default_factory=Timing)
+    rules: str = "official"
+    """``official`` or ``classic`` (RULES.md §9)."""
 
 
 class DosApp(App[None]):
@@ -59,7 +64,7 @@ class DosApp(App[None]):
         self.replay = replay
         self.replay_title = replay_title
         s = self.settings
-        self.controller: GameController | None = None
+        self.controller: GameController | ClassicController | None = None
         if replay is None:
             if resume is not None:
                 self.controller = GameController.from_record(
@@ -73,8 +78,18 @@ class DosApp(App[None]):
             else:
                 self.controller = self._new_controller()
 
-    def _new_controller(self) -> GameController:
+    def _new_controller(self) -> GameController | ClassicController:
         s = self.settings
+        if s.rules == "classic":
+            return ClassicController(
+                players=s.players,
+                level=s.level,
+                seed=s.seed,
+                lang=s.lang,
+                clock=self.clock,
+                timing=s.timing,
+                thinker=self.thinker,
+            )
         return GameController(
             players=s.players,
             level=s.level,
@@ -93,7 +108,15 @@ class DosApp(App[None]):
             self.push_screen(ReplayScreen(Replay(self.replay, lang), self.replay_title))
         else:
             assert self.controller is not None
-            self.push_screen(GameScreen(self.controller, self.settings.save_path))
+            self.push_screen(self._table())
+
+    def _table(self) -> GameScreen | ClassicGameScreen:
+        """The table for the controller's rule set."""
+        controller = self.controller
+        if isinstance(controller, ClassicController):
+            return ClassicGameScreen(controller, self.settings.save_path)
+        assert controller is not None
+        return GameScreen(controller, self.settings.save_path)
 
     def on_unmount(self) -> None:
         """Stops the bots' thread: queued decisions are cancelled, one under way ends
@@ -101,11 +124,13 @@ class DosApp(App[None]):
         if self.thinker is not None:
             self.thinker.shutdown(wait=False, cancel_futures=True)
 
-    def new_game(self) -> None:
-        """Leaves the finished game for a new one (same settings, next seed)."""
-        self.settings = replace(self.settings, seed=self.settings.seed + 1)
+    def new_game(self, rules: str | None = None) -> None:
+        """Leaves the finished game for a new one (same settings, next seed), of the rule set
+        ``rules`` (default: the same)."""
+        rules = rules or self.settings.rules
+        self.settings = replace(self.settings, seed=self.settings.seed + 1, rules=rules)
         self.controller = self._new_controller()
-        screen = GameScreen(self.controller, self.settings.save_path)
+        screen = self._table()
         while len(self.screen_stack) > 2:  # the default screen and the table stay
             self.pop_screen()
         self.switch_screen(screen)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dos import records
-from dos.bots.registry import LEVELS
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.i18n import LANGS
 
@@ -32,12 +32,22 @@ def build_app(
     save: str | None = None,
     resume: str | None = None,
     replay: str | None = None,
+    rules: str = "official",
 ) -> object:
-    """The application ``dos play`` runs (a ``DosApp``), after checking every choice."""
+    """The application ``dos play`` runs (a ``DosApp``), after checking every choice.
+    ``rules`` is ``official`` or ``classic`` (RULES.md §9: ``--target``, ``--resume`` and
+    ``--replay`` are for official games)."""
+    if rules not in ("official", "classic"):
+        raise PlayError(f"--rules: official or classic, not {rules!r}")
     if not 2 <= players <= 4:
         raise PlayError(f"--players: 2 to 4, not {players}")
-    if level not in LEVELS:
-        raise PlayError(f"--level: one of {', '.join(LEVELS)}, not {level!r}")
+    levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
+    if level not in levels:
+        raise PlayError(f"--level: one of {', '.join(levels)}, not {level!r}")
+    if rules == "classic" and (resume is not None or replay is not None):
+        raise PlayError(
+            "--resume and --replay: the terminal client resumes and replays official games"
+        )
     if lang not in LANGS:
         raise PlayError(f"--lang: one of {', '.join(LANGS)}, not {lang!r}")
     if target < 1:
@@ -45,7 +55,7 @@ def build_app(
     from dos.tui.app import DosApp, Settings
 
     save_path = Path(save) if save else (Path(resume) if resume else None)
-    settings = Settings(players, level, lang, seed, target, save_path)
+    settings = Settings(players, level, lang, seed, target, save_path, rules=rules)
     if replay is not None:
         record = _read_record(replay)
         records.replay(record)  # checks every action before showing any

@@ -87,6 +87,7 @@ class GameOverScreen(ModalScreen[None]):
     DEFAULT_CSS = _CSS.replace("{name}", "GameOverScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", show=False),
+        Binding("c", "new_game('classic')", show=False),
         Binding("q", "quit", show=False),
         Binding("escape", "quit", show=False),
     ]
@@ -116,15 +117,18 @@ class GameOverScreen(ModalScreen[None]):
                 id="winner",
             )
             yield Static(scores, id="scores")
-            yield Static(text(lang, "tui.new_game_or_quit"), classes="hint")
+            yield Static(
+                f"{text(lang, 'tui.new_game_or_quit')} · {text(lang, 'classic.offer_classic')}",
+                classes="hint",
+            )
 
-    def action_new_game(self) -> None:
-        """Starts a new game with the same settings and the next seed."""
+    def action_new_game(self, rules: str = "official") -> None:
+        """Starts a new game (of ``rules``) with the same settings and the next seed."""
         from dos.tui.app import DosApp
 
         app = self.app
         if isinstance(app, DosApp):
-            app.new_game()
+            app.new_game(rules)
 
     def action_quit(self) -> None:
         """Leaves the program."""

@@ -64,11 +64,19 @@ class CardView(Static):
             super().__init__()
 
     def __init__(self, place: str, index: int, card: int) -> None:
-        super().__init__(face(card))
+        super().__init__(self.face_of(card))
         self.place = place
         self.index = index
         self.card = card
-        self.add_class(colour_class(card))
+        self.add_class(self.colour_of(card))
+
+    def face_of(self, card: int) -> str:
+        """The text on ``card`` (a subclass shows another rule set's cards)."""
+        return face(card)
+
+    def colour_of(self, card: int) -> str:
+        """The CSS class that colours ``card``."""
+        return colour_class(card)
 
     def show(
         self,
@@ -83,10 +91,10 @@ class CardView(Static):
         """Shows ``card`` with its label (index) and marks; marks are symbols too, not only
         colours: ``✔`` selected, ``*`` a legal choice."""
         if card != self.card:
-            self.remove_class(colour_class(self.card))
+            self.remove_class(self.colour_of(self.card))
             self.card = card
-            self.add_class(colour_class(card))
-        self.update(face(card))
+            self.add_class(self.colour_of(card))
+        self.update(self.face_of(card))
         self.border_title = label
         marks = ("✔" if selected else "") + ("*" if hint else "")
         self.border_subtitle = marks or None

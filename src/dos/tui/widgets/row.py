@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual.containers import Container
 
@@ -38,6 +39,8 @@ class CardRow(Container):
     """
 
     place = "row"
+    card_view: ClassVar[type[CardView]] = CardView
+    """The widget of one card (another rule set's cards: a subclass of ``CardView``)."""
     CELL = 9
     """Columns one card takes, margin included."""
 
@@ -59,7 +62,7 @@ class CardRow(Container):
             if index < len(views):
                 view = views[index]
             else:
-                view = CardView(self.place, index, item.card)
+                view = self.card_view(self.place, index, item.card)
                 new.append(view)
             view.show(
                 item.card,

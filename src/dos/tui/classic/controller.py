@@ -1,0 +1,405 @@
+"""One classic game (RULES.md §9) against classic bots in real time, free of any screen.
+
+The controller owns the game's ``State`` and changes it only through the engine's ``apply``.
+It reads the time from an injectable ``Clock`` and never sleeps: ``tick`` makes whatever is
+due, so tests drive a whole game by moving a ``ManualClock``.
+
+* A bot's move is made ``Timing.bot_move`` seconds after its turn began, once its decision is
+  ready (with a ``thinker``, an executor, the bot thinks there, on immutable views and a copy
+  of its generator; without one, at once on the caller's thread).
+* A bot's reaction test is its reflex (``dos.bots.classic.base.ReactionReflex``): its answer
+  ``react H Tms`` is applied after ``T`` milliseconds, or at the time limit when it fails, so
+  that the bots are seen to react.
+* The person's reaction test is a ``dos.rules.classic.ReactionTest`` made from the view's
+  targets on the controller's clock when the targets are shown; the person's hits (``hit``,
+  ``click``) go to it, and its action (``react H Tms`` or ``timeout``) is applied as soon as
+  every target is hit or the time has run out.
+
+Everything random comes from the seed: the deal and the targets (the engine) and each bot's
+generator (``"{seed}/seat{n}"``), as in ``dos.bots.classic.runner``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
+from functools import partial
+
+from dos import records
+from dos.bots.classic.runner import ClassicPlayer
+from dos.bots.registry import make_player
+from dos.errors import DosError
+from dos.i18n import text
+from dos.rules.classic import (
+    Action,
+    Kind,
+    Options,
+    Phase,
+    ReactionTest,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    view,
+)
+from dos.rules.classic.actions import play
+from dos.rules.classic.cards import IS_WILD
+from dos.tui.classic.words import card_words, colour_words, explain
+from dos.tui.clock import Clock, MonotonicClock
+from dos.tui.controller import HUMAN, Outcome, Timing, player_names
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot's action under way, planned at ``started``: ``seat`` acts at ``due`` (clock time)
+    on the state at ``version`` with ``decision``; ``rng`` becomes the seat's generator once
+    it is applied; ``reaction``: it answers a reaction test shown at ``started``."""
+
+    seat: int
+    version: int
+    started: float
+    due: float
+    rng: random.Random
+    decision: Future[Action]
+    reaction: bool
+
+
+class ClassicController:
+    """A game of classic DOS between the person (seat 0) and classic bots, in real time."""
+
+    rules = "classic"
+
+    def __init__(
+        self,
+        *,
+        players: int = 2,
+        level: str = "medium",
+        seed: int = 0,
+        lang: str = "en",
+        clock: Clock | None = None,
+        timing: Timing | None = None,
+        options: Options | None = None,
+        state: State | None = None,
+        bots: Sequence[ClassicPlayer] | None = None,
+        thinker: Executor | None = None,
+    ) -> None:
+        """A new game (``players`` or ``options``, bots of ``level``, ``seed``), or the game
+        ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …)."""
+        if state is None and options is None and not 2 <= players <= 4:
+            raise ValueError(f"players: 2 to 4, not {players}")
+        self.seed = seed
+        self.level = level
+        self.lang = lang
+        self.clock: Clock = clock or MonotonicClock()
+        self.timing = timing or Timing()
+        self.thinker = thinker
+        self.state: State = state or new_game(options or Options(players=players), seed)
+        count = self.state.options.players
+        if bots is not None and len(bots) != count - 1:
+            raise ValueError(f"bots: {count - 1} needed, {len(bots)} given")
+        seated = (
+            list(bots)
+            if bots is not None
+            else [make_player(level, "classic") for _ in range(1, count)]
+        )
+        self.players: list[ClassicPlayer | None] = [None, *seated]
+        self.rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(count)]
+        self.names = player_names(lang, count)
+        self.log: list[str] = []
+        self.message: str | None = None
+        """The last refusal of a person's action, in words (cleared by the next success)."""
+        self.reaction: ReactionTest | None = None
+        """The person's reaction test while it runs."""
+        self._bot: BotTurn | None = None
+        self._version = 0
+        self._held_since: float | None = None
+        self.log.append(
+            text(
+                lang,
+                "classic.log_start",
+                player=self.names[self.state.turn],
+                card=card_words(lang, self.state.top),
+            )
+        )
+        self._plan(self.clock.now())
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the ranking is complete."""
+        return self.state.phase == Phase.OVER
+
+    @property
+    def human_turn(self) -> bool:
+        """Whether the person is to play a card or draw."""
+        return not self.over and self.state.turn == HUMAN and self.state.phase == Phase.PLAY
+
+    @property
+    def reacting(self) -> bool:
+        """Whether the person is taking the reaction test."""
+        return self.reaction is not None
+
+    @property
+    def bot_reacting(self) -> int | None:
+        """The bot seat taking the reaction test, if one is."""
+        state = self.state
+        if state.phase == Phase.REACTION and state.turn != HUMAN:
+            return state.turn
+        return None
+
+    @property
+    def thinking(self) -> int | None:
+        """The bot seat whose move is under way (thinking, or waiting for its moment)."""
+        bot = self._bot
+        return None if bot is None or bot.reaction else bot.seat
+
+    @property
+    def version(self) -> int:
+        """How many actions this controller has applied."""
+        return self._version
+
+    def legal(self) -> list[Action]:
+        """The person's legal plays and draws now (none outside their turn)."""
+        if not self.human_turn:
+            return []
+        return legal_actions(self.state, HUMAN)
+
+    def remaining(self) -> float | None:
+        """Seconds left in the reaction test under way (the person's or a bot's): the
+        countdown; ``None`` when none runs."""
+        if self.reaction is not None:
+            return self.reaction.remaining()
+        if self._bot is not None and self._bot.reaction:
+            limit = self.state.options.reaction_time_ms / 1000
+            return max(0.0, limit - (self._now() - self._bot.started))
+        return None
+
+    def record(self) -> records.Record:
+        """The game so far as a game record (``dos.records``), for ``dos replay``."""
+        return records.record_of("classic", self.state, seed=self.seed, players=self.names)
+
+    # --- the person's actions --------------------------------------------------------------
+
+    def submit(self, action: Action) -> Outcome:
+        """Applies the person's play or draw, or explains in words why it is not allowed."""
+        if action.seat not in (None, HUMAN) or action.kind in (Kind.REACT, Kind.TIMEOUT):
+            # the person's reaction is measured here (``hit``, ``click``), never typed
+            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+        if self.over or self.state.turn != HUMAN:
+            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+        try:
+            self._apply(action._replace(seat=None), HUMAN)
+        except DosError:  # illegal here: the state is unchanged
+            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+        self.message = None
+        self._plan(self.clock.now())
+        return Outcome()
+
+    def submit_text(self, notation: str) -> Outcome:
+        """The person's action written in notation (``R7``, ``W=G``, ``draw``)."""
+        try:
+            action = parse_action(notation)
+        except DosError:
+            return self._refuse(text(self.lang, "classic.err_cannot_read", text=notation.strip()))
+        return self.submit(action)
+
+    def play_card(self, card: int, wish: int | None = None) -> Outcome:
+        """Plays ``card`` (a wild with the ``wish``ed colour)."""
+        if IS_WILD[card] and wish is None:
+            raise ValueError("a wild is played with a wished colour")
+        return self.submit(play(card, wish if IS_WILD[card] and wish is not None else -1))
+
+    def draw(self) -> Outcome:
+        """Draws a card, or the pending cards."""
+        return self.submit(Action(Kind.DRAW))
+
+    def hit(self, index: int) -> bool:
+        """The person hits target ``index`` (a key, or a click on its square): a click at its
+        centre. Returns whether it counted."""
+        test = self.reaction
+        if test is None or not 0 <= index < len(test.targets):
+            return False
+        x, y = test.targets[index]
+        return self.click(x, y)
+
+    def click(self, x: float, y: float) -> bool:
+        """A click in the play area at ``(x, y)`` (fractions of its width and height).
+        Returns whether it hit a target; the test is answered once it is done."""
+        test = self.reaction
+        if test is None or self._held_since is not None:
+            return False
+        hit = test.click(x, y)
+        self.tick()
+        return hit
+
+    # --- time ------------------------------------------------------------------------------
+
+    def hold(self) -> None:
+        """Stops the game's clock (while the help is open): nothing runs until ``release``,
+        and everything, the reaction test's countdown included, runs as much later."""
+        if self._held_since is None:
+            self._held_since = self.clock.now()
+
+    def release(self) -> None:
+        """Starts the game's clock again after ``hold``."""
+        if self._held_since is None:
+            return
+        delay = self.clock.now() - self._held_since
+        self._held_since = None
+        if self.reaction is not None:
+            self.reaction.started += delay
+            if self.reaction.last_hit is not None:
+                self.reaction.last_hit += delay
+        if self._bot is not None:
+            bot = self._bot
+            self._bot = BotTurn(
+                bot.seat,
+                bot.version,
+                bot.started + delay,
+                bot.due + delay,
+                bot.rng,
+                bot.decision,
+                bot.reaction,
+            )
+
+    @property
+    def held(self) -> bool:
+        """Whether the game's clock is stopped."""
+        return self._held_since is not None
+
+    def _now(self) -> float:
+        return self._held_since if self._held_since is not None else self.clock.now()
+
+    def tick(self) -> int:
+        """Makes whatever is due: the person's finished reaction test, a bot's move or
+        reaction whose time has come and whose decision is ready. Returns how many actions
+        were applied; never waits."""
+        if self._held_since is not None:
+            return 0
+        applied = 0
+        while not self.over:
+            now = self.clock.now()
+            test = self.reaction
+            if test is not None:
+                if not test.done():
+                    break
+                self.reaction = None
+                self._apply(test.action(), HUMAN)
+            elif self._bot is not None and self._bot.due <= now and self._bot.decision.done():
+                bot = self._bot
+                self._bot = None
+                if bot.version != self._version or bot.seat != self.state.turn:
+                    self._plan(now)  # stale: think again
+                    continue
+                self._apply(bot.decision.result(), bot.seat)
+                self.rngs[bot.seat] = bot.rng
+            else:
+                break
+            applied += 1
+            self._plan(now)
+        return applied
+
+    def _plan(self, now: float) -> None:
+        """Starts what comes next: the person's reaction test, or a bot's move or reaction."""
+        state = self.state
+        if state.phase == Phase.OVER:
+            self._drop()
+            return
+        seat = state.turn
+        if seat == HUMAN:
+            self._drop()
+            if state.phase == Phase.REACTION and self.reaction is None:
+                shown = view(state, HUMAN).to_json()["reaction"]
+                self.reaction = ReactionTest.from_view(shown, clock=self.clock.now)
+            return
+        bot = self._bot
+        if bot is not None and (bot.seat, bot.version) == (seat, self._version):
+            return
+        self._drop()
+        player = self.players[seat]
+        assert player is not None
+        rng = random.Random()
+        rng.setstate(self.rngs[seat].getstate())
+        choose = partial(player.bot.choose, view(state, seat), rng, player.budget)
+        decision: Future[Action] = Future()
+        if state.phase == Phase.REACTION:
+            # a reflex, not a search: answered at once, applied when the bot has reacted
+            decision.set_result(choose())
+            answer = decision.result()
+            limit = state.options.reaction_time_ms
+            passed = (
+                answer.kind == Kind.REACT
+                and answer.hits == len(state.targets)
+                and answer.ms <= limit
+            )
+            delay = (answer.ms if passed else limit) / 1000
+            self._bot = BotTurn(seat, self._version, now, now + delay, rng, decision, True)
+            return
+        if self.thinker is not None:
+            decision = self.thinker.submit(choose)
+        else:
+            try:
+                decision.set_result(choose())
+            except Exception as error:  # raised by ``tick``, where the move is made
+                decision.set_exception(error)
+        due = now + self.timing.bot_move
+        self._bot = BotTurn(seat, self._version, now, due, rng, decision, False)
+
+    def _drop(self) -> None:
+        if self._bot is not None:
+            self._bot.decision.cancel()
+            self._bot = None
+
+    # --- applying --------------------------------------------------------------------------
+
+    def _apply(self, action: Action, seat: int) -> None:
+        state = self.state
+        lang = self.lang
+        name = self.names[seat]
+        phase, pending = state.phase, state.pending
+        hand_before = Counter(state.hands[seat])
+        placed = len(state.ranking)
+        apply(state, action)  # raises and changes nothing if illegal
+        self._version += 1
+        gained = Counter(state.hands[seat]) - hand_before
+        if phase == Phase.REACTION:
+            if gained.total() == 0:
+                self.log.append(text(lang, "classic.log_react_pass", player=name, ms=action.ms))
+            else:
+                count = gained.total()
+                self.log.append(text(lang, "classic.log_react_fail", player=name, count=count))
+        elif action.kind == Kind.PLAY:
+            card = card_words(lang, action.card)
+            if IS_WILD[action.card]:
+                colour = colour_words(lang, action.wish)
+                self.log.append(
+                    text(lang, "classic.log_play_wish", player=name, card=card, colour=colour)
+                )
+            else:
+                self.log.append(text(lang, "classic.log_play", player=name, card=card))
+        elif pending:
+            self.log.append(
+                text(lang, "classic.log_draw_pending", player=name, count=gained.total())
+            )
+        elif not gained:
+            self.log.append(text(lang, "game.log_draw_empty", player=name))
+        elif seat == HUMAN:
+            card = card_words(lang, next(iter(gained)))
+            self.log.append(text(lang, "classic.log_draw_seen", player=name, card=card))
+        else:
+            self.log.append(text(lang, "classic.log_draw", player=name))
+        for place, out in enumerate(state.ranking[placed:], placed + 1):
+            key = "classic.log_last" if state.hands[out] else "classic.log_out"
+            self.log.append(text(lang, key, player=self.names[out], place=place))
+        if state.phase == Phase.OVER:
+            winner = self.names[state.ranking[0]]
+            self.log.append(text(lang, "classic.log_game_over", player=winner))
+
+    def _refuse(self, message: str) -> Outcome:
+        self.message = message
+        return Outcome(message)
