@@ -129,6 +129,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         backend=backend,
         out=None if args.out is None else Path(args.out),
         progress=False if args.no_progress else None,
+        rules=args.rules,
     )
     if args.json:
         print(json.dumps({"tournament": result.settings, "summary": result.summary.to_json()}))
@@ -136,6 +137,36 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     print(result.table())
     if result.files:
         print(f"\nwrote {', '.join(str(path) for path in result.files)}")
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    from dos.tui.launch import play
+
+    play(
+        rules=args.rules,
+        players=args.players,
+        level=args.level,
+        lang=args.lang,
+        seed=args.seed,
+        target=args.target,
+        save=args.save,
+        resume=args.resume,
+        replay=args.replay,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    from dos.server.app import ServerConfig, serve
+    from dos.server.tables import Settings
+
+    if args.bot_delay < 0 or args.grace < 0:
+        raise _RejectedError("--bot-delay and --grace: must not be negative")
+    config = ServerConfig(
+        data=Path(args.data),
+        database=args.database,
+        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace),
+    )
+    serve(config, args.host, args.port)
 
 
 def _players(text: str) -> int:
@@ -223,6 +254,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
+
+    p = command("play", "play a full game against bots in a full-screen terminal interface")
+    p.add_argument("--players", type=int, default=2, choices=range(2, 5), help="2-4 players")
+    p.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
+    p.add_argument("--lang", default="en", choices=["en", "fr", "de", "it", "nl", "cy", "ja"])
+    p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
+    p.add_argument("--target", type=int, help="target score (official rules; default 200)")
+    p.add_argument("--save", metavar="FILE", help="where ctrl+s saves (default dos-save.jsonl)")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game record")
+    p.add_argument("--replay", metavar="FILE", help="step through a recorded game")
+    # no --rules: official, or the rule set of the record resumed or replayed
+    p.set_defaults(func=cmd_play, rules=None)
+
+    p = sub.add_parser(
+        "serve",
+        help="run the game server (tables, bots, the browser client)",
+        description="Run the game server: HTTP and WebSockets, bots on the server, SQLite "
+        "in the data folder or PostgreSQL (docs/protocol.md, docs/deployment.md).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="database URL (default: $DATABASE_URL, else SQLite in the data folder)",
+    )
+    p.add_argument("--data", default="data", metavar="DIR", help="data folder (default: data)")
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=1.0,
+        metavar="SCALE",
+        help="scale of the bots' human-like delays (0: instant)",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="wait before a stand-in bot plays for a timed-out or departed player",
+    )
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

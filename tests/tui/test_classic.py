@@ -415,8 +415,8 @@ def test_dos_play_takes_the_classic_rules() -> None:
     assert app.controller.state.options.players == 3
     assert app.thinker is not None
     app.thinker.shutdown(cancel_futures=True)
-    with pytest.raises(PlayError, match="--resume"):
-        build_app(rules="classic", resume="game.jsonl")
+    with pytest.raises(PlayError, match="--target"):
+        build_app(rules="classic", target=300)
     with pytest.raises(PlayError, match="--rules"):
         build_app(rules="uno")
 

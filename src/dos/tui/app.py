@@ -11,12 +11,13 @@ from textual.app import App
 
 from dos import records
 from dos.tui.classic.controller import ClassicController
+from dos.tui.classic.replay import ClassicReplay
 from dos.tui.clock import Clock
 from dos.tui.controller import GameController, Timing
 from dos.tui.replay import Replay
 from dos.tui.screens.classic import ClassicGameScreen
 from dos.tui.screens.game import GameScreen
-from dos.tui.screens.replay import ReplayScreen
+from dos.tui.screens.replay import ClassicReplayScreen, ReplayScreen
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,8 @@ class Settings:
 
 class DosApp(App[None]):
     """DOS in the terminal. Give ``settings`` to play, ``resume`` to go on with a saved game,
-    or ``replay`` to step through a record; ``clock`` is for tests.
+    or ``replay`` to step through a record (either of an official or a classic game: the
+    record's rule set is played or shown); ``clock`` is for tests.
 
     The bots think on the app's one background thread, so that the screen never waits for
     them; ``think_in_background=False`` has them think at once on the interface's thread
@@ -67,7 +69,10 @@ class DosApp(App[None]):
         self.controller: GameController | ClassicController | None = None
         if replay is None:
             if resume is not None:
-                self.controller = GameController.from_record(
+                # the record says its rule set
+                resumed = ClassicController if resume.rules == "classic" else GameController
+                self.settings = replace(s, rules=resume.rules)
+                self.controller = resumed.from_record(
                     resume,
                     level=s.level,
                     lang=s.lang,
@@ -105,7 +110,11 @@ class DosApp(App[None]):
         """Opens the table, or the replay."""
         if self.replay is not None:
             lang = self.settings.lang
-            self.push_screen(ReplayScreen(Replay(self.replay, lang), self.replay_title))
+            if self.replay.rules == "classic":
+                replay = ClassicReplay(self.replay, lang)
+                self.push_screen(ClassicReplayScreen(replay, self.replay_title))
+            else:
+                self.push_screen(ReplayScreen(Replay(self.replay, lang), self.replay_title))
         else:
             assert self.controller is not None
             self.push_screen(self._table())

@@ -9,6 +9,12 @@ from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.i18n import LANGS
 
+RULES = ("official", "classic")
+"""The rule sets the terminal client plays."""
+
+DEFAULT_TARGET = 200
+"""The official target score (RULES.md §7)."""
+
 
 class PlayError(DosError):
     """A ``dos play`` option that cannot be used (the CLI exits with status 2)."""
@@ -28,40 +34,59 @@ def build_app(
     level: str = "medium",
     lang: str = "en",
     seed: int = 0,
-    target: int = 200,
+    target: int | None = None,
     save: str | None = None,
     resume: str | None = None,
     replay: str | None = None,
-    rules: str = "official",
+    rules: str | None = None,
 ) -> object:
     """The application ``dos play`` runs (a ``DosApp``), after checking every choice.
-    ``rules`` is ``official`` or ``classic`` (RULES.md §9: ``--target``, ``--resume`` and
-    ``--replay`` are for official games)."""
-    if rules not in ("official", "classic"):
+
+    ``rules`` is ``official`` or ``classic`` (RULES.md §9); ``None``: the rule set of the
+    record resumed or replayed, else ``official``. A record says its rule set: ``rules``, when
+    given, must agree with it. ``target`` is the official target score (default 200); the
+    classic rules have none (a ranking), so it is refused with them."""
+    if rules is not None and rules not in RULES:
         raise PlayError(f"--rules: official or classic, not {rules!r}")
     if not 2 <= players <= 4:
         raise PlayError(f"--players: 2 to 4, not {players}")
+    if lang not in LANGS:
+        raise PlayError(f"--lang: one of {', '.join(LANGS)}, not {lang!r}")
+    path = replay if replay is not None else resume
+    record = None if path is None else _read_record(path)
+    if record is not None:
+        if record.rules not in RULES:
+            raise PlayError(f"{path}: a record of {record.rules!r} rules cannot be played here")
+        if rules is not None and rules != record.rules:
+            option = "--replay" if replay is not None else "--resume"
+            raise PlayError(
+                f"--rules {rules}: {path} is a record of a {record.rules} game; "
+                f"leave --rules out ({option} takes the rule set from the record)"
+            )
+        rules = record.rules
+    rules = rules or "official"
     levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
     if level not in levels:
         raise PlayError(f"--level: one of {', '.join(levels)}, not {level!r}")
-    if rules == "classic" and (resume is not None or replay is not None):
+    if rules == "classic" and target is not None:
         raise PlayError(
-            "--resume and --replay: the terminal client resumes and replays official games"
+            "--target: the classic rules have no target score (play goes on to a full "
+            "ranking); leave --target out"
         )
-    if lang not in LANGS:
-        raise PlayError(f"--lang: one of {', '.join(LANGS)}, not {lang!r}")
-    if target < 1:
+    if target is not None and target < 1:
         raise PlayError("--target: must be at least 1")
     from dos.tui.app import DosApp, Settings
 
     save_path = Path(save) if save else (Path(resume) if resume else None)
-    settings = Settings(players, level, lang, seed, target, save_path, rules=rules)
+    settings = Settings(
+        players, level, lang, seed, target or DEFAULT_TARGET, save_path, rules=rules
+    )
     if replay is not None:
-        record = _read_record(replay)
+        assert record is not None
         records.replay(record)  # checks every action before showing any
         return DosApp(settings, replay=record, replay_title=Path(replay).name)
-    if resume is not None:
-        return DosApp(settings, resume=_read_record(resume))
+    if record is not None:
+        return DosApp(settings, resume=record)
     return DosApp(settings)
 
 

@@ -22,7 +22,6 @@ generator (``"{seed}/seat{n}"``), as in ``dos.bots.classic.runner``.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
@@ -48,7 +47,8 @@ from dos.rules.classic import (
 )
 from dos.rules.classic.actions import play
 from dos.rules.classic.cards import IS_WILD
-from dos.tui.classic.words import card_words, colour_words, explain
+from dos.tui.classic.replay import ClassicReplay
+from dos.tui.classic.words import Before, explain, log_lines, log_start
 from dos.tui.clock import Clock, MonotonicClock
 from dos.tui.controller import HUMAN, Outcome, Timing, player_names
 
@@ -86,9 +86,13 @@ class ClassicController:
         state: State | None = None,
         bots: Sequence[ClassicPlayer] | None = None,
         thinker: Executor | None = None,
+        resumed: bool = False,
     ) -> None:
         """A new game (``players`` or ``options``, bots of ``level``, ``seed``), or the game
-        ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …)."""
+        ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …). ``resumed``:
+        ``state`` is a saved game's, whose bots' generators are seeded anew from the seed and
+        the number of actions (``"{seed}/seat{n}/resume{actions}"``), as in the official
+        game."""
         if state is None and options is None and not 2 <= players <= 4:
             raise ValueError(f"players: 2 to 4, not {players}")
         self.seed = seed
@@ -107,7 +111,8 @@ class ClassicController:
             else [make_player(level, "classic") for _ in range(1, count)]
         )
         self.players: list[ClassicPlayer | None] = [None, *seated]
-        self.rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(count)]
+        suffix = f"/resume{len(self.state.history)}" if resumed else ""
+        self.rngs = [random.Random(f"{seed}/seat{seat}{suffix}") for seat in range(count)]
         self.names = player_names(lang, count)
         self.log: list[str] = []
         self.message: str | None = None
@@ -117,14 +122,7 @@ class ClassicController:
         self._bot: BotTurn | None = None
         self._version = 0
         self._held_since: float | None = None
-        self.log.append(
-            text(
-                lang,
-                "classic.log_start",
-                player=self.names[self.state.turn],
-                card=card_words(lang, self.state.top),
-            )
-        )
+        self.log.append(log_start(lang, self.names, self.state))
         self._plan(self.clock.now())
 
     # --- reading -------------------------------------------------------------------------
@@ -182,6 +180,40 @@ class ClassicController:
     def record(self) -> records.Record:
         """The game so far as a game record (``dos.records``), for ``dos replay``."""
         return records.record_of("classic", self.state, seed=self.seed, players=self.names)
+
+    @classmethod
+    def from_record(
+        cls,
+        record: records.Record,
+        level: str = "easy",
+        lang: str = "en",
+        clock: Clock | None = None,
+        timing: Timing | None = None,
+        *,
+        thinker: Executor | None = None,
+    ) -> ClassicController:
+        """A saved classic game, replayed (every action checked), its log rebuilt, and ready
+        to go on. A reaction test under way when the game was saved starts again, with a
+        fresh countdown (the targets are the engine's, the same as before); the hits made
+        before the save are not kept."""
+        if record.rules != "classic" or record.seed is None:
+            raise DosError("only classic games started from a seed can be resumed here")
+        records.replay(record)  # checks every action and the result
+        count = records.start(record).players
+        earlier = ClassicReplay(record, lang, player_names(lang, count), seen_by=HUMAN)
+        earlier.go(len(record.actions))
+        game = cls(
+            seed=record.seed,
+            level=level,
+            lang=lang,
+            clock=clock,
+            timing=timing,
+            state=earlier.state.copy(),
+            thinker=thinker,
+            resumed=True,
+        )
+        game.log[:] = earlier.log  # the game so far, in words
+        return game
 
     # --- the person's actions --------------------------------------------------------------
 
@@ -359,46 +391,10 @@ class ClassicController:
 
     def _apply(self, action: Action, seat: int) -> None:
         state = self.state
-        lang = self.lang
-        name = self.names[seat]
-        phase, pending = state.phase, state.pending
-        hand_before = Counter(state.hands[seat])
-        placed = len(state.ranking)
+        before = Before.of(state, seat)
         apply(state, action)  # raises and changes nothing if illegal
         self._version += 1
-        gained = Counter(state.hands[seat]) - hand_before
-        if phase == Phase.REACTION:
-            if gained.total() == 0:
-                self.log.append(text(lang, "classic.log_react_pass", player=name, ms=action.ms))
-            else:
-                count = gained.total()
-                self.log.append(text(lang, "classic.log_react_fail", player=name, count=count))
-        elif action.kind == Kind.PLAY:
-            card = card_words(lang, action.card)
-            if IS_WILD[action.card]:
-                colour = colour_words(lang, action.wish)
-                self.log.append(
-                    text(lang, "classic.log_play_wish", player=name, card=card, colour=colour)
-                )
-            else:
-                self.log.append(text(lang, "classic.log_play", player=name, card=card))
-        elif pending:
-            self.log.append(
-                text(lang, "classic.log_draw_pending", player=name, count=gained.total())
-            )
-        elif not gained:
-            self.log.append(text(lang, "game.log_draw_empty", player=name))
-        elif seat == HUMAN:
-            card = card_words(lang, next(iter(gained)))
-            self.log.append(text(lang, "classic.log_draw_seen", player=name, card=card))
-        else:
-            self.log.append(text(lang, "classic.log_draw", player=name))
-        for place, out in enumerate(state.ranking[placed:], placed + 1):
-            key = "classic.log_last" if state.hands[out] else "classic.log_out"
-            self.log.append(text(lang, key, player=self.names[out], place=place))
-        if state.phase == Phase.OVER:
-            winner = self.names[state.ranking[0]]
-            self.log.append(text(lang, "classic.log_game_over", player=winner))
+        self.log += log_lines(self.lang, self.names, before, action, state, seen=seat == HUMAN)
 
     def _refuse(self, message: str) -> Outcome:
         self.message = message

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dos.i18n import text
-from dos.rules.classic import Action, Kind, Phase
+from dos.rules.classic import Action, Kind, Phase, State
 from dos.rules.classic.cards import IS_WILD
 from dos.tui.classic.cards import colour_mark
 from dos.tui.classic.controller import ClassicController
@@ -59,8 +59,11 @@ def opponent_lines(c: ClassicController) -> list[OpponentLine]:
 def pile_lines(c: ClassicController) -> str:
     """Beside the top card: the colour to follow (the wish after a wild), the pending draw,
     the direction and the draw pile's size, one per line."""
-    state = c.state
-    lang = c.lang
+    return pile_lines_of(c.state, c.lang)
+
+
+def pile_lines_of(state: State, lang: str) -> str:
+    """``pile_lines`` of a game ``state`` (the table's, or a replay's)."""
     colour = f"{colour_mark(state.colour)} {colour_words(lang, state.colour)}"
     if IS_WILD[state.top]:
         lines = [text(lang, "classic.wished", colour=colour)]

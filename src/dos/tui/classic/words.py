@@ -11,11 +11,16 @@ follows the engine's own checks (RULES.md §9) to pick the sentence.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from dos.i18n import text
 from dos.rules.classic import Action, Kind, Phase, State
 from dos.rules.classic.cards import (
     COLOUR,
     DRAW_TWO,
+    IS_WILD,
     RANK,
     REVERSE,
     SKIP,
@@ -47,6 +52,77 @@ def card_words(lang: str, card: int) -> str:
     if rank == DRAW_TWO:
         return text(lang, "classic.card_draw_two", colour=colour)
     return text(lang, f"game.card_{COLOUR_KEYS[COLOUR[card]]}", number=rank)
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """What the log of an action needs to know of the game before it: who acts, the phase,
+    the pending cards, the acting seat's hand and how many places were taken."""
+
+    seat: int
+    phase: Phase
+    pending: int
+    hand: Counter[int]
+    placed: int
+
+    @classmethod
+    def of(cls, state: State, seat: int) -> Before:
+        """The game ``state`` before ``seat`` acts."""
+        return cls(seat, state.phase, state.pending, Counter(state.hands[seat]), len(state.ranking))
+
+
+def log_start(lang: str, names: Sequence[str], state: State) -> str:
+    """The log's first line: the card the game starts on and who plays first."""
+    return text(
+        lang, "classic.log_start", player=names[state.turn], card=card_words(lang, state.top)
+    )
+
+
+def log_lines(
+    lang: str, names: Sequence[str], before: Before, action: Action, state: State, *, seen: bool
+) -> list[str]:
+    """The log of ``action``, applied to the game ``before`` and giving ``state``: what was
+    done, then the places taken and the game's end. ``seen``: a drawn card is named (the
+    person's own draws, or every draw in a replay, where every hand is shown).
+
+    >>> from dos.rules.classic import apply, new_game, parse_action
+    >>> state = new_game(seed=1)
+    >>> before, action = Before.of(state, state.turn), parse_action("B8")
+    >>> apply(state, action)
+    >>> log_lines("en", ["You", "Bot 1"], before, action, state, seen=False)
+    ['Bot 1 played blue 8.']
+    """
+    name = names[before.seat]
+    lines = []
+    gained = Counter(state.hands[before.seat]) - before.hand
+    if before.phase == Phase.REACTION:
+        if gained.total() == 0:
+            lines.append(text(lang, "classic.log_react_pass", player=name, ms=action.ms))
+        else:
+            count = gained.total()
+            lines.append(text(lang, "classic.log_react_fail", player=name, count=count))
+    elif action.kind == Kind.PLAY:
+        card = card_words(lang, action.card)
+        if IS_WILD[action.card]:
+            colour = colour_words(lang, action.wish)
+            lines.append(text(lang, "classic.log_play_wish", player=name, card=card, colour=colour))
+        else:
+            lines.append(text(lang, "classic.log_play", player=name, card=card))
+    elif before.pending:
+        lines.append(text(lang, "classic.log_draw_pending", player=name, count=gained.total()))
+    elif not gained:
+        lines.append(text(lang, "game.log_draw_empty", player=name))
+    elif seen:
+        card = card_words(lang, next(iter(gained)))
+        lines.append(text(lang, "classic.log_draw_seen", player=name, card=card))
+    else:
+        lines.append(text(lang, "classic.log_draw", player=name))
+    for place, out in enumerate(state.ranking[before.placed :], before.placed + 1):
+        key = "classic.log_last" if state.hands[out] else "classic.log_out"
+        lines.append(text(lang, key, player=names[out], place=place))
+    if state.phase == Phase.OVER:
+        lines.append(text(lang, "classic.log_game_over", player=names[state.ranking[0]]))
+    return lines
 
 
 def explain(lang: str, state: State, seat: int, action: Action) -> str:

@@ -136,6 +136,7 @@ class ClassicGameScreen(Screen[None]):
         self.set_interval(TICK_SECONDS, self.tick)
         self.set_focus(None)
         self.refresh_table()
+        self.check_over()  # a finished game was resumed
 
     # --- the controller --------------------------------------------------------------------
 

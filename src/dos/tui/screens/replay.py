@@ -1,8 +1,10 @@
-"""Stepping through a recorded game (``dos play --replay FILE``): every hand is shown."""
+"""Stepping through a recorded game (``dos play --replay FILE``), official or classic: every
+hand is shown."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -11,7 +13,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from dos.i18n import text
+from dos.rules.classic import Phase as ClassicPhase
 from dos.rules.official.views import phase_name
+from dos.tui.classic.cards import DiscardView
+from dos.tui.classic.cards import face as classic_face
+from dos.tui.classic.present import pile_lines_of
+from dos.tui.classic.replay import ClassicReplay
 from dos.tui.replay import Replay
 from dos.tui.widgets.cards import face
 from dos.tui.widgets.center import CenterRowView
@@ -19,16 +26,24 @@ from dos.tui.widgets.log import GameLog
 from dos.tui.widgets.row import Shown
 
 
-class ReplayScreen(Screen[None]):
-    """A recorded game: ←/→ step, Home/End jump, q leaves."""
+class Steps(Protocol):
+    """A record's game, one action at a time (``Replay``, ``ClassicReplay``)."""
 
-    DEFAULT_CSS = """
-    ReplayScreen #header { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    ReplayScreen #table { width: 1fr; padding: 0 1; }
-    ReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
-    ReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
-    ReplayScreen #hands { height: auto; }
-    """
+    step: int
+
+    @property
+    def actions(self) -> Sequence[object]:
+        """The record's actions."""
+        ...
+
+    def go(self, step: int) -> None:
+        """Moves to the game after ``step`` actions (clamped to the record)."""
+
+
+class RecordScreen(Screen[None]):
+    """A recorded game: ←/→ (or Space) step, PgUp/PgDn twenty steps, Home/End jump, q
+    leaves; ``show`` draws the game at the current step."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", show=False),
         Binding("space", "step(1)", show=False),
@@ -40,6 +55,44 @@ class ReplayScreen(Screen[None]):
         Binding("q", "quit", show=False),
         Binding("escape", "quit", show=False),
     ]
+
+    replay: Steps
+
+    def on_mount(self) -> None:
+        """Shows the start of the game."""
+        self.show()
+
+    def show(self) -> None:
+        """Redraws the game at the current step."""
+        raise NotImplementedError
+
+    def action_step(self, steps: int) -> None:
+        """Steps forward (or back) through the record."""
+        self.replay.go(self.replay.step + steps)
+        self.show()
+
+    def action_jump(self, step: int) -> None:
+        """Jumps to the start (0) or the end (-1)."""
+        self.replay.go(len(self.replay.actions) if step < 0 else step)
+        self.show()
+
+    def action_quit(self) -> None:
+        """Leaves the replay."""
+        self.app.exit()
+
+
+class ReplayScreen(RecordScreen):
+    """A recorded official game: ←/→ step, Home/End jump, q leaves."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #header { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    ReplayScreen #table { width: 1fr; padding: 0 1; }
+    ReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
+    ReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
+    ReplayScreen #hands { height: auto; }
+    """
+
+    replay: Replay
 
     def __init__(self, replay: Replay, title: str = "") -> None:
         super().__init__()
@@ -62,10 +115,6 @@ class ReplayScreen(Screen[None]):
                 log = GameLog(id="log")
                 log.can_focus = False
                 yield log
-
-    def on_mount(self) -> None:
-        """Shows the start of the game."""
-        self.show()
 
     def show(self) -> None:
         """Redraws the game at the current step."""
@@ -105,16 +154,84 @@ class ReplayScreen(Screen[None]):
         )
         self.query_one(GameLog).sync(r.sentences[: r.step])
 
-    def action_step(self, steps: int) -> None:
-        """Steps forward (or back) through the record."""
-        self.replay.go(self.replay.step + steps)
-        self.show()
 
-    def action_jump(self, step: int) -> None:
-        """Jumps to the start (0) or the end (-1)."""
-        self.replay.go(len(self.replay.actions) if step < 0 else step)
-        self.show()
+class ClassicReplayScreen(RecordScreen):
+    """A recorded classic game (RULES.md §9), with the official replay's keys: the discard
+    pile, the colour to follow, the direction, every hand and the log."""
 
-    def action_quit(self) -> None:
-        """Leaves the replay."""
-        self.app.exit()
+    DEFAULT_CSS = """
+    ClassicReplayScreen #header {
+        height: 1; background: $primary; text-style: bold; padding: 0 1;
+    }
+    ClassicReplayScreen #table { width: 1fr; padding: 0 1; }
+    ClassicReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
+    ClassicReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
+    ClassicReplayScreen #pile { height: auto; }
+    ClassicReplayScreen #pile-info { width: 1fr; height: auto; padding: 0 1; }
+    ClassicReplayScreen #hands { height: auto; }
+    """
+
+    replay: ClassicReplay
+
+    def __init__(self, replay: ClassicReplay, title: str = "") -> None:
+        super().__init__()
+        self.replay = replay
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        """Header, discard pile, every hand, and the log of actions so far."""
+        lang = self.replay.lang
+        yield Static(id="header")
+        with Horizontal():
+            with Vertical(id="table"):
+                yield Static(text(lang, "classic.discard_pile"), classes="title")
+                with Horizontal(id="pile"):
+                    yield DiscardView(id="discard")
+                    yield Static(id="pile-info")
+                yield Static(id="status")
+                yield Static(text(lang, "game.players"), classes="title")
+                yield Static(id="hands")
+                yield Static(text(lang, "tui.replay_keys"), classes="title")
+            with Vertical(id="side"):
+                log = GameLog(id="log")
+                log.can_focus = False
+                yield log
+
+    def show(self) -> None:
+        """Redraws the game at the current step."""
+        r = self.replay
+        lang = r.lang
+        state = r.state
+        over = state.phase == ClassicPhase.OVER
+        self.query_one("#header", Static).update(
+            text(
+                lang,
+                "tui.replay_header",
+                file=self.title_text,
+                step=r.step,
+                total=len(r.actions),
+                round=1,  # a classic game is one round
+            )
+        )
+        self.query_one(DiscardView).show([Shown(state.top, "")])
+        self.query_one("#pile-info", Static).update(pile_lines_of(state, lang))
+        status = (
+            text(lang, "game.game_over")
+            if over
+            else text(lang, "game.turn_of", player=r.names[state.turn])
+        )
+        self.query_one("#status", Static).update(status)
+        lines = []
+        for seat, hand in enumerate(state.hands):
+            marks = [text(lang, "game.cards_count", count=len(hand))]
+            if seat in state.ranking:
+                marks.append(text(lang, "classic.place", place=state.ranking.index(seat) + 1))
+            if not over and seat == state.turn and state.phase == ClassicPhase.REACTION:
+                marks.append(text(lang, "classic.reacting"))
+            to_act = "▶" if seat == state.turn and not over else " "
+            lines.append(
+                f"{to_act} {r.names[seat]:<10} {' · '.join(marks):<12} "
+                + " ".join(classic_face(card) for card in hand)
+            )
+        self.query_one("#hands", Static).update("\n".join(lines))
+        self.query_one(GameLog).sync(r.log)
