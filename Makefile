@@ -27,9 +27,12 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen
 	touch $@
 
-# The main job (see README).
+# The main job (see README): the game server with the browser client, SQLite in data/.
+# HOST and PORT change where it listens (HOST=0.0.0.0 to let other devices in).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: setup
-	$(BIN)/dos watch --players 4 --seed 1
+	$(BIN)/dos serve --host $(HOST) --port $(PORT) --data data
 
 lint: setup
 	$(BIN)/ruff check src tests bench

@@ -159,12 +159,12 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
     from dos.server.tables import Settings
 
-    if args.bot_delay < 0 or args.grace < 0:
-        raise _RejectedError("--bot-delay and --grace: must not be negative")
+    if args.bot_delay < 0 or args.grace < 0 or args.rate <= 0:
+        raise _RejectedError("--bot-delay, --grace: not negative; --rate: positive")
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
-        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace),
+        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace, rate=args.rate),
     )
     serve(config, args.host, args.port)
 
@@ -294,6 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="wait before a stand-in bot plays for a timed-out or departed player",
+    )
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages a second one connection may send (bursts of 2N)",
     )
     p.set_defaults(func=cmd_serve)
     return parser

@@ -1,0 +1,326 @@
+"""Load benchmark of the game server: many concurrent four-seat tables of WebSocket clients.
+
+Starts ``dos serve`` (SQLite, every action committed before it is broadcast) in a child
+process, then, for each table count asked for, opens that many tables with four guest seats,
+connects four WebSocket clients to each and lets them play: a client whose turn it is (or
+who must call DOS) waits a think time, sends a random legal action and measures the round
+trip until its ``update`` (or ``error``) comes back. Reports the round-trip latency p50/p99,
+actions per second, and the largest table count whose p99 stays under 100 ms.
+
+    .venv/bin/python bench/load.py --tables 100,200,300,500 --seconds 20 --think 1.0
+
+Not a test: it measures, and its figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+P99_LIMIT_MS = 100.0
+
+
+@dataclass
+class Stats:
+    """Round trips of one run."""
+
+    latencies: list[float] = field(default_factory=list)
+    slow: list[tuple[float, float]] = field(default_factory=list)
+    """(time, latency) of round trips over 100 ms: clustered in time means the whole
+    server stalled (or was not scheduled), spread out means single slow actions."""
+    codes: dict[str, int] = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)
+    """Tables that could not be opened (HTTP or WebSocket errors during set-up)."""
+    stale: int = 0
+    errors: int = 0
+    games: int = 0
+    measuring: bool = False
+
+
+class Seat:
+    """One bot-driven WebSocket client."""
+
+    def __init__(self, ws: ClientConnection, think: float, rng: random.Random) -> None:
+        self.ws = ws
+        self.think = think
+        self.rng = rng
+        self.seat: int | None = None
+        self.version = 0
+        self.view: dict[str, Any] | None = None
+        self.result: Any = None
+        self.waiting: tuple[str, float] | None = None
+        self.ids = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def decide(self) -> str | None:
+        if self.view is None or self.result is not None or self.waiting is not None:
+            return None
+        legal = self.view["legal"]
+        calls = [a for a in legal if a.endswith("dos")]
+        if calls:
+            return str(calls[0])
+        if self.view["turn"] == self.seat:
+            turn = [a for a in legal if ":" not in a and not a.startswith("catch")]
+            if turn:
+                return str(self.rng.choice(turn))
+        return None
+
+
+async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) -> None:
+    loop = asyncio.get_running_loop()
+
+    async def send(action: str, version: int) -> None:
+        seat.timer = None
+        if seat.waiting is not None or stop.is_set():
+            return
+        seat.ids += 1
+        ident = str(seat.ids)
+        seat.waiting = (ident, time.perf_counter())
+        message = {"type": "action", "action": action, "version": version, "id": ident}
+        with contextlib.suppress(Exception):
+            await seat.ws.send(json.dumps(message))
+
+    def schedule() -> None:
+        action = seat.decide()
+        if action is None or seat.timer is not None:
+            return
+        delay = seat.think * seat.rng.uniform(0.5, 1.5)
+        version = seat.version
+        seat.timer = loop.call_later(delay, lambda: loop.create_task(send(action, version)))
+
+    async for text in seat.ws:
+        message = json.loads(text)
+        kind = message["type"]
+        if kind == "welcome":
+            seat.seat = message["seat"]
+        elif kind in ("state", "update"):
+            seat.version = message["version"]
+            seat.view = message["view"]
+            seat.result = message["result"]
+            ident = message.get("id")
+            if seat.waiting is not None and ident == seat.waiting[0]:
+                if stats.measuring:
+                    now = time.perf_counter()
+                    stats.latencies.append(now - seat.waiting[1])
+                    if now - seat.waiting[1] > 0.1:
+                        stats.slow.append((now, now - seat.waiting[1]))
+                seat.waiting = None
+            if seat.timer is not None:
+                seat.timer.cancel()
+                seat.timer = None
+            if seat.result is not None and host and kind == "update":
+                stats.games += 1
+                await seat.ws.send(json.dumps({"type": "rematch"}))
+        elif kind == "error":
+            if seat.waiting is not None and message.get("id") == seat.waiting[0]:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - seat.waiting[1])
+                seat.waiting = None
+            if message["code"] == "stale":
+                stats.stale += 1
+            else:
+                stats.errors += 1
+                stats.codes[message["code"]] = stats.codes.get(message["code"], 0) + 1
+        if stop.is_set():
+            break
+        schedule()
+
+
+async def _table(
+    *,
+    client: httpx.AsyncClient,
+    base: str,
+    think: float,
+    rng: random.Random,
+    stats: Stats,
+    stop: asyncio.Event,
+    ready: asyncio.Queue[int],
+) -> None:
+    try:
+        seats = await _open_table(client, base, think, rng)
+    except Exception as error:
+        stats.failed.append(repr(error))
+        await ready.put(0)
+        return
+    tasks = [
+        asyncio.create_task(_seat_loop(seat, stats, stop, index == 0))
+        for index, seat in enumerate(seats)
+    ]
+    await seats[0].ws.send(json.dumps({"type": "start"}))
+    await ready.put(1)
+    await stop.wait()
+    for seat in seats:
+        with contextlib.suppress(Exception):
+            await seat.ws.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _open_table(
+    client: httpx.AsyncClient, base: str, think: float, rng: random.Random
+) -> list[Seat]:
+    response = await client.post(
+        f"{base}/api/tables", json={"name": "h", "seats": [None, None, None, None]}
+    )
+    host = response.json()
+    grants = [host]
+    for name in ("a", "b", "c"):
+        grants.append(
+            (
+                await client.post(f"{base}/api/tables/{host['code']}/join", json={"name": name})
+            ).json()
+        )
+    ws_base = "ws" + base.removeprefix("http")
+    seats = []
+    for grant in grants:
+        ws = await connect(f"{ws_base}/ws/{host['code']}", max_size=2**24, open_timeout=60)
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": grant["token"]}))
+        seats.append(Seat(ws, think, random.Random(rng.random())))
+    return seats
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def run_step(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
+    """Runs ``tables`` tables for ``seconds`` after they are all playing; returns figures."""
+    stats = Stats()
+    stop = asyncio.Event()
+    ready: asyncio.Queue[int] = asyncio.Queue()
+    rng = random.Random(tables)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        setup = time.perf_counter()
+        tasks = []
+        for _ in range(tables):
+            tasks.append(
+                asyncio.create_task(
+                    _table(
+                        client=client,
+                        base=base,
+                        think=think,
+                        rng=rng,
+                        stats=stats,
+                        stop=stop,
+                        ready=ready,
+                    )
+                )
+            )
+            await asyncio.sleep(0.002)
+        for _ in range(tables):
+            await ready.get()
+        setup = time.perf_counter() - setup
+        gc.collect()
+        gc.freeze()
+        await asyncio.sleep(min(5.0, seconds / 4))  # warm up
+        stats.measuring = True
+        began = time.perf_counter()
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+        elapsed = time.perf_counter() - began
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    lat = stats.latencies
+    return {
+        "tables": tables,
+        "clients": 4 * tables,
+        "actions": len(lat),
+        "actions_per_s": len(lat) / elapsed,
+        "p50_ms": _percentile(lat, 0.50) if lat else float("nan"),
+        "p99_ms": _percentile(lat, 0.99) if lat else float("nan"),
+        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "stale": stats.stale,
+        "errors": stats.errors,
+        "games_finished": stats.games,
+        "setup_s": setup,
+        "error_codes": stats.codes,
+        "tables_failed": len(stats.failed),
+        "first_failure": stats.failed[0] if stats.failed else None,
+        "slow_seconds": sorted({int(at - began) for at, _ in stats.slow}),
+    }
+
+
+def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
+    """``dos serve`` on a free port, its output in ``data/server.log``; returns the process
+    and its URL."""
+    command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(data)]
+    data.mkdir(parents=True, exist_ok=True)
+    log = data / "server.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
+    for _ in range(600):
+        for line in log.read_text().splitlines():
+            if "DOS server: open " in line:
+                return process, line.split("open ", 1)[1].strip().rstrip("/")
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise RuntimeError("the server did not start:\n" + log.read_text())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50,100,200,300,500", help="table counts to try")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds a step")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    args = parser.parse_args()
+    gc.set_threshold(50_000, 50, 1000)
+    loop_factory = None
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    rows = []
+    for count in [int(n) for n in args.tables.split(",")]:
+        with tempfile.TemporaryDirectory(prefix="dos-load-") as folder:
+            process, base = start_server(Path(folder))
+            try:
+                with asyncio.Runner(loop_factory=loop_factory) as runner:
+                    row = runner.run(run_step(base, count, args.seconds, args.think))
+            finally:
+                process.terminate()
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                shown = (Path(folder) / "server.log").read_text().splitlines()
+                problems = [line for line in shown if "Error" in line or "ERROR" in line]
+                if problems:
+                    print(f"server log: {len(problems)} error lines, first: {problems[0]}")
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(
+                f"{row['tables']:5d} tables {row['clients']:5d} clients "
+                f"{row['actions_per_s']:7.1f} actions/s  p50 {row['p50_ms']:6.1f} ms  "
+                f"p99 {row['p99_ms']:6.1f} ms  stale {row['stale']}  errors {row['errors']}  "
+                f"(setup {row['setup_s']:.0f} s)",
+                flush=True,
+            )
+    fine = [r["tables"] for r in rows if r["p99_ms"] < P99_LIMIT_MS]
+    print(f"largest table count with p99 < {P99_LIMIT_MS:.0f} ms: {max(fine) if fine else 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,509 @@
+"""The ASGI application: HTTP endpoints, the WebSocket of each player, and the browser client.
+
+``create_app(config)`` builds it; ``serve(config, host, port)`` runs it on uvicorn and prints
+the address to open. The protocol is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import socket
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+from starlette.websockets import WebSocketDisconnect
+
+from dos import ruleset
+from dos.bots.registry import LEVELS
+from dos.server.auth import TokenError
+from dos.server.connections import Client
+from dos.server.messages import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    ActionMessage,
+    Back,
+    CreateTable,
+    GameList,
+    Hello,
+    JoinTable,
+    Ping,
+    PlayerResults,
+    ProtocolError,
+    Rematch,
+    Replay,
+    SeatGrant,
+    ServerInfo,
+    Start,
+    Sync,
+    TableInfo,
+    TableList,
+    parse_client_message,
+    server_message,
+)
+from dos.server.service import MAX_SEATS, MIN_SEATS, Service
+from dos.server.storage import Database, database_url, list_games, load_game, player_results
+from dos.server.tables import RefusedError, Settings, Table
+
+log = logging.getLogger(__name__)
+
+HELLO_SECONDS = 10.0
+"""How long a new connection has to send ``hello``."""
+WS_MAX_BYTES = 65536
+"""Frames over this size close the connection (1009); over ``MAX_MESSAGE_BYTES`` are refused."""
+
+_STATUS = {
+    "bad_request": 400,
+    "bad_seat": 400,
+    "bad_token": 401,
+    "expired_token": 401,
+    "no_table": 404,
+    "no_seat": 409,
+    "bad_state": 409,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """How to run the server."""
+
+    data: Path = field(default_factory=lambda: Path("data"))
+    """The data folder: the SQLite database (by default) and the token secret."""
+    database: str | None = None
+    """A database URL (``sqlite:///...``, ``postgresql://...``); default: SQLite in ``data``."""
+    settings: Settings = field(default_factory=Settings)
+    sqlite_synchronous: str = "FULL"
+
+
+def _refused(error: RefusedError) -> HTTPException:
+    return HTTPException(_STATUS.get(error.code, 400), error.message)
+
+
+def _static_dir() -> Path:
+    from dos.web import STATIC_DIR
+
+    return STATIC_DIR
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The application, with its service started and stopped by the lifespan."""
+    url = database_url(config.database, config.data)
+    service = Service(Database(url, config.sqlite_synchronous), config.data, config.settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        yield
+        await service.stop()
+
+    app = FastAPI(
+        title="DOS game server",
+        version=str(PROTOCOL_VERSION),
+        description="Tables, seats and results of online DOS. The WebSocket protocol is "
+        "documented in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+
+    async def table_or_404(code: str) -> Table:
+        table = await service.table(code)
+        if table is None:
+            raise HTTPException(404, f"there is no table {code!r}")
+        return table
+
+    @app.get("/api/health")
+    async def health() -> dict[str, bool]:
+        """Whether the server answers."""
+        return {"ok": True}
+
+    @app.get("/api/info", response_model=ServerInfo)
+    async def info() -> dict[str, Any]:
+        """The protocol version, rule sets, bot levels and limits."""
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "rules": list(ruleset.NAMES),
+            "levels": list(LEVELS),
+            "max_message_bytes": MAX_MESSAGE_BYTES,
+            "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
+        }
+
+    @app.get("/api/tables", response_model=TableList)
+    async def public_tables() -> dict[str, Any]:
+        """The public tables in the lobby or playing."""
+        return {"tables": service.public_tables()}
+
+    @app.post("/api/tables", response_model=SeatGrant, status_code=201)
+    async def create_table(request: CreateTable) -> dict[str, Any]:
+        """Creates a table; the creator is the host, at seat 0."""
+        try:
+            return await service.create(request)
+        except RefusedError as error:
+            raise _refused(error) from None
+
+    @app.get("/api/tables/{code}", response_model=TableInfo)
+    async def table_info(code: str) -> dict[str, Any]:
+        """One table."""
+        return (await table_or_404(code)).info()
+
+    @app.post("/api/tables/{code}/join", response_model=SeatGrant)
+    async def join_table(code: str, request: JoinTable) -> dict[str, Any]:
+        """Takes an open seat (or gives back the seat this player already has)."""
+        try:
+            return await service.join(code, request)
+        except RefusedError as error:
+            raise _refused(error) from None
+
+    @app.get("/api/tables/{code}/games", response_model=GameList)
+    async def table_games(code: str) -> dict[str, Any]:
+        """The games played at a table."""
+        table = await table_or_404(code)
+        games = await service.db.call(list_games, table.code)
+        return {
+            "games": [
+                {
+                    "game_id": g.id,
+                    "number": g.number,
+                    "status": g.status,
+                    "players": g.players,
+                    "result": g.result,
+                }
+                for g in games
+            ]
+        }
+
+    async def finished_game(game_id: int) -> Any:
+        game = await service.db.call(load_game, game_id)
+        if game is None:
+            raise HTTPException(404, f"there is no game {game_id}")
+        if game.status != "finished":
+            raise HTTPException(409, f"game {game_id} is not finished: its record stays hidden")
+        return game
+
+    @app.get(
+        "/api/games/{game_id}/record",
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"application/x-ndjson": {}}}},
+    )
+    async def game_record(game_id: int) -> Response:
+        """A finished game's record (JSON Lines), replayable with ``dos replay``."""
+        from dos import records
+
+        game = await finished_game(game_id)
+        record = records.Record(
+            rules=game.rules,
+            options=game.options,
+            seed=game.seed,
+            actions=game.actions,
+            result=game.result,
+            players=game.players,
+        )
+        return Response(
+            record.dumps(),
+            media_type="application/x-ndjson",
+            headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay", response_model=Replay)
+    async def game_replay(game_id: int) -> dict[str, Any]:
+        """Every position of a finished game, all hands shown."""
+        game = await finished_game(game_id)
+        rules = ruleset.get(game.rules)
+
+        def frames() -> list[dict[str, Any]]:
+            state = rules.new_game(game.options, game.seed)
+            out = [{"action": None, "position": rules.to_position(state)}]
+            for text in game.actions:
+                rules.apply(state, rules.parse_action(text))
+                out.append({"action": text, "position": rules.to_position(state)})
+            return out
+
+        return {
+            "game_id": game.id,
+            "rules": game.rules,
+            "options": game.options,
+            "players": game.players,
+            "result": game.result,
+            "frames": await asyncio.to_thread(frames),
+        }
+
+    @app.get("/api/players/{player_id}/results", response_model=PlayerResults)
+    async def results(player_id: str) -> dict[str, Any]:
+        """A player's finished games, newest first, and their wins."""
+        rows = await service.db.call(player_results, player_id)
+        games = []
+        for row in rows:
+            won = row["result"].get("winner") == row["seat"]
+            games.append({**row, "won": won})
+        return {
+            "player_id": player_id,
+            "games": len(games),
+            "wins": sum(1 for g in games if g["won"]),
+            "results": games,
+        }
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, str]:
+        """The message catalog of ``lang``, a flat object of texts."""
+        from dos.i18n import CatalogError, catalog
+
+        try:
+            return catalog(lang)
+        except CatalogError as error:
+            raise HTTPException(404, str(error)) from None
+
+    @app.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        """One player's (or spectator's) connection: ``docs/protocol.md``."""
+        await websocket.accept()
+        table = await service.table(code)
+        if table is None:
+            await websocket.close(4404, f"there is no table {code!r}")
+            return
+        client = Client(websocket, config.settings.rate)
+        client.start()
+        try:
+            await _converse(service, table, client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.detach(client)
+            await client.stop()
+
+    static = _static_dir()
+
+    def page() -> FileResponse:
+        return FileResponse(static / "index.html", media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page()
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def join_link(code: str) -> FileResponse:
+        return page()
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static_file(path: str) -> FileResponse:
+        root = static.resolve()
+        target = (root / path).resolve()
+        if not target.is_relative_to(root) or not target.is_file():
+            raise HTTPException(404, "no such file")
+        media = {
+            ".js": "text/javascript",
+            ".mjs": "text/javascript",
+            ".css": "text/css",
+            ".html": "text/html",
+            ".json": "application/json",
+            ".svg": "image/svg+xml",
+        }.get(target.suffix)
+        return FileResponse(target, media_type=media)
+
+    return app
+
+
+async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes:
+    message = await asyncio.wait_for(websocket.receive(), timeout)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text: str | None = message.get("text")
+    if text is not None:
+        return text
+    data: bytes = message.get("bytes") or b""
+    return data
+
+
+def _message_id(raw: str | bytes) -> str | None:
+    """The ``id`` of a message, if it has a readable one (for the error that refuses it)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    ident = data.get("id") if isinstance(data, dict) else None
+    return ident if isinstance(ident, str) and len(ident) <= 64 else None
+
+
+def _error(client: Client, code: str, message: str, ident: str | None = None) -> None:
+    client.send(server_message("error", code=code, message=message, id=ident))
+
+
+async def _converse(service: Service, table: Table, client: Client) -> None:
+    websocket = client.websocket
+    while not client.closed:
+        try:
+            raw = await _receive(websocket, None if client.greeted else HELLO_SECONDS)
+        except TimeoutError:
+            _error(client, "hello_required", "no hello in time")
+            client.close(4408, "no hello in time")
+            await client.drain()
+            return
+        if not client.limit.allow():
+            if client.flooding():
+                _error(client, "rate_limited", "too many messages: closing")
+                client.close(4429, "flood: too many messages")
+                await client.drain()
+                return
+            message_id = _message_id(raw)
+            _error(client, "rate_limited", "too many messages: this one was dropped", message_id)
+            continue
+        try:
+            message = parse_client_message(raw)
+        except ProtocolError as error:
+            _error(client, error.code, error.message)
+            continue
+        try:
+            done = await _handle(service, table, client, message)
+        except Exception:  # a bug must not end the connection, nor the server
+            log.exception("table %s: message %s failed", table.code, message.type)
+            _error(client, "internal", "the server failed on this message; nothing changed")
+            continue
+        if done:
+            return
+
+
+async def _handle(service: Service, table: Table, client: Client, message: Any) -> bool:
+    """Handles one message; whether the connection is to end."""
+    if isinstance(message, Hello):
+        if client.greeted:
+            _error(client, "hello_required", "hello was already said on this connection")
+            return False
+        if message.protocol != PROTOCOL_VERSION:
+            _error(client, "protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
+            client.close(4400, f"protocol {PROTOCOL_VERSION} only")
+            await client.drain()
+            return True
+        seat: int | None = None
+        if message.token is not None:
+            try:
+                claim = service.signer.read_seat(message.token)
+            except TokenError as error:
+                _error(client, error.code, error.message)
+                client.close(4401, error.code)
+                await client.drain()
+                return True
+            if (
+                claim.code != table.code
+                or not 0 <= claim.seat < len(table.seats)
+                or table.seats[claim.seat].player_id != claim.player_id
+            ):
+                _error(client, "bad_token", "this token does not open a seat at this table")
+                client.close(4401, "bad_token")
+                await client.drain()
+                return True
+            seat = claim.seat
+            client.player_id = claim.player_id
+        client.greeted = True
+        await table.attach(client, seat)
+        return False
+    if not client.greeted:
+        _error(client, "hello_required", "say hello first (with your seat token, or null)")
+        return False
+    if isinstance(message, Ping):
+        client.send(server_message("pong", id=message.id))
+    elif isinstance(message, Sync):
+        async with table.lock:
+            client.send(table.state_message(client.seat))
+    elif isinstance(message, ActionMessage):
+        if client.seat is None:
+            _error(client, "not_seated", "spectators cannot play", message.id)
+            return False
+        try:
+            await table.submit(client.seat, message.action, message.version, message.id)
+        except RefusedError as error:
+            _error(client, error.code, error.message, message.id)
+            if error.code == "storage":
+                async with table.lock:
+                    client.send(table.state_message(client.seat))
+    elif isinstance(message, Start | Rematch):
+        try:
+            if isinstance(message, Start):
+                await table.start(client.seat)
+            else:
+                await table.rematch(client.seat)
+        except RefusedError as error:
+            _error(client, error.code, error.message)
+    elif isinstance(message, Back):
+        if client.seat is None:
+            _error(client, "not_seated", "spectators have no seat to take back")
+        else:
+            table.back(client.seat)
+    return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+FULL_GC_SECONDS = 300.0
+"""How often the server runs a full garbage collection (see ``serve``)."""
+
+
+async def _collect_garbage() -> None:
+    while True:
+        await asyncio.sleep(FULL_GC_SECONDS)
+        gc.collect()
+
+
+def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Runs the server until interrupted; prints the address to open once it listens."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    # The database thread must not hold the event loop up for long: switch threads often.
+    sys.setswitchinterval(0.0005)
+    # Games hold many long-lived objects: a full garbage collection over all of them stalls
+    # every table at once (hundreds of milliseconds with 500 tables). So the automatic
+    # collector only looks at young objects, and a full collection runs every few minutes.
+    gc.set_threshold(1000, 20, 1_000_000)
+    sock = bind(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            ws_max_size=WS_MAX_BYTES,
+            ws_per_message_deflate=False,  # compression costs more CPU than it saves here
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
+    )
+
+    async def main() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        gc.freeze()  # what exists after start-up (modules, loaded tables) is never collected
+        if server.started:
+            print(f"DOS server: open http://{shown}:{bound}/", flush=True)
+        collector = asyncio.create_task(_collect_garbage())
+        await task
+        collector.cancel()
+
+    loop_factory = None
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(main())
+    if not server.started:
+        sys.exit(1)

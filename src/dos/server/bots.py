@@ -1,0 +1,223 @@
+"""Bots playing on the server, with human-like delays: the bot seats of a table, and the
+stand-in bots of players who are away.
+
+A bot sees only its seat's view (``dos.bots``), decides after a delay that looks human, and
+sends its action through the same path as a client, so it is checked, committed and
+broadcast like any other. DOS calls and catches are reflexes (``dos.bots.reflex``): when an
+obligation opens, every bot at the table schedules its call or catch after its reaction time,
+and the first action the server accepts, a bot's or a person's, wins the race.
+
+Delays are multiplied by ``scale`` (``dos serve --bot-delay``): 1 is human-like, 0 instant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from dos.arena.game import Player
+from dos.bots.registry import LEVELS, make_player
+
+log = logging.getLogger(__name__)
+
+TURN_DELAY = 1.1
+"""Median seconds a bot takes for a turn action, at scale 1."""
+TURN_SPREAD = 0.35
+"""Sigma of the logarithm of the turn delay."""
+STAND_IN = "medium"
+"""The level of the bot that plays for an away player."""
+
+
+class BotSupport(Protocol):
+    """What the server needs from a rule set to let bots play it."""
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        """The view a bot of ``seat`` decides from."""
+        ...
+
+    def obligations(self, state: Any) -> dict[int, Any]:
+        """Seats with an open DOS obligation, each with a key that changes with a new one."""
+        ...
+
+
+class _OfficialSupport:
+    def seat_view(self, state: Any, seat: int) -> Any:
+        from dos.rules.official import view
+
+        return view(state, seat)
+
+    def obligations(self, state: Any) -> dict[int, Any]:
+        return {
+            seat: (state.round, tuple(hand))
+            for seat, hand in enumerate(state.hands)
+            if state.dos_open >> seat & 1
+        }
+
+
+def bot_support(rules: str) -> BotSupport | None:
+    """How bots play the rule set ``rules``, or ``None`` when they cannot.
+
+    >>> bot_support("official") is not None
+    True
+    """
+    if rules == "official":
+        return _OfficialSupport()
+    return None
+
+
+class BotTable(Protocol):
+    """What the driver needs from a table."""
+
+    rules_name: str
+    rules: Any
+    state: Any
+    version: int
+
+    def playing(self) -> bool:
+        """Whether a game is being played."""
+        ...
+
+    def bot_level(self, seat: int) -> str | None:
+        """The level of the bot playing ``seat`` now (a bot seat or a stand-in), else None."""
+        ...
+
+    def submit_bot(self, seat: int, text: str, version: int) -> Awaitable[bool]:
+        """Sends a bot's action; whether it was accepted."""
+        ...
+
+
+class BotDriver:
+    """Plays the bot seats of one table."""
+
+    def __init__(self, table: BotTable, scale: float, seed: int) -> None:
+        self.table = table
+        self.scale = scale
+        self.support = bot_support(table.rules_name)
+        self._seed = seed
+        self._rng = random.Random(f"{seed}/delays")
+        self._players: dict[str, Player] = {}
+        self._bot_rngs: dict[int, random.Random] = {}
+        self._turn_task: asyncio.Task[None] | None = None
+        self._reflexes: set[asyncio.Task[None]] = set()
+        self._raced: dict[int, Any] = {}
+        self.errors: list[str] = []
+
+    def reset(self, seed: int) -> None:
+        """Forgets everything (a new game): cancels pending decisions."""
+        self.stop()
+        self._seed = seed
+        self._rng = random.Random(f"{seed}/delays")
+        self._bot_rngs = {}
+        self._raced = {}
+
+    def stop(self) -> None:
+        """Cancels every pending decision and reflex."""
+        if self._turn_task is not None:
+            self._turn_task.cancel()
+            self._turn_task = None
+        for task in self._reflexes:
+            task.cancel()
+        self._reflexes.clear()
+
+    def _player(self, level: str) -> Player:
+        if level not in self._players:
+            self._players[level] = make_player(level)
+        return self._players[level]
+
+    def _delay(self, median: float) -> float:
+        if self.scale <= 0:
+            return 0.0
+        return self.scale * median * self._rng.lognormvariate(0.0, TURN_SPREAD)
+
+    def poke(self) -> None:
+        """Looks at the table after a change: starts the bot to act, races new obligations."""
+        table = self.table
+        if self.support is None or not table.playing():
+            self.stop()
+            return
+        turn = table.rules.turn(table.state)
+        if table.bot_level(turn) is not None:
+            if self._turn_task is None or self._turn_task.done():
+                self._turn_task = asyncio.get_running_loop().create_task(self._play_turns())
+        elif self._turn_task is not None:
+            self._turn_task.cancel()
+            self._turn_task = None
+        self._race(self.support.obligations(table.state))
+
+    def _race(self, open_now: dict[int, Any]) -> None:
+        for seat in list(self._raced):
+            if seat not in open_now:
+                del self._raced[seat]
+        for owner, key in open_now.items():
+            if self._raced.get(owner) == key:
+                continue
+            self._raced[owner] = key
+            players = self.table.rules.players(self.table.state)
+            for seat in range(players):
+                level = self.table.bot_level(seat)
+                if level is None:
+                    continue
+                reflex = self._player(level).reflex
+                delay = (
+                    reflex.call_delay(self._rng) if seat == owner else reflex.catch_delay(self._rng)
+                )
+                if delay is None:
+                    continue
+                text = "dos" if seat == owner else f"catch {owner}"
+                task = asyncio.get_running_loop().create_task(
+                    self._reflex(seat, owner, key, text, delay * self.scale)
+                )
+                self._reflexes.add(task)
+                task.add_done_callback(self._reflexes.discard)
+
+    async def _reflex(self, seat: int, owner: int, key: Any, text: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        table = self.table
+        assert self.support is not None
+        if not table.playing() or table.bot_level(seat) is None:
+            return
+        if self.support.obligations(table.state).get(owner) != key:
+            return  # closed already, or a different obligation
+        await table.submit_bot(seat, text, table.version)
+
+    async def _play_turns(self) -> None:
+        table = self.table
+        assert self.support is not None
+        try:
+            while table.playing():
+                seat = table.rules.turn(table.state)
+                level = table.bot_level(seat)
+                if level is None:
+                    return
+                await asyncio.sleep(self._delay(TURN_DELAY))
+                if not table.playing() or table.rules.turn(table.state) != seat:
+                    continue
+                level = table.bot_level(seat)
+                if level is None:
+                    return
+                version = table.version
+                action = await self._choose(seat, level)
+                if table.version != version:
+                    continue  # something happened while thinking: look again
+                if not await table.submit_bot(seat, action, version):
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bot must never take the server down
+            log.exception("bot at seat failed")
+            self.errors.append(repr(error))
+
+    async def _choose(self, seat: int, level: str) -> str:
+        assert self.support is not None
+        player = self._player(level)
+        view = self.support.seat_view(self.table.state, seat)
+        rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
+        choose: Callable[[], Any] = lambda: player.bot.choose(view, rng, player.budget)  # noqa: E731
+        if level in LEVELS and LEVELS[level][0] == "mcts":
+            action = await asyncio.to_thread(choose)
+        else:
+            action = choose()
+        return str(action)

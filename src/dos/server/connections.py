@@ -1,0 +1,126 @@
+"""One client's WebSocket connection: an outgoing queue with its writer, and a rate limit.
+
+Sending never waits for a slow client: messages go into the connection's queue and a writer
+task sends them in order. A client that lets its queue fill up is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from starlette.websockets import WebSocket
+
+QUEUE_LIMIT = 2000
+"""Messages waiting for one client before it is closed as too slow."""
+
+RATE = 20.0
+"""Messages a second a client may send, on average."""
+BURST = 40.0
+"""Messages a client may send at once."""
+FLOOD_LIMIT = 60
+"""Messages dropped for the rate limit, within one burst's worth of time, that close the
+connection."""
+
+
+class RateLimit:
+    """A token bucket.
+
+    >>> limit = RateLimit(rate=1.0, burst=2.0)
+    >>> [limit.allow(now=0.0) for _ in range(3)]
+    [True, True, False]
+    >>> limit.allow(now=1.0)
+    True
+    """
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._at: float | None = None
+
+    def allow(self, now: float | None = None) -> bool:
+        """Takes a token if there is one."""
+        now = time.monotonic() if now is None else now
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class Client:
+    """A connected client: its seat (``None``: spectator) and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, rate: float = RATE) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.player_id: str | None = None
+        self.greeted = False
+        self.limit = RateLimit(rate, 2 * rate)
+        self.dropped = 0
+        self.dropped_since = 0.0
+        self.closed = False
+        self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Starts the writer task."""
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        """Queues a message; closes a client whose queue is full."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= QUEUE_LIMIT:
+            self.close(1008, "too slow: too many messages waiting")
+            return
+        self._queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Sends what is queued, then closes with ``code`` and ``reason``."""
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.put_nowait((code, reason))
+
+    def flooding(self) -> bool:
+        """Counts a dropped message; whether the flood has gone on long enough to close."""
+        now = time.monotonic()
+        if now - self.dropped_since > self.limit.burst / self.limit.rate:
+            self.dropped = 0
+            self.dropped_since = now
+        self.dropped += 1
+        return self.dropped > FLOOD_LIMIT
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, tuple):
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(code=item[0], reason=item[1])
+                    return
+                await self.websocket.send_text(item)
+        except Exception:
+            self.closed = True
+
+    async def stop(self) -> None:
+        """Stops the writer (after the connection has ended)."""
+        self.closed = True
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Waits until the writer has sent everything and closed (after ``close``)."""
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+
+    def __repr__(self) -> str:
+        return f"Client(seat={self.seat!r})"

@@ -1,0 +1,408 @@
+"""The WebSocket protocol and the HTTP bodies of the game server, as typed models.
+
+One module says what every message looks like: the client messages are validated with these
+models, and ``docs/protocol.md`` shows their JSON schemas (``schemas()``). Server messages are
+built as plain dicts on the hot path (``server_message``), and their models document them and
+let tests check every message a client receives.
+
+>>> parse_client_message('{"type": "ping", "id": "7"}')
+Ping(type='ping', id='7')
+>>> parse_client_message('{"type": "fly"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+dos.server.messages.ProtocolError: unknown_type: unknown message type 'fly' (known: action, ...)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+"""The protocol version; a client says which it speaks in ``hello``."""
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest client message the server reads; a larger one is refused with ``too_big``."""
+
+NAME_MAX = 24
+"""The longest display name."""
+
+
+class ProtocolError(Exception):
+    """A client message the server refuses: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- client -> server -------------------------------------------------------------------------
+
+
+class Hello(_Message):
+    """The first message on a connection: who is speaking. No token: a spectator."""
+
+    type: Literal["hello"]
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = Field(default=None, max_length=1024)
+
+
+class ActionMessage(_Message):
+    """An action in the engine's notation, with the state version the client saw."""
+
+    type: Literal["action"]
+    action: str = Field(max_length=200)
+    version: int = Field(ge=0)
+    id: str | None = Field(default=None, max_length=64)
+    """Echoed in the ``update`` (to the sender only) or the ``error`` this action brings."""
+
+
+class Start(_Message):
+    """The host starts the game (lobby -> playing); open seats get bots."""
+
+    type: Literal["start"]
+
+
+class Rematch(_Message):
+    """The host starts a new game with the same seats (finished -> playing)."""
+
+    type: Literal["rematch"]
+
+
+class Back(_Message):
+    """Take one's seat back from the bot that stood in (after a timeout)."""
+
+    type: Literal["back"]
+
+
+class Sync(_Message):
+    """Ask for a full ``state`` message."""
+
+    type: Literal["sync"]
+
+
+class Ping(_Message):
+    """Answered with ``pong``."""
+
+    type: Literal["ping"]
+    id: str | None = Field(default=None, max_length=64)
+
+
+ClientMessage = Annotated[
+    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping, Field(discriminator="type")
+]
+CLIENT_TYPES = ("action", "back", "hello", "ping", "rematch", "start", "sync")
+_CLIENT = TypeAdapter[Hello | ActionMessage | Start | Rematch | Back | Sync | Ping](ClientMessage)
+
+
+def parse_client_message(
+    text: str | bytes,
+) -> Hello | ActionMessage | Start | Rematch | Back | Sync | Ping:
+    """A client message from its JSON text; raises ``ProtocolError`` saying what is wrong."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_big", f"message of {len(text)} bytes; the limit is {MAX_MESSAGE_BYTES}"
+        )
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})"
+        )
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in error.errors()
+        )
+        raise ProtocolError("bad_message", f"{kind}: {problems}") from None
+
+
+# --- shared shapes ------------------------------------------------------------------------------
+
+
+class SeatInfo(_Message):
+    """One seat of a table. Open: ``name`` and ``bot`` both null."""
+
+    seat: int
+    name: str | None
+    bot: str | None
+    """The bot level (``easy``, ``medium``, ``hard``) of a bot seat, else null."""
+    connected: bool
+    """Whether the seat's player has a connection open (bots: always true)."""
+    away: bool
+    """A human seat played by a stand-in bot (turn timer ran out, or the player left)."""
+
+
+class TableInfo(_Message):
+    """What everyone may know about a table."""
+
+    code: str
+    rules: str
+    options: dict[str, Any]
+    public: bool
+    status: Literal["lobby", "playing", "finished"]
+    host: int
+    turn_seconds: float | None
+    game: int
+    """How many games were started at this table (0 in the lobby)."""
+    game_id: int | None
+    """The id of the current or last game (for its record), null before the first."""
+    seats: list[SeatInfo]
+    spectators: int
+
+
+# --- server -> client ---------------------------------------------------------------------------
+
+
+class Welcome(_Message):
+    """The answer to ``hello``: the seat this connection plays (null: spectator)."""
+
+    type: Literal["welcome"]
+    protocol: int
+    seat: int | None
+    player_id: str | None
+
+
+class State(_Message):
+    """A full resync: the table and this connection's view (null in the lobby)."""
+
+    type: Literal["state"]
+    version: int
+    """The number of actions applied in the current game; an action must name it."""
+    table: TableInfo
+    view: dict[str, Any] | None
+    """The rule set's ``view_json`` for this seat; for spectators without ``hand``/``legal``."""
+    result: dict[str, Any] | None
+    """The rule set's ``result`` once the game is over, else null."""
+    timer: dict[str, Any] | None
+    """``{"seat": n, "seconds": s, "phase": "turn"|"grace"}`` while a turn timer runs."""
+
+
+class Update(_Message):
+    """One accepted action, committed before it is sent: the new view, without ``history``."""
+
+    type: Literal["update"]
+    version: int
+    action: str
+    """The action in canonical notation, as the engine wrote it into the history."""
+    seat: int
+    """The seat that made it."""
+    id: str | None = None
+    """The sender's ``id``, in the copy sent to the sender only."""
+    view: dict[str, Any]
+    result: dict[str, Any] | None
+    by_bot: bool
+    """Made by a bot (a bot seat, or a stand-in for an away player)."""
+
+
+class TableMessage(_Message):
+    """The table changed: a seat was taken, a player came or went, the status changed."""
+
+    type: Literal["table"]
+    table: TableInfo
+
+
+class Timer(_Message):
+    """A turn timer started (``seconds`` left) or stopped (``seat`` null)."""
+
+    type: Literal["timer"]
+    seat: int | None
+    seconds: float | None
+    phase: Literal["turn", "grace"] | None
+
+
+class ErrorMessage(_Message):
+    """A refused message; nothing changed. ``id`` echoes the refused action's ``id``."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    id: str | None = None
+
+
+class Pong(_Message):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+    id: str | None = None
+
+
+ServerMessage = Annotated[
+    Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE = TypeAdapter[Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong](
+    ServerMessage
+)
+"""Validates a server message (tests check every message a client receives)."""
+
+
+def server_message(kind: str, **fields: Any) -> str:
+    """A server message as JSON text.
+
+    >>> server_message("pong", id=None)
+    '{"type":"pong","id":null}'
+    """
+    return json.dumps({"type": kind, **fields}, separators=(",", ":"))
+
+
+# --- HTTP bodies --------------------------------------------------------------------------------
+
+
+class CreateTable(_Message):
+    """``POST /api/tables``: a new table, with its creator (the host) at seat 0."""
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    """The host's display name."""
+    rules: str = "official"
+    options: dict[str, Any] = Field(default_factory=dict)
+    """The rule set's options; ``players`` is set from ``seats``."""
+    seats: list[str | None] = Field(default_factory=lambda: [None, "medium"])
+    """One entry per seat (2-4): null for a human seat, or a bot level. Seat 0 is the host's."""
+    public: bool = False
+    """Listed by ``GET /api/tables``; private tables are joined by code only."""
+    turn_seconds: float | None = Field(default=None, gt=0, le=3600)
+    """The turn timer in seconds; null (the default) is off."""
+    player_token: str | None = Field(default=None, max_length=1024)
+    """A ``player_token`` from an earlier grant, to keep one player id across tables."""
+
+
+class JoinTable(_Message):
+    """``POST /api/tables/{code}/join``: take an open human seat."""
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    seat: int | None = None
+    """The seat wanted; null: the first open one."""
+    player_token: str | None = Field(default=None, max_length=1024)
+
+
+class SeatGrant(_Message):
+    """A seat and the signed token that opens it (keep it: it resumes the seat)."""
+
+    code: str
+    seat: int
+    token: str
+    player_id: str
+    player_token: str
+    table: TableInfo
+
+
+class TableList(_Message):
+    """``GET /api/tables``: the public tables not finished."""
+
+    tables: list[TableInfo]
+
+
+class GameSummary(_Message):
+    """One game of a table."""
+
+    game_id: int
+    number: int
+    status: Literal["playing", "finished"]
+    players: list[str]
+    result: dict[str, Any] | None
+
+
+class GameList(_Message):
+    """``GET /api/tables/{code}/games``."""
+
+    games: list[GameSummary]
+
+
+class PlayerGame(_Message):
+    """One finished game of a player."""
+
+    game_id: int
+    code: str
+    seat: int
+    name: str
+    players: list[str]
+    result: dict[str, Any]
+    won: bool
+
+
+class PlayerResults(_Message):
+    """``GET /api/players/{player_id}/results``: a player's finished games, newest first."""
+
+    player_id: str
+    games: int
+    wins: int
+    results: list[PlayerGame]
+
+
+class ReplayFrame(_Message):
+    """One step of a finished game: the action that led here (null first) and the position."""
+
+    action: str | None
+    position: dict[str, Any]
+
+
+class Replay(_Message):
+    """``GET /api/games/{game_id}/replay``: every position of a finished game, all hands shown."""
+
+    game_id: int
+    rules: str
+    options: dict[str, Any]
+    players: list[str]
+    result: dict[str, Any]
+    frames: list[ReplayFrame]
+
+
+class ServerInfo(_Message):
+    """``GET /api/info``: what this server offers."""
+
+    protocol: int
+    rules: list[str]
+    levels: list[str]
+    max_message_bytes: int
+    seats: list[int]
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """The JSON schema of every message and body, by name (for ``docs/protocol.md``)."""
+    models: list[type[BaseModel]] = [
+        Hello,
+        ActionMessage,
+        Start,
+        Rematch,
+        Back,
+        Sync,
+        Ping,
+        Welcome,
+        State,
+        Update,
+        TableMessage,
+        Timer,
+        ErrorMessage,
+        Pong,
+        CreateTable,
+        JoinTable,
+        SeatGrant,
+    ]
+    return {model.__name__: model.model_json_schema() for model in models}
+
+
+def schemas_markdown() -> str:
+    """The schemas as the Markdown section of ``docs/protocol.md``."""
+    parts = []
+    for name, schema in schemas().items():
+        parts.append(f"### {name}\n\n```json\n{json.dumps(schema, indent=2)}\n```\n")
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(schemas_markdown(), end="")

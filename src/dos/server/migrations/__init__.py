@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's schema, run automatically when the server starts."""

@@ -1,0 +1,172 @@
+"""The server's tables in memory, created, found, loaded from the database and saved.
+
+At start every unfinished table is loaded and its game rebuilt from its seed and actions, so
+a server that was killed resumes every game where it stood; finished tables are loaded when
+someone asks for them (a rematch, a late visitor).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from dos import ruleset
+from dos.bots.registry import LEVELS
+from dos.errors import DosError
+from dos.server.auth import Signer, TokenError, load_secret, new_player_id
+from dos.server.bots import bot_support
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.storage import (
+    Database,
+    StoredSeat,
+    StoredTable,
+    code_exists,
+    insert_table,
+    load_active,
+    load_table,
+)
+from dos.server.tables import RefusedError, Settings, Status, Table, new_code, now
+
+log = logging.getLogger(__name__)
+
+MIN_SEATS = 2
+MAX_SEATS = 4
+
+
+class Service:
+    """Every table of the server, the database and the token signer."""
+
+    def __init__(self, db: Database, data: Path, settings: Settings) -> None:
+        self.db = db
+        self.data = data
+        self.settings = settings
+        self.signer = Signer(load_secret(data))
+        self.tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Opens the database (migrating it) and loads every unfinished table."""
+        await asyncio.to_thread(self.db.start)
+        stored = await self.db.call(load_active)
+        for item in stored:
+            table = Table(item, self.db, self.settings)
+            self.tables[table.code] = table
+            await table.finish_if_pending()
+        for table in self.tables.values():
+            table.after_change()
+        log.info("loaded %d unfinished tables", len(stored))
+
+    async def stop(self) -> None:
+        """Closes every connection and the database."""
+        clients = []
+        for table in self.tables.values():
+            table.close()
+            for client in table.clients():
+                client.close(1001, "the server is shutting down")
+                clients.append(client)
+        await asyncio.gather(*(client.drain(1.0) for client in clients))
+        await asyncio.to_thread(self.db.close)
+
+    async def table(self, code: str) -> Table | None:
+        """The table with this code, loading it if it is only in the database."""
+        code = code.upper()
+        if code in self.tables:
+            return self.tables[code]
+        async with self._loading:
+            if code in self.tables:
+                return self.tables[code]
+            stored = await self.db.call(load_table, code)
+            if stored is None:
+                return None
+            table = Table(stored, self.db, self.settings)
+            self.tables[code] = table
+            await table.finish_if_pending()
+            table.after_change()
+            return table
+
+    def player(self, token: str | None) -> tuple[str, str]:
+        """The player id of a player token (a fresh one without); and a fresh player token."""
+        if token is None:
+            player_id = new_player_id()
+        else:
+            try:
+                player_id = self.signer.read_player(token)
+            except TokenError as error:
+                raise RefusedError(error.code, error.message) from None
+        return player_id, self.signer.player_token(player_id)
+
+    async def create(self, request: CreateTable) -> dict[str, Any]:
+        """A new table with its host at seat 0; returns the host's ``SeatGrant``."""
+        if request.rules not in ruleset.NAMES:
+            raise RefusedError(
+                "bad_request",
+                f"rules: unknown rule set {request.rules!r} (known: {', '.join(ruleset.NAMES)})",
+            )
+        count = len(request.seats)
+        if not MIN_SEATS <= count <= MAX_SEATS:
+            raise RefusedError("bad_request", f"seats: a table has {MIN_SEATS}-{MAX_SEATS} seats")
+        if request.seats[0] is not None:
+            raise RefusedError("bad_request", "seats: seat 0 is the host's: it must be null")
+        for index, level in enumerate(request.seats):
+            if level is not None and level not in LEVELS:
+                raise RefusedError(
+                    "bad_request",
+                    f"seats.{index}: unknown bot level {level!r} (known: {', '.join(LEVELS)})",
+                )
+        if bot_support(request.rules) is None and any(s is not None for s in request.seats):
+            raise RefusedError("bad_request", f"seats: bots cannot play {request.rules} yet")
+        rules = ruleset.get(request.rules)
+        options = {k: v for k, v in request.options.items() if k != "players"}
+        try:
+            rules.new_game({**options, "players": count}, 0)
+        except (DosError, TypeError, ValueError) as error:
+            raise RefusedError("bad_request", f"options: {error}") from None
+        player_id, player_token = self.player(request.player_token)
+        code = new_code(set(self.tables))
+        while await self.db.call(code_exists, code):
+            code = new_code(set(self.tables))
+        seats = [StoredSeat(0, request.name, None, player_id)]
+        seats += [StoredSeat(i, None, level, None) for i, level in enumerate(request.seats) if i]
+        stored = StoredTable(
+            code=code,
+            rules=request.rules,
+            options=options,
+            public=request.public,
+            status=Status.LOBBY.value,
+            host=0,
+            turn_seconds=request.turn_seconds,
+            games=0,
+            created_at=now(),
+            seats=seats,
+        )
+        await self.db.call(insert_table, stored)
+        table = Table(stored, self.db, self.settings)
+        self.tables[code] = table
+        return self._grant(table, 0, player_id, player_token)
+
+    async def join(self, code: str, request: JoinTable) -> dict[str, Any]:
+        """Seats a guest at a table; returns their ``SeatGrant``."""
+        table = await self.table(code)
+        if table is None:
+            raise RefusedError("no_table", f"there is no table {code!r}")
+        player_id, player_token = self.player(request.player_token)
+        seat = await table.join(request.name, player_id, request.seat)
+        return self._grant(table, seat, player_id, player_token)
+
+    def _grant(self, table: Table, seat: int, player_id: str, player_token: str) -> dict[str, Any]:
+        return {
+            "code": table.code,
+            "seat": seat,
+            "token": self.signer.seat_token(table.code, seat, player_id),
+            "player_id": player_id,
+            "player_token": player_token,
+            "table": table.info(),
+        }
+
+    def public_tables(self) -> list[dict[str, Any]]:
+        """The public tables that are not finished, newest first."""
+        tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
+        tables.sort(key=lambda t: t.created_at, reverse=True)
+        return [t.info() for t in tables]

@@ -1,0 +1,522 @@
+"""The server's database: one worker thread that owns every connection, group commits of
+actions, Alembic migrations at start, and the repository of reads and writes.
+
+Every write goes through ``Database``: ``await db.call(fn, ...)`` runs ``fn(session, ...)`` in
+the worker thread and commits; ``await db.append(action)`` commits one accepted action. Actions
+that arrive while a commit is under way are committed together in the next transaction (a
+group commit), so a commit per action costs one disk flush per batch, not per action. A call
+returns only after its transaction is committed: the server broadcasts an action only then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy.orm import Session
+
+from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
+
+T = TypeVar("T")
+
+CHECKPOINT_SECONDS = 1.0
+"""How often the SQLite write-ahead log is copied into the database."""
+
+ACTIVE = ("lobby", "playing")
+"""Table statuses loaded at start: every unfinished table."""
+
+
+def database_url(url: str | None, data: Path) -> str:
+    """The URL to use: ``url`` (``postgresql://`` gets the psycopg driver), else the
+    ``DATABASE_URL`` variable, else SQLite in the data folder.
+
+    >>> database_url("postgresql://u@h/db", Path("data"))
+    'postgresql+psycopg://u@h/db'
+    >>> database_url("sqlite:///x.db", Path("data"))
+    'sqlite:///x.db'
+    """
+    chosen = url or os.environ.get("DATABASE_URL") or f"sqlite:///{data / 'dos.sqlite3'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if chosen.startswith(prefix):
+            return "postgresql+psycopg://" + chosen[len(prefix) :]
+    return chosen
+
+
+@dataclass(slots=True)
+class StoredSeat:
+    """A seat as stored."""
+
+    seat: int
+    name: str | None = None
+    bot: str | None = None
+    player_id: str | None = None
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A game as stored: how to deal it and the actions accepted so far."""
+
+    id: int
+    number: int
+    rules: str
+    options: dict[str, Any]
+    seed: int
+    players: list[str]
+    status: str
+    result: dict[str, Any] | None
+    actions: list[str] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    """The seat that made each action."""
+    by_bot: list[bool] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as stored, with its latest game."""
+
+    code: str
+    rules: str
+    options: dict[str, Any]
+    public: bool
+    status: str
+    host: int
+    turn_seconds: float | None
+    games: int
+    created_at: float
+    seats: list[StoredSeat]
+    game: StoredGame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """One accepted action to commit."""
+
+    game_id: int
+    idx: int
+    action: str
+    seat: int
+    by_bot: bool
+
+
+class _Job:
+    __slots__ = ("args", "fn", "future", "loop")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any] | None,
+        args: tuple[Any, ...],
+        loop: asyncio.AbstractEventLoop,
+        future: asyncio.Future[Any],
+    ) -> None:
+        self.fn = fn
+        self.args = args
+        self.loop = loop
+        self.future = future
+
+
+def _resolve(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``; SQLite gets WAL, foreign keys and the given ``synchronous``."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={sqlite_synchronous}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            # Checkpoints run in their own thread (``Database``), not in a commit.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Brings the schema up to the newest migration (Alembic, from the installed package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    folder = resources.files("dos.server").joinpath("migrations")
+    with resources.as_file(folder) as path:
+        config.set_main_option("script_location", str(path))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+
+class Database:
+    """The database behind the server, used from one event loop."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+        self.url = url
+        self.engine = make_engine(url, sqlite_synchronous)
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    def start(self) -> None:
+        """Migrates the schema and starts the worker thread."""
+        migrate(self.engine)
+        self._thread = threading.Thread(target=self._work, name="dos-db", daemon=True)
+        self._thread.start()
+        path = self._sqlite_path()
+        if path is not None:
+            self._stopping.clear()
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint, args=(path,), name="dos-db-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _sqlite_path(self) -> str | None:
+        if self.dialect != "sqlite":
+            return None
+        path = self.url.split("///", 1)[-1]
+        return path if path and path != ":memory:" else None
+
+    def _checkpoint(self, path: str) -> None:
+        """Copies the write-ahead log into the database every second, beside the commits
+        (SQLite would otherwise do it inside a commit, which then waits for it)."""
+        import sqlite3
+
+        connection = sqlite3.connect(path, check_same_thread=False)
+        try:
+            connection.execute("PRAGMA busy_timeout=5000")
+            while not self._stopping.wait(CHECKPOINT_SECONDS):
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            connection.close()
+
+    def close(self) -> None:
+        """Finishes the queued work, stops the worker and closes the connections."""
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join()
+            self._thread = None
+        if self._checkpointer is not None:
+            self._stopping.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+        self.engine.dispose()
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs ``fn(session, *args)`` in the worker, commits, and returns its result."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put(_Job(fn, args, loop, future))
+        return await future
+
+    async def append(self, action: NewAction) -> None:
+        """Commits one accepted action (with whatever else is waiting: a group commit)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._jobs.put(_Job(None, (action,), loop, future))
+        await future
+
+    def run_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs ``fn(session, *args)`` here and commits (before the worker starts, or in tests)."""
+        with Session(self.engine) as session:
+            value = fn(session, *args)
+            session.commit()
+            return value
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            batch = [job]
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    batch.append(self._jobs.get_nowait())
+            stop = False
+            appends: list[_Job] = []
+            for item in batch:
+                if item is None:
+                    stop = True
+                    continue
+                if item.fn is None:
+                    appends.append(item)
+                    continue
+                self._flush(appends)
+                appends = []
+                self._run(item)
+            self._flush(appends)
+            if stop:
+                return
+
+    def _run(self, job: _Job) -> None:
+        assert job.fn is not None
+        try:
+            with Session(self.engine) as session:
+                value = job.fn(session, *job.args)
+                session.commit()
+        except Exception as error:
+            job.loop.call_soon_threadsafe(_resolve, job.future, None, error)
+        else:
+            job.loop.call_soon_threadsafe(_resolve, job.future, value, None)
+
+    def _flush(self, jobs: list[_Job]) -> None:
+        if not jobs:
+            return
+        now = time.time()
+        rows = [
+            {
+                "game_id": a.game_id,
+                "idx": a.idx,
+                "action": a.action,
+                "seat": a.seat,
+                "by_bot": a.by_bot,
+                "at": now,
+            }
+            for a in (job.args[0] for job in jobs)
+        ]
+        error: Exception | None = None
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(_INSERT_ACTION, rows)
+        except Exception as failure:
+            error = failure
+        if error is not None and len(jobs) > 1:
+            # One bad row must not fail the others: commit them one by one.
+            for job in jobs:
+                self._flush([job])
+            return
+        for job in jobs:
+            job.loop.call_soon_threadsafe(_resolve, job.future, None, error)
+
+
+_INSERT_ACTION = insert(ActionRow)
+
+# --- the repository: functions of a session --------------------------------------------------
+
+
+def insert_table(session: Session, table: StoredTable) -> None:
+    """Stores a new table and its seats."""
+    session.add(
+        TableRow(
+            code=table.code,
+            rules=table.rules,
+            options=table.options,
+            public=table.public,
+            status=table.status,
+            host=table.host,
+            turn_seconds=table.turn_seconds,
+            games=table.games,
+            created_at=table.created_at,
+        )
+    )
+    session.flush()
+    for seat in table.seats:
+        session.add(
+            SeatRow(
+                table_code=table.code,
+                seat=seat.seat,
+                name=seat.name,
+                bot=seat.bot,
+                player_id=seat.player_id,
+            )
+        )
+
+
+def code_exists(session: Session, code: str) -> bool:
+    """Whether a table has this code."""
+    return session.get(TableRow, code) is not None
+
+
+def save_seat(session: Session, code: str, seat: StoredSeat) -> None:
+    """Stores who sits in a seat."""
+    session.execute(
+        update(SeatRow)
+        .where(SeatRow.table_code == code, SeatRow.seat == seat.seat)
+        .values(name=seat.name, bot=seat.bot, player_id=seat.player_id)
+    )
+
+
+def insert_game(
+    session: Session,
+    code: str,
+    game: StoredGame,
+    seats: list[StoredSeat],
+) -> int:
+    """Stores a new game (and the seats it fills), marks the table playing; returns its id."""
+    for seat in seats:
+        save_seat(session, code, seat)
+    row = GameRow(
+        table_code=code,
+        number=game.number,
+        rules=game.rules,
+        options=game.options,
+        seed=game.seed,
+        players=game.players,
+        status="playing",
+        result=None,
+        started_at=time.time(),
+        finished_at=None,
+    )
+    session.add(row)
+    session.flush()
+    for seat in seats:
+        session.add(
+            GamePlayerRow(
+                game_id=row.id,
+                seat=seat.seat,
+                player_id=seat.player_id,
+                name=game.players[seat.seat],
+                bot=seat.bot,
+            )
+        )
+    session.execute(
+        update(TableRow).where(TableRow.code == code).values(status="playing", games=game.number)
+    )
+    return row.id
+
+
+def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any]) -> None:
+    """Stores a game's result and marks it and its table finished."""
+    session.execute(
+        update(GameRow)
+        .where(GameRow.id == game_id)
+        .values(status="finished", result=result, finished_at=time.time())
+    )
+    session.execute(update(TableRow).where(TableRow.code == code).values(status="finished"))
+
+
+def _game(session: Session, row: GameRow) -> StoredGame:
+    game = StoredGame(
+        id=row.id,
+        number=row.number,
+        rules=row.rules,
+        options=dict(row.options),
+        seed=row.seed,
+        players=list(row.players),
+        status=row.status,
+        result=row.result,
+    )
+    for action, seat, by_bot in session.execute(
+        select(ActionRow.action, ActionRow.seat, ActionRow.by_bot)
+        .where(ActionRow.game_id == row.id)
+        .order_by(ActionRow.idx)
+    ):
+        game.actions.append(action)
+        game.seats.append(seat)
+        game.by_bot.append(by_bot)
+    return game
+
+
+def _table(session: Session, row: TableRow) -> StoredTable:
+    seats = [
+        StoredSeat(s.seat, s.name, s.bot, s.player_id)
+        for s in session.scalars(
+            select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat)
+        )
+    ]
+    latest = session.scalars(
+        select(GameRow).where(GameRow.table_code == row.code).order_by(GameRow.number.desc())
+    ).first()
+    return StoredTable(
+        code=row.code,
+        rules=row.rules,
+        options=dict(row.options),
+        public=row.public,
+        status=row.status,
+        host=row.host,
+        turn_seconds=row.turn_seconds,
+        games=row.games,
+        created_at=row.created_at,
+        seats=seats,
+        game=None if latest is None else _game(session, latest),
+    )
+
+
+def load_active(session: Session) -> list[StoredTable]:
+    """Every unfinished table (lobby or playing), with its latest game and its actions."""
+    rows = session.scalars(
+        select(TableRow).where(TableRow.status.in_(ACTIVE)).order_by(TableRow.created_at)
+    )
+    return [_table(session, row) for row in rows]
+
+
+def load_table(session: Session, code: str) -> StoredTable | None:
+    """One table by code, or ``None``."""
+    row = session.get(TableRow, code)
+    return None if row is None else _table(session, row)
+
+
+def list_games(session: Session, code: str) -> list[StoredGame]:
+    """The games of a table, without their actions, oldest first."""
+    rows = session.scalars(
+        select(GameRow).where(GameRow.table_code == code).order_by(GameRow.number)
+    )
+    return [
+        StoredGame(
+            id=r.id,
+            number=r.number,
+            rules=r.rules,
+            options=dict(r.options),
+            seed=r.seed,
+            players=list(r.players),
+            status=r.status,
+            result=r.result,
+        )
+        for r in rows
+    ]
+
+
+def load_game(session: Session, game_id: int) -> StoredGame | None:
+    """One game with its actions, or ``None``."""
+    row = session.get(GameRow, game_id)
+    return None if row is None else _game(session, row)
+
+
+def player_results(session: Session, player_id: str) -> list[dict[str, Any]]:
+    """The finished games of a player with their seat, newest first."""
+    rows = session.execute(
+        select(GamePlayerRow, GameRow)
+        .join(GameRow, GameRow.id == GamePlayerRow.game_id)
+        .where(GamePlayerRow.player_id == player_id, GameRow.status == "finished")
+        .order_by(GameRow.finished_at.desc(), GameRow.id.desc())
+    )
+    return [
+        {
+            "game_id": game.id,
+            "code": game.table_code,
+            "seat": player.seat,
+            "name": player.name,
+            "players": list(game.players),
+            "result": dict(game.result or {}),
+        }
+        for player, game in rows
+    ]

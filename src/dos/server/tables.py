@@ -1,0 +1,592 @@
+"""A table: seats, connections, the game being played, and its life cycle.
+
+The life cycle is an explicit state machine (``Status``, ``TRANSITIONS``): ``lobby`` ->
+``playing`` (the host starts) -> ``finished`` (the game ends) -> ``playing`` (rematch). Any other
+move raises ``RefusedError("bad_state")``.
+
+A table is the only authority over its game. ``submit`` takes an action in notation from a
+seat with the version it saw; a stale, unreadable or illegal action is refused with the
+engine's reason and changes nothing; an accepted one is committed to the database, then sent
+to every connection, each with its own seat's view. A lock serializes the changes of one
+table, so the first call or catch accepted wins the DOS race and the next one is stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from dos import ruleset
+from dos.errors import DosError, NotationError
+from dos.server.bots import STAND_IN, BotDriver
+from dos.server.connections import Client
+from dos.server.messages import PROTOCOL_VERSION, server_message
+from dos.server.storage import (
+    Database,
+    NewAction,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    finish_game,
+    insert_game,
+    load_game,
+    save_seat,
+)
+from dos.server.timers import Deadline
+from dos.server.views import Views, head
+
+log = logging.getLogger(__name__)
+
+_SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:(.*)$", re.DOTALL)
+
+
+class Status(StrEnum):
+    """Where a table is in its life cycle."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+TRANSITIONS: dict[Status, frozenset[Status]] = {
+    Status.LOBBY: frozenset({Status.PLAYING}),
+    Status.PLAYING: frozenset({Status.FINISHED}),
+    Status.FINISHED: frozenset({Status.PLAYING}),
+}
+"""The moves the life cycle allows."""
+
+
+class RefusedError(Exception):
+    """A request the table refuses; nothing changed. ``code`` as in ``docs/protocol.md``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the server runs tables."""
+
+    bot_delay: float = 1.0
+    """Scale of the bots' delays: 1 human-like, 0 instant."""
+    grace_seconds: float = 10.0
+    """After a turn timer runs out, or a player leaves a timed game: the wait before a
+    stand-in bot plays for them."""
+    rate: float = 20.0
+    """Messages a second one connection may send on average (bursts of twice as many)."""
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat: open, a guest, or a bot; and the guest's connection."""
+
+    index: int
+    name: str | None = None
+    bot: str | None = None
+    player_id: str | None = None
+    away: bool = False
+    client: Client | None = None
+    leave_timer: Deadline = field(default_factory=Deadline)
+
+    @property
+    def open(self) -> bool:
+        """Nobody sits here."""
+        return self.name is None and self.bot is None
+
+    def stored(self) -> StoredSeat:
+        """The seat as stored."""
+        return StoredSeat(self.index, self.name, self.bot, self.player_id)
+
+    def display(self) -> str:
+        """The seat's name for records: the guest's name or the bot's level."""
+        return self.name if self.name is not None else f"{self.bot} bot"
+
+    def info(self) -> dict[str, Any]:
+        """The seat as ``SeatInfo``."""
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "bot": self.bot,
+            "connected": self.bot is not None or self.client is not None,
+            "away": self.away,
+        }
+
+
+class Table:
+    """One table, in memory, backed by the database."""
+
+    def __init__(self, stored: StoredTable, db: Database, settings: Settings) -> None:
+        self.code = stored.code
+        self.rules_name = stored.rules
+        self.rules: Any = ruleset.get(stored.rules)
+        self.options = dict(stored.options)
+        self.public = stored.public
+        self.status = Status(stored.status)
+        self.host = stored.host
+        self.turn_seconds = stored.turn_seconds
+        self.created_at = stored.created_at
+        self.games = stored.games
+        self.seats = [Seat(s.seat, s.name, s.bot, s.player_id) for s in stored.seats]
+        self.spectators: set[Client] = set()
+        self.db = db
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.state: Any = None
+        self.version = 0
+        self.game: StoredGame | None = None
+        self.finish_pending = False
+        self.turn_timer = Deadline()
+        self._timer_seat: int | None = None
+        self._timer_phase: str | None = None
+        self._timer_key: tuple[int, int] | None = None
+        self.bots = BotDriver(self, settings.bot_delay, 0)
+        if stored.game is not None and self.status != Status.LOBBY:
+            self._rebuild(stored.game)
+
+    # --- the game ---------------------------------------------------------------------------
+
+    def _rebuild(self, game: StoredGame) -> None:
+        """The game's state from its seed and actions (the engine is deterministic)."""
+        state = self.rules.new_game(game.options, game.seed)
+        for text in game.actions:
+            self.rules.apply(state, self.rules.parse_action(text))
+        self.state = state
+        self.version = len(game.actions)
+        self.game = game
+        self.bots.reset(game.seed)
+        if self.status == Status.PLAYING and self.rules.is_over(state):
+            # The last action was committed but not the game's end: finish it now.
+            self.status = Status.FINISHED
+            self.finish_pending = True
+
+    def playing(self) -> bool:
+        """Whether a game is being played."""
+        return self.status == Status.PLAYING and self.state is not None
+
+    def bot_level(self, seat: int) -> str | None:
+        """The level of the bot playing ``seat`` now: its own, or the stand-in's."""
+        place = self.seats[seat]
+        if place.bot is not None:
+            return place.bot
+        return STAND_IN if place.away else None
+
+    # --- what clients see -------------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        """The table as ``TableInfo``."""
+        return {
+            "code": self.code,
+            "rules": self.rules_name,
+            "options": self.options,
+            "public": self.public,
+            "status": self.status.value,
+            "host": self.host,
+            "turn_seconds": self.turn_seconds,
+            "game": self.games,
+            "game_id": None if self.game is None else self.game.id,
+            "seats": [s.info() for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+
+    def view(self, seat: int | None, history: bool = True) -> dict[str, Any] | None:
+        """The view of ``seat`` (``None``: a spectator's), or ``None`` before the first game."""
+        if self.state is None:
+            return None
+        return Views(self.rules, self.state, history).data(seat)
+
+    def timer(self) -> dict[str, Any] | None:
+        """The running turn timer, if any."""
+        if self._timer_seat is None or not self.turn_timer.running:
+            return None
+        return {
+            "seat": self._timer_seat,
+            "seconds": round(self.turn_timer.remaining(), 3),
+            "phase": self._timer_phase,
+        }
+
+    def _result(self) -> dict[str, Any] | None:
+        if self.state is None or not self.rules.is_over(self.state):
+            return None
+        result: dict[str, Any] = self.rules.result(self.state)
+        return result
+
+    def state_message(self, seat: int | None) -> str:
+        """A full ``state`` message for ``seat``."""
+        fields: dict[str, Any] = {
+            "version": self.version,
+            "table": self.info(),
+            "result": self._result(),
+            "timer": self.timer(),
+        }
+        if self.state is None:
+            return server_message("state", view=None, **fields)
+        return Views(self.rules, self.state, history=True).message("state", seat, **fields)
+
+    def clients(self) -> list[Client]:
+        """Every connection at the table."""
+        seated = [s.client for s in self.seats if s.client is not None]
+        return seated + list(self.spectators)
+
+    def broadcast_table(self) -> None:
+        """Sends the table's info to everyone."""
+        text = server_message("table", table=self.info())
+        for client in self.clients():
+            client.send(text)
+
+    def broadcast_state(self) -> None:
+        """Sends everyone a full ``state``."""
+        for seat in self.seats:
+            if seat.client is not None:
+                seat.client.send(self.state_message(seat.index))
+        if self.spectators:
+            text = self.state_message(None)
+            for client in self.spectators:
+                client.send(text)
+
+    def _broadcast_update(
+        self, actor: int, action: str, client_id: str | None, by_bot: bool
+    ) -> None:
+        views = Views(self.rules, self.state)
+        fields: dict[str, Any] = {
+            "version": self.version,
+            "action": action,
+            "seat": actor,
+            "result": self._result(),
+            "by_bot": by_bot,
+        }
+        common = head("update", id=None, **fields)
+        for seat in self.seats:
+            if seat.client is not None:
+                if seat.index == actor and client_id is not None:
+                    prefix = head("update", id=client_id, **fields)
+                else:
+                    prefix = common
+                seat.client.send(views.with_head(prefix, seat.index))
+        if self.spectators:
+            text = views.with_head(common, None)
+            for spectator in self.spectators:
+                spectator.send(text)
+
+    # --- the life cycle ---------------------------------------------------------------------
+
+    def _move(self, new: Status) -> None:
+        if new not in TRANSITIONS[self.status]:
+            raise RefusedError("bad_state", f"the table is {self.status.value}: it cannot be {new}")
+
+    async def join(self, name: str, player_id: str, wanted: int | None) -> int:
+        """Seats a guest; returns the seat. The same player joining again gets their seat."""
+        async with self.lock:
+            for seat in self.seats:
+                if seat.player_id == player_id and seat.bot is None:
+                    return seat.index
+            if self.status != Status.LOBBY:
+                raise RefusedError(
+                    "bad_state", "the game has started: watch it, or wait for a new table"
+                )
+            if wanted is not None:
+                if not 0 <= wanted < len(self.seats):
+                    raise RefusedError("bad_seat", f"there is no seat {wanted}")
+                if not self.seats[wanted].open:
+                    raise RefusedError("no_seat", f"seat {wanted} is taken")
+                place = self.seats[wanted]
+            else:
+                free = [s for s in self.seats if s.open]
+                if not free:
+                    raise RefusedError("no_seat", "every seat is taken")
+                place = free[0]
+            stored = StoredSeat(place.index, name, None, player_id)
+            await self.db.call(save_seat, self.code, stored)
+            place.name, place.player_id = name, player_id
+        self.broadcast_table()
+        return place.index
+
+    async def start(self, seat: int | None) -> None:
+        """The host starts the game; open seats get bots."""
+        await self._deal(seat, Status.LOBBY)
+
+    async def rematch(self, seat: int | None) -> None:
+        """The host deals a new game with the same seats."""
+        await self._deal(seat, Status.FINISHED)
+
+    async def _deal(self, by: int | None, expected: Status) -> None:
+        async with self.lock:
+            if by is None:
+                raise RefusedError("not_seated", "spectators cannot start games")
+            if by != self.host:
+                raise RefusedError("not_host", "only the host (seat 0) can start the game")
+            if self.status != expected:
+                self._move(Status.PLAYING)
+                raise RefusedError("bad_state", f"the table is {self.status.value}")
+            seats = [s.stored() for s in self.seats]
+            for seat in seats:
+                if seat.name is None and seat.bot is None:
+                    seat.bot = STAND_IN
+            if any(s.bot is not None for s in seats) and self.bots.support is None:
+                raise RefusedError(
+                    "bad_state", f"bots cannot play {self.rules_name}: fill every seat"
+                )
+            seed = secrets.randbits(62)
+            options = {**self.options, "players": len(self.seats)}
+            state = self.rules.new_game(options, seed)
+            names = [s.name if s.name is not None else f"{s.bot} bot" for s in seats]
+            game = StoredGame(
+                id=0,
+                number=self.games + 1,
+                rules=self.rules_name,
+                options=self.rules.options_json(state),
+                seed=seed,
+                players=names,
+                status="playing",
+                result=None,
+            )
+            game.id = await self.db.call(insert_game, self.code, game, seats)
+            for place, seat in zip(self.seats, seats, strict=True):
+                place.bot = seat.bot
+                place.away = False
+            self.status = Status.PLAYING
+            self.games = game.number
+            self.game = game
+            self.state = state
+            self.version = 0
+            self.bots.reset(seed)
+            self._timer_key = None
+            self.broadcast_state()
+        self.after_change()
+
+    async def finish_if_pending(self) -> None:
+        """Stores the end of a game whose last action was committed before a crash."""
+        if self.finish_pending and self.game is not None:
+            result = self.rules.result(self.state)
+            await self.db.call(finish_game, self.code, self.game.id, result)
+            self.game.status, self.game.result = "finished", result
+            self.finish_pending = False
+
+    # --- actions ----------------------------------------------------------------------------
+
+    async def submit(
+        self,
+        seat: int,
+        text: str,
+        version: int,
+        client_id: str | None = None,
+        by_bot: bool = False,
+    ) -> None:
+        """Plays ``text`` for ``seat`` if it is legal on ``version``; raises ``RefusedError``."""
+        async with self.lock:
+            await self._submit(seat, text, version, client_id, by_bot)
+        self.after_change()
+
+    async def submit_bot(self, seat: int, text: str, version: int) -> bool:
+        """A bot's action; whether it was accepted."""
+        try:
+            await self.submit(seat, text, version, by_bot=True)
+        except RefusedError:
+            return False
+        return True
+
+    async def _submit(
+        self, seat: int, text: str, version: int, client_id: str | None, by_bot: bool
+    ) -> None:
+        if not self.playing() or self.game is None:
+            raise RefusedError("not_playing", f"the table is {self.status.value}: no game to play")
+        if version != self.version:
+            raise RefusedError(
+                "stale",
+                f"the game is at version {self.version}, the action was made on version "
+                f"{version}: look again",
+            )
+        prefixed = _SEAT_PREFIX.match(text)
+        if prefixed is not None and int(prefixed.group(1)) != seat:
+            raise RefusedError(
+                "not_your_seat", f"you play seat {seat}: you cannot act for seat {prefixed[1]}"
+            )
+        body = (prefixed.group(2) if prefixed is not None else text).strip()
+        written = body if seat == self.rules.turn(self.state) else f"{seat}: {body}"
+        try:
+            action = self.rules.parse_action(written)
+        except NotationError as error:
+            raise RefusedError("notation", str(error)) from None
+        except DosError as error:
+            raise RefusedError("notation", str(error)) from None
+        try:
+            self.rules.apply(self.state, action)
+        except DosError as error:
+            raise RefusedError("illegal", str(error)) from None
+        canonical = str(action)
+        game = self.game
+        index = self.version
+        self.version += 1
+        try:
+            await self.db.append(NewAction(game.id, index, canonical, seat, by_bot))
+        except Exception:
+            log.exception("table %s: could not commit action %d", self.code, index)
+            await self._reload()
+            raise RefusedError(
+                "storage", "the database refused the action; nothing changed"
+            ) from None
+        game.actions.append(canonical)
+        game.seats.append(seat)
+        game.by_bot.append(by_bot)
+        over = self.rules.is_over(self.state)
+        if over:
+            self.status = Status.FINISHED
+            self.finish_pending = True
+        self._broadcast_update(seat, canonical, client_id, by_bot)
+        if over:
+            try:
+                await self.finish_if_pending()
+            except Exception:
+                log.exception("table %s: could not store the game's end", self.code)
+            self.broadcast_table()
+
+    async def _reload(self) -> None:
+        """Rebuilds the game from the database after a failed commit, and resyncs everyone."""
+        assert self.game is not None
+        stored = await self.db.call(load_game, self.game.id)
+        if stored is not None:
+            self._rebuild(stored)
+        self.broadcast_state()
+
+    # --- connections ------------------------------------------------------------------------
+
+    async def attach(self, client: Client, seat: int | None) -> None:
+        """Connects a client to its seat (replacing an older connection) or as a spectator,
+        and sends ``welcome`` and a full ``state``."""
+        async with self.lock:
+            if seat is None:
+                self.spectators.add(client)
+            else:
+                place = self.seats[seat]
+                old = place.client
+                if old is not None and old is not client:
+                    old.close(4000, "replaced by a newer connection of this seat")
+                place.client = client
+                place.leave_timer.cancel()
+                if place.away:
+                    place.away = False
+                    self._timer_key = None
+            client.seat = seat
+            client.send(
+                server_message(
+                    "welcome", protocol=PROTOCOL_VERSION, seat=seat, player_id=client.player_id
+                )
+            )
+            client.send(self.state_message(seat))
+        self.broadcast_table()
+        self.after_change()
+
+    def detach(self, client: Client) -> None:
+        """Forgets a closed connection; in a timed game, the stand-in comes after the grace."""
+        if client in self.spectators:
+            self.spectators.discard(client)
+        elif client.seat is not None and self.seats[client.seat].client is client:
+            place = self.seats[client.seat]
+            place.client = None
+            if self.turn_seconds is not None and self.playing() and place.bot is None:
+                place.leave_timer.start(
+                    self.settings.grace_seconds, lambda: self._set_away(place.index)
+                )
+        else:
+            return
+        self.broadcast_table()
+
+    def back(self, seat: int) -> None:
+        """A player takes their seat back from the stand-in bot."""
+        place = self.seats[seat]
+        if place.away:
+            place.away = False
+            self._timer_key = None
+            self.broadcast_table()
+            self.after_change()
+
+    def _set_away(self, seat: int) -> None:
+        place = self.seats[seat]
+        if place.bot is None and not place.away and self.playing():
+            place.away = True
+            self.broadcast_table()
+            self.after_change()
+
+    # --- after each change ------------------------------------------------------------------
+
+    def after_change(self) -> None:
+        """Wakes the bots and runs the turn timer."""
+        self.bots.poke()
+        self._run_timer()
+
+    def _run_timer(self) -> None:
+        if self.turn_seconds is None or not self.playing():
+            self._stop_timer()
+            return
+        turn = self.rules.turn(self.state)
+        if self.bot_level(turn) is not None:
+            self._stop_timer()
+            return
+        key = (turn, self.version)
+        if self._timer_key == key:
+            return  # running, or in its grace period, or ran out: nothing new happened
+        self._timer_key = key
+        self._timer_seat = turn
+        self._timer_phase = "turn"
+        self.turn_timer.start(self.turn_seconds, lambda: self._timed_out(turn))
+        self._send_timer()
+
+    def _timed_out(self, seat: int) -> None:
+        self._timer_phase = "grace"
+        self.turn_timer.start(self.settings.grace_seconds, lambda: self._grace_over(seat))
+        self._send_timer()
+
+    def _grace_over(self, seat: int) -> None:
+        self._send_timer()
+        self._set_away(seat)
+
+    def _stop_timer(self) -> None:
+        if self._timer_seat is not None:
+            self.turn_timer.cancel()
+            self._timer_seat = None
+            self._timer_phase = None
+            self._send_timer()
+        self._timer_key = None
+
+    def _send_timer(self) -> None:
+        timer = self.timer()
+        text = server_message(
+            "timer",
+            seat=None if timer is None else timer["seat"],
+            seconds=None if timer is None else timer["seconds"],
+            phase=None if timer is None else timer["phase"],
+        )
+        for client in self.clients():
+            client.send(text)
+
+    def close(self) -> None:
+        """Stops the bots and timers (server shutdown)."""
+        self.bots.stop()
+        self.turn_timer.cancel()
+        for seat in self.seats:
+            seat.leave_timer.cancel()
+
+
+def new_code(taken: set[str]) -> str:
+    """A fresh table code: 6 characters that cannot be misread (no 0/O, 1/I/L).
+
+    >>> len(new_code(set()))
+    6
+    """
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    while True:
+        code = "".join(secrets.choice(alphabet) for _ in range(6))
+        if code not in taken:
+            return code
+
+
+def now() -> float:
+    """The time, for rows."""
+    return time.time()

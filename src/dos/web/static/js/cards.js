@@ -1,0 +1,138 @@
+// Cards in notation ("R7", "B#", "DOS", "R#=4", "DOS=R") and how they look.
+// Colour is never the only clue: every card shows its colour's symbol and letter too.
+
+import { t } from "./i18n.js";
+
+export const COLOURS = {
+  B: { name: "blue", symbol: "●" },
+  G: { name: "green", symbol: "▲" },
+  R: { name: "red", symbol: "■" },
+  Y: { name: "yellow", symbol: "★" },
+};
+const ORDER = "BGRY";
+const RANKS = ["1", "3", "4", "5", "6", "7", "8", "9", "10", "#"];
+
+/** {colour: "R"|null, rank: "7"|"#"|"DOS", number: 7|null, wild, designation} or null. */
+export function parseCard(text) {
+  const [name, designation = null] = String(text).trim().toUpperCase().split("=");
+  if (name === "DOS") {
+    return { name, colour: null, rank: "DOS", number: 2, wild: true, designation };
+  }
+  // The classic rule set's cards (RULES.md §9): 0-9, Skip, Reverse, Draw Two, Wild, Wild Draw Four.
+  if (name === "W" || name === "W+4") {
+    return { name, colour: null, rank: name === "W" ? "W" : "+4", number: null, wild: true, designation, classic: true };
+  }
+  const action = /^([BGRY])(S|R|\+2|0)$/.exec(name);
+  if (action) {
+    return { name, colour: action[1], rank: action[2], number: action[2] === "0" ? 0 : null, wild: false, designation, classic: true };
+  }
+  const m = /^([BGRY])(10|[1-9]|#)$/.exec(name);
+  if (!m) return null;
+  const wild = m[2] === "#";
+  return { name, colour: m[1], rank: m[2], number: wild ? null : Number(m[2]), wild, designation };
+}
+
+/** Engine order of card types (blue, green, red, yellow; 1, 3-10, #; DOS last). */
+export function cardOrder(text) {
+  const card = parseCard(text);
+  if (!card) return 1000;
+  if (card.name === "DOS") return 40;
+  return ORDER.indexOf(card.colour) * 10 + RANKS.indexOf(card.rank);
+}
+
+export function colourName(letter) {
+  return t(`game.colour_${COLOURS[letter].name}`);
+}
+
+/** The card in words, for screen readers and the log: "red 7", "Wild DOS as red". */
+export function cardLabel(text) {
+  const card = parseCard(text);
+  if (!card) return String(text);
+  if (card.classic) return classicLabel(card);
+  if (card.name === "DOS") {
+    return card.designation && COLOURS[card.designation]
+      ? t("game.wild_dos_as", { colour: colourName(card.designation) })
+      : t("game.wild_dos");
+  }
+  const colour = COLOURS[card.colour].name;
+  if (!card.wild) return t(`game.card_${colour}`, { number: card.number });
+  const name = t(`game.wild_number_${colour}`);
+  return card.designation ? t("game.wild_number_as", { card: name, number: card.designation }) : name;
+}
+
+const CLASSIC_KEYS = { S: "web.classic_skip", R: "web.classic_reverse", "+2": "web.classic_draw_two" };
+const CLASSIC_SIGNS = { S: "⊘", R: "⇄", "+2": "+2", W: "W", "+4": "+4", 0: "0" };
+
+function classicLabel(card) {
+  if (card.name === "W") return t("web.classic_wild");
+  if (card.name === "W+4") return t("web.classic_wild_four");
+  const colour = COLOURS[card.colour].name;
+  if (card.rank === "0") return t(`game.card_${colour}`, { number: 0 });
+  return t(CLASSIC_KEYS[card.rank], { colour: colourName(card.colour) });
+}
+
+/** The face of a card: symbol and letter in a corner, its rank large. */
+export function cardFace(text) {
+  const card = parseCard(text);
+  const face = document.createElement("span");
+  face.className = "face";
+  face.setAttribute("aria-hidden", "true");
+  if (!card) {
+    face.textContent = String(text);
+    return face;
+  }
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  const rank = document.createElement("span");
+  rank.className = "rank";
+  if (card.classic && !card.colour) {
+    corner.textContent = "●▲■★";
+    rank.textContent = CLASSIC_SIGNS[card.rank];
+    face.append(corner, rank);
+  } else if (card.name === "DOS") {
+    corner.textContent = "●▲■★";
+    rank.textContent = "2";
+    const word = document.createElement("span");
+    word.className = "dosword";
+    word.textContent = "DOS";
+    face.append(corner, rank, word);
+  } else {
+    corner.textContent = `${COLOURS[card.colour].symbol}${card.colour}`;
+    rank.textContent = card.classic ? CLASSIC_SIGNS[card.rank] : card.rank;
+    const foot = document.createElement("span");
+    foot.className = "corner foot";
+    foot.textContent = COLOURS[card.colour].symbol;
+    face.append(corner, rank, foot);
+  }
+  if (card.designation) {
+    const tag = document.createElement("span");
+    tag.className = "designation";
+    tag.textContent = `=${card.designation}`;
+    face.append(tag);
+  }
+  return face;
+}
+
+/** A card element: a button when `interactive`, else a plain item. */
+export function cardElement(text, { interactive = false, extraClass = "" } = {}) {
+  const card = parseCard(text);
+  const el = document.createElement(interactive ? "button" : "span");
+  if (interactive) el.type = "button";
+  el.className = `card ${card ? (card.colour ? `c-${card.colour}` : "c-wild") : "c-other"}`;
+  if (card && card.wild) el.classList.add("wild");
+  if (extraClass) el.classList.add(...extraClass.split(" ").filter(Boolean));
+  el.dataset.card = String(text);
+  el.setAttribute("aria-label", cardLabel(text));
+  if (!interactive) el.setAttribute("role", "img");
+  el.append(cardFace(text));
+  return el;
+}
+
+/** Points a card left in hand scores (RULES.md §7). */
+export function cardPoints(text) {
+  const card = parseCard(text);
+  if (!card) return 0;
+  if (card.name === "DOS") return 20;
+  if (card.wild) return 40;
+  return card.number;
+}

@@ -1,0 +1,211 @@
+// The table for the `classic` rule set (RULES.md §9, UNO-style): the discard pile's top card,
+// the wished colour, the pending penalty, the hand, and the reaction test's targets.
+
+import { t } from "./i18n.js";
+import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
+import { parseAction } from "./actions.js";
+import { ask } from "./dialog.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class ClassicView {
+  constructor(sendAction) {
+    this.sendAction = sendAction;
+    this.model = null;
+    this.reactionKey = null;
+    this.reactionStart = 0;
+    this.hits = 0;
+    this.reactionTimer = null;
+    $("btn-draw").addEventListener("click", () => {
+      if (document.body.dataset.rules === "classic") this.act("draw");
+    });
+    document.addEventListener("keydown", (event) => {
+      if ($("view-table").hidden || document.body.dataset.rules !== "classic" || !this.view) return;
+      const target = event.target instanceof Element ? event.target : document.body;
+      if (target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === "d") {
+        this.act("draw");
+        event.preventDefault();
+      } else if (/^[1-9]$/.test(key)) {
+        const card = $(`hand-${Number(key) - 1}`);
+        if (card) card.focus();
+        event.preventDefault();
+      }
+    });
+  }
+
+  get view() {
+    return this.model && this.model.view;
+  }
+
+  get legal() {
+    return ((this.view && this.view.legal) || []).map((text) => ({ text, ...parseAction(text) }));
+  }
+
+  playerName(seat) {
+    const player = this.model.players[seat];
+    return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
+  }
+
+  render(model) {
+    this.model = model;
+    const view = model.view;
+    const mine = view.turn === view.seat;
+    $("round-info").textContent = t("web.rules_classic");
+    $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
+      : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
+    $("phase-info").textContent = view.pending ? t("web.classic_pending", { count: view.pending }) : "";
+    $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
+    $("my-score").textContent = "";
+    $("hand-label").textContent = t("game.your_hand");
+    this.renderPlayers();
+    this.renderPile();
+    this.renderHand();
+    for (const id of ["btn-lay", "btn-place", "btn-end", "btn-dos"]) $(id).hidden = true;
+    $("catch-buttons").replaceChildren();
+    $("btn-draw").disabled = !this.legal.some((a) => a.text === "draw");
+    $("hint").textContent = mine && view.phase !== "over" ? t("web.classic_hint") : "";
+    this.renderReaction();
+  }
+
+  renderTimer() {}
+
+  renderPlayers() {
+    const view = this.view;
+    const list = $("opponents");
+    list.replaceChildren();
+    view.hand_sizes.forEach((size, seat) => {
+      const player = this.model.players[seat] || {};
+      const li = document.createElement("li");
+      li.className = "opponent";
+      li.dataset.seat = seat;
+      if (seat === view.seat) li.classList.add("me");
+      if (seat === view.turn) li.classList.add("turn");
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = this.playerName(seat) + (seat === view.seat ? ` (${t("game.you")})` : "");
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      const place = (view.ranking || []).indexOf(seat);
+      meta.textContent = [
+        t("game.cards_count", { count: size }),
+        place >= 0 ? t("web.classic_place", { place: place + 1 }) : "",
+        player.bot ? t("web.bot") : player.connected === false ? t("web.disconnected") : t("web.connected"),
+      ].filter(Boolean).join(" · ");
+      li.append(name, meta);
+      li.setAttribute("aria-label", `${name.textContent}: ${meta.textContent}`);
+      list.append(li);
+    });
+  }
+
+  renderPile() {
+    const view = this.view;
+    $("center-title").textContent = t("game.discard_pile");
+    const row = $("center-row");
+    row.replaceChildren();
+    row.setAttribute("aria-label", t("game.discard_pile"));
+    const top = cardElement(view.top, { extraClass: this.lastTop && this.lastTop !== view.top ? "arrive" : "" });
+    this.lastTop = view.top;
+    const wish = document.createElement("p");
+    wish.className = "wish";
+    wish.textContent = t("web.classic_colour", { colour: colourName(view.colour) })
+      + ` ${COLOURS[view.colour].symbol} · ${view.direction > 0 ? "↻" : "↺"}`;
+    row.append(top, wish);
+  }
+
+  renderHand() {
+    const view = this.view;
+    const hand = $("hand");
+    hand.replaceChildren();
+    hand.setAttribute("aria-label", t("web.your_hand_n", { count: view.hand.length }));
+    const plays = this.legal.filter((a) => a.text !== "draw");
+    view.hand.forEach((card, index) => {
+      const el = cardElement(card, { interactive: true });
+      el.id = `hand-${index}`;
+      el.dataset.index = index;
+      const options = plays.filter((a) => a.text.split(": ").pop().split("=")[0] === card);
+      if (options.length) el.classList.add("playable");
+      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
+      el.addEventListener("click", () => this.play(card, options));
+      hand.append(el);
+    });
+  }
+
+  async play(card, options) {
+    if (!options.length) {
+      $("hint").textContent = t("web.classic_cannot_play");
+      return;
+    }
+    if (options.length === 1) {
+      this.sendAction(options[0].text);
+      return;
+    }
+    const choice = await ask(t("web.classic_wish"), cardLabel(card), options.map((a) => {
+      const letter = a.text.split("=").pop();
+      return { label: `${COLOURS[letter] ? COLOURS[letter].symbol : ""} ${colourName(letter)}`, value: a.text };
+    }));
+    if (choice) this.sendAction(choice);
+  }
+
+  act(kind) {
+    const action = this.legal.find((a) => a.text === kind);
+    if (action) this.sendAction(action.text);
+  }
+
+  /** The reaction test (RULES.md §9): hit every target before the time runs out. */
+  renderReaction() {
+    const view = this.view;
+    const reaction = view.reaction;
+    let area = $("reaction-area");
+    if (!reaction || reaction.seat !== view.seat) {
+      if (area) area.remove();
+      clearTimeout(this.reactionTimer);
+      this.reactionKey = null;
+      return;
+    }
+    const key = JSON.stringify(reaction.targets);
+    if (key === this.reactionKey) return;
+    this.reactionKey = key;
+    this.reactionStart = performance.now();
+    this.hits = 0;
+    if (area) area.remove();
+    area = document.createElement("div");
+    area.id = "reaction-area";
+    area.className = "reaction-area";
+    area.setAttribute("role", "group");
+    area.setAttribute("aria-label", t("web.classic_reaction"));
+    const title = document.createElement("p");
+    title.textContent = t("web.classic_reaction");
+    area.append(title);
+    reaction.targets.forEach((target, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "reaction-target";
+      button.style.left = `${target.x * 100}%`;
+      button.style.top = `${target.y * 100}%`;
+      button.textContent = String(index + 1);
+      button.setAttribute("aria-label", t("web.classic_target", { number: index + 1 }));
+      button.addEventListener("click", () => {
+        button.remove();
+        this.hits += 1;
+        if (this.hits === reaction.targets.length) this.finishReaction();
+      });
+      area.append(button);
+    });
+    $("view-table").append(area);
+    area.querySelector("button").focus();
+    clearTimeout(this.reactionTimer);
+    this.reactionTimer = setTimeout(() => this.finishReaction(), reaction.time_limit_ms + 250);
+  }
+
+  finishReaction() {
+    clearTimeout(this.reactionTimer);
+    if (this.reactionKey === null) return;
+    const elapsed = Math.round(performance.now() - this.reactionStart);
+    const area = $("reaction-area");
+    if (area) area.remove();
+    this.reactionKey = "done";
+    this.sendAction(this.hits ? `react ${this.hits} ${elapsed}ms` : "timeout");
+  }
+}

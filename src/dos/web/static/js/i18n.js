@@ -1,0 +1,78 @@
+// The page's words, from the shared message catalog (GET /api/i18n/{lang}: {"ns.key": text}).
+// Every text on the page comes from here; English fills any key a language lacks.
+
+export const LANGS = ["en", "fr", "de", "it", "nl", "cy", "ja"];
+export const LANG_NAMES = {
+  en: "English", fr: "Français", de: "Deutsch", it: "Italiano",
+  nl: "Nederlands", cy: "Cymraeg", ja: "日本語",
+};
+
+let current = "en";
+let texts = {};
+let fallback = {};
+const listeners = new Set();
+
+async function fetchCatalog(lang) {
+  const response = await fetch(`/api/i18n/${lang}`);
+  if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The language to start with: the saved choice, else the browser's, else English. */
+export function preferredLang() {
+  const saved = localStorage.getItem("dos.lang");
+  if (LANGS.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function lang() {
+  return current;
+}
+
+/** Loads `code`'s catalog (and English beneath it), then re-labels the page. */
+export async function setLang(code) {
+  if (!LANGS.includes(code)) code = "en";
+  if (!Object.keys(fallback).length) fallback = await fetchCatalog("en");
+  texts = code === "en" ? fallback : await fetchCatalog(code);
+  current = code;
+  localStorage.setItem("dos.lang", code);
+  document.documentElement.lang = code;
+  translatePage();
+  for (const listener of listeners) listener(code);
+}
+
+export function onLangChange(listener) {
+  listeners.add(listener);
+}
+
+export function has(key) {
+  return key in texts || key in fallback;
+}
+
+/** The text `key` with its `{placeholders}` filled from `params`. */
+export function t(key, params = {}) {
+  let template = texts[key] ?? fallback[key];
+  if (template === undefined) return key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole);
+}
+
+/** The first of `keys` the catalog has, filled from `params` (for optional shared keys). */
+export function tFirst(keys, params = {}) {
+  for (const key of keys) if (has(key)) return t(key, params);
+  return keys[keys.length - 1];
+}
+
+/** Fills every `data-i18n` (text) and `data-i18n-label` (aria-label and title) element. */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+    const label = t(el.dataset.i18nLabel);
+    el.setAttribute("aria-label", label);
+    el.title = label;
+  }
+}

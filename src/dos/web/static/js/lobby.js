@@ -1,0 +1,215 @@
+// The lobby: a name, creating a table (rule set, options, seats, bots, private or listed),
+// joining one by code or link, the list of listed tables, and the waiting room.
+
+import { t } from "./i18n.js";
+import * as session from "./session.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && data.detail;
+    const message = typeof detail === "string" ? detail
+      : Array.isArray(detail) ? detail.map((d) => d.msg || JSON.stringify(d)).join("; ")
+        : `HTTP ${response.status}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+export const getJSON = (path) => api("GET", path);
+
+/** A table code from what a player typed: a code, or a join link ending in /t/CODE. */
+export function codeFrom(text) {
+  const value = String(text).trim();
+  const m = /\/t\/([A-Za-z0-9]+)\/?$/.exec(value);
+  return (m ? m[1] : value).toUpperCase();
+}
+
+function playerName() {
+  const name = $("player-name").value.trim();
+  if (!name) {
+    $("player-name").focus();
+    throw new Error(t("web.error_name_needed"));
+  }
+  session.setName(name);
+  return name;
+}
+
+function seatsFromForm(form) {
+  const seats = Number(form.seats.value);
+  const bots = Math.min(Number(form.bots.value), seats - 1);
+  const level = form.level.value;
+  return [...Array(seats - bots).fill(null), ...Array(bots).fill(level)];
+}
+
+function optionsFromForm(form) {
+  if (form.rules.value !== "official") return {};
+  return {
+    target_score: Number(form.target_score.value) || 200,
+    dealer_starts: form.dealer_starts.checked,
+    deal_passes_left: form.deal_passes_left.checked,
+    bonus_lay_mandatory: form.bonus_lay_mandatory.checked,
+  };
+}
+
+export class Lobby {
+  /** @param {{onSeated: (grant) => void, onError: (message) => void}} handlers */
+  constructor({ onSeated, onError }) {
+    this.onSeated = onSeated;
+    this.onError = onError;
+    $("player-name").value = session.name();
+    $("player-name").addEventListener("change", () => session.setName($("player-name").value.trim()));
+    $("create-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.create();
+    });
+    $("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.join(codeFrom($("join-code").value));
+    });
+    $("create-rules").addEventListener("change", () => this.syncForm());
+    $("create-seats").addEventListener("input", () => this.syncForm());
+    $("refresh-tables").addEventListener("click", () => this.refresh());
+    this.syncForm();
+  }
+
+  /** Limits from the server (GET /api/info): rule sets, levels, seat counts. */
+  async loadInfo() {
+    try {
+      const info = await getJSON("/api/info");
+      const rules = $("create-rules");
+      for (const option of [...rules.options]) option.hidden = !info.rules.includes(option.value);
+      const level = $("create-level");
+      for (const option of [...level.options]) option.hidden = !info.levels.includes(option.value);
+      if (info.seats && info.seats.length) {
+        $("create-seats").min = Math.min(...info.seats);
+        $("create-seats").max = Math.max(...info.seats);
+      }
+      this.syncForm();
+    } catch {
+      // The form keeps its own limits; the server still checks every field.
+    }
+  }
+
+  syncForm() {
+    const form = $("create-form");
+    form.querySelector(".options-official").hidden = form.rules.value !== "official";
+    $("create-target").closest("label").hidden = form.rules.value !== "official";
+    const seats = Number(form.seats.value) || 2;
+    form.bots.max = Math.max(0, seats - 1);
+    if (Number(form.bots.value) > seats - 1) form.bots.value = seats - 1;
+  }
+
+  async create() {
+    const form = $("create-form");
+    try {
+      const turnSeconds = Number(form.turn_seconds.value);
+      const grant = await api("POST", "/api/tables", {
+        name: playerName(),
+        rules: form.rules.value,
+        options: optionsFromForm(form),
+        seats: seatsFromForm(form),
+        public: form.visibility.value === "listed",
+        turn_seconds: turnSeconds > 0 ? turnSeconds : null,
+        player_token: session.playerToken(),
+      });
+      session.saveGrant(grant);
+      this.onSeated(grant);
+    } catch (error) {
+      this.onError(error.message);
+    }
+  }
+
+  async join(code) {
+    if (!code) {
+      $("join-code").focus();
+      return;
+    }
+    try {
+      const grant = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {
+        name: playerName(),
+        player_token: session.playerToken(),
+      });
+      session.saveGrant(grant);
+      this.onSeated(grant);
+    } catch (error) {
+      this.onError(error.message);
+    }
+  }
+
+  async refresh() {
+    const list = $("table-list");
+    try {
+      const { tables } = await getJSON("/api/tables");
+      list.replaceChildren();
+      const open = tables.filter((table) => table.status === "lobby");
+      if (!open.length) {
+        const li = document.createElement("li");
+        li.textContent = t("web.no_open_tables");
+        list.append(li);
+      }
+      for (const table of open) {
+        const li = document.createElement("li");
+        const host = table.seats[table.host] ? table.seats[table.host].name : "";
+        const free = table.seats.filter((s) => !s.name && !s.bot).length;
+        const label = document.createElement("span");
+        label.textContent = t("web.table_entry", { code: table.code, host, free });
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "secondary";
+        button.textContent = t("web.join");
+        button.setAttribute("aria-label", `${t("web.join")} ${table.code}`);
+        button.addEventListener("click", () => this.join(table.code));
+        li.append(label, button);
+        list.append(li);
+      }
+    } catch (error) {
+      this.onError(error.message);
+    }
+  }
+
+  /** The waiting room: the code, the link, who sits where; the host's start button. */
+  renderWaiting(table, mySeat) {
+    $("waiting-code").textContent = table.code;
+    const link = `${location.origin}/t/${table.code}`;
+    $("invite-link").href = link;
+    $("invite-link").textContent = link;
+    $("waiting-rules").textContent = t("web.waiting_rules", {
+      rules: t(`web.rules_${table.rules}`),
+      seats: table.seats.length,
+    });
+    const list = $("seat-list");
+    list.replaceChildren();
+    for (const seat of table.seats) {
+      const li = document.createElement("li");
+      li.dataset.seat = seat.seat;
+      const name = document.createElement("span");
+      name.className = "seat-name";
+      name.textContent = seat.name || (seat.bot ? t("web.bot_level_tag", { level: t(`web.level_${seat.bot}`) }) : t("web.open_seat"));
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      const tags = [];
+      if (seat.seat === table.host) tags.push(t("web.host"));
+      if (seat.seat === mySeat) tags.push(t("game.you"));
+      if (seat.name && !seat.bot) tags.push(seat.connected ? t("web.connected") : t("web.disconnected"));
+      tag.textContent = tags.join(" · ");
+      li.append(name, tag);
+      list.append(li);
+    }
+    const host = mySeat === table.host;
+    $("start-button").hidden = !host;
+    $("waiting-hint").textContent = host ? t("web.start_hint") : t("web.waiting_for_host");
+  }
+}

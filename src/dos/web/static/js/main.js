@@ -1,0 +1,448 @@
+// The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
+// the table (docs/protocol.md), and the game as this seat knows it.
+
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { Connection } from "./net.js";
+import { Lobby, codeFrom } from "./lobby.js";
+import { TableView } from "./table.js";
+import { ClassicView } from "./classic.js";
+import { ReplayView } from "./replay.js";
+import { renderRules } from "./rules.js";
+import { describe } from "./log.js";
+import { showRound, showGameOver } from "./summary.js";
+import { close as closeDialog, isOpen } from "./dialog.js";
+import * as session from "./session.js";
+
+const $ = (id) => document.getElementById(id);
+const VIEWS = ["lobby", "waiting", "table", "replay", "rules"];
+
+const app = {
+  code: null,
+  seat: null,
+  conn: null,
+  table: null,
+  view: null,
+  version: 0,
+  history: [],
+  deadline: null,
+  timerSeat: null,
+  shown: "lobby",
+  beforeRules: "lobby",
+  overShownFor: null,
+  roundsShown: 0,
+  actionCount: 0,
+};
+
+let tableView;
+let officialView;
+let classicView;
+let lobby;
+let replayView;
+
+function showView(name) {
+  for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
+  app.shown = name;
+  document.body.dataset.view = name;
+}
+
+function showError(message) {
+  const banner = $("error-banner");
+  banner.textContent = message;
+  banner.hidden = false;
+}
+
+function clearError() {
+  $("error-banner").hidden = true;
+  $("error-banner").textContent = "";
+}
+
+function names() {
+  const seats = (app.table && app.table.seats) || [];
+  return seats.map((s, seat) => {
+    if (s.bot && !s.away) {
+      return `${s.name || t("game.bot_name", { number: seat + 1 })} (${t(`web.level_${s.bot}`)})`;
+    }
+    return s.name || t("web.open_seat");
+  });
+}
+
+// --- the log, kept for the tab's life so a reload shows it again -------------------------
+
+function logKey() {
+  return `dos.log.${app.code}.${app.table ? app.table.game : 0}`;
+}
+
+function addLog(text, kind = "") {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (kind) li.className = kind;
+  const log = $("log");
+  log.append(li);
+  while (log.children.length > 300) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+  const saved = JSON.parse(sessionStorage.getItem(logKey()) || "[]");
+  saved.push([text, kind]);
+  sessionStorage.setItem(logKey(), JSON.stringify(saved.slice(-300)));
+}
+
+function restoreLog() {
+  const log = $("log");
+  log.replaceChildren();
+  for (const [text, kind] of JSON.parse(sessionStorage.getItem(logKey()) || "[]")) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    if (kind) li.className = kind;
+    log.append(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+// --- rendering ---------------------------------------------------------------------------
+
+function model() {
+  return {
+    view: app.view,
+    players: (app.table ? app.table.seats : []).map((s, i) => ({ ...s, name: names()[i] })),
+    deadline: app.deadline,
+    timerSeat: app.timerSeat,
+  };
+}
+
+function renderTable() {
+  if (!app.table) return;
+  const status = app.table.status;
+  if (status === "lobby") {
+    if (app.shown !== "rules") showView("waiting");
+    lobby.renderWaiting(app.table, app.seat);
+    return;
+  }
+  if (!app.view) return;
+  if (app.shown !== "rules" && app.shown !== "replay") showView("table");
+  // For people and tests alike: the state this page shows, on <body>.
+  const body = document.body.dataset;
+  body.version = String(app.version);
+  body.phase = app.view.phase;
+  body.myTurn = String(app.view.turn === app.seat && app.view.phase !== "over");
+  body.round = String(app.view.round);
+  body.seat = String(app.seat);
+  const me = app.seat !== null && app.table.seats[app.seat];
+  $("back-button").hidden = !(me && me.away);
+  document.querySelector(".hand-area").hidden = app.seat === null;  // a spectator has no hand
+  const over = app.view.phase === "over" || app.table.status === "finished";
+  $("over-actions").hidden = !over;
+  $("actions").hidden = over;
+  $("btn-rematch").hidden = app.seat !== app.table.host;
+  $("btn-replay").hidden = app.table.game_id === null || app.table.game_id === undefined;
+  tableView = app.table.rules === "classic" ? classicView : officialView;
+  body.rules = app.table.rules;
+  tableView.render(model());
+  if (app.table.rules === "classic") maybeShowRanking();
+  else maybeShowEnd();
+}
+
+function maybeShowEnd() {
+  const view = app.view;
+  const results = view.round_results || [];
+  const over = view.phase === "over" || app.table.status === "finished";
+  if (over && app.overShownFor !== app.table.game) {
+    app.overShownFor = app.table.game;
+    app.roundsShown = results.length;
+    const scores = view.scores;
+    const winner = view.winner ?? scores.indexOf(Math.max(...scores));
+    showGameOver({
+      winner,
+      scores,
+      names: names(),
+      isHost: app.seat === app.table.host,
+      canReplay: app.table.game_id !== null && app.table.game_id !== undefined,
+      lastRound: results[results.length - 1],
+    }).then((choice) => {
+      if (choice === "rematch") app.conn.send({ type: "rematch" });
+      else if (choice === "replay") openReplay(app.table.game_id);
+      else if (choice === "lobby") leaveTable();
+    });
+    return;
+  }
+  if (!over && results.length > app.roundsShown) {
+    app.roundsShown = results.length;
+    showRound(results[results.length - 1], names(), view.scores);
+  }
+}
+
+/** The end of a classic game: the ranking (RULES.md §9). */
+function maybeShowRanking() {
+  const view = app.view;
+  if (view.phase !== "over" || app.overShownFor === app.table.game) return;
+  app.overShownFor = app.table.game;
+  const list = document.createElement("ol");
+  for (const seat of view.ranking || []) {
+    const li = document.createElement("li");
+    li.textContent = names()[seat];
+    list.append(li);
+  }
+  showGameOver({ winner: null, names: names(), isHost: app.seat === app.table.host,
+    canReplay: app.table.game_id !== null && app.table.game_id !== undefined, ranking: list })
+    .then((choice) => {
+      if (choice === "rematch") app.conn.send({ type: "rematch" });
+      else if (choice === "replay") openReplay(app.table.game_id);
+      else if (choice === "lobby") leaveTable();
+    });
+}
+
+// --- the connection ----------------------------------------------------------------------
+
+/** A spectator's view has no hand and no legal actions: show it as an empty hand. */
+function normalized(view) {
+  if (!view) return view;
+  return { ...view, hand: view.hand || [], legal: view.legal || [] };
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      app.seat = message.seat;
+      break;
+    case "state": {
+      const newGame = !app.table || app.table.game !== message.table.game;
+      app.table = message.table;
+      app.version = message.version;
+      app.view = normalized(message.view);
+      app.history = (message.view && message.view.history) || [];
+      setTimer(message.timer);
+      if (newGame) {
+        restoreLog();
+        if (isOpen("over")) closeDialog();
+        // Rounds already finished before this page saw the game need no summary again.
+        app.roundsShown = app.view ? (app.view.round_results || []).length : 0;
+      }
+      renderTable();
+      break;
+    }
+    case "update": {
+      const before = app.view;
+      app.version = message.version;
+      app.history = [...app.history, message.action];
+      app.view = normalized({ ...message.view, history: app.history });
+      addLog(describe(message.action, message.seat, before, names(), app.table.rules));
+      if (before && before.bonuses && before.bonuses.double > 0 && app.view.turn !== before.turn) {
+        addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
+      }
+      const results = app.view.round_results || [];
+      if (before && results.length > (before.round_results || []).length) {
+        const result = results[results.length - 1];
+        addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
+        if (app.view.phase !== "over") {
+          addLog(t("game.log_round_start", { round: app.view.round, dealer: names()[app.view.dealer] }), "round");
+        }
+      }
+      if (app.view.phase === "over" && before && before.phase !== "over") {
+        const winner = app.view.winner;
+        addLog(t("game.log_game_won", { player: names()[winner], points: app.view.scores[winner] }), "round");
+      }
+      if (message.id && message.seat === app.seat) clearError();
+      renderTable();
+      break;
+    }
+    case "table": {
+      const wasLobby = app.table && app.table.status === "lobby";
+      app.table = message.table;
+      if (wasLobby && app.table.status !== "lobby" && !app.view) app.conn.send({ type: "sync" });
+      renderTable();
+      break;
+    }
+    case "timer":
+      setTimer(message);
+      if (app.view) {
+        tableView.model = model();
+        tableView.renderTimer();
+      }
+      break;
+    case "error":
+      showError(message.code === "stale" ? `${t("web.error_stale")} (${message.message})`
+        : t("web.error_refused", { reason: message.message }));
+      break;
+    default:
+      break;
+  }
+}
+
+function setTimer(timer) {
+  if (!timer || timer.seat === null || timer.seat === undefined || timer.seconds === null) {
+    app.deadline = null;
+    app.timerSeat = null;
+  } else {
+    app.deadline = Date.now() + timer.seconds * 1000;
+    app.timerSeat = timer.seat;
+  }
+}
+
+function onStatus(status, event) {
+  const el = $("conn-status");
+  document.body.dataset.connection = status;
+  if (status === "open") {
+    el.hidden = true;
+    el.textContent = "";
+    return;
+  }
+  el.hidden = false;
+  el.classList.remove("ok");
+  if (status === "connecting") el.textContent = t("web.connecting");
+  else if (status === "reconnecting") el.textContent = t("web.reconnecting");
+  else if (event && event.code === 4000) el.textContent = t("web.replaced");
+  else if (event && event.code === 4401) {
+    el.textContent = t("web.bad_token");
+    session.forget(app.code);
+  } else if (event && event.code === 4404) el.textContent = t("web.no_such_table");
+  else el.textContent = t("web.disconnected_status");
+}
+
+function enterTable(code) {
+  const seat = session.seatFor(code);
+  app.code = code;
+  app.seat = seat ? seat.seat : null;
+  app.table = null;
+  app.view = null;
+  if (location.pathname !== `/t/${code}`) history.pushState({}, "", `/t/${code}`);
+  if (app.conn) app.conn.close();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  app.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
+    onOpen: (conn) => conn.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
+    onMessage,
+    onStatus,
+  });
+  showView("waiting");
+  $("waiting-code").textContent = code;
+  restoreLog();
+  app.conn.open();
+}
+
+function leaveTable() {
+  $("create-form").hidden = false;
+  if (app.conn) app.conn.close();
+  app.conn = null;
+  app.code = null;
+  app.table = null;
+  app.view = null;
+  $("conn-status").hidden = true;
+  history.pushState({}, "", "/");
+  showView("lobby");
+  lobby.refresh();
+}
+
+function sendAction(text) {
+  if (!app.conn || !app.conn.send({
+    type: "action", action: text, version: app.version, id: `a${++app.actionCount}`,
+  })) {
+    showError(t("web.error_offline"));
+    return;
+  }
+  document.body.dataset.lastSent = text;
+  clearError();
+}
+
+async function openReplay(gameId) {
+  try {
+    showView("replay");
+    await replayView.load(gameId);
+    $("replay-next").focus();
+  } catch (error) {
+    showError(error.message);
+    showView(app.table ? "table" : "lobby");
+  }
+}
+
+function route() {
+  const m = /^\/t\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
+  if (m) {
+    const code = codeFrom(m[1]);
+    if (session.seatFor(code)) {
+      enterTable(code);
+      return;
+    }
+    showView("lobby");
+    $("create-form").hidden = true;  // a join link: just a name and Join (or Watch)
+    $("join-code").value = code;
+    ($("player-name").value ? $("join-button") : $("player-name")).focus();
+    return;
+  }
+  if (app.conn) leaveTable();
+  $("create-form").hidden = false;
+  showView("lobby");
+  lobby.refresh();
+}
+
+function rerender() {
+  if (app.shown === "rules") renderRules();
+  if (app.shown === "replay" && replayView.replay) replayView.render();
+  if (app.table) renderTable();
+  if (app.shown === "lobby") lobby.refresh();
+}
+
+async function boot() {
+  const select = $("lang-select");
+  for (const code of LANGS) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = LANG_NAMES[code];
+    select.append(option);
+  }
+  await setLang(preferredLang());
+  select.value = lang();
+  select.setAttribute("aria-label", t("web.language"));
+  select.addEventListener("change", () => setLang(select.value));
+  onLangChange(() => {
+    select.setAttribute("aria-label", t("web.language"));
+    rerender();
+  });
+
+  officialView = new TableView(sendAction);
+  classicView = new ClassicView(sendAction);
+  tableView = officialView;
+  lobby = new Lobby({
+    onSeated: (grant) => {
+      clearError();
+      enterTable(grant.code);
+    },
+    onError: showError,
+  });
+  replayView = new ReplayView({ onClose: () => showView(app.table && app.view ? "table" : "lobby") });
+  lobby.loadInfo();
+
+  $("watch-button").addEventListener("click", () => {
+    const code = codeFrom($("join-code").value);
+    if (code) enterTable(code);
+    else $("join-code").focus();
+  });
+  $("start-button").addEventListener("click", () => app.conn && app.conn.send({ type: "start" }));
+  $("leave-button").addEventListener("click", leaveTable);
+  $("btn-rematch").addEventListener("click", () => app.conn && app.conn.send({ type: "rematch" }));
+  $("btn-replay").addEventListener("click", () => openReplay(app.table.game_id));
+  $("btn-lobby").addEventListener("click", leaveTable);
+  $("back-button").addEventListener("click", () => app.conn && app.conn.send({ type: "back" }));
+  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite-link").href));
+  $("nav-rules").addEventListener("click", () => {
+    if (app.shown !== "rules") app.beforeRules = app.shown;
+    renderRules();
+    showView("rules");
+    $("rules-title").focus?.();
+  });
+  $("rules-close").addEventListener("click", () => showView(app.beforeRules));
+  $("nav-play").addEventListener("click", () => {
+    $("create-form").hidden = false;
+    if (app.table) renderTable();
+    else showView("lobby");
+    if (app.table && app.shown === "rules") showView(app.table.status === "lobby" ? "waiting" : "table");
+  });
+  $("home-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    if (!app.table) showView("lobby");
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "?" && !(event.target instanceof Element ? event.target : document.body).closest("input, select, textarea")) $("nav-rules").click();
+  });
+  window.addEventListener("popstate", route);
+  route();
+  document.body.dataset.ready = "true";
+}
+
+boot().catch((error) => showError(String(error && error.message ? error.message : error)));

@@ -1,0 +1,92 @@
+// The replay viewer: steps through a finished game (GET /api/games/{id}/replay), all hands shown.
+
+import { t } from "./i18n.js";
+import { cardElement, cardLabel } from "./cards.js";
+import { describe } from "./log.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class ReplayView {
+  constructor({ onClose }) {
+    this.replay = null;
+    this.step = 0;
+    $("replay-first").addEventListener("click", () => this.go(0));
+    $("replay-prev").addEventListener("click", () => this.go(this.step - 1));
+    $("replay-next").addEventListener("click", () => this.go(this.step + 1));
+    $("replay-last").addEventListener("click", () => this.go(this.replay.frames.length - 1));
+    $("replay-slider").addEventListener("input", (event) => this.go(Number(event.target.value)));
+    $("replay-close").addEventListener("click", onClose);
+    document.addEventListener("keydown", (event) => {
+      if ($("view-replay").hidden || (event.target instanceof Element ? event.target : document.body).closest("input, select")) return;
+      if (event.key === "ArrowRight") this.go(this.step + 1);
+      else if (event.key === "ArrowLeft") this.go(this.step - 1);
+      else if (event.key === "Home") this.go(0);
+      else if (event.key === "End") this.go(this.replay.frames.length - 1);
+      else return;
+      event.preventDefault();
+    });
+  }
+
+  async load(gameId) {
+    const response = await fetch(`/api/games/${gameId}/replay`);
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new Error(data.detail || `HTTP ${response.status}`);
+    }
+    this.replay = await response.json();
+    $("replay-slider").max = this.replay.frames.length - 1;
+    this.go(0);
+  }
+
+  go(step) {
+    if (!this.replay) return;
+    const last = this.replay.frames.length - 1;
+    this.step = Math.max(0, Math.min(last, step));
+    $("replay-slider").value = this.step;
+    this.render();
+  }
+
+  render() {
+    const { frames, players } = this.replay;
+    const frame = frames[this.step];
+    const position = frame.position;
+    $("replay-step").textContent = t("web.replay_step_n", { step: this.step, total: frames.length - 1 });
+    if (frame.action && this.step > 0) {
+      const before = frames[this.step - 1].position;
+      $("replay-action").textContent = describe(frame.action, before.turn, before, players,
+        this.replay.rules);
+    } else $("replay-action").textContent = t("web.replay_start");
+    const board = $("replay-board");
+    board.replaceChildren();
+    const info = document.createElement("p");
+    info.textContent = [
+      t("game.round_number", { round: position.round ?? 1 }),
+      t("game.turn_of", { player: players[position.turn] }),
+    ].join(" · ");
+    const centerTitle = document.createElement("h3");
+    centerTitle.textContent = t("game.center_row");
+    const center = document.createElement("div");
+    center.className = "center-row";
+    center.setAttribute("role", "group");
+    center.setAttribute("aria-label", t("game.center_row"));
+    const classic = this.replay.rules === "classic";
+    centerTitle.textContent = t(classic ? "game.discard_pile" : "game.center_row");
+    const row = classic ? (position.discard || []).slice(-1) : position.center || [];
+    row.forEach((card) => center.append(cardElement(card)));
+    const hands = document.createElement("ul");
+    hands.className = "replay-hands";
+    (position.hands || []).forEach((hand, seat) => {
+      const li = document.createElement("li");
+      const head = document.createElement("strong");
+      const score = position.scores ? position.scores[seat] : 0;
+      head.textContent = `${players[seat]} · ${t("game.cards_count", { count: hand.length })} · ${t("game.points_count", { points: score })}`;
+      const cards = document.createElement("div");
+      cards.className = "cards";
+      cards.setAttribute("aria-label", hand.map(cardLabel).join(", "));
+      for (const card of hand) cards.append(cardElement(card));
+      li.append(head, cards);
+      hands.append(li);
+    });
+    board.append(info, centerTitle, center, hands);
+  }
+}

@@ -1,0 +1,73 @@
+// The end of a round (every hand left and its points) and of the game (winner, rematch, replay).
+
+import { t } from "./i18n.js";
+import { cardElement, cardPoints } from "./cards.js";
+import { show } from "./dialog.js";
+
+function cell(tag, content) {
+  const el = document.createElement(tag);
+  if (content instanceof Node) el.append(content);
+  else el.textContent = content;
+  return el;
+}
+
+function handCards(hand) {
+  const cards = document.createElement("div");
+  cards.className = "cards";
+  for (const card of hand) cards.append(cardElement(card));
+  if (!hand.length) cards.textContent = "—";
+  return cards;
+}
+
+/** A table of the round's hands: player, cards left, their points, the score after. */
+export function roundTable(result, names, scores) {
+  const table = document.createElement("table");
+  table.className = "summary";
+  const head = document.createElement("tr");
+  for (const key of ["game.player", "game.hand_left", "game.points", "game.score"]) head.append(cell("th", t(key)));
+  table.append(head);
+  result.hands.forEach((hand, seat) => {
+    const row = document.createElement("tr");
+    row.dataset.seat = seat;
+    const points = hand.reduce((sum, card) => sum + cardPoints(card), 0);
+    const name = names[seat] + (seat === result.winner ? ` — ${t("game.winner")}` : "");
+    row.append(cell("th", name), cell("td", handCards(hand)),
+      cell("td", seat === result.winner ? `+${result.points}` : String(points)),
+      cell("td", scores ? String(scores[seat]) : ""));
+    table.append(row);
+  });
+  return table;
+}
+
+export function showRound(result, names, scores) {
+  const body = document.createElement("div");
+  const intro = document.createElement("p");
+  intro.textContent = t("game.log_round_won", { player: names[result.winner], points: result.points });
+  body.append(intro, roundTable(result, names, scores));
+  return show(t("web.round_summary", { round: result.round }), body,
+    [{ label: t("web.continue"), value: "ok", id: "round-continue" }],
+    { cancellable: false, kind: "round" });
+}
+
+/** Game over: the winner, the scores; rematch (host), replay, back to the lobby. */
+export function showGameOver({ winner, scores, names, isHost, canReplay, lastRound, ranking }) {
+  const body = document.createElement("div");
+  const intro = document.createElement("p");
+  intro.className = "winner-line";
+  if (ranking) body.append(ranking);
+  else {
+    intro.textContent = t("game.log_game_won", { player: names[winner], points: scores[winner] });
+    body.append(intro);
+  }
+  if (lastRound) body.append(roundTable(lastRound, names, scores));
+  if (!isHost) {
+    const wait = document.createElement("p");
+    wait.textContent = t("web.rematch_wait");
+    body.append(wait);
+  }
+  const choices = [];
+  if (isHost) choices.push({ label: t("web.rematch"), value: "rematch", id: "rematch-button" });
+  if (canReplay) choices.push({ label: t("web.replay"), value: "replay", id: "replay-button" });
+  choices.push({ label: t("web.to_lobby"), value: "lobby", id: "lobby-button", secondary: true });
+  return show(t("game.game_over"), body, choices, { cancellable: true, kind: "over" });
+}

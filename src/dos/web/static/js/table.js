@@ -1,0 +1,386 @@
+// The table: the Center Row, the player's hand, the other seats, the turn, the timer and the
+// action buttons. Plays by selection: one or two hand cards, then a lit Center Row card.
+
+import { t } from "./i18n.js";
+import { cardElement, cardLabel } from "./cards.js";
+import {
+  parseAction, findMatch, targetsFor, playableCards, designationOutcomes, matchKindKey,
+} from "./actions.js";
+import { ask } from "./dialog.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class TableView {
+  /** @param {(text: string) => void} sendAction  sends one action in notation */
+  constructor(sendAction) {
+    this.sendAction = sendAction;
+    this.model = null;
+    this.selected = [];
+    this.handKey = "";
+    this.centerKey = "";
+    this.timerHandle = null;
+    // The buttons are shared with the classic table (classic.js): act only at an official one.
+    const official = (handler) => () => {
+      if (document.body.dataset.rules !== "classic") handler();
+    };
+    $("btn-draw").addEventListener("click", official(() => this.act("draw")));
+    $("btn-end").addEventListener("click", official(() => this.act("end")));
+    $("btn-lay").addEventListener("click", official(() => this.layOrPlace("lay")));
+    $("btn-place").addEventListener("click", official(() => this.layOrPlace("place")));
+    $("btn-dos").addEventListener("click", official(() => this.act("dos")));
+    document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  get view() {
+    return this.model && this.model.view;
+  }
+
+  get legal() {
+    return ((this.view && this.view.legal) || []).map(parseAction);
+  }
+
+  playerName(seat) {
+    const player = this.model.players[seat];
+    return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
+  }
+
+  /** Draws everything from the model {view, players, me, timer...}. */
+  render(model) {
+    this.model = model;
+    const view = model.view;
+    if (!view) return;
+    const handKey = view.hand.join(",");
+    if (handKey !== this.handKey) this.selected = [];
+    this.renderStatus();
+    this.renderPlayers();
+    this.renderCenter(handKey);
+    this.renderHand(handKey);
+    this.renderButtons();
+    this.renderHint();
+    this.handKey = handKey;
+  }
+
+  renderStatus() {
+    const view = this.view;
+    $("round-info").textContent = t("game.round_number", { round: view.round });
+    const mine = view.turn === view.seat;
+    $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
+      : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
+    $("phase-info").textContent = t(`game.phase_${view.phase}`);
+    $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
+    $("center-title").textContent = t("game.center_row");
+    $("hand-label").textContent = t("game.your_hand");
+    $("my-score").textContent = t("web.score_n", { score: view.scores[view.seat] });
+    this.renderTimer();
+  }
+
+  renderTimer() {
+    clearInterval(this.timerHandle);
+    const el = $("timer-info");
+    const deadline = this.model.deadline;
+    if (!deadline || this.view.phase === "over") {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      el.textContent = t("web.timer_n", { seconds: left });
+      if (!left) clearInterval(this.timerHandle);
+    };
+    tick();
+    this.timerHandle = setInterval(tick, 1000);
+  }
+
+  renderPlayers() {
+    const view = this.view;
+    const list = $("opponents");
+    list.replaceChildren();
+    list.setAttribute("aria-label", t("game.players"));
+    view.hand_sizes.forEach((size, seat) => {
+      const player = this.model.players[seat] || {};
+      const li = document.createElement("li");
+      li.className = "opponent";
+      li.dataset.seat = seat;
+      if (seat === view.seat) li.classList.add("me");
+      if (seat === view.turn && view.phase !== "over") {
+        li.classList.add("turn");
+        li.setAttribute("aria-current", "true");
+      }
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = this.playerName(seat) + (seat === view.seat ? ` (${t("game.you")})` : "");
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      const cards = document.createElement("span");
+      cards.className = "hand-size";
+      cards.textContent = t("game.cards_count", { count: size });
+      const score = document.createElement("span");
+      score.textContent = t("web.score_n", { score: view.scores[seat] });
+      const conn = document.createElement("span");
+      conn.className = "conn";
+      if (player.away) {
+        conn.textContent = t("web.away");
+        conn.classList.add("off");
+      } else if (player.bot) conn.textContent = t("web.bot");
+      else if (player.connected === false) {
+        conn.textContent = t("web.disconnected");
+        conn.classList.add("off");
+      } else conn.textContent = t("web.connected");
+      meta.append(cards, score, conn);
+      if ((view.dos_open || []).includes(seat)) {
+        const flag = document.createElement("span");
+        flag.className = "dosflag";
+        flag.textContent = t("web.two_cards_flag");
+        meta.append(flag);
+      }
+      li.append(name, meta);
+      const turnWord = seat === view.turn && view.phase !== "over" ? `, ${t("web.their_turn")}` : "";
+      li.setAttribute("aria-label", `${name.textContent}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
+      list.append(li);
+    });
+  }
+
+  renderCenter() {
+    const view = this.view;
+    const row = $("center-row");
+    row.setAttribute("aria-label", t("game.center_row"));
+    const centerKey = view.center.join(",");
+    const previous = new Set(this.centerKey ? this.centerKey.split(",") : []);
+    const matched = new Map((view.matched || []).map((m) => [m.target, m.cards]));
+    const selectedCards = this.selected.map((i) => view.hand[i]);
+    const targets = selectedCards.length ? targetsFor(this.legal, selectedCards) : new Set();
+    const focused = document.activeElement && document.activeElement.closest("#center-row")
+      ? document.activeElement.dataset.index : null;
+    row.replaceChildren();
+    view.center.forEach((card, index) => {
+      const slot = document.createElement("div");
+      slot.className = "center-slot";
+      const el = cardElement(card, { interactive: true });
+      el.dataset.index = index;
+      el.id = `center-${index}`;
+      let label = `${index + 1}: ${cardLabel(card)}`;
+      if (matched.has(index)) {
+        el.classList.add("matched");
+        label += `, ${t("web.matched_with", { cards: matched.get(index).map(cardLabel).join(", ") })}`;
+      }
+      if (targets.has(index)) {
+        el.classList.add("target");
+        label += `, ${t("web.can_match")}`;
+      } else el.setAttribute("aria-disabled", "true");
+      if (this.centerKey && !previous.has(card)) el.classList.add("arrive");
+      el.setAttribute("aria-label", label);
+      el.addEventListener("click", () => this.matchOn(index));
+      const number = document.createElement("span");
+      number.className = "index";
+      number.textContent = String(index + 1);
+      number.setAttribute("aria-hidden", "true");
+      slot.append(el);
+      if (matched.has(index)) {
+        const played = document.createElement("div");
+        played.className = "played";
+        for (const c of matched.get(index)) played.append(cardElement(c, { extraClass: "arrive" }));
+        slot.append(played);
+      }
+      slot.append(number);
+      row.append(slot);
+    });
+    if (focused !== null) {
+      // Keep the keyboard where it was: the same Center Row place, else the hand.
+      const again = row.querySelector(`button[data-index="${focused}"]`) || $("hand-0");
+      if (again) again.focus();
+    }
+    this.centerKey = centerKey;
+  }
+
+  renderHand(handKey) {
+    const view = this.view;
+    const hand = $("hand");
+    hand.setAttribute("aria-label", t("web.your_hand_n", { count: view.hand.length }));
+    const playable = playableCards(this.legal);
+    const before = this.handKey ? this.handKey.split(",") : [];
+    const fresh = [...view.hand];
+    for (const card of before) {
+      const at = fresh.indexOf(card);
+      if (at >= 0) fresh[at] = null;
+    }
+    const focused = document.activeElement && document.activeElement.closest("#hand")
+      ? document.activeElement.dataset.index : null;
+    hand.replaceChildren();
+    view.hand.forEach((card, index) => {
+      const el = cardElement(card, { interactive: true });
+      el.dataset.index = index;
+      el.id = `hand-${index}`;
+      const selected = this.selected.includes(index);
+      el.setAttribute("aria-pressed", selected ? "true" : "false");
+      if (selected) el.classList.add("selected");
+      if (playable.has(card.split("=")[0])) el.classList.add("playable");
+      if (handKey !== this.handKey && this.handKey && fresh[index] !== null) el.classList.add("arrive");
+      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
+      el.addEventListener("click", () => this.toggle(index));
+      hand.append(el);
+    });
+    if (focused !== null) {
+      const again = hand.querySelector(`[data-index="${focused}"]`) || hand.lastElementChild;
+      if (again) again.focus();
+    }
+  }
+
+  renderButtons() {
+    const legal = this.legal;
+    const kinds = new Set(legal.map((a) => a.kind));
+    const one = this.selected.length === 1 ? this.view.hand[this.selected[0]] : null;
+    const canWith = (kind) => one !== null && legal.some((a) => a.kind === kind && a.cards[0] === one);
+    $("btn-draw").disabled = !kinds.has("draw");
+    $("btn-end").hidden = false;
+    $("btn-end").disabled = !kinds.has("end");
+    $("btn-lay").hidden = !kinds.has("lay");
+    $("btn-lay").disabled = !canWith("lay");
+    $("btn-place").hidden = !kinds.has("place");
+    $("btn-place").disabled = !canWith("place");
+    const dos = $("btn-dos");
+    const mustCall = kinds.has("dos");
+    dos.hidden = !(mustCall || this.view.hand.length === 2);
+    dos.disabled = !mustCall;
+    dos.classList.toggle("urgent", mustCall);
+    const catches = $("catch-buttons");
+    catches.replaceChildren();
+    for (const action of legal.filter((a) => a.kind === "catch")) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "catch-button";
+      button.dataset.seat = action.target;
+      button.textContent = t("web.catch_name", { name: this.playerName(action.target) });
+      button.setAttribute("aria-keyshortcuts", "C");
+      button.addEventListener("click", () => this.sendAction(action.text));
+      catches.append(button);
+    }
+  }
+
+  renderHint() {
+    const view = this.view;
+    const legal = this.legal;
+    const kinds = new Set(legal.map((a) => a.kind));
+    let hint = "";
+    if (view.phase === "over") hint = "";
+    else if (view.turn !== view.seat) hint = t("web.hint_wait", { name: this.playerName(view.turn) });
+    else if (view.phase === "placing") hint = t("web.hint_place", { count: view.placements_left });
+    else if (this.selected.length) {
+      const cards = this.selected.map((i) => view.hand[i]);
+      const targets = targetsFor(legal, cards);
+      if (targets.size) hint = t("web.hint_pick_target");
+      else if (kinds.has("lay") && this.selected.length === 1) hint = t("web.hint_lay");
+      else hint = t("web.hint_no_target");
+    } else if (kinds.has("lay")) hint = t("web.hint_drawn");
+    else if (kinds.has("match")) hint = t("web.hint_select");
+    else if (kinds.has("end")) hint = t("web.hint_end");
+    else if (kinds.has("draw")) hint = t("web.hint_must_draw");
+    $("hint").textContent = hint;
+  }
+
+  toggle(index) {
+    const at = this.selected.indexOf(index);
+    if (at >= 0) this.selected.splice(at, 1);
+    else {
+      this.selected.push(index);
+      if (this.selected.length > 2) this.selected.shift();
+    }
+    this.rerender();
+  }
+
+  rerender() {
+    const view = this.view;
+    const handKey = view.hand.join(",");
+    const centerKey = this.centerKey;
+    this.centerKey = "";
+    this.renderCenter();
+    this.centerKey = centerKey;
+    this.renderHand(handKey);
+    this.renderButtons();
+    this.renderHint();
+  }
+
+  clearSelection() {
+    this.selected = [];
+    this.rerender();
+  }
+
+  act(kind) {
+    const action = this.legal.find((a) => a.kind === kind);
+    if (action) this.sendAction(action.text);
+  }
+
+  layOrPlace(kind) {
+    if (this.selected.length !== 1) return;
+    const card = this.view.hand[this.selected[0]];
+    const action = this.legal.find((a) => a.kind === kind && a.cards[0] === card);
+    if (action) this.sendAction(action.text);
+  }
+
+  async matchOn(index) {
+    const view = this.view;
+    if (!this.selected.length) {
+      $("hint").textContent = t("web.hint_select_first");
+      return;
+    }
+    const cards = this.selected.map((i) => view.hand[i]);
+    const match = findMatch(this.legal, cards, index);
+    if (!match) {
+      $("hint").textContent = t("web.hint_no_match_here");
+      return;
+    }
+    const outcomes = designationOutcomes(match, view.center);
+    let text = match.text;
+    if (outcomes.length > 1) {
+      const choice = await ask(t("web.designation_title"), t("web.designation_body"),
+        outcomes.map((o) => ({ label: t(matchKindKey(match.cards, o.bonus)), value: o.text })),
+        true);
+      if (!choice) return;
+      text = choice;
+    }
+    this.selected = [];
+    this.sendAction(text);
+  }
+
+  onKey(event) {
+    if ($("view-table").hidden || !this.view || document.body.dataset.rules === "classic") return;
+    if ((event.target instanceof Element ? event.target : document.body).closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    const handled = () => event.preventDefault();
+    if (/^[1-9]$/.test(key)) {
+      const index = Number(key) - 1;
+      if (index < this.view.hand.length) {
+        this.toggle(index);
+        const el = $(`hand-${index}`);
+        if (el) el.focus();
+        handled();
+      }
+    } else if (key === "d") { this.act("draw"); handled(); }
+    else if (key === "e") { this.act("end"); handled(); }
+    else if (key === "l") { this.layOrPlace("lay"); handled(); }
+    else if (key === "p") { this.layOrPlace("place"); handled(); }
+    else if (key === "s") { this.act("dos"); handled(); }
+    else if (key === "c") {
+      const action = this.legal.find((a) => a.kind === "catch");
+      if (action) this.sendAction(action.text);
+      handled();
+    } else if (key === "escape") { this.clearSelection(); handled(); }
+    else if (key === "arrowright" || key === "arrowleft") {
+      const el = document.activeElement;
+      if (el && el.classList.contains("card") && el.parentElement) {
+        const cards = [...el.closest(".hand, .center-row").querySelectorAll("button.card")];
+        const at = cards.indexOf(el) + (key === "arrowright" ? 1 : -1);
+        if (cards[at]) cards[at].focus();
+        handled();
+      }
+    } else if (key === "t") {
+      const first = document.querySelector("#center-row .card.target");
+      if (first) first.focus();
+      handled();
+    } else if (key === "h") {
+      const first = $("hand-0");
+      if (first) first.focus();
+      handled();
+    }
+  }
+}

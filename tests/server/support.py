@@ -1,0 +1,411 @@
+"""Helpers of the server tests: a real server process, a throwaway PostgreSQL cluster, and a
+WebSocket player that checks every message it receives."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import queue
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from dos import records
+from dos.server.messages import SERVER_MESSAGE
+
+TIMEOUT = 30.0
+"""Seconds to wait for any one message or condition before failing."""
+
+VIEW_KEYS = {
+    "seat",
+    "options",
+    "round",
+    "dealer",
+    "turn",
+    "phase",
+    "drew",
+    "hand",
+    "hand_sizes",
+    "center",
+    "matched",
+    "bonuses",
+    "placements_left",
+    "draw_pile_size",
+    "discard",
+    "penalties",
+    "dos_open",
+    "scores",
+    "winner",
+    "round_results",
+    "history",
+    "legal",
+}
+"""The keys an official seat view may have: none of them holds another seat's hand."""
+
+
+class ServerProcess:
+    """``dos serve`` in a child process on a free loopback port."""
+
+    def __init__(self, data: Path, database: str | None = None, *args: str) -> None:
+        self.data = data
+        self.database = database
+        self.args = args
+        self.process: subprocess.Popen[str] | None = None
+        self.reader: threading.Thread | None = None
+        self.url = ""
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+
+    def start(self) -> str:
+        """Starts the server; returns its base URL once it listens."""
+        command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(self.data)]
+        command += ["--bot-delay", "0", *self.args]
+        if "--rate" not in self.args:
+            command += ["--rate", "1000"]  # instant test players are faster than people
+        if self.database:
+            command += ["--database", self.database]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("DATABASE_URL", None)
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, args=(self.process,), daemon=True)
+        self.reader.start()
+        while True:
+            try:
+                line = self.lines.get(timeout=TIMEOUT)
+            except queue.Empty:
+                self.kill()
+                output = "".join(self.output)
+                raise AssertionError("the server did not start:\n" + output) from None
+            if line == "":
+                raise AssertionError("the server exited:\n" + "".join(self.output))
+            if "DOS server: open " in line:
+                self.url = line.split("open ", 1)[1].strip().rstrip("/")
+                return self.url
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.output.append(line)
+            self.lines.put(line)
+        self.lines.put("")
+
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket base URL."""
+        return "ws" + self.url.removeprefix("http")
+
+    def kill(self) -> None:
+        """SIGKILL: the server dies at once, mid-whatever."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(TIMEOUT)
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        if self.reader is not None:
+            self.reader.join(TIMEOUT)
+            self.reader = None
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it does not end."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_pipe()
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster in a temporary folder (Debian's binaries)."""
+
+    def __init__(self) -> None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not found:
+            raise FileNotFoundError("no PostgreSQL binaries in /usr/lib/postgresql/*/bin")
+        self.bin = Path(found[-1]).parent
+        self.folder = Path(tempfile.mkdtemp(prefix="dos-pg-"))
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+
+    def _run(self, *command: str) -> None:
+        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
+        subprocess.run([*prefix, *command], check=True, capture_output=True, timeout=120)
+
+    def start(self) -> str:
+        """Starts the cluster; returns the server URL (no database name)."""
+        if self.as_root:
+            shutil.chown(self.folder, "postgres", "postgres")
+        data = self.folder / "data"
+        self._run(str(self.bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-N")
+        options = f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1 -F"
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "start",
+        )
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Stops the cluster and removes its folder."""
+        with contextlib.suppress(Exception):
+            self._run(
+                str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"
+            )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def new_database(self, base: str) -> str:
+        """A fresh empty database; returns its URL."""
+        import psycopg
+
+        name = f"dos_{random.getrandbits(40):x}"
+        plain = base.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(plain + "/postgres", autocommit=True) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        return f"{base}/{name}"
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+def create_table(url: str, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables``; returns the seat grant."""
+    body.setdefault("name", "Host")
+    response = httpx.post(f"{url}/api/tables", json=body, timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    grant: dict[str, Any] = response.json()
+    return grant
+
+
+def join_table(url: str, code: str, name: str, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables/{code}/join``; returns the seat grant."""
+    response = httpx.post(
+        f"{url}/api/tables/{code}/join", json={"name": name, **body}, timeout=TIMEOUT
+    )
+    assert response.status_code == 200, response.text
+    grant: dict[str, Any] = response.json()
+    return grant
+
+
+# --- a WebSocket player -------------------------------------------------------------------------
+
+
+class WsPlayer:
+    """A client of one seat (or a spectator): keeps the version, view and history it was told,
+    and validates every message against the protocol's schemas."""
+
+    def __init__(self, ws_url: str, code: str, token: str | None) -> None:
+        self.url = f"{ws_url}/ws/{code}"
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+        self.history: list[str] = []
+        self.result: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        self._ids = 0
+
+    async def connect(self, hello: bool = True) -> WsPlayer:
+        """Opens the connection and says hello; waits for the full state."""
+        self.ws = await connect(self.url, max_size=2**24, open_timeout=TIMEOUT)
+        if hello:
+            await self.send({"type": "hello", "protocol": 1, "token": self.token})
+            welcome = await self.expect("welcome")
+            self.seat = welcome["seat"]
+            await self.expect("state")
+        return self
+
+    async def close(self) -> None:
+        """Closes the connection."""
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, message: Any) -> None:
+        """Sends a message (a dict as JSON, text as is)."""
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next message, checked and taken into account."""
+        assert self.ws is not None
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        message: dict[str, Any] = json.loads(text)
+        SERVER_MESSAGE.validate_python(message)
+        self.messages.append(message)
+        kind = message["type"]
+        if kind == "state":
+            self.version = message["version"]
+            self.view = message["view"]
+            self.history = list(message["view"]["history"]) if message["view"] else []
+            self.result = message["result"]
+            self.table = message["table"]
+        elif kind == "update":
+            assert message["version"] == self.version + 1, (message["version"], self.version)
+            self.version = message["version"]
+            self.view = message["view"]
+            self.history.append(message["action"])
+            self.result = message["result"]
+        elif kind == "table":
+            self.table = message["table"]
+        return message
+
+    async def expect(self, kind: str, timeout: float = TIMEOUT, **fields: Any) -> dict[str, Any]:
+        """Reads messages until one of type ``kind`` (with these field values) arrives."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            message = await self.recv(max(0.01, deadline - loop.time()))
+            if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                return message
+
+    def next_id(self) -> str:
+        """A fresh action id."""
+        self._ids += 1
+        return f"a{self._ids}"
+
+    async def act(self, action: str, version: int | None = None) -> dict[str, Any]:
+        """Sends an action; returns the ``update`` or ``error`` that answers it."""
+        ident = self.next_id()
+        await self.send(
+            {
+                "type": "action",
+                "action": action,
+                "version": self.version if version is None else version,
+                "id": ident,
+            }
+        )
+        while True:
+            message = await self.recv()
+            if message.get("id") == ident and message["type"] in ("update", "error"):
+                return message
+
+    def choice(self, rng: random.Random) -> str | None:
+        """What this player does now: its own DOS call at once, its turn's action at random."""
+        if self.view is None or self.result is not None:
+            return None
+        legal: list[str] = self.view["legal"]
+        calls = [a for a in legal if a.endswith("dos")]
+        if calls:
+            return calls[0]
+        if self.view["turn"] == self.seat:
+            turn = [a for a in legal if ":" not in a and not a.startswith("catch")]
+            if turn:
+                return rng.choice(turn)
+        return None
+
+    async def play_to_end(self, rng: random.Random, limit: int = 5000) -> dict[str, Any]:
+        """Plays until the game is over; returns the result."""
+        for _ in range(limit):
+            if self.result is not None:
+                return self.result
+            action = self.choice(rng)
+            if action is None:
+                await self.recv()
+                continue
+            await self.act(action)
+        raise AssertionError("the game did not end")
+
+
+def hands_by_version(record_text: str) -> list[list[list[str]]]:
+    """Every seat's hand (sorted card names) after each action of a recorded official game."""
+    from dos.cards import NAMES
+
+    record = records.loads(record_text)
+    state = records.start(record)
+    hands = [[sorted(NAMES[c] for c in hand) for hand in state.hands]]
+
+    def step(_number: int, _action: str, now: Any) -> None:
+        hands.append([sorted(NAMES[c] for c in hand) for hand in now.hands])
+
+    records.replay(record, on_step=step)
+    return hands
+
+
+def check_hidden(player: WsPlayer, hands: list[list[list[str]]]) -> int:
+    """Checks that every view ``player`` received held only its own seat's hand (spectators:
+    none) and nothing else private; returns how many views were checked."""
+    checked = 0
+    for message in player.messages:
+        view = message.get("view")
+        if message["type"] not in ("state", "update") or view is None:
+            continue
+        assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
+        version = message["version"]
+        if player.seat is None:
+            assert "hand" not in view and "legal" not in view
+            assert view["seat"] is None
+        else:
+            assert view["seat"] == player.seat
+            assert sorted(view["hand"]) == hands[version][player.seat], (version, player.seat)
+        checked += 1
+    return checked
+
+
+@contextlib.contextmanager
+def running(server: ServerProcess) -> Iterator[ServerProcess]:
+    """Starts a server and stops it at the end."""
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def drive(
+    players: list[WsPlayer], rng: random.Random, stop_version: int | None = None
+) -> None:
+    """Plays a game between WebSocket players only (no bots), one action at a time, until
+    the game ends or reaches ``stop_version``; every player has then seen every action."""
+    while True:
+        target = max(p.version for p in players)
+        for player in players:
+            while player.version < target:
+                await player.recv()
+        if players[0].result is not None:
+            return
+        if stop_version is not None and target >= stop_version:
+            return
+        for player in players:
+            action = player.choice(rng)
+            if action is not None:
+                answer = await player.act(action)
+                assert answer["type"] == "update", answer
+                break
+        else:
+            raise AssertionError("nobody can act")

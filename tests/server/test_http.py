@@ -1,0 +1,102 @@
+"""The HTTP endpoints: tables, errors, the browser client's files, the catalog, OpenAPI."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from server.support import ServerProcess, create_table
+
+
+def test_the_server_says_what_it_offers(server: ServerProcess) -> None:
+    info = httpx.get(f"{server.url}/api/info").json()
+    assert info["protocol"] == 1
+    assert "official" in info["rules"]
+    assert info["levels"] == ["easy", "medium", "hard"]
+
+
+def test_the_openapi_document_lists_the_endpoints(server: ServerProcess) -> None:
+    paths = httpx.get(f"{server.url}/openapi.json").json()["paths"]
+    for path in (
+        "/api/tables",
+        "/api/tables/{code}/join",
+        "/api/games/{game_id}/record",
+        "/api/players/{player_id}/results",
+    ):
+        assert path in paths
+
+
+def test_the_browser_client_is_served(server: ServerProcess) -> None:
+    index = httpx.get(f"{server.url}/")
+    assert index.status_code == 200 and "text/html" in index.headers["content-type"]
+    assert httpx.get(f"{server.url}/t/ABCDEF").text == index.text
+    assert httpx.get(f"{server.url}/static/../../cli.py").status_code == 404
+    assert httpx.get(f"{server.url}/static/nothing-here.js").status_code == 404
+
+
+def test_the_message_catalog_is_served(server: ServerProcess) -> None:
+    from dos.i18n import catalog
+
+    assert httpx.get(f"{server.url}/api/i18n/fr").json() == catalog("fr")
+    assert httpx.get(f"{server.url}/api/i18n/xx").status_code == 404
+
+
+def test_a_table_is_private_unless_public(server: ServerProcess) -> None:
+    private = create_table(server.url, seats=[None, "easy"])
+    public = create_table(server.url, seats=[None, "easy"], public=True)
+    listed = [t["code"] for t in httpx.get(f"{server.url}/api/tables").json()["tables"]]
+    assert public["code"] in listed and private["code"] not in listed
+    assert httpx.get(f"{server.url}/api/tables/{private['code']}").json()["public"] is False
+
+
+def test_the_same_player_joining_again_gets_their_seat(server: ServerProcess) -> None:
+    host = create_table(server.url, seats=[None, None, None])
+    again = httpx.post(
+        f"{server.url}/api/tables/{host['code']}/join",
+        json={"name": "Ada", "player_token": host["player_token"]},
+    ).json()
+    assert again["seat"] == 0 and again["player_id"] == host["player_id"]
+    bob = httpx.post(
+        f"{server.url}/api/tables/{host['code'].lower()}/join", json={"name": "Bob", "seat": 2}
+    ).json()
+    assert bob["seat"] == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "Ada", "rules": "poker"},
+        {"name": "Ada", "seats": [None]},
+        {"name": "Ada", "seats": [None, None, None, None, None]},
+        {"name": "Ada", "seats": ["easy", None]},
+        {"name": "Ada", "seats": [None, "genius"]},
+        {"name": "Ada", "options": {"target_score": -5}},
+        {"name": "Ada", "options": {"colour": "blue"}},
+        {"name": "Ada", "player_token": "forged"},
+    ],
+)
+def test_bad_tables_are_refused_over_http(server: ServerProcess, body: dict[str, object]) -> None:
+    response = httpx.post(f"{server.url}/api/tables", json=body)
+    assert response.status_code in (400, 401), response.text
+    assert response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"name": ""}, {"name": "x" * 100}, {"name": "Ada", "public": "maybe"}]
+)
+def test_bodies_that_do_not_fit_the_schema_are_422(
+    server: ServerProcess, body: dict[str, object]
+) -> None:
+    assert httpx.post(f"{server.url}/api/tables", json=body).status_code == 422
+
+
+def test_joining_a_full_or_unknown_table_is_refused(server: ServerProcess) -> None:
+    host = create_table(server.url, seats=[None, "easy"])
+    full = httpx.post(f"{server.url}/api/tables/{host['code']}/join", json={"name": "Bob"})
+    assert full.status_code == 409 and "taken" in full.json()["detail"]
+    unknown = httpx.post(f"{server.url}/api/tables/NOSUCH/join", json={"name": "Bob"})
+    assert unknown.status_code == 404
+
+
+def test_a_record_of_an_unfinished_game_stays_hidden(server: ServerProcess) -> None:
+    assert httpx.get(f"{server.url}/api/games/999999/record").status_code == 404

@@ -1,0 +1,100 @@
+"""The database layer on SQLite and PostgreSQL: migrations, group commits, loading tables."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy.exc import IntegrityError
+
+from dos.server.models import Base
+from dos.server.storage import (
+    Database,
+    NewAction,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    finish_game,
+    insert_game,
+    insert_table,
+    load_active,
+    load_game,
+    load_table,
+    migrate,
+    player_results,
+)
+
+
+def _table(code: str) -> StoredTable:
+    return StoredTable(
+        code=code,
+        rules="official",
+        options={"target_score": 50},
+        public=True,
+        status="lobby",
+        host=0,
+        turn_seconds=None,
+        games=0,
+        created_at=1.0,
+        seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)],
+    )
+
+
+def _game() -> StoredGame:
+    return StoredGame(
+        id=0,
+        number=1,
+        rules="official",
+        options={"players": 2, "target_score": 50},
+        seed=2**61 + 5,
+        players=["Ada", "easy bot"],
+        status="playing",
+        result=None,
+    )
+
+
+def test_the_migrations_build_the_models_schema(database: str) -> None:
+    db = Database(database)
+    migrate(db.engine)
+    migrate(db.engine)  # a second run finds nothing to do
+    with db.engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert compare_metadata(context, Base.metadata) == []
+    db.close()
+
+
+@pytest.mark.asyncio
+async def test_actions_are_committed_in_order_and_a_table_loads_back(database: str) -> None:
+    db = Database(database)
+    db.start()
+    try:
+        await db.call(insert_table, _table("AAAAAA"))
+        seats = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)]
+        game_id = await db.call(insert_game, "AAAAAA", _game(), seats)
+        texts = ["draw", "lay B3", "1: dos", "R7@0"] * 10
+        await asyncio.gather(
+            *(
+                db.append(NewAction(game_id, index, text, index % 2, False))
+                for index, text in enumerate(texts)
+            )
+        )
+        with pytest.raises(IntegrityError):
+            await db.append(NewAction(game_id, 0, "draw", 0, False))  # the same index twice
+        active = await db.call(load_active)
+        assert [t.code for t in active] == ["AAAAAA"]
+        loaded = active[0]
+        assert loaded.status == "playing" and loaded.games == 1
+        assert loaded.game is not None and loaded.game.actions == texts
+        assert loaded.game.seed == 2**61 + 5
+        await db.call(finish_game, "AAAAAA", game_id, {"winner": 0, "scores": [50, 0]})
+        assert await db.call(load_active) == []
+        table = await db.call(load_table, "AAAAAA")
+        assert table is not None and table.status == "finished"
+        game = await db.call(load_game, game_id)
+        assert game is not None and game.result == {"winner": 0, "scores": [50, 0]}
+        results = await db.call(player_results, "p_ada")
+        assert [r["game_id"] for r in results] == [game_id]
+    finally:
+        db.close()

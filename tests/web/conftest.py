@@ -1,0 +1,163 @@
+"""Fixtures of the browser tests: the real game server and Debian's headless Chromium.
+
+The server runs as `python -m dos serve` in a subprocess, with its own data folder and SQLite
+database and fast bots (``--bot-delay``). Chromium is Debian's (``/usr/bin/chromium``), driven
+by Playwright for Python through ``executable_path``; Playwright's own browser download is
+never used. Without Chromium the tests skip (which CI=true turns into failures).
+
+Screenshots go to ``tests/web/output/`` (kept out of git by ``tests/web/.gitignore``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+OUTPUT = Path(__file__).parent / "output"
+BOT_DELAY = "0.05"
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium, if installed."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """One `dos serve` process; `stop` and `start` again keep its data (a restart)."""
+
+    data: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.data.mkdir(parents=True, exist_ok=True)
+        log = (self.data / "server.log").open("ab")
+        try:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "dos",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(self.data),
+                    "--bot-delay",
+                    BOT_DELAY,
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        finally:
+            log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"dos serve exited: {(self.data / 'server.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("dos serve did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    path = chromium_path()
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (make system-packages)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT
+
+
+def _server(folder: Path) -> Iterator[Server]:
+    server = Server(data=folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server shared by the tests of a module."""
+    yield from _server(tmp_path_factory.mktemp("server"))
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of this test alone (for stopping and restarting it)."""
+    yield from _server(tmp_path / "server")
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()

@@ -1,0 +1,214 @@
+"""Playing DOS through the browser page, as a person would: forms, cards, buttons and keys.
+
+Every helper drives the page's own controls (clicks on its buttons and cards, key presses) and
+reads what it shows; the page publishes the state it shows on ``<body>`` (``data-version``,
+``data-phase``, ``data-my-turn``, ``data-seat``) so that a test can wait for a change instead
+of sleeping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from dos.i18n import text
+
+WAIT_MS = 20_000
+
+# One match through the page's own controls: select one card of the hand, or two, and press
+# the first Center Row card that lights up; a wild card question takes its first answer.
+# Done inside the page so that the search does not cost a round trip per click.
+MATCH_JS = """() => {
+  const cards = () => [...document.querySelectorAll('#hand button.card')];
+  const target = () => document.querySelector('#center-row button.card.target');
+  const pressed = () => document.querySelector('#hand button.card[aria-pressed=true]');
+  while (pressed()) pressed().click();
+  const answer = () => {
+    const dialog = document.getElementById('dialog');
+    if (dialog.open) dialog.querySelector('#dialog-buttons button').click();
+  };
+  const n = cards().length;
+  for (let i = 0; i < n; i++) {
+    cards()[i].click();
+    if (target()) { target().click(); answer(); return 'single'; }
+    for (let j = i + 1; j < n; j++) {
+      cards()[j].click();
+      if (target()) { target().click(); answer(); return 'double'; }
+      cards()[j].click();
+    }
+    cards()[i].click();
+  }
+  return null;
+}"""
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int]) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return context, page
+
+
+def set_language(page: Page, lang: str) -> None:
+    page.select_option("#lang-select", lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+def create_table(page: Page, name: str, seats: int, bots: int, level: str = "easy") -> str:
+    page.fill("#player-name", name)
+    page.fill("#create-seats", str(seats))
+    page.fill("#create-bots", str(bots))
+    page.select_option("#create-level", level)
+    page.click("#create-button")
+    expect(page.locator("#view-waiting")).to_be_visible()
+    expect(page.locator("#start-button")).to_be_visible()
+    code = page.locator("#waiting-code").inner_text().strip()
+    assert re.fullmatch(r"[A-Z0-9]{4,12}", code), code
+    return code
+
+
+def join_by_link(page: Page, base_url: str, code: str, name: str) -> None:
+    page.goto(f"{base_url}/t/{code}")
+    expect(page.locator("#join-code")).to_have_value(code)
+    page.fill("#player-name", name)
+    page.click("#join-button")
+    expect(page.locator("#view-waiting")).to_be_visible()
+
+
+def start(host: Page, *others: Page) -> None:
+    host.click("#start-button")
+    for page in (host, *others):
+        expect(page.locator("#view-table")).to_be_visible()
+        expect(page.locator("body")).to_have_attribute("data-phase", re.compile(r"\w+"))
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator("#hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def body(page: Page, name: str) -> str:
+    return page.evaluate(f"() => document.body.dataset.{name} || ''")
+
+
+def version(page: Page) -> str:
+    return body(page, "version")
+
+
+def my_turn(page: Page) -> bool:
+    return body(page, "myTurn") == "true"
+
+
+def dialog_kind(page: Page) -> str | None:
+    result: Any = page.evaluate(
+        "() => { const d = document.getElementById('dialog');"
+        " return d.open ? d.dataset.kind : null; }"
+    )
+    return result
+
+
+def wait_for_change(page: Page, old_version: str) -> None:
+    """Until the page shows a newer state, or shows why its action was refused."""
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v"
+        " || !document.getElementById('error-banner').hidden"
+        " || document.getElementById('dialog').open",
+        arg=old_version,
+        timeout=WAIT_MS,
+    )
+
+
+def take_step(page: Page) -> str:
+    """One action of the seat to act, through the page's controls; returns what it did."""
+    before = version(page)
+    phase = body(page, "phase")
+    if phase == "placing":
+        page.locator("#hand button.card").first.click()
+        if page.locator("#btn-place").is_enabled():
+            page.click("#btn-place")
+            done = "place"
+        else:
+            page.click("#btn-end")
+            done = "end"
+    elif page.evaluate(MATCH_JS):
+        done = "match"
+    elif phase == "matching":
+        page.click("#btn-end")
+        done = "end"
+    elif phase == "start":
+        page.click("#btn-draw")
+        done = "draw"
+    else:  # drawn, and no match: lay the first card
+        page.locator("#hand button.card").first.click()
+        page.click("#btn-lay")
+        done = "lay"
+    wait_for_change(page, before)
+    return done
+
+
+def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str]:
+    """At one instant: the card elements of the whole page, those in the seat's own hand and
+    the Center Row, and the page's HTML."""
+    everywhere, shown, html = page.evaluate(
+        """() => [
+          [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
+          [...document.querySelectorAll('#hand [data-card], #center-row [data-card]')]
+            .map(e => e.dataset.card),
+          document.documentElement.outerHTML,
+        ]"""
+    )
+    return Counter(everywhere), Counter(shown), html
+
+
+def assert_no_foreign_cards(viewer: Page, other_hand: list[str]) -> None:
+    """The viewer's page holds no card of another hand: every card element in its DOM is its
+    own hand's or the Center Row's, so none of `other_hand` can be there beyond those, and no
+    card is written anywhere else in the page (no hidden lists, no JSON)."""
+    if dialog_kind(viewer) is not None:  # a round summary shows the hands left: public then
+        return
+    everywhere, shown, html = cards_in_dom(viewer)
+    assert everywhere == shown, f"cards outside the hand and Center Row: {everywhere - shown}"
+    for card in Counter(other_hand):
+        assert everywhere[card] <= shown[card], card
+        assert len(re.findall(rf'data-card="{re.escape(card)}"', html)) == shown[card], card
+    assert '"hand":' not in html
+
+
+def race(caller: Page, catcher: Page, names: dict[Page, str], lang: str = "en") -> str:
+    """The DOS race: `caller` presses DOS! and `catcher` presses Catch! at the same instant.
+
+    Returns who won, read from the caller's log in words (`lang`): "call", "catch", or
+    "other" when something else closed the obligation first (a bot's catch); the loser's
+    action, made on a state that is gone, is refused and its page says so.
+    """
+    seat = body(caller, "seat")
+    call = text(lang, "game.log_call", player=names[caller])
+    catch = text(lang, "game.log_catch", player=names[catcher], caught=names[caller])
+    seen = caller.locator("#log li").count()
+    for page in (caller, catcher):
+        page.evaluate("() => { delete document.body.dataset.lastSent; }")
+    at: int = caller.evaluate("() => Date.now() + 400")
+    caller.evaluate(
+        "t => setTimeout(() => document.getElementById('btn-dos').click(), t - Date.now())", at
+    )
+    catcher.evaluate(
+        "([t, seat]) => setTimeout(() => {"
+        " const b = document.querySelector(`.catch-button[data-seat='${seat}']`);"
+        " if (b) b.click(); }, t - Date.now())",
+        [at, seat],
+    )
+    # The obligation is closed once DOS! is no longer offered; the log says how.
+    expect(caller.locator("#btn-dos:enabled")).to_have_count(0, timeout=WAIT_MS)
+    entries = caller.locator("#log li").all_inner_texts()[seen:]
+    won = "call" if call in entries else "catch" if catch in entries else "other"
+    if won != "other":
+        loser, action = (catcher, f"catch {seat}") if won == "call" else (caller, "dos")
+        if body(loser, "lastSent") == action:  # it pressed in time: refused, and it says so
+            expect(loser.locator("#error-banner")).to_be_visible(timeout=WAIT_MS)
+    return won

@@ -1,0 +1,402 @@
+"""The browser client in real headless Chromium against the real game server.
+
+Two browser contexts (two players, each with their own storage) sit at one table with a bot and
+play a whole round through the page's controls; at every step neither page holds a card of the
+other's hand. A reload comes back to the same seat and state; a server restart shows the page
+reconnecting, then the same seat again; a DOS race between two pages has one winner and the
+loser is told; screenshots at phone and desktop sizes show the table. Keys alone play a turn;
+a refused action says why and changes nothing; a finished game offers rematch and replay; a
+spectator sees no hand; the classic rule set plays too.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from dos.i18n import text
+
+from .conftest import DESKTOP, PHONE, Server
+from .pages import (
+    assert_no_foreign_cards,
+    create_table,
+    dialog_kind,
+    hand,
+    join_by_link,
+    my_turn,
+    open_page,
+    race,
+    set_language,
+    start,
+    take_step,
+    version,
+    wait_for_change,
+)
+
+MAX_STEPS = 600
+# Presses a button from within the page, if it is there: for buttons that come and go with
+# the other players' moves (DOS!, Catch!), where a click from outside could come too late.
+PRESS_JS = (
+    "selector => { const b = document.querySelector(selector); if (b) b.click(); return !!b; }"
+)
+
+# Selects the first card of the hand, or pair, that lights up a Center Row card, if any.
+SELECT_JS = """() => {
+  const cards = () => [...document.querySelectorAll('#hand button.card')];
+  const lit = () => document.querySelector('#center-row .card.target');
+  const n = cards().length;
+  for (let i = 0; i < n; i++) {
+    cards()[i].click();
+    if (lit()) return true;
+    for (let j = i + 1; j < n; j++) {
+      cards()[j].click();
+      if (lit()) return true;
+      cards()[j].click();
+    }
+    cards()[i].click();
+  }
+  return false;
+}"""
+
+
+def dos_pending(page: Page) -> bool:
+    return page.locator("#btn-dos:enabled").count() > 0
+
+
+def catch_bots(page: Page, bot_seats: set[str]) -> None:
+    """Catch a bot that has not called DOS! (it may well call first: then the page is told).
+    Pressed from within the page: the button goes as soon as the bot calls."""
+    for seat in bot_seats:
+        before = version(page)
+        if page.evaluate(PRESS_JS, f".catch-button[data-seat='{seat}']"):
+            wait_for_change(page, before)
+
+
+def play_round(
+    pages: list[Page],
+    names: dict[Page, str],
+    langs: dict[Page, str],
+    bot_seats: set[str] = frozenset(),  # type: ignore[assignment]
+    on_step: object = None,
+) -> dict[str, int]:
+    """Plays through the pages until a round summary shows; returns counts of what happened."""
+    counts = {"race": 0, "steps": 0}
+    for step in range(MAX_STEPS):
+        seen = version(pages[0])  # before anything is read: a change after it is not missed
+        if any(dialog_kind(page) in ("round", "over") for page in pages):
+            return counts
+        for viewer in pages:
+            for other in pages:
+                if other is not viewer:
+                    assert_no_foreign_cards(viewer, hand(other))
+        if callable(on_step):
+            on_step(step)
+        racers = [p for p in pages if dos_pending(p)]
+        if racers and len(pages) == 1:
+            before = version(racers[0])
+            if racers[0].evaluate(PRESS_JS, "#btn-dos:enabled"):
+                wait_for_change(racers[0], before)
+            continue
+        if racers:
+            caller = racers[0]
+            catcher = next(p for p in pages if p is not caller)
+            if race(caller, catcher, names, langs[caller]) != "other":
+                counts["race"] += 1
+            continue
+        for page in pages:
+            catch_bots(page, bot_seats)
+        actor = next((page for page in pages if my_turn(page)), None)
+        if actor is None:  # a bot's turn: wait for it to act
+            try:
+                wait_for_change(pages[0], seen)
+            except PlaywrightError as error:
+                raise AssertionError(f"the game stopped: {describe_pages(pages)}") from error
+            continue
+        take_step(actor)
+        counts["steps"] += 1
+    raise AssertionError(f"no round end within {MAX_STEPS} steps")
+
+
+def describe_pages(pages: list[Page]) -> str:
+    """What each page shows, for a failure message."""
+    return "; ".join(
+        f"{page.evaluate('() => JSON.stringify(document.body.dataset)')}"
+        f" log {page.locator('#log li').all_inner_texts()[-4:]}"
+        f" dialog {dialog_kind(page)} error {page.locator('#error-banner').inner_text()!r}"
+        f" connection {page.locator('#conn-status').inner_text()!r}"
+        for page in pages
+    )
+
+
+def check_screenshot(path: Path, viewport: dict[str, int]) -> None:
+    """The file is a PNG of the viewport that is not blank: many colours (cards, text)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        assert image.size == (viewport["width"], viewport["height"])
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+        assert colours is not None
+        assert len(colours) > 200, f"{path} looks blank: {len(colours)} colours"
+
+
+def test_two_pages_and_a_bot_play_a_whole_round(
+    browser: Browser, server: Server, output_dir: Path
+) -> None:
+    ada_context, ada = open_page(browser, server.url, DESKTOP)
+    bo_context, bo = open_page(browser, server.url, PHONE)
+    try:
+        set_language(bo, "ja")  # the phone plays in Japanese, from the same catalog
+        code = create_table(ada, "Ada", seats=3, bots=1, level="easy")
+        join_by_link(bo, server.url, code, "Bo")
+        expect(ada.locator("#seat-list li")).to_have_count(3)
+        expect(ada.locator("#seat-list")).to_contain_text("Bo")
+        expect(bo.locator("#seat-list")).to_contain_text("Ada")
+        expect(bo.locator("#start-button")).to_be_hidden()
+        start(ada, bo)
+        # A spectator follows the game by the same link: no hand, no controls, no secrets.
+        watcher_context, watcher = open_page(browser, f"{server.url}/t/{code}", PHONE)
+        watcher.click("#watch-button")
+        expect(watcher.locator("#view-table")).to_be_visible()
+        expect(watcher.locator(".hand-area")).to_be_hidden()
+        names = {ada: "Ada", bo: "Bo"}
+        langs = {ada: "en", bo: "ja"}
+        expect(ada.locator("#center-row button.card").first).to_be_visible()
+        expect(bo.locator("#center-title")).to_have_text(text("ja", "game.center_row"))
+        shots: dict[str, Path] = {}
+        reloaded: list[bool] = []
+
+        def on_step(step: int) -> None:
+            for player in (ada, bo):
+                assert_no_foreign_cards(watcher, hand(player))
+            assert watcher.locator("#hand [data-card]").count() == 0
+            if step >= 1 and not shots and my_turn(ada):
+                ada.evaluate(SELECT_JS)  # show a selection and the targets it lights up
+                for page, name, viewport in ((ada, "desktop", DESKTOP), (bo, "phone", PHONE)):
+                    expect(page.locator("#view-table")).to_be_visible()
+                    expect(page.locator("#hand button.card").first).to_be_visible()
+                    # The layout fits the width: nothing to scroll sideways.
+                    assert page.evaluate(
+                        "() => document.documentElement.scrollWidth <= window.innerWidth"
+                    ), name
+                    path = output_dir / f"table-{name}.png"
+                    page.screenshot(path=path, animations="disabled")
+                    check_screenshot(path, viewport)
+                    shots[name] = path
+                ada.keyboard.press("Escape")
+            if step >= 2 and not reloaded and my_turn(bo) and not dos_pending(bo):
+                # Bo's turn: nobody else can change Bo's hand now (only calls and catches of
+                # others can happen), so it must come back: the same seat, hand, turn and log.
+                cards, seen, log = hand(bo), version(bo), bo.locator("#log li").count()
+                bo.reload()
+                expect(bo.locator("#view-table")).to_be_visible()
+                assert int(version(bo)) >= int(seen)
+                assert hand(bo) == cards
+                expect(bo.locator("body")).to_have_attribute("data-my-turn", "true")
+                expect(bo.locator("#opponents li.me .name")).to_contain_text("Bo")
+                assert bo.locator("#log li").count() >= log
+                reloaded.append(True)
+
+        for _ in range(3):  # a short round may end before the screenshots and the reload
+            play_round([ada, bo], names, langs, {"2"}, on_step)
+            # The round summary: every hand left and its points, on both pages.
+            for page in (ada, bo):
+                try:
+                    expect(page.locator("#dialog")).to_be_visible()
+                except AssertionError as error:
+                    raise AssertionError(describe_pages([ada, bo])) from error
+                expect(page.locator("#dialog .summary tr[data-seat]")).to_have_count(3)
+            if "summary" not in shots:
+                for page, name, viewport in ((ada, "desktop", DESKTOP), (bo, "phone", PHONE)):
+                    path = output_dir / f"round-summary-{name}.png"
+                    page.screenshot(path=path, animations="disabled")
+                    check_screenshot(path, viewport)
+                shots["summary"] = path
+            if reloaded and {"desktop", "phone"} <= set(shots):
+                break
+            for page in (ada, bo):
+                page.click("#dialog-buttons button")
+        assert set(shots) == {"desktop", "phone", "summary"}
+        assert reloaded, "no round lasted long enough to reload Bo's page"
+        for page in (ada, bo):
+            assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        watcher_context.close()
+    finally:
+        ada_context.close()
+        bo_context.close()
+
+
+def test_a_dos_race_between_two_pages(browser: Browser, server: Server) -> None:
+    ada_context, ada = open_page(browser, server.url, DESKTOP)
+    bo_context, bo = open_page(browser, server.url, DESKTOP)
+    try:
+        code = create_table(ada, "Ada", seats=2, bots=0)
+        join_by_link(bo, server.url, code, "Bo")
+        start(ada, bo)
+        names = {ada: "Ada", bo: "Bo"}
+        langs = {ada: "en", bo: "en"}
+        races = 0
+        for _ in range(6):  # rounds, until a hand becomes exactly two cards
+            races += play_round([ada, bo], names, langs)["race"]
+            if races:
+                break
+            for page in (ada, bo):
+                if dialog_kind(page) == "round":
+                    page.click("#round-continue")
+        assert races > 0, "no hand became two cards in six rounds"
+    finally:
+        ada_context.close()
+        bo_context.close()
+
+
+def test_keyboard_play_and_a_refused_action(browser: Browser, server: Server) -> None:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        page.fill("#create-timer", "300")  # a turn timer, shown on the table
+        create_table(page, "Kei", seats=2, bots=1, level="easy")
+        start(page)
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
+        expect(page.locator("#timer-info")).to_have_text(re.compile(r"⏱ \d+ s"))
+        expect(page.locator("body")).to_have_attribute("data-phase", "start")
+        # Every card is a labelled button; colour is never the only clue.
+        first = page.locator("#hand button.card").first
+        assert first.get_attribute("aria-label")
+        assert re.search(r"[●▲■★]", first.inner_text())
+        # Draw with D, select the first card with 1, lay it with L.
+        page.keyboard.press("d")
+        expect(page.locator("body")).to_have_attribute("data-phase", "drawn")
+        expect(page.locator("#log")).to_contain_text("Kei drew a card.")
+        page.keyboard.press("1")
+        expect(page.locator("#hand-0")).to_have_attribute("aria-pressed", "true")
+        page.keyboard.press("l")
+        expect(page.locator("#log")).to_contain_text("Kei laid")
+        # A refused action changes nothing and says why: press Draw twice before the
+        # server answers; the second draw was made on a state that is gone.
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.body.dataset.phase === 'start'",
+            timeout=20_000,
+        )
+        cards = len(hand(page))
+        page.evaluate(
+            "() => { const b = document.getElementById('btn-draw'); b.click(); b.click(); }"
+        )
+        expect(page.locator("#error-banner")).to_be_visible()
+        expect(page.locator("#error-banner")).to_contain_text("Too late")
+        expect(page.locator("body")).to_have_attribute("data-phase", "drawn")
+        assert len(hand(page)) == cards + 1
+        # The rules page lists the keys.
+        page.keyboard.press("?")
+        expect(page.locator("#view-rules")).to_be_visible()
+        expect(page.locator("#rules-body kbd", has_text="D")).to_have_count(1)
+        page.click("#rules-close")
+        expect(page.locator("#view-table")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_the_page_reconnects_to_the_same_seat_after_a_server_restart(
+    browser: Browser, own_server: Server
+) -> None:
+    context, page = open_page(browser, own_server.url, PHONE)
+    try:
+        create_table(page, "Rhys", seats=2, bots=1, level="easy")
+        start(page)
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
+        cards, seen = hand(page), version(page)
+        own_server.stop()
+        expect(page.locator("#conn-status")).to_be_visible()
+        expect(page.locator("#conn-status")).to_have_text(text("en", "web.reconnecting"))
+        own_server.start()
+        expect(page.locator("#conn-status")).to_be_hidden(timeout=20_000)
+        expect(page.locator("body")).to_have_attribute("data-version", seen)
+        assert hand(page) == cards
+        expect(page.locator("#opponents li.me .name")).to_contain_text("Rhys")
+    finally:
+        context.close()
+
+
+def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        page.fill("#create-target", "1")  # the first round decides the game
+        create_table(page, "Gwen", seats=2, bots=1, level="easy")
+        start(page)
+        for _ in range(3):
+            play_round([page], {page: "Gwen"}, {page: "en"})
+            if dialog_kind(page) == "over":
+                break
+            page.click("#round-continue")  # a round won with 0 points does not reach 1
+        expect(page.locator("#dialog")).to_have_attribute("data-kind", "over")
+        expect(page.locator("#dialog .winner-line")).to_contain_text("wins the game")
+        expect(page.locator("#dialog .summary tr[data-seat]")).to_have_count(2)
+        # The replay steps through the finished game with every hand shown.
+        page.click("#replay-button")
+        expect(page.locator("#view-replay")).to_be_visible()
+        expect(page.locator("#replay-action")).to_have_text("The deal.")
+        expect(page.locator("#replay-board .replay-hands li")).to_have_count(2)
+        first_hand = page.locator("#replay-board .replay-hands li").first.locator(".card")
+        expect(first_hand).to_have_count(7)
+        page.click("#replay-next")
+        expect(page.locator("#replay-step")).to_contain_text("Step 1 of")
+        expect(page.locator("#replay-action")).not_to_have_text("The deal.")
+        page.keyboard.press("End")
+        expect(page.locator("#replay-next")).to_be_visible()
+        page.click("#replay-close")
+        # Rematch: a new game at the same table, same seats.
+        expect(page.locator("#view-table")).to_be_visible()
+        page.click("#btn-rematch")
+        expect(page.locator("body")).not_to_have_attribute("data-phase", "over")
+        expect(page.locator("#over-actions")).to_be_hidden()
+        expect(page.locator("#dialog")).to_be_hidden()
+        expect(page.locator("#opponents li")).to_have_count(2)
+        expect(page.locator("#opponents li.me")).to_contain_text("Gwen")
+    finally:
+        context.close()
+
+
+def classic_step(page: Page) -> None:
+    """One move at a classic table through the page: the reaction test's targets, else the
+    first playable card (wishing the first colour offered), else a draw."""
+    before = version(page)
+    if page.locator("#reaction-area").count():
+        while page.locator(".reaction-target").count():
+            page.locator(".reaction-target").first.click()
+    elif page.locator("#hand button.card.playable").count():
+        page.locator("#hand button.card.playable").first.click()
+        if dialog_kind(page) is not None:
+            page.locator("#dialog-buttons button").first.click()
+    else:
+        page.click("#btn-draw")
+    try:
+        wait_for_change(page, before)
+    except PlaywrightError as error:
+        raise AssertionError(f"the game stopped: {describe_pages([page])}") from error
+
+
+def test_two_pages_play_the_classic_rule_set(browser: Browser, server: Server) -> None:
+    ada_context, ada = open_page(browser, server.url, DESKTOP)
+    bo_context, bo = open_page(browser, server.url, PHONE)
+    try:
+        ada.select_option("#create-rules", "classic")
+        expect(ada.locator("#create-form .options-official")).to_be_hidden()
+        code = create_table(ada, "Ada", seats=2, bots=0)
+        join_by_link(bo, server.url, code, "Bo")
+        start(ada, bo)
+        expect(ada.locator("#center-title")).to_have_text("Discard Pile")
+        expect(ada.locator("#center-row .card")).to_have_count(1)
+        for _ in range(12):
+            for viewer, other in ((ada, bo), (bo, ada)):
+                assert_no_foreign_cards(viewer, hand(other))
+            actor = next((page for page in (ada, bo) if my_turn(page)), None)
+            if actor is None:
+                break  # the game is over
+            classic_step(actor)
+        expect(ada.locator("#log li")).not_to_have_count(0)
+        for page in (ada, bo):
+            assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    finally:
+        ada_context.close()
+        bo_context.close()

@@ -1,0 +1,108 @@
+"""The page's own logic, run in Chromium on the page's modules: the log says every action
+in the same words as the terminal client (``dos.i18n.describe``), in all seven languages, and
+a wild card's designation is asked only when it changes the outcome (RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from dos.cards import parse_card
+from dos.i18n import LANGS
+from dos.i18n.describe import Before, describe
+from dos.rules.official import Phase, parse_action
+
+from .conftest import DESKTOP, Server
+from .pages import open_page
+
+CENTER = ["R7", "B3", "DOS", "Y#"]
+NAMES = ["Ada", "Bo", "Cy"]
+ACTIONS = [
+    "R7@0",
+    "B7@0",
+    "R5+DOS@0",
+    "B5+DOS@0",
+    "B1+G1@2",
+    "R#@2",
+    "B3+R#=4@0",
+    "R3+R#@0",
+    "Y4@3",
+    "draw",
+    "lay B3",
+    "end",
+    "place G7",
+    "dos",
+    "2: dos",
+    "1: catch 0",
+]
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, server: Server) -> Iterator[Page]:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def run(page: Page, script: str, arg: Any = None) -> Any:
+    """Runs `script` (an async function body with `arg`, the modules `i18n`, `log`, `actions`)."""
+    return page.evaluate(
+        f"""async (arg) => {{
+          const i18n = await import('/static/js/i18n.js');
+          const log = await import('/static/js/log.js');
+          const actions = await import('/static/js/actions.js');
+          {script}
+        }}""",
+        arg,
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_log_says_each_action_as_the_terminal_client_does(page: Page, lang: str) -> None:
+    written = run(
+        page,
+        """await i18n.setLang(arg.lang);
+        return arg.actions.map((a) => log.describe(a, 0, {center: arg.center, phase: 'matching'},
+                                                   arg.names));""",
+        {"lang": lang, "actions": ACTIONS, "center": CENTER, "names": NAMES},
+    )
+    center = [parse_card(c) for c in CENTER]
+    expected = [
+        describe(lang, parse_action(a), Before(center, turn=0, phase=Phase.TURN), NAMES)
+        for a in ACTIONS
+    ]
+    assert written == expected
+
+
+@pytest.mark.parametrize(
+    ("match", "outcomes"),
+    [
+        ("R5+DOS@0", 2),  # a Double Color Match with DOS as red, or a Double Number Match
+        ("B5+DOS@0", 1),  # no colour makes a bonus: nothing to ask
+        ("DOS@3", 2),  # the Wild DOS as 2 on a yellow Wild #: yellow or not
+        ("R7@0", 1),  # no wild
+        ("B3+R#@0", 1),  # the Wild #'s number changes nothing
+        ("B1+G1@2", 1),  # no single colour agrees with both
+        ("DOS@2", 1),  # Wild DOS on Wild DOS: one colour fits both, whatever is chosen
+    ],
+)
+def test_a_designation_is_asked_only_when_it_changes_the_outcome(
+    page: Page, match: str, outcomes: int
+) -> None:
+    found = run(
+        page,
+        """const match = actions.parseAction(arg.match);
+        return actions.designationOutcomes(match, arg.center);""",
+        {"match": match, "center": CENTER},
+    )
+    assert len(found) == outcomes
+    assert found[0]["text"] == match  # the engine's own (best) choice is the plain action
+    if outcomes == 2:
+        declined = parse_action(found[1]["text"])
+        assert declined.designations, found
+        assert not found[1]["bonus"]
