@@ -295,3 +295,12 @@ def test_watch_seats_the_bots_asked_for_and_rejects_unknown_ones(
     assert status == 2
     assert out == ""
     assert "--bots: unknown nope" in err
+
+
+def test_watch_refuses_the_classic_rules_instead_of_showing_an_official_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "watch", "--rules", "classic")
+    assert status == 2
+    assert out == ""
+    assert "--rules: dos watch prints official games only" in err

@@ -106,6 +106,11 @@ def cmd_watch(args: argparse.Namespace) -> None:
     from dos.bots.registry import names
     from dos.watch import bot_game
 
+    if args.rules != "official":
+        raise _RejectedError(
+            "--rules: dos watch prints official games only "
+            "(classic: dos play --rules classic, or dos tournament --rules classic)"
+        )
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     unknown = [name for name in bots if name not in names()]
     if not bots or unknown:
