@@ -56,6 +56,29 @@ VIEW_KEYS = {
 }
 """The keys an official seat view may have: none of them holds another seat's hand."""
 
+CLASSIC_VIEW_KEYS = {
+    "rules",
+    "seat",
+    "options",
+    "turn",
+    "phase",
+    "hand",
+    "hand_sizes",
+    "top",
+    "colour",
+    "direction",
+    "pending",
+    "discard",
+    "draw_pile_size",
+    "reaction",
+    "ranking",
+    "starter",
+    "history",
+    "legal",
+}
+"""The keys a classic seat view may have (``docs/classic.md``): only ``hand`` holds a hidden
+card, and it is the seat's own."""
+
 
 class ServerProcess:
     """``dos serve`` in a child process on a free loopback port."""
@@ -357,15 +380,32 @@ def hands_by_version(record_text: str) -> list[list[list[str]]]:
     return hands
 
 
-def check_hidden(player: WsPlayer, hands: list[list[list[str]]]) -> int:
+def classic_hands_by_version(record_text: str) -> list[list[list[str]]]:
+    """Every seat's hand (sorted card names) after each action of a recorded classic game,
+    replayed from its seed."""
+    from dos.rules.classic import RULES
+    from dos.rules.classic.cards import NAMES
+
+    record = records.loads(record_text)
+    assert record.rules == "classic" and record.seed is not None
+    state = RULES.new_game(record.options, record.seed)
+    hands = [[sorted(NAMES[c] for c in hand) for hand in state.hands]]
+    for text in record.actions:
+        RULES.apply(state, RULES.parse_action(text))
+        hands.append([sorted(NAMES[c] for c in hand) for hand in state.hands])
+    return hands
+
+
+def check_hidden(player: WsPlayer, hands: list[list[list[str]]], keys: set[str] = VIEW_KEYS) -> int:
     """Checks that every view ``player`` received held only its own seat's hand (spectators:
-    none) and nothing else private; returns how many views were checked."""
+    none) and nothing else private (only the view ``keys``); returns how many views were
+    checked."""
     checked = 0
     for message in player.messages:
         view = message.get("view")
         if message["type"] not in ("state", "update") or view is None:
             continue
-        assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
+        assert set(view) <= keys, set(view) - keys
         version = message["version"]
         if player.seat is None:
             assert "hand" not in view and "legal" not in view
@@ -409,3 +449,34 @@ async def drive(
                 break
         else:
             raise AssertionError("nobody can act")
+
+
+def in_own_reaction(player: WsPlayer) -> bool:
+    """Whether ``player``'s seat is to take a classic reaction test now."""
+    view = player.view
+    return (
+        view is not None
+        and player.result is None
+        and view["phase"] == "reaction"
+        and view["reaction"]["seat"] == player.seat
+    )
+
+
+async def play_to_reaction(player: WsPlayer, rng: random.Random, limit: int = 5000) -> None:
+    """At a classic table: plays ``player``'s turns at random until its seat is to take a
+    reaction test (which it leaves unanswered). ``player`` is the host: should a game end
+    first, it deals a rematch and goes on."""
+    for _ in range(limit):
+        if in_own_reaction(player):
+            return
+        if player.result is not None:
+            await player.send({"type": "rematch"})
+            await player.expect("state")
+            continue
+        action = player.choice(rng)
+        if action is None:
+            await player.recv()
+        else:
+            answer = await player.act(action)
+            assert answer["type"] in ("update", "error"), answer
+    raise AssertionError("no reaction test came")

@@ -16,6 +16,7 @@ from server.support import (
     create_table,
     drive,
     join_table,
+    play_to_reaction,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -98,6 +99,46 @@ async def test_bots_go_on_playing_after_a_restart(database: str, tmp_path: Path)
         assert ada.history[: len(seen)] == seen  # nothing committed was lost
         result = await ada.play_to_end(rng)
         assert result["winner"] in (0, 1, 2)
+        await ada.close()
+    finally:
+        server.stop()
+
+
+async def test_a_classic_table_with_bots_goes_on_after_a_restart(
+    database: str, tmp_path: Path
+) -> None:
+    """Killed while the host is to take a reaction test: after the restart the test starts
+    again (the server's clock restarts with the table), the host answers it, and the bots play
+    on to a full ranking."""
+    server = ServerProcess(tmp_path / "data", database)
+    server.start()
+    try:
+        host = create_table(
+            server.url,
+            rules="classic",
+            seats=[None, "medium", "easy"],
+            options={"reaction_time_ms": 60000},
+        )
+        ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+        await ada.send({"type": "start"})
+        await ada.expect("state")
+        rng = random.Random(13)
+        await play_to_reaction(ada, rng)
+        assert ada.view is not None
+        seen, reaction = list(ada.history), ada.view["reaction"]
+
+        server.kill()
+        await ada.close()
+        server.start()
+
+        ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+        assert ada.history == seen  # nothing committed was lost, nothing added
+        assert ada.view is not None and ada.view["reaction"] == reaction
+        targets = len(reaction["targets"])
+        answer = await ada.act(f"react {targets} 900ms")
+        assert answer["type"] == "update" and answer["action"].startswith(f"react {targets} ")
+        result = await ada.play_to_end(rng)
+        assert sorted(result["ranking"]) == [0, 1, 2]
         await ada.close()
     finally:
         server.stop()

@@ -6,7 +6,8 @@ other's hand. A reload comes back to the same seat and state; a server restart s
 reconnecting, then the same seat again; a DOS race between two pages has one winner and the
 loser is told; screenshots at phone and desktop sizes show the table. Keys alone play a turn;
 a refused action says why and changes nothing; a finished game offers rematch and replay; a
-spectator sees no hand; the classic rule set plays too.
+spectator sees no hand; the classic rule set plays too, between two pages and against a server
+bot (its turns, and the reaction tests timed by the server).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dos.i18n import text
 from .conftest import DESKTOP, PHONE, Server
 from .pages import (
     assert_no_foreign_cards,
+    body,
     create_table,
     dialog_kind,
     hand,
@@ -400,3 +402,47 @@ def test_two_pages_play_the_classic_rule_set(browser: Browser, server: Server) -
     finally:
         ada_context.close()
         bo_context.close()
+
+
+REACTION_LOG = re.compile(r"hit \d+ target\(s\) in \d+ ms\.|missed the reaction test\.")
+
+
+def test_a_page_plays_classic_against_a_server_bot(browser: Browser, server: Server) -> None:
+    """A classic table with a bot seat: the bot plays its turns on the server, and the reaction
+    tests (the page's own through its targets, the bot's by its reflex) are taken in real
+    time; the page holds no card but its own hand and the discard pile's top."""
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        page.select_option("#create-rules", "classic")
+        code = create_table(page, "Ada", seats=2, bots=1, level="easy")
+        expect(page.locator("#seat-list li")).to_have_count(2)
+        expect(page.locator("#seat-list li[data-seat='1']")).to_contain_text(
+            re.compile("easy", re.IGNORECASE)
+        )
+        assert code
+        start(page)
+        bot_turns = 0
+        own_tests = 0  # reaction tests the page showed and answered through its targets
+        for _ in range(300):
+            if body(page, "view") != "table":
+                break  # the game is over: the page went back to the lobby
+            assert_no_foreign_cards(page, [])
+            if bot_turns and own_tests:
+                break
+            before = version(page)
+            if my_turn(page):
+                if page.locator("#reaction-area .reaction-target").count():
+                    own_tests += 1
+                classic_step(page)
+            else:
+                wait_for_change(page, before)  # the bot's move, made on the server
+                bot_turns += 1
+        log = page.locator("#log li").all_inner_texts()
+        reactions = [entry for entry in log if REACTION_LOG.search(entry)]
+        assert bot_turns > 0
+        assert reactions, "no reaction test was taken"
+        # Unless the bot won before the page's hand came down to two cards:
+        assert own_tests or body(page, "view") != "table", log
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    finally:
+        context.close()

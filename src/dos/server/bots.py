@@ -7,6 +7,12 @@ broadcast like any other. DOS calls and catches are reflexes (``dos.bots.reflex`
 obligation opens, every bot at the table schedules its call or catch after its reaction time,
 and the first action the server accepts, a bot's or a person's, wins the race.
 
+At a classic table (RULES.md §9) the bots are the classic ones (``make_player(level,
+"classic")``), and there is no DOS race; the reaction test is a reflex too: the bot draws its
+reaction time (``react 2 1840ms``) and answers after that time has passed, so that it is seen to
+react; the table's referee (``dos.server.reaction``) times the test, and applies ``timeout``
+itself should the answer come too late.
+
 Delays are multiplied by ``scale`` (``dos serve --bot-delay``): 1 is human-like, 0 instant.
 """
 
@@ -16,10 +22,13 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dos.arena.game import Player
-from dos.bots.registry import LEVELS, make_player
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS, make_player
+
+if TYPE_CHECKING:
+    from dos.bots.classic.runner import ClassicPlayer
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +51,26 @@ class BotSupport(Protocol):
         """Seats with an open DOS obligation, each with a key that changes with a new one."""
         ...
 
+    def reacting(self, state: Any) -> bool:
+        """Whether the seat to act is taking a reaction test (answered in real time)."""
+        ...
+
+    def search_levels(self) -> set[str]:
+        """The levels whose bot searches (its decisions run off the event loop)."""
+        ...
+
 
 class _OfficialSupport:
     def seat_view(self, state: Any, seat: int) -> Any:
         from dos.rules.official import view
 
         return view(state, seat)
+
+    def reacting(self, state: Any) -> bool:
+        return False
+
+    def search_levels(self) -> set[str]:
+        return {level for level, (bot, *_) in LEVELS.items() if bot == "mcts"}
 
     def obligations(self, state: Any) -> dict[int, Any]:
         return {
@@ -57,14 +80,34 @@ class _OfficialSupport:
         }
 
 
+class _ClassicSupport:
+    def seat_view(self, state: Any, seat: int) -> Any:
+        from dos.rules.classic import view
+
+        return view(state, seat)
+
+    def obligations(self, state: Any) -> dict[int, Any]:
+        return {}  # no DOS race in the classic rules
+
+    def reacting(self, state: Any) -> bool:
+        from dos.rules.classic import Phase
+
+        return bool(state.phase == Phase.REACTION)
+
+    def search_levels(self) -> set[str]:
+        return {level for level, (bot, *_) in CLASSIC_LEVELS.items() if bot == "mcts"}
+
+
 def bot_support(rules: str) -> BotSupport | None:
     """How bots play the rule set ``rules``, or ``None`` when they cannot.
 
-    >>> bot_support("official") is not None
+    >>> bot_support("official") is not None and bot_support("classic") is not None
     True
     """
     if rules == "official":
         return _OfficialSupport()
+    if rules == "classic":
+        return _ClassicSupport()
     return None
 
 
@@ -98,7 +141,7 @@ class BotDriver:
         self.support = bot_support(table.rules_name)
         self._seed = seed
         self._rng = random.Random(f"{seed}/delays")
-        self._players: dict[str, Player] = {}
+        self._players: dict[str, Player | ClassicPlayer] = {}
         self._bot_rngs: dict[int, random.Random] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._reflexes: set[asyncio.Task[None]] = set()
@@ -122,9 +165,9 @@ class BotDriver:
             task.cancel()
         self._reflexes.clear()
 
-    def _player(self, level: str) -> Player:
+    def _player(self, level: str) -> Player | ClassicPlayer:
         if level not in self._players:
-            self._players[level] = make_player(level)
+            self._players[level] = make_player(level, self.table.rules_name)
         return self._players[level]
 
     def _delay(self, median: float) -> float:
@@ -160,7 +203,10 @@ class BotDriver:
                 level = self.table.bot_level(seat)
                 if level is None:
                     continue
-                reflex = self._player(level).reflex
+                player = self._player(level)
+                if not isinstance(player, Player):
+                    continue  # only official bots race for DOS
+                reflex = player.reflex
                 delay = (
                     reflex.call_delay(self._rng) if seat == owner else reflex.catch_delay(self._rng)
                 )
@@ -192,6 +238,9 @@ class BotDriver:
                 level = table.bot_level(seat)
                 if level is None:
                     return
+                if self.support.reacting(table.state):
+                    await self._react(seat, level)
+                    continue
                 await asyncio.sleep(self._delay(TURN_DELAY))
                 if not table.playing() or table.rules.turn(table.state) != seat:
                     continue
@@ -202,7 +251,7 @@ class BotDriver:
                 action = await self._choose(seat, level)
                 if table.version != version:
                     continue  # something happened while thinking: look again
-                if not await table.submit_bot(seat, action, version):
+                if not await table.submit_bot(seat, str(action), version):
                     await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
@@ -210,14 +259,29 @@ class BotDriver:
             log.exception("bot at seat failed")
             self.errors.append(repr(error))
 
-    async def _choose(self, seat: int, level: str) -> str:
+    async def _react(self, seat: int, level: str) -> None:
+        """The bot of ``seat`` takes the reaction test: it answers (``react 2 1840ms``) once
+        its reaction time has passed (scaled), unless the test is over by then."""
+        table = self.table
+        version = table.version
+        action = await self._choose(seat, level)
+        ms = getattr(action, "ms", 0)
+        if self.scale > 0 and ms > 0:
+            await asyncio.sleep(self.scale * ms / 1000)
+        if table.version != version or not table.playing():
+            return  # timed out by the server, or the seat was taken back
+        if table.bot_level(seat) is None:
+            return
+        if not await table.submit_bot(seat, str(action), version):
+            await asyncio.sleep(0)
+
+    async def _choose(self, seat: int, level: str) -> Any:
         assert self.support is not None
         player = self._player(level)
         view = self.support.seat_view(self.table.state, seat)
         rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
-        choose: Callable[[], Any] = lambda: player.bot.choose(view, rng, player.budget)  # noqa: E731
-        if level in LEVELS and LEVELS[level][0] == "mcts":
-            action = await asyncio.to_thread(choose)
-        else:
-            action = choose()
-        return str(action)
+        bot: Any = player.bot
+        choose: Callable[[], Any] = lambda: bot.choose(view, rng, player.budget)  # noqa: E731
+        if level in self.support.search_levels():
+            return await asyncio.to_thread(choose)
+        return choose()

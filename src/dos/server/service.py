@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dos import ruleset
-from dos.bots.registry import LEVELS
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
@@ -109,14 +109,15 @@ class Service:
             raise RefusedError("bad_request", f"seats: a table has {MIN_SEATS}-{MAX_SEATS} seats")
         if request.seats[0] is not None:
             raise RefusedError("bad_request", "seats: seat 0 is the host's: it must be null")
+        levels = CLASSIC_LEVELS if request.rules == "classic" else LEVELS
         for index, level in enumerate(request.seats):
-            if level is not None and level not in LEVELS:
+            if level is not None and level not in levels:
                 raise RefusedError(
                     "bad_request",
-                    f"seats.{index}: unknown bot level {level!r} (known: {', '.join(LEVELS)})",
+                    f"seats.{index}: unknown bot level {level!r} (known: {', '.join(levels)})",
                 )
         if bot_support(request.rules) is None and any(s is not None for s in request.seats):
-            raise RefusedError("bad_request", f"seats: bots cannot play {request.rules} yet")
+            raise RefusedError("bad_request", f"seats: bots cannot play {request.rules}")
         rules = ruleset.get(request.rules)
         options = {k: v for k, v in request.options.items() if k != "players"}
         try:

@@ -18,6 +18,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -27,6 +28,7 @@ from dos.errors import DosError, NotationError
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.connections import Client
 from dos.server.messages import PROTOCOL_VERSION, server_message
+from dos.server.reaction import Referee, reaction_limit
 from dos.server.storage import (
     Database,
     NewAction,
@@ -82,6 +84,9 @@ class Settings:
     stand-in bot plays for them."""
     rate: float = 20.0
     """Messages a second one connection may send on average (bursts of twice as many)."""
+    clock: Callable[[], float] = time.monotonic
+    """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
+    Tests give a ``FakeClock``."""
 
 
 @dataclass(slots=True)
@@ -147,6 +152,9 @@ class Table:
         self._timer_seat: int | None = None
         self._timer_phase: str | None = None
         self._timer_key: tuple[int, int] | None = None
+        self.referee = Referee(settings.clock)
+        self.reaction_timer = Deadline()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0)
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
@@ -416,6 +424,8 @@ class Table:
             raise RefusedError("notation", str(error)) from None
         except DosError as error:
             raise RefusedError("notation", str(error)) from None
+        if not by_bot and self._watch_reaction():
+            action = self.referee.judge(action)  # the server's clock, not the client's word
         try:
             self.rules.apply(self.state, action)
         except DosError as error:
@@ -517,9 +527,62 @@ class Table:
     # --- after each change ------------------------------------------------------------------
 
     def after_change(self) -> None:
-        """Wakes the bots and runs the turn timer."""
+        """Runs the reaction test's clock, wakes the bots and runs the turn timer."""
+        self._run_reaction()
         self.bots.poke()
         self._run_timer()
+
+    # --- the classic reaction test (dos.server.reaction) ------------------------------------
+
+    def _watch_reaction(self) -> bool:
+        """Starts the server's clock on a reaction test the game has just entered (if not
+        running yet); whether a test is running."""
+        limit = reaction_limit(self.rules_name, self.state) if self.playing() else None
+        if limit is None or self.game is None:
+            self.referee.stop()
+            return False
+        self.referee.start((self.game.id, self.version), limit)
+        return True
+
+    def _run_reaction(self) -> None:
+        key = self.referee.key
+        if not self._watch_reaction():
+            self.reaction_timer.cancel()
+            return
+        if self.referee.key != key or not self.reaction_timer.running:
+            self._arm_reaction(self.referee.key)
+
+    def _arm_reaction(self, key: Any) -> None:
+        """The deadline of the test ``key``, by the event loop; checked by the referee's clock
+        when it comes (``Settings.clock`` may be a fake one)."""
+        wait = max(self.referee.remaining(), 0.001)
+        self.reaction_timer.start(wait, lambda: self._reaction_due(key))
+
+    def _reaction_due(self, key: Any) -> None:
+        if self.referee.key != key:
+            return
+        if not self.referee.expired():
+            self._arm_reaction(key)
+            return
+        task = asyncio.get_running_loop().create_task(self.expire_reaction(key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def expire_reaction(self, key: Any = None) -> bool:
+        """Applies ``timeout`` for the seat taking the reaction test if its time has run out
+        by the server's clock (and it is still the test ``key``, when given); whether it did."""
+        if key is not None and self.referee.key != key:
+            return False
+        if not self.referee.expired() or self.game is None or not self.playing():
+            return False
+        game_id, version = self.referee.key
+        if game_id != self.game.id or version != self.version:
+            return False
+        try:
+            await self.submit(self.rules.turn(self.state), "timeout", version)
+        except RefusedError:
+            return False  # answered meanwhile
+        return True
 
     def _run_timer(self) -> None:
         if self.turn_seconds is None or not self.playing():
@@ -570,6 +633,9 @@ class Table:
         """Stops the bots and timers (server shutdown)."""
         self.bots.stop()
         self.turn_timer.cancel()
+        self.reaction_timer.cancel()
+        for task in self._tasks:
+            task.cancel()
         for seat in self.seats:
             seat.leave_timer.cancel()
 

@@ -1,0 +1,228 @@
+"""The classic rule set on the server (RULES.md §9): server bots, the reaction test timed by the
+server's clock, stand-in bots and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from dos.cli import main as dos_main
+from dos.rules.classic import FakeClock, Phase
+from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
+from dos.server.tables import Settings, Table
+from server.support import (
+    CLASSIC_VIEW_KEYS,
+    ServerProcess,
+    WsPlayer,
+    check_hidden,
+    classic_hands_by_version,
+    create_table,
+    join_table,
+    play_to_reaction,
+)
+
+pytestmark = pytest.mark.asyncio
+
+REACT = re.compile(r"^react (\d+) (\d+)ms$")
+
+
+async def _watch(player: WsPlayer) -> dict[str, Any]:
+    while player.result is None:
+        await player.recv()
+    return player.result
+
+
+async def test_two_players_and_two_server_bots_play_classic_to_a_full_ranking(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    host = create_table(
+        server.url, name="Ada", rules="classic", seats=[None, None, "medium", "easy"]
+    )
+    code = host["code"]
+    guest = join_table(server.url, code, "Bob")
+    ada = await WsPlayer(server.ws_url, code, host["token"]).connect()
+    bob = await WsPlayer(server.ws_url, code, guest["token"]).connect()
+    watcher = await WsPlayer(server.ws_url, code, None).connect()
+    await ada.send({"type": "start"})
+    for player in (ada, bob, watcher):
+        await player.expect("state")
+
+    results = await asyncio.gather(
+        ada.play_to_end(random.Random(1)), bob.play_to_end(random.Random(2)), _watch(watcher)
+    )
+    assert results[0] == results[1] == results[2]
+    assert sorted(results[0]["ranking"]) == [0, 1, 2, 3]  # a full ranking
+    for player in (ada, bob, watcher):
+        assert player.history == ada.history
+
+    updates = [m for m in watcher.messages if m["type"] == "update"]
+    by_bots = [m for m in updates if m["by_bot"]]
+    assert {m["seat"] for m in by_bots} == {2, 3}  # only the bot seats were played by bots
+    assert any(REACT.match(m["action"]) or m["action"] == "timeout" for m in by_bots)
+
+    info = httpx.get(f"{server.url}/api/tables/{code}").json()
+    assert info["status"] == "finished"
+    record = httpx.get(f"{server.url}/api/games/{info['game_id']}/record").text
+    path = tmp_path / "classic.jsonl"
+    path.write_text(record, encoding="utf-8")
+    assert dos_main(["replay", str(path)]) == 0
+
+    hands = classic_hands_by_version(record)
+    checked = sum(check_hidden(p, hands, CLASSIC_VIEW_KEYS) for p in (ada, bob, watcher))
+    assert checked > 3 * len(ada.history) // 2
+    for player in (ada, bob, watcher):
+        await player.close()
+
+
+async def test_a_reaction_test_nobody_answers_times_out_on_the_server(
+    server: ServerProcess,
+) -> None:
+    host = create_table(
+        server.url, rules="classic", seats=[None, "easy"], options={"reaction_time_ms": 300}
+    )
+    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    await play_to_reaction(ada, random.Random(5))
+    loop = asyncio.get_running_loop()
+    shown = loop.time()
+    version = ada.version
+    answer = await ada.expect("update", seat=0)  # Ada says nothing: the server answers
+    assert answer["version"] == version + 1
+    assert answer["action"] == "timeout" and answer["by_bot"] is False
+    assert loop.time() - shown >= 0.25  # not before the time ran out (300 ms from the showing)
+    assert answer["view"]["reaction"] is None or answer["view"]["reaction"]["seat"] != 0
+    late = await ada.act("react 2 100ms", version=version)  # too late: the test is over
+    assert late["type"] == "error" and late["code"] == "stale"
+    await ada.close()
+
+
+async def test_a_client_claiming_a_faster_time_than_the_server_measured_is_not_believed(
+    server: ServerProcess,
+) -> None:
+    host = create_table(
+        server.url, rules="classic", seats=[None, "easy"], options={"reaction_time_ms": 60000}
+    )
+    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    await play_to_reaction(ada, random.Random(6))
+    assert ada.view is not None
+    targets = len(ada.view["reaction"]["targets"])
+    await asyncio.sleep(0.3)  # the person takes 300 ms to hit the targets (real time passing)
+    answer = await ada.act(f"react {targets} 1ms")  # ... and claims 1 ms
+    assert answer["type"] == "update", answer
+    recorded = REACT.match(answer["action"])
+    assert recorded is not None and int(recorded[1]) == targets
+    assert int(recorded[2]) >= 300  # the server's measure, not the claim
+    await ada.close()
+
+
+async def test_a_timed_out_player_at_a_classic_table_is_played_by_a_stand_in(
+    server: ServerProcess,
+) -> None:
+    host = create_table(server.url, rules="classic", seats=[None, "easy"], turn_seconds=0.2)
+    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("timer", phase="turn", seat=0)
+    await ada.expect("timer", phase="grace", seat=0)
+    stand_in = await ada.expect("update", seat=0, by_bot=True)
+    assert ada.table is not None and ada.table["seats"][0]["away"] is True
+    assert stand_in["view"]["seat"] == 0
+    await ada.send({"type": "back"})
+    while ada.table["seats"][0]["away"]:
+        await ada.expect("table")
+    await ada.close()
+
+
+# --- the server's clock, injected: a table in this process --------------------------------------
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}")
+    database.start()
+    yield database
+    database.close()
+
+
+async def _table(db: Database, clock: FakeClock, code: str) -> Table:
+    stored = StoredTable(
+        code=code,
+        rules="classic",
+        options={"reaction_time_ms": 3000},
+        public=False,
+        status="lobby",
+        host=0,
+        turn_seconds=None,
+        games=0,
+        created_at=1.0,
+        seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, "Bob", None, "p_bob")],
+    )
+    await db.call(insert_table, stored)
+    table = Table(stored, db, Settings(bot_delay=0, clock=clock))
+    await table.start(0)
+    return table
+
+
+async def _to_reaction(table: Table, rng: random.Random) -> int:
+    """Plays random legal actions (passing every reaction test) until a reaction test is
+    shown; returns the seat taking it."""
+    for _ in range(3000):
+        state = table.state
+        assert state.phase != Phase.OVER, "the game ended before a reaction test"
+        if state.phase == Phase.REACTION and table.referee.running:
+            seat: int = state.turn
+            return seat
+        legal = [str(a) for a in table.rules.legal_actions(state, state.turn)]
+        await table.submit(state.turn, rng.choice(legal), table.version)
+    raise AssertionError("no reaction test came")
+
+
+async def test_the_server_clock_decides_a_forged_fast_answer(db: Database) -> None:
+    clock = FakeClock(100.0)
+    table = await _table(db, clock, "CLOCKA")
+    try:
+        rng = random.Random(3)
+        seat = await _to_reaction(table, rng)
+        targets = len(table.state.targets)
+        clock.advance(1.2)  # within the time: a fast claim is raised to what the server measured
+        await table.submit(seat, f"react {targets} 5ms", table.version)
+        assert table.game is not None and table.game.actions[-1] == f"react {targets} 1200ms"
+
+        seat = await _to_reaction(table, rng)
+        targets = len(table.state.targets)
+        cards = len(table.state.hands[seat])
+        clock.advance(3.5)  # past the deadline: however fast it claims to be, it fails
+        assert await table.expire_reaction(("other", 0)) is False  # not this test
+        await table.submit(seat, f"react {targets} 5ms", table.version)
+        assert table.game.actions[-1] == f"react {targets} 3500ms"
+        assert len(table.state.hands[seat]) == cards + table.state.options.penalty_cards
+    finally:
+        table.close()
+
+
+async def test_the_server_applies_timeout_when_the_time_runs_out(db: Database) -> None:
+    clock = FakeClock()
+    table = await _table(db, clock, "CLOCKB")
+    try:
+        seat = await _to_reaction(table, random.Random(4))
+        version = table.version
+        clock.advance(3.0)  # exactly at the deadline: still in time
+        assert await table.expire_reaction() is False
+        assert table.version == version
+        clock.advance(0.001)
+        assert await table.expire_reaction() is True
+        assert table.game is not None and table.game.actions[-1] == "timeout"
+        assert table.game.seats[-1] == seat and table.game.by_bot[-1] is False
+        assert table.version == version + 1
+        assert await table.expire_reaction() is False  # nothing running now
+    finally:
+        table.close()
