@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,6 @@ from dos.perft import divide, perft
 from dos.records import record_of
 from dos.rules.official import (
     Options,
-    Phase,
     all_legal_actions,
     apply,
     from_position,
@@ -24,6 +22,7 @@ from dos.rules.official import (
     parse_action,
     to_position,
 )
+from support import play_randomly, run_cli
 
 POSITION: dict[str, Any] = {
     "players": 3,
@@ -45,16 +44,10 @@ def position_file(tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_legal_prints_every_legal_action_one_per_line(
     capsys: pytest.CaptureFixture[str], position_file: Path
 ) -> None:
-    status, out, err = run(capsys, "legal", str(position_file))
+    status, out, err = run_cli(capsys, "legal", str(position_file))
     assert (status, err) == (0, "")
     expected = [str(a) for a in all_legal_actions(from_position(POSITION))]
     assert out.splitlines() == expected
@@ -68,7 +61,7 @@ def test_legal_reads_the_position_from_stdin(
     import io
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(POSITION)))
-    status, out, _ = run(capsys, "legal", "-")
+    status, out, _ = run_cli(capsys, "legal", "-")
     assert status == 0
     assert out.splitlines() == [str(a) for a in all_legal_actions(from_position(POSITION))]
 
@@ -80,7 +73,7 @@ STEPS = ("R#+DOS@0", "1: dos", "place Y7")
 def test_apply_prints_the_resulting_position(
     capsys: pytest.CaptureFixture[str], position_file: Path
 ) -> None:
-    status, out, err = run(capsys, "apply", str(position_file), *STEPS)
+    status, out, err = run_cli(capsys, "apply", str(position_file), *STEPS)
     assert (status, err) == (0, "")
     expected = from_position(POSITION)
     for text in STEPS:
@@ -92,7 +85,7 @@ def test_apply_prints_the_resulting_position(
 
 
 def test_apply_pretty_indents(capsys: pytest.CaptureFixture[str], position_file: Path) -> None:
-    status, out, _ = run(capsys, "apply", "--pretty", str(position_file), "draw")
+    status, out, _ = run_cli(capsys, "apply", "--pretty", str(position_file), "draw")
     assert status == 0
     assert len(out.splitlines()) > 10
     assert json.loads(out)["phase"] == "drawn"
@@ -101,7 +94,7 @@ def test_apply_pretty_indents(capsys: pytest.CaptureFixture[str], position_file:
 def test_an_illegal_action_exits_2_with_the_rule_and_prints_nothing(
     capsys: pytest.CaptureFixture[str], position_file: Path
 ) -> None:
-    status, out, err = run(capsys, "apply", str(position_file), "draw", "draw")
+    status, out, err = run_cli(capsys, "apply", str(position_file), "draw", "draw")
     assert status == 2
     assert out == ""
     assert "RULES §3" in err
@@ -115,7 +108,7 @@ def test_an_illegal_action_exits_2_with_the_rule_and_prints_nothing(
 def test_each_illegal_action_names_its_rule(
     capsys: pytest.CaptureFixture[str], position_file: Path, action: str, rule: str
 ) -> None:
-    status, out, err = run(capsys, "apply", str(position_file), action)
+    status, out, err = run_cli(capsys, "apply", str(position_file), action)
     assert (status, out) == (2, "")
     assert rule in err
 
@@ -123,7 +116,7 @@ def test_each_illegal_action_names_its_rule(
 def test_unreadable_notation_exits_2(
     capsys: pytest.CaptureFixture[str], position_file: Path
 ) -> None:
-    status, out, err = run(capsys, "apply", str(position_file), "R11@0")
+    status, out, err = run_cli(capsys, "apply", str(position_file), "R11@0")
     assert (status, out) == (2, "")
     assert "unknown card 'R11'" in err
 
@@ -133,14 +126,14 @@ def test_a_bad_position_file_exits_2_naming_the_field(
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({**POSITION, "turn": 7}), encoding="utf-8")
-    status, out, err = run(capsys, "legal", str(path))
+    status, out, err = run_cli(capsys, "legal", str(path))
     assert (status, out) == (2, "")
     assert err.startswith("dos legal: turn: ")
     path.write_text("{not json", encoding="utf-8")
-    status, _, err = run(capsys, "legal", str(path))
+    status, _, err = run_cli(capsys, "legal", str(path))
     assert status == 2
     assert "not JSON" in err
-    status, _, err = run(capsys, "legal", str(tmp_path / "missing.json"))
+    status, _, err = run_cli(capsys, "legal", str(tmp_path / "missing.json"))
     assert status == 2
     assert "cannot read" in err
 
@@ -149,7 +142,7 @@ SIMULATE = ("simulate", "--players", "2", "--games", "3", "--seed", "1", "--json
 
 
 def test_simulate_json_prints_counts_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(
+    status, out, err = run_cli(
         capsys, "simulate", "--players", "2", "--games", "3", "--seed", "1", "--json"
     )
     assert (status, err) == (0, "")
@@ -168,7 +161,7 @@ def test_simulate_json_prints_counts_and_speed(capsys: pytest.CaptureFixture[str
     assert result["decisions"] > 0
     assert result["seconds"] >= 0
     # the counts, unlike the timings, are a function of the seed
-    status, again, _ = run(
+    status, again, _ = run_cli(
         capsys, "simulate", "--players", "2", "--games", "3", "--seed", "1", "--json"
     )
     second = json.loads(again)
@@ -176,10 +169,10 @@ def test_simulate_json_prints_counts_and_speed(capsys: pytest.CaptureFixture[str
 
 
 def test_simulate_text_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "simulate", "--players", "3", "--games", "1")
+    status, out, _ = run_cli(capsys, "simulate", "--players", "3", "--games", "1")
     assert status == 0
     assert out.splitlines()[0].split() == ["rules", "official"]
-    status, _, err = run(capsys, "simulate", "--games", "0")
+    status, _, err = run_cli(capsys, "simulate", "--games", "0")
     assert status == 2
     assert "--games" in err
     with pytest.raises(SystemExit) as exit_info:
@@ -190,10 +183,7 @@ def test_simulate_text_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
 
 @pytest.fixture
 def record_file(tmp_path: Path) -> Path:
-    state = new_game(Options(players=2, target_score=30), 4)
-    chooser = random.Random(4)
-    while state.phase != Phase.OVER:
-        apply(state, chooser.choice(all_legal_actions(state)))
+    state = play_randomly("official", new_game(Options(players=2, target_score=30), 4), 4)
     path = tmp_path / "game.jsonl"
     path.write_text(record_of("official", state, seed=4).dumps(), encoding="utf-8")
     return path
@@ -201,11 +191,11 @@ def record_file(tmp_path: Path) -> Path:
 
 def test_replay_validates_a_record(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     actions = len(record_file.read_text(encoding="utf-8").splitlines()) - 2
-    status, out, err = run(capsys, "replay", str(record_file))
+    status, out, err = run_cli(capsys, "replay", str(record_file))
     assert (status, err) == (0, "")
     assert out.startswith(f"valid: {actions} actions, result {{")
     assert "not finished" not in out
-    status, out, _ = run(capsys, "replay", "-v", str(record_file))
+    status, out, _ = run_cli(capsys, "replay", "-v", str(record_file))
     assert status == 0
     assert len(out.splitlines()) == actions + 1
 
@@ -216,11 +206,11 @@ def test_replay_exits_2_on_a_broken_record(
     lines = record_file.read_text(encoding="utf-8").splitlines()
     lines[3] = json.dumps({"action": "catch 5"})
     record_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    status, out, err = run(capsys, "replay", str(record_file))
+    status, out, err = run_cli(capsys, "replay", str(record_file))
     assert (status, out) == (2, "")
     assert err.startswith("dos replay: line 4: action 'catch 5': RULES §6")
     record_file.write_text("garbage\n", encoding="utf-8")
-    status, _, err = run(capsys, "replay", str(record_file))
+    status, _, err = run_cli(capsys, "replay", str(record_file))
     assert status == 2
     assert "line 1: not JSON" in err
 
@@ -229,10 +219,10 @@ def test_perft_prints_the_count_and_the_divide_breakdown(
     capsys: pytest.CaptureFixture[str], position_file: Path
 ) -> None:
     state = from_position(POSITION)
-    status, out, _ = run(capsys, "perft", str(position_file), "--depth", "2")
+    status, out, _ = run_cli(capsys, "perft", str(position_file), "--depth", "2")
     assert status == 0
     assert out.strip() == str(perft("official", state, 2))
-    status, out, _ = run(capsys, "perft", str(position_file), "--depth", "2", "--divide")
+    status, out, _ = run_cli(capsys, "perft", str(position_file), "--depth", "2", "--divide")
     assert status == 0
     lines = out.splitlines()
     rows = divide("official", state, 2)
@@ -240,13 +230,13 @@ def test_perft_prints_the_count_and_the_divide_breakdown(
         [*action.split(), str(count)] for action, count in rows
     ]
     assert lines[-1] == f"total {perft('official', state, 2)}"
-    status, _, err = run(capsys, "perft", str(position_file), "--depth", "0")
+    status, _, err = run_cli(capsys, "perft", str(position_file), "--depth", "0")
     assert status == 2
     assert "--depth" in err
 
 
 def test_watch_prints_a_game_to_its_winner(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "watch", "--players", "2", "--seed", "1", "--target", "30")
+    status, out, _ = run_cli(capsys, "watch", "--players", "2", "--seed", "1", "--target", "30")
     assert status == 0
     lines = out.splitlines()
     assert lines[0].startswith("DOS · official rules · 2 players · target 30 · seed 1")
@@ -255,7 +245,7 @@ def test_watch_prints_a_game_to_its_winner(capsys: pytest.CaptureFixture[str]) -
     assert " wins with " in last
     points = int(last.split(" wins with ")[1].split()[0])
     assert points >= 30
-    again = run(capsys, "watch", "--players", "2", "--seed", "1", "--target", "30")[1]
+    again = run_cli(capsys, "watch", "--players", "2", "--seed", "1", "--target", "30")[1]
     assert again == out
 
 
@@ -286,12 +276,12 @@ def test_the_installed_console_script_runs(position_file: Path) -> None:
 def test_watch_seats_the_bots_asked_for_and_rejects_unknown_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, _ = run(
+    status, out, _ = run_cli(
         capsys, "watch", "--players", "3", "--seed", "2", "--target", "40", "--bots", "greedy,easy"
     )
     assert status == 0
     assert "Seats: 0 greedy, 1 easy, 2 greedy" in out
-    status, out, err = run(capsys, "watch", "--bots", "nope")
+    status, out, err = run_cli(capsys, "watch", "--bots", "nope")
     assert status == 2
     assert out == ""
     assert "--bots: unknown nope" in err
@@ -300,7 +290,7 @@ def test_watch_seats_the_bots_asked_for_and_rejects_unknown_ones(
 def test_watch_refuses_the_classic_rules_instead_of_showing_an_official_game(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, err = run(capsys, "watch", "--rules", "classic")
+    status, out, err = run_cli(capsys, "watch", "--rules", "classic")
     assert status == 2
     assert out == ""
     assert "--rules: dos watch prints official games only" in err

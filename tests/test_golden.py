@@ -16,12 +16,9 @@ and review the diff with ``git diff tests/golden``.
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import random
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import pytest
 
@@ -36,17 +33,9 @@ from dos.rules.official import (
     new_game,
 )
 from dos.rules.official.views import phase_name
+from support import Game, check_golden
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("DOS_UPDATE_GOLDEN") == "1"
-
-
-class Game(NamedTuple):
-    name: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    max_steps: int
 
 
 GAMES = [
@@ -139,36 +128,9 @@ def render(game: Game) -> str:
     return "\n".join(out) + "\n"
 
 
-def first_differences(expected: str, actual: str, name: str, limit: int = 80) -> str:
-    diff = difflib.unified_diff(
-        expected.splitlines(),
-        actual.splitlines(),
-        fromfile=f"tests/golden/{name}.txt",
-        tofile="regenerated",
-        lineterm="",
-        n=4,
-    )
-    lines = list(diff)
-    shown = lines[:limit]
-    if len(lines) > limit:
-        shown.append(f"... {len(lines) - limit} more diff lines")
-    return "\n".join(shown)
-
-
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_golden_playthrough_is_unchanged(game: Game) -> None:
-    path = GOLDEN_DIR / f"{game.name}.txt"
-    actual = render(game)
-    if UPDATE:
-        GOLDEN_DIR.mkdir(exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"{path} is missing; run with DOS_UPDATE_GOLDEN=1 to write it"
-    expected = path.read_text(encoding="utf-8")
-    if expected != actual:
-        pytest.fail(
-            f"{game.name} differs from its golden file (DOS_UPDATE_GOLDEN=1 rewrites it after "
-            "an intended change):\n" + first_differences(expected, actual, game.name)
-        )
+    check_golden(GOLDEN_DIR / f"{game.name}.txt", render(game), game.name)
 
 
 def test_rendering_is_deterministic() -> None:

@@ -35,11 +35,10 @@ from dos.rules.official import (
 )
 from dos.rules.official.actions import match
 from dos.rules.official.matching import NO_DESIGNATION
+from support import VIEW_KEYS, player_counts, seeds
 
 FULL_DECK = sorted(full_deck())
 
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
-player_counts = st.integers(min_value=2, max_value=10)
 option_sets = st.fixed_dictionaries(
     {
         "target_score": st.integers(min_value=30, max_value=80),
@@ -427,31 +426,6 @@ def test_replaying_a_record_reproduces_every_state(
 
 
 # --- a view never holds hidden information ---------------------------------------------------
-
-VIEW_KEYS = {
-    "seat",
-    "options",
-    "round",
-    "dealer",
-    "turn",
-    "phase",
-    "drew",
-    "hand",
-    "hand_sizes",
-    "center",
-    "matched",
-    "bonuses",
-    "placements_left",
-    "draw_pile_size",
-    "discard",
-    "penalties",
-    "dos_open",
-    "scores",
-    "winner",
-    "round_results",
-    "history",
-    "legal",
-}
 
 
 def with_hidden_cards_changed(state: State, seat: int, chooser: random.Random) -> State:

@@ -12,15 +12,13 @@ import pytest
 from dos.arena import report
 from dos.arena.schedule import TournamentError
 from dos.arena.tournament import run_tournament
-from dos.cli import main
+from support import run_cli
 
 QUICK = ["--bots", "random,easy", "--target", "40", "--no-progress"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(["tournament", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_cli(capsys, "tournament", *args)
 
 
 @pytest.mark.parametrize(

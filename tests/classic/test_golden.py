@@ -14,29 +14,18 @@ and review the diff with ``git diff tests/classic/golden``.
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import random
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import pytest
 
 from dos.rules.classic import Options, Phase, State, apply, legal_actions, new_game
 from dos.rules.classic.cards import COLOURS, NAMES
 from dos.rules.classic.views import PHASE_NAMES
+from support import Game, check_golden
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("DOS_UPDATE_GOLDEN") == "1"
-
-
-class Game(NamedTuple):
-    name: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    max_steps: int
 
 
 GAMES = [
@@ -104,27 +93,7 @@ def render(game: Game) -> str:
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_golden_playthrough_is_unchanged(game: Game) -> None:
-    path = GOLDEN_DIR / f"{game.name}.txt"
-    actual = render(game)
-    if UPDATE:
-        GOLDEN_DIR.mkdir(exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"{path} is missing; run with DOS_UPDATE_GOLDEN=1 to write it"
-    expected = path.read_text(encoding="utf-8")
-    if expected != actual:
-        diff = difflib.unified_diff(
-            expected.splitlines(),
-            actual.splitlines(),
-            fromfile=f"tests/classic/golden/{game.name}.txt",
-            tofile="regenerated",
-            lineterm="",
-            n=4,
-        )
-        shown = list(diff)[:80]
-        pytest.fail(
-            f"{game.name} differs from its golden file (DOS_UPDATE_GOLDEN=1 rewrites it after "
-            "an intended change):\n" + "\n".join(shown)
-        )
+    check_golden(GOLDEN_DIR / f"{game.name}.txt", render(game), game.name)
 
 
 def test_the_golden_games_exercise_the_rules_they_should() -> None:

@@ -34,11 +34,10 @@ from dos.rules.classic import (
 )
 from dos.rules.classic.actions import react
 from dos.rules.classic.cards import NAMES, full_deck
+from support import player_counts, seeds
 
 FULL_DECK = sorted(full_deck())
 
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
-player_counts = st.integers(min_value=2, max_value=10)
 option_sets = st.fixed_dictionaries(
     {
         "reaction_time_ms": st.integers(min_value=200, max_value=5000),

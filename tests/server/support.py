@@ -26,35 +26,10 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from dos import records
 from dos.server.messages import SERVER_MESSAGE
+from support import VIEW_KEYS
 
 TIMEOUT = 30.0
 """Seconds to wait for any one message or condition before failing."""
-
-VIEW_KEYS = {
-    "seat",
-    "options",
-    "round",
-    "dealer",
-    "turn",
-    "phase",
-    "drew",
-    "hand",
-    "hand_sizes",
-    "center",
-    "matched",
-    "bonuses",
-    "placements_left",
-    "draw_pile_size",
-    "discard",
-    "penalties",
-    "dos_open",
-    "scores",
-    "winner",
-    "round_results",
-    "history",
-    "legal",
-}
-"""The keys an official seat view may have: none of them holds another seat's hand."""
 
 CLASSIC_VIEW_KEYS = {
     "rules",

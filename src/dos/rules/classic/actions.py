@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from dos.errors import NotationError
 from dos.rules.classic.cards import COLOURS, IS_WILD, NAMES, parse_card, parse_colour
+from dos.seats import split_seat
 
 MAX_REACTION_MS = 3_600_000
 """The longest reaction a ``react`` action may report (an hour): a bound for the notation."""
@@ -100,7 +101,6 @@ def format_action(action: Action) -> str:
     return body if action.seat is None else f"{action.seat}: {body}"
 
 
-_SEAT = re.compile(r"^\s*(\d+)\s*:(.*)$")
 _REACT = re.compile(r"^react\s+(\d+)\s+(\d+)\s*ms$", re.IGNORECASE)
 
 
@@ -114,15 +114,7 @@ def parse_action(text: str) -> Action:
     ...
     dos.errors.NotationError: cannot read action 'W': a Wild is played with a wished colour, ...
     """
-    if not isinstance(text, str):
-        raise NotationError(f"an action must be text, not {type(text).__name__}")
-    seat: int | None = None
-    body = text
-    seated = _SEAT.match(text)
-    if seated:
-        seat = int(seated.group(1))
-        body = seated.group(2)
-    body = body.strip()
+    seat, body = split_seat(text)
     lowered = body.lower()
     if lowered == "draw":
         return Action(Kind.DRAW, seat=seat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from dos.errors import PositionError
+from dos.jsonfields import check_option_bool, check_option_int, check_option_names
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -37,11 +37,12 @@ class Options:
     draws the penalty and loses the turn."""
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        _check_int("reaction_time_ms", self.reaction_time_ms, MIN_REACTION_MS, MAX_REACTION_MS)
-        _check_int("penalty_cards", self.penalty_cards, 0, MAX_PENALTY)
-        if type(self.stacking) is not bool:
-            raise PositionError(f"options.stacking: must be true or false, not {self.stacking!r}")
+        check_option_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_option_int(
+            "reaction_time_ms", self.reaction_time_ms, MIN_REACTION_MS, MAX_REACTION_MS
+        )
+        check_option_int("penalty_cards", self.penalty_cards, 0, MAX_PENALTY)
+        check_option_bool("stacking", self.stacking)
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object.
@@ -58,17 +59,4 @@ class Options:
         >>> Options.from_json({"players": 3}).players
         3
         """
-        if not isinstance(data, dict):
-            raise PositionError("options: must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise PositionError(f"options.{key}: unknown option (known: {sorted(known)})")
-        return cls(**data)
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if type(value) is not int or not low <= value <= high:
-        raise PositionError(
-            f"options.{name}: must be an integer from {low} to {high}, not {value!r}"
-        )
+        return cls(**check_option_names(data, {f.name for f in fields(cls)}))

@@ -8,10 +8,10 @@ and names the one that is wrong. Cards a position does not list are out of play.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from dos.errors import NotationError, PositionError
+from dos.jsonfields import cards_field, check_card_counts, check_position, int_field
 from dos.rng import seed_state
 from dos.rules.classic.cards import (
     COLOUR,
@@ -90,21 +90,8 @@ def from_position(data: object) -> State:
     ...
     dos.errors.PositionError: colour: the top card is a wild, so the position must give ...
     """
-    if not isinstance(data, dict):
-        raise PositionError("position: must be a JSON object")
-    for key in data:
-        if key not in REQUIRED and key not in OPTIONAL:
-            raise PositionError(f"{key}: unknown field (known: {', '.join(REQUIRED + OPTIONAL)})")
-    for key in REQUIRED:
-        if key not in data:
-            raise PositionError(f"{key}: missing (a position needs {', '.join(REQUIRED)})")
-    if data.get("format", FORMAT) != FORMAT:
-        raise PositionError(f"format: must be {FORMAT!r}")
-    if data.get("version", VERSION) != VERSION:
-        raise PositionError(f"version: this program reads version {VERSION}")
-    if data.get("rules", RULES) != RULES:
-        raise PositionError(f"rules: this loader reads {RULES!r} positions")
-    players = _int(data, "players", 2, 10)
+    data = check_position(data, REQUIRED, OPTIONAL, fmt=FORMAT, version=VERSION, rules=RULES)
+    players = int_field(data, "players", 2, 10)
     given = data.get("options", {})
     options = Options.from_json({"players": players, **given} if isinstance(given, dict) else given)
     if options.players != players:
@@ -150,7 +137,7 @@ def from_position(data: object) -> State:
             raise PositionError(f"hands[{seat}]: seat {seat} is placed, so its hand is empty")
         if seat not in placed and not hand and not over:
             raise PositionError(f"hands[{seat}]: empty, but seat {seat} is not in the ranking")
-    turn = _int(data, "turn", 0, players - 1)
+    turn = int_field(data, "turn", 0, players - 1)
     if not over and turn in placed:
         raise PositionError(f"turn: seat {turn} is placed and plays no more")
     targets: tuple[tuple[int, int], ...] = ()
@@ -163,14 +150,9 @@ def from_position(data: object) -> State:
     rng = data.get("rng", seed_state(0))
     if type(rng) is not int or not 0 <= rng < 1 << 64:
         raise PositionError("rng: must be the generator state, an integer 0 <= rng < 2**64")
-    starter = _int(data, "starter", 0, players - 1, default=0)
+    starter = int_field(data, "starter", 0, players - 1, default=0)
     every = [c for hand in hands for c in hand] + draw_pile + discard
-    for card, count in sorted(Counter(every).items()):
-        if count > DECK_COUNTS[card]:
-            raise PositionError(
-                f"cards: {count} copies of {NAMES[card]} in the position, but the deck holds "
-                f"{DECK_COUNTS[card]}"
-            )
+    check_card_counts(every, DECK_COUNTS, NAMES)
     return State(
         options=options,
         rng=rng,
@@ -189,25 +171,8 @@ def from_position(data: object) -> State:
     )
 
 
-def _int(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
-    value = data.get(key, default)
-    if type(value) is not int or not low <= value <= high:
-        raise PositionError(f"{key}: must be an integer from {low} to {high}, not {value!r}")
-    return value
-
-
 def _cards(value: object, name: str) -> list[int]:
-    if not isinstance(value, list):
-        raise PositionError(f'{name}: must be a list of cards in notation, like ["R7", "W"]')
-    cards = []
-    for i, text in enumerate(value):
-        if not isinstance(text, str):
-            raise PositionError(f"{name}[{i}]: a card is written as text, not {text!r}")
-        try:
-            cards.append(parse_card(text))
-        except NotationError as error:
-            raise PositionError(f"{name}[{i}]: {error}") from None
-    return cards
+    return cards_field(value, name, parse_card, '["R7", "W"]')
 
 
 def _colour(value: object, top: int) -> int:

@@ -27,6 +27,7 @@ from dos.rules.classic.legal import legal_actions
 from dos.rules.classic.options import Options
 from dos.rules.classic.reaction import TARGET_RADIUS, targets_json
 from dos.rules.classic.state import Phase, State
+from dos.seats import check_seat
 
 PHASE_NAMES = ("play", "reaction", "over")
 """The phase in words, as positions and views write it, indexed by ``Phase``."""
@@ -106,9 +107,7 @@ def view(state: State, seat: int) -> SeatView:
     >>> len(v.hand), v.hand_sizes
     (7, (7, 7, 7, 7))
     """
-    players = state.options.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise ValueError(f"seat: there is no seat {seat!r} (seats are 0-{players - 1})")
+    check_seat(seat, state.options.players)
     return SeatView(
         seat=seat,
         options=state.options,

@@ -38,6 +38,7 @@ from dos.cards import (
 )
 from dos.errors import NotationError
 from dos.rules.official.matching import NO_DESIGNATION
+from dos.seats import split_seat
 
 
 class Kind(IntEnum):
@@ -131,7 +132,6 @@ def format_action(action: Action) -> str:
     return body if action.seat is None else f"{action.seat}: {body}"
 
 
-_SEAT = re.compile(r"^\s*(\d+)\s*:(.*)$")
 _MATCH = re.compile(r"^(.+)@\s*(\d+)\s*$")
 
 
@@ -145,15 +145,7 @@ def parse_action(text: str) -> Action:
     ...
     dos.errors.NotationError: cannot read action 'R7@': ...
     """
-    if not isinstance(text, str):
-        raise NotationError(f"an action must be text, not {type(text).__name__}")
-    seat: int | None = None
-    body = text
-    seated = _SEAT.match(text)
-    if seated:
-        seat = int(seated.group(1))
-        body = seated.group(2)
-    body = body.strip()
+    seat, body = split_seat(text)
     words = body.split()
     keyword = words[0].lower() if words else ""
     if len(words) == 1 and keyword in ("draw", "end", "dos"):

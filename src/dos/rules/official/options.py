@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from dos.errors import PositionError
+from dos.jsonfields import check_option_bool, check_option_int, check_option_names
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -31,19 +32,13 @@ class Options:
     """Colour bonus placements must be made instead of being optional (§4.3)."""
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise PositionError(
-                f"options.players: must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"not {self.players!r}"
-            )
+        check_option_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
         if type(self.target_score) is not int or self.target_score < 1:
             raise PositionError(
                 f"options.target_score: must be a positive integer, not {self.target_score!r}"
             )
         for name in ("dealer_starts", "deal_passes_left", "bonus_lay_mandatory"):
-            value = getattr(self, name)
-            if type(value) is not bool:
-                raise PositionError(f"options.{name}: must be true or false, not {value!r}")
+            check_option_bool(name, getattr(self, name))
 
     def to_json(self) -> dict[str, Any]:
         """The options as a JSON object."""
@@ -52,10 +47,4 @@ class Options:
     @classmethod
     def from_json(cls, data: object) -> Options:
         """Options from a JSON object; unknown or mistyped fields are rejected by name."""
-        if not isinstance(data, dict):
-            raise PositionError("options: must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise PositionError(f"options.{key}: unknown option (known: {sorted(known)})")
-        return cls(**data)
+        return cls(**check_option_names(data, {f.name for f in fields(cls)}))

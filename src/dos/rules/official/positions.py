@@ -12,11 +12,11 @@ record (``dos.records``) keeps those.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from dos.cards import DECK_COUNTS, NAMES, parse_card
-from dos.errors import NotationError, PositionError
+from dos.errors import PositionError
+from dos.jsonfields import cards_field, check_card_counts, check_position, int_field
 from dos.rng import seed_state
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, State
@@ -87,27 +87,14 @@ def to_position(state: State) -> dict[str, Any]:
 
 def from_position(data: object) -> State:
     """A state from a position; raises ``PositionError`` naming the first bad field."""
-    if not isinstance(data, dict):
-        raise PositionError("position: must be a JSON object")
-    for key in data:
-        if key not in REQUIRED and key not in OPTIONAL:
-            raise PositionError(f"{key}: unknown field (known: {', '.join(REQUIRED + OPTIONAL)})")
-    for key in REQUIRED:
-        if key not in data:
-            raise PositionError(f"{key}: missing (a position needs {', '.join(REQUIRED)})")
-    if data.get("format", FORMAT) != FORMAT:
-        raise PositionError(f"format: must be {FORMAT!r}")
-    if data.get("version", VERSION) != VERSION:
-        raise PositionError(f"version: this program reads version {VERSION}")
-    if data.get("rules", RULES) != RULES:
-        raise PositionError(f"rules: this loader reads {RULES!r} positions")
-    players = _int(data, "players", 2, 10)
+    data = check_position(data, REQUIRED, OPTIONAL, fmt=FORMAT, version=VERSION, rules=RULES)
+    players = int_field(data, "players", 2, 10)
     given = data.get("options", {})
     options = Options.from_json({"players": players, **given} if isinstance(given, dict) else given)
     if options.players != players:
         raise PositionError(f"options.players: {options.players} disagrees with players {players}")
-    dealer = _int(data, "dealer", 0, players - 1)
-    turn = _int(data, "turn", 0, players - 1)
+    dealer = int_field(data, "dealer", 0, players - 1)
+    turn = int_field(data, "turn", 0, players - 1)
     hands = _list(data, "hands", players)
     hand_cards = [sorted(_cards(hand, f"hands[{i}]")) for i, hand in enumerate(hands)]
     center = _cards(data["center"], "center")
@@ -184,12 +171,7 @@ def from_position(data: object) -> State:
     every = [c for hand in hand_cards for c in hand] + center + draw_pile + discard
     for cards in matched.values():
         every += cards
-    for card, count in sorted(Counter(every).items()):
-        if count > DECK_COUNTS[card]:
-            raise PositionError(
-                f"cards: {count} copies of {NAMES[card]} in the position, but the deck holds "
-                f"{DECK_COUNTS[card]}"
-            )
+    check_card_counts(every, DECK_COUNTS, NAMES)
     return State(
         options=options,
         rng=rng,
@@ -208,16 +190,9 @@ def from_position(data: object) -> State:
         penalties=penalties,
         dos_open=dos_bits,
         scores=scores,
-        round=_int(data, "round", 1, 1 << 31, default=1),
+        round=int_field(data, "round", 1, 1 << 31, default=1),
         winner=winner,
     )
-
-
-def _int(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
-    value = data.get(key, default)
-    if type(value) is not int or not low <= value <= high:
-        raise PositionError(f"{key}: must be an integer from {low} to {high}, not {value!r}")
-    return value
 
 
 def _nonneg(value: object, name: str) -> int:
@@ -238,17 +213,7 @@ def _list_or(data: dict[str, Any], key: str, length: int, default: list[Any]) ->
 
 
 def _cards(value: object, name: str) -> list[int]:
-    if not isinstance(value, list):
-        raise PositionError(f'{name}: must be a list of cards in notation, like ["R7", "DOS"]')
-    cards = []
-    for i, text in enumerate(value):
-        if not isinstance(text, str):
-            raise PositionError(f"{name}[{i}]: a card is written as text, not {text!r}")
-        try:
-            cards.append(parse_card(text))
-        except NotationError as error:
-            raise PositionError(f"{name}[{i}]: {error}") from None
-    return cards
+    return cards_field(value, name, parse_card, '["R7", "DOS"]')
 
 
 def _matched(value: object, center_size: int) -> dict[int, tuple[int, ...]]:

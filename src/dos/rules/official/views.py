@@ -17,6 +17,7 @@ from dos.rules.official.actions import Action
 from dos.rules.official.legal import legal_actions
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, RoundResult, State
+from dos.seats import check_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +109,7 @@ def view(state: State, seat: int) -> SeatView:
     (7, (7, 7, 7, 7))
     """
     players = state.options.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise ValueError(f"seat: there is no seat {seat!r} (seats are 0-{players - 1})")
+    check_seat(seat, players)
     return SeatView(
         seat=seat,
         options=state.options,
