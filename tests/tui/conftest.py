@@ -4,21 +4,68 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future
+from contextlib import asynccontextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
 
 from dos.arena.game import Player
 from dos.bots.base import Budget
 from dos.bots.random_bot import RandomBot
 from dos.bots.reflex import Reflex
+from dos.i18n import text
 from dos.rules.official import Action, Kind, Options, SeatView, State, new_game
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, GameController, Timing
 
 FAST = Timing(bot_move=0.0)
 """Bots move as soon as time is looked at: a round needs no waiting."""
+
+SIZE = (140, 48)
+"""The terminal the app tests run in."""
+
+
+@asynccontextmanager
+async def started(app: App[Any], size: tuple[int, int] = SIZE) -> AsyncIterator[Pilot[Any]]:
+    """``app`` run headless in a terminal of ``size``, once its first screen is drawn."""
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield pilot
+
+
+def shown(app: App[Any], selector: str) -> str:
+    """The text of the ``Static`` at ``selector`` on the screen on top."""
+    return str(app.screen.query_one(selector, Static).content)
+
+
+async def screenshot_and_help(
+    pilot: Pilot[Any],
+    app: App[Any],
+    path: Path,
+    lang: str,
+    *,
+    table: type[Screen[Any]],
+    help_screen: type[Screen[Any]],
+    prefix: str,
+) -> None:
+    """The table saves a screenshot (``{lang}.svg`` in ``path``), and ``?`` opens its help
+    (``help_screen``, titled ``{prefix}.help_title``) and Escape closes it again."""
+    app.save_screenshot(path=str(path), filename=f"{lang}.svg")
+    assert (path / f"{lang}.svg").stat().st_size > 0
+    await pilot.press("question_mark")
+    await pilot.pause()
+    assert isinstance(app.screen, help_screen)
+    assert shown(app, ".title") == text(lang, f"{prefix}.help_title")
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(app.screen, table)
 
 
 def bots(count: int, call: float, catch: float, reaction: float = 1.0) -> list[Player]:

@@ -8,7 +8,7 @@ from concurrent.futures import wait
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from dos import records
 from dos.i18n import LANGS, text
@@ -25,9 +25,7 @@ from dos.tui.widgets.center import CenterRowView
 from dos.tui.widgets.hand import HandView
 from dos.tui.widgets.log import GameLog
 
-from .conftest import FAST, first_turn_action
-
-SIZE = (140, 48)
+from .conftest import FAST, first_turn_action, screenshot_and_help, shown, started
 
 
 def app_for(
@@ -48,10 +46,6 @@ def app_for(
         timing=FAST,
     )
     return DosApp(settings, clock=clock, think_in_background=False), clock
-
-
-def shown(app: DosApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).content)
 
 
 def positions(hand: list[int], cards: tuple[int, ...]) -> list[int]:
@@ -107,17 +101,28 @@ async def step(pilot: object, app: DosApp, clock: ManualClock) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def play_to_summary(pilot: object, app: DosApp, clock: ManualClock) -> None:
+    """Plays with keys (``step``) until a round ends and its summary shows."""
+    for _ in range(300):
+        if isinstance(app.screen, SummaryScreen):
+            return
+        await step(pilot, app, clock)
+    pytest.fail("the round did not end")
+
+
+async def game_over(pilot: object, app: DosApp, clock: ManualClock) -> None:
+    """Plays the round to its summary and closes it: the game-over screen shows."""
+    await play_to_summary(pilot, app, clock)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    assert isinstance(app.screen, GameOverScreen)
+
+
 @pytest.mark.asyncio
 async def test_a_whole_round_is_played_with_keys_and_summarised() -> None:
     app, clock = app_for(seed=11, players=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        for _ in range(300):
-            if isinstance(app.screen, SummaryScreen):
-                break
-            await step(pilot, app, clock)
-        else:
-            pytest.fail("the round did not end")
+    async with started(app) as pilot:
+        await play_to_summary(pilot, app, clock)
         controller = app.controller
         assert controller is not None
         result = controller.state.round_results[-1]
@@ -143,8 +148,7 @@ def _points(hand: tuple[int, ...]) -> list[int]:
 @pytest.mark.asyncio
 async def test_the_screen_shows_center_row_hand_opponents_turn_and_phase() -> None:
     app, _ = app_for(seed=3, players=4)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app):
         c = app.controller
         assert c is not None
         center = app.screen.query_one(CenterRowView).cards()
@@ -164,8 +168,7 @@ async def test_the_screen_shows_center_row_hand_opponents_turn_and_phase() -> No
 @pytest.mark.asyncio
 async def test_an_illegal_choice_gets_a_message_and_changes_nothing() -> None:
     app, _ = app_for(seed=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None and c.human_turn
         before = c.state.copy()
@@ -180,8 +183,7 @@ async def test_an_illegal_choice_gets_a_message_and_changes_nothing() -> None:
 @pytest.mark.asyncio
 async def test_legal_choices_are_highlighted_on_request() -> None:
     app, _ = app_for(seed=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None
         hand = app.screen.query_one(HandView).cards()
@@ -195,8 +197,7 @@ async def test_legal_choices_are_highlighted_on_request() -> None:
 @pytest.mark.asyncio
 async def test_cards_are_picked_and_played_with_the_mouse() -> None:
     app, _ = app_for(seed=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None
         match = next(a for a in c.legal() if a.kind == Kind.MATCH)
@@ -211,8 +212,7 @@ async def test_cards_are_picked_and_played_with_the_mouse() -> None:
 @pytest.mark.asyncio
 async def test_an_action_can_be_typed_in_notation() -> None:
     app, _ = app_for(seed=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None
         await pilot.press("colon", *"R11@0", "enter")
@@ -225,8 +225,7 @@ async def test_an_action_can_be_typed_in_notation() -> None:
 @pytest.mark.asyncio
 async def test_the_person_calls_dos_with_a_key_before_the_bot_catches() -> None:
     app, clock = app_for(seed=5)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None
         for _ in range(300):
@@ -252,8 +251,7 @@ async def test_the_person_calls_dos_with_a_key_before_the_bot_catches() -> None:
 async def test_save_and_resume(tmp_path: Path) -> None:
     save = tmp_path / "game.jsonl"
     app, clock = app_for(seed=8, players=3, save=save)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         for _ in range(6):
             await step(pilot, app, clock)
         await pilot.press("ctrl+s")
@@ -267,8 +265,7 @@ async def test_save_and_resume(tmp_path: Path) -> None:
         clock=ManualClock(),
         think_in_background=False,
     )
-    async with resumed.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(resumed) as pilot:
         assert resumed.controller is not None
         assert resumed.controller.state == state
         assert [v.card for v in resumed.screen.query_one(HandView).cards()] == state.hands[0]
@@ -277,15 +274,8 @@ async def test_save_and_resume(tmp_path: Path) -> None:
 @pytest.mark.asyncio
 async def test_game_over_shows_the_winner_and_offers_a_new_game() -> None:
     app, clock = app_for(seed=4, target=1)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        for _ in range(300):
-            if isinstance(app.screen, SummaryScreen):
-                break
-            await step(pilot, app, clock)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+    async with started(app) as pilot:
+        await game_over(pilot, app, clock)
         c = app.controller
         assert c is not None and c.state.winner is not None
         assert c.names[c.state.winner] in shown(app, "#winner")
@@ -300,23 +290,16 @@ async def test_game_over_shows_the_winner_and_offers_a_new_game() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_one_screen_per_language(lang: str, tmp_path: Path) -> None:
     app, _ = app_for(lang=lang, seed=2, players=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         assert shown(app, "#center-title") == text(lang, "game.center_row")
         assert shown(app, "#keys") == text(lang, "tui.keys")
         assert text(lang, "game.your_hand") in shown(app, "#hand-title")
         assert text(lang, "game.bot_name", number=1) in shown(app, "#opponents OpponentView")
         log = app.screen.query_one(GameLog)
         assert log.lines_text[0].startswith(text(lang, "game.round_number", round=1)[:2])
-        app.save_screenshot(path=str(tmp_path), filename=f"{lang}.svg")
-        assert (tmp_path / f"{lang}.svg").stat().st_size > 0
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        assert shown(app, ".title") == text(lang, "tui.help_title")
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await screenshot_and_help(
+            pilot, app, tmp_path, lang, table=GameScreen, help_screen=HelpScreen, prefix="tui"
+        )
 
 
 def test_card_views_carry_their_place_and_index() -> None:
@@ -337,8 +320,7 @@ async def test_a_wild_dos_colour_is_asked_only_when_it_changes_the_match() -> No
     from dos.tui.controller import GameController
 
     app.controller = GameController(level="easy", seed=3, clock=clock, timing=FAST, state=state)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         hand = screen.controller.state.hands[HUMAN]
@@ -361,8 +343,7 @@ async def test_a_wild_dos_colour_is_asked_only_when_it_changes_the_match() -> No
 @pytest.mark.asyncio
 async def test_the_game_waits_while_the_help_is_open() -> None:
     app, _ = app_for(seed=4)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         assert c is not None and c.human_turn
         await pilot.press("d")
@@ -385,8 +366,7 @@ async def test_clicking_an_opponent_who_forgot_catches_them() -> None:
     app.controller = GameController(
         level="easy", seed=8, clock=clock, timing=FAST, bots=bots(1, call=0.0, catch=0.0)
     )
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = app.controller
         for _ in range(600):
             if 1 in c.dos_open():
@@ -418,8 +398,7 @@ async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
         clock=ManualClock(),
         think_in_background=False,
     )
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app):
         assert isinstance(app.screen, GameOverScreen)
 
 
@@ -444,8 +423,7 @@ async def test_the_screen_takes_a_dos_call_while_a_bot_is_still_thinking() -> No
     )
     c = app.controller
     try:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+        async with started(app) as pilot:
             stale = c.decision
             assert stale is not None
             assert bot.thinking.wait(timeout=5.0)  # bot 1 thinks on the bots' thread…
@@ -472,8 +450,7 @@ async def test_the_screen_takes_a_dos_call_while_a_bot_is_still_thinking() -> No
 @pytest.mark.parametrize("players", [2, 4])
 async def test_the_table_fits_a_80_by_24_terminal_without_scrolling(players: int) -> None:
     app, _ = app_for(seed=2, players=players)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with started(app, size=(80, 24)):
         table = app.screen.query_one("#table")
         assert table.max_scroll_y == 0
         assert app.screen.query_one(HandView).region.bottom <= 24 - 3  # above the command line

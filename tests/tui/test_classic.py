@@ -28,9 +28,7 @@ from dos.tui.screens.game import GameScreen
 from dos.tui.widgets.log import GameLog
 from dos.tui.widgets.reaction import TARGET_KEYS, ReactionArea
 
-from .conftest import FAST
-
-SIZE = (140, 48)
+from .conftest import FAST, screenshot_and_help, shown, started
 
 
 def classic_app(
@@ -61,10 +59,6 @@ def before_reaction(players: int = 2) -> ClassicController:
         }
     )
     return ClassicController(level="easy", seed=5, clock=ManualClock(), timing=FAST, state=state)
-
-
-def shown(app: DosApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).content)
 
 
 def game(app: DosApp) -> ClassicController:
@@ -223,8 +217,7 @@ def test_an_illegal_choice_is_explained_and_changes_nothing() -> None:
 @pytest.mark.asyncio
 async def test_a_whole_classic_game_is_played_with_keys_to_the_ranking() -> None:
     app, clock = classic_app(seed=1, players=2)  # a short game, with reaction tests
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         reactions = 0
         for _ in range(300):
             if isinstance(app.screen, ClassicOverScreen):
@@ -252,8 +245,7 @@ async def test_a_whole_classic_game_is_played_with_keys_to_the_ranking() -> None
 @pytest.mark.asyncio
 async def test_the_table_shows_pile_colour_direction_hand_and_opponents() -> None:
     app, _ = classic_app(seed=2, players=4)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app):
         c = game(app)
         hand = app.screen.query_one(ClassicHandView).cards()
         assert [v.card for v in hand] == c.state.hands[HUMAN]
@@ -273,8 +265,7 @@ async def test_the_table_shows_pile_colour_direction_hand_and_opponents() -> Non
 @pytest.mark.asyncio
 async def test_playable_cards_are_highlighted_and_illegal_ones_explained() -> None:
     app, _ = classic_app(controller=before_reaction())
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = game(app)
         await pilot.press("h")
         hinted = [
@@ -294,8 +285,7 @@ async def test_playable_cards_are_highlighted_and_illegal_ones_explained() -> No
 @pytest.mark.asyncio
 async def test_the_targets_are_drawn_where_the_engine_put_them_and_clicks_hit_them() -> None:
     app, clock = classic_app(controller=before_reaction())
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         c = game(app)
         b7 = c.state.hands[HUMAN].index(parse_card("B7"))
         await pilot.click(app.screen.query_one(ClassicHandView).cards()[b7])
@@ -347,8 +337,7 @@ async def test_a_wild_asks_for_the_wished_colour() -> None:
     )
     c = ClassicController(level="easy", seed=5, timing=FAST, state=state)
     app, _ = classic_app(controller=c)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         wild = c.state.hands[HUMAN].index(parse_card("W"))
         await pilot.press(str(wild + 1))
         assert isinstance(app.screen, WishScreen)
@@ -363,8 +352,7 @@ async def test_a_wild_asks_for_the_wished_colour() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 async def test_one_classic_screen_per_language(lang: str, tmp_path: Path) -> None:
     app, _ = classic_app(lang=lang, seed=2, players=3)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         assert isinstance(app.screen, ClassicGameScreen)
         c = game(app)
         assert shown(app, "#keys") == text(lang, "classic.keys")
@@ -372,33 +360,24 @@ async def test_one_classic_screen_per_language(lang: str, tmp_path: Path) -> Non
         assert text(lang, "classic.draw_pile") in shown(app, "#pile-info")
         log = app.screen.query_one(GameLog)
         assert log.lines_text[0] == c.log[0]
-        app.save_screenshot(path=str(tmp_path), filename=f"{lang}.svg")
-        assert (tmp_path / f"{lang}.svg").stat().st_size > 0
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, ClassicHelpScreen)
-        assert shown(app, ".title") == text(lang, "classic.help_title")
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, ClassicGameScreen)
+        await screenshot_and_help(
+            pilot,
+            app,
+            tmp_path,
+            lang,
+            table=ClassicGameScreen,
+            help_screen=ClassicHelpScreen,
+            prefix="classic",
+        )
 
 
 @pytest.mark.asyncio
 async def test_the_official_game_over_offers_a_classic_game() -> None:
-    from dos.tui.screens.summary import GameOverScreen, SummaryScreen
-
-    from .test_app import app_for, step
+    from .test_app import app_for, game_over
 
     app, clock = app_for(seed=4, target=1)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        for _ in range(300):
-            if isinstance(app.screen, SummaryScreen):
-                break
-            await step(pilot, app, clock)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+    async with started(app) as pilot:
+        await game_over(pilot, app, clock)
         assert text("en", "classic.offer_classic") in str(
             app.screen.query_one(".hint", Static).content
         )
@@ -425,8 +404,7 @@ def test_dos_play_takes_the_classic_rules() -> None:
 async def test_an_official_game_still_opens_the_official_table() -> None:
     app = build_app(seed=1)
     assert isinstance(app, DosApp)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app):
         assert isinstance(app.screen, GameScreen)
 
 
@@ -434,7 +412,6 @@ async def test_an_official_game_still_opens_the_official_table() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 async def test_the_classic_table_fits_a_80_by_24_terminal(players: int) -> None:
     app, _ = classic_app(seed=2, players=players)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with started(app, size=(80, 24)):
         assert app.screen.query_one("#table").max_scroll_y == 0
         assert app.screen.query_one(ClassicHandView).region.bottom <= 24 - 3

@@ -26,11 +26,9 @@ from dos.tui.screens.replay import ClassicReplayScreen
 from dos.tui.widgets.log import GameLog
 from dos.tui.widgets.reaction import TARGET_KEYS
 
-from .conftest import FAST
+from .conftest import FAST, started
 from .test_classic import classic_step
 from .test_launch import recorded_game
-
-SIZE = (140, 48)
 
 
 def played(
@@ -143,8 +141,7 @@ async def test_save_a_classic_game_and_resume_it_with_keys(tmp_path: Path) -> No
         players=3, level="easy", seed=4, timing=FAST, rules="classic", save_path=save
     )
     app = DosApp(settings, clock=clock, think_in_background=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         for number in range(12):
             await classic_step(pilot, app, clock, fail=number % 3 == 0)
         assert isinstance(app.screen, ClassicGameScreen)
@@ -157,8 +154,7 @@ async def test_save_a_classic_game_and_resume_it_with_keys(tmp_path: Path) -> No
         log = list(app.controller.log)
     assert len(state.history) >= 12
     resumed, clock = resumed_app(records.loads(save.read_text(encoding="utf-8")))
-    async with resumed.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(resumed) as pilot:
         assert resumed.settings.rules == "classic"
         assert isinstance(resumed.screen, ClassicGameScreen)
         c = resumed.controller
@@ -178,8 +174,7 @@ async def test_a_game_saved_in_the_reaction_test_resumes_in_the_play_area(
 ) -> None:
     c, _ = played(seed=3, players=2, until_reaction=True)
     app, clock = resumed_app(c.record())
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         controller = app.controller
         assert isinstance(controller, ClassicController) and controller.reacting
         assert app.screen.query_one("#reaction-box").has_class("active")
@@ -196,8 +191,7 @@ async def test_resuming_a_finished_classic_game_shows_the_ranking(tmp_path: Path
     c, _ = played(seed=1, players=2)
     assert c.over
     app, _ = resumed_app(c.record())
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app):
         assert isinstance(app.screen, ClassicOverScreen)
 
 
@@ -243,8 +237,7 @@ async def test_the_classic_replay_screen_steps_with_the_official_keys(tmp_path: 
     path = saved(tmp_path, played(seed=1, players=2)[0])
     app = build_app(lang="it", replay=str(path))  # no --rules: the record says classic
     assert isinstance(app, DosApp)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+    async with started(app) as pilot:
         screen = app.screen
         assert isinstance(screen, ClassicReplayScreen)
         replay = screen.replay

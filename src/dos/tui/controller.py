@@ -29,11 +29,12 @@ from __future__ import annotations
 import heapq
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
+from typing import TypeVar
 
 from dos import records
 from dos.arena.game import Player
@@ -126,7 +127,97 @@ def player_names(lang: str, players: int) -> list[str]:
     ]
 
 
-class GameController:
+def resumable(record: records.Record, rules: str, refusal: str, lang: str) -> tuple[int, list[str]]:
+    """The seed and the seats' names (in ``lang``) of a saved game of ``rules`` that can go
+    on: started from a seed, every action checked and the result too; ``DosError``
+    (``refusal``) for a record of other rules or without a seed."""
+    if record.rules != rules or record.seed is None:
+        raise DosError(refusal)
+    records.replay(record)  # checks every action and the result
+    return record.seed, player_names(lang, records.start(record).players)
+
+
+A = TypeVar("A")
+
+
+def decide(choose: Callable[[], A], thinker: Executor | None) -> Future[A]:
+    """A bot's decision: thought on ``thinker`` in the background, or, without one, at once
+    on the caller's thread, where an error is kept in the future (raised by ``tick``, where
+    the move is made)."""
+    if thinker is not None:
+        return thinker.submit(choose)
+    decision: Future[A] = Future()
+    try:
+        decision.set_result(choose())
+    except Exception as error:  # raised by ``tick``, where the move is made
+        decision.set_exception(error)
+    return decision
+
+
+class LiveGame:
+    """What a game against bots in real time keeps, whatever its rules: the settings, the
+    seats' names and generators, the log, the last refusal, the count of actions applied, and
+    the clock that the help can stop."""
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        level: str,
+        lang: str,
+        clock: Clock | None,
+        timing: Timing | None,
+        thinker: Executor | None,
+    ) -> None:
+        self.seed = seed
+        self.level = level
+        self.lang = lang
+        self.clock: Clock = clock or MonotonicClock()
+        self.timing = timing or Timing()
+        self.thinker = thinker
+        self.rngs: list[random.Random] = []
+        self.names: list[str] = []
+        self.log: list[str] = []
+        self.message: str | None = None
+        """The last refusal of a person's action, in words (cleared by the next success)."""
+        self._version = 0
+        self._held_since: float | None = None
+
+    def _seat(self, count: int, suffix: str) -> None:
+        """Names the ``count`` seats and seeds their generators (``"{seed}/seat{n}{suffix}"``,
+        where a resumed game's ``suffix`` tells how far it had gone)."""
+        self.rngs = [random.Random(f"{self.seed}/seat{seat}{suffix}") for seat in range(count)]
+        self.names = player_names(self.lang, count)
+
+    def _rng_copy(self, seat: int) -> random.Random:
+        """A copy of ``seat``'s generator, for a decision that may be dropped."""
+        rng = random.Random()
+        rng.setstate(self.rngs[seat].getstate())
+        return rng
+
+    @property
+    def version(self) -> int:
+        """How many actions this controller has applied: a bot's decision made at another
+        version is stale."""
+        return self._version
+
+    def hold(self) -> None:
+        """Stops the game's clock (while the person reads the help, say): nothing runs until
+        ``release``, and then everything runs as much later."""
+        if self._held_since is None:
+            self._held_since = self.clock.now()
+
+    @property
+    def held(self) -> bool:
+        """Whether the game's clock is stopped."""
+        return self._held_since is not None
+
+    def _refuse(self, message: str) -> Outcome:
+        self.message = message
+        return Outcome(message)
+
+
+class GameController(LiveGame):
     """A game of official DOS between the person (seat 0) and bots, in real time."""
 
     def __init__(
@@ -149,12 +240,9 @@ class GameController:
         that a bot never thinks twice at once); without it they are computed at once."""
         if not 2 <= players <= 4 and state is None:
             raise ValueError(f"players: 2 to 4, not {players}")
-        self.seed = seed
-        self.level = level
-        self.lang = lang
-        self.clock: Clock = clock or MonotonicClock()
-        self.timing = timing or Timing()
-        self.thinker = thinker
+        super().__init__(
+            seed=seed, level=level, lang=lang, clock=clock, timing=timing, thinker=thinker
+        )
         resumed = state is not None
         self.state: State = state or new_game(
             Options(players=players, target_score=target_score), seed
@@ -165,12 +253,8 @@ class GameController:
         seated = list(bots) if bots is not None else [make_player(level) for _ in range(1, count)]
         self.players: list[Player | None] = [None, *seated]
         suffix = f"/resume{len(self.state.history)}" if resumed else ""
-        self.rngs = [random.Random(f"{seed}/seat{seat}{suffix}") for seat in range(count)]
+        self._seat(count, suffix)
         self.race = random.Random(f"{seed}/race{suffix}")
-        self.names = player_names(lang, count)
-        self.log: list[str] = []
-        self.message: str | None = None
-        """The last refusal of a person's action, in words (cleared by the next success)."""
         self.summary: RoundResult | None = None
         """The round just ended, while its summary waits to be dismissed (play is paused)."""
         self._events: list[Event] = []
@@ -184,8 +268,6 @@ class GameController:
         self._move_waiting = False
         """The move is due: it is made as soon as the decision is ready."""
         self._thought: Thought | None = None
-        self._version = 0
-        self._held_since: float | None = None
         self._log_round_start()
         self._plan(self.clock.now())
 
@@ -212,12 +294,6 @@ class GameController:
         return [s for s in range(self.state.players) if self.state.dos_open >> s & 1]
 
     @property
-    def version(self) -> int:
-        """How many actions this controller has applied: a bot's decision made at another
-        version is stale."""
-        return self._version
-
-    @property
     def decision(self) -> Future[Action] | None:
         """The decision of the bot to act, ready or not (``None`` when no bot is to act)."""
         return None if self._thought is None else self._thought.decision
@@ -242,14 +318,12 @@ class GameController:
         thinker: Executor | None = None,
     ) -> GameController:
         """A saved game, replayed (every action checked) and ready to go on."""
-        if record.rules != "official" or record.seed is None:
-            raise DosError("only official games started from a seed can be resumed")
-        records.replay(record)  # checks every action and the result
-        count = records.start(record).players
-        earlier = Replay(record, lang, player_names(lang, count))
+        refusal = "only official games started from a seed can be resumed"
+        seed, names = resumable(record, "official", refusal, lang)
+        earlier = Replay(record, lang, names)
         earlier.go(len(record.actions))
         game = cls(
-            seed=record.seed,
+            seed=seed,
             level=level,
             lang=lang,
             clock=clock,
@@ -311,12 +385,6 @@ class GameController:
 
     # --- time ------------------------------------------------------------------------------
 
-    def hold(self) -> None:
-        """Stops the clock for the game (while the person reads the help, say): nothing
-        scheduled runs until ``release``, and then everything runs as much later."""
-        if self._held_since is None:
-            self._held_since = self.clock.now()
-
     def release(self) -> None:
         """Starts the game's clock again after ``hold``."""
         if self._held_since is None:
@@ -327,11 +395,6 @@ class GameController:
             Event(e.due + delay, e.order, e.kind, e.seat, e.target, e.epoch) for e in self._events
         ]
         heapq.heapify(self._events)
-
-    @property
-    def held(self) -> bool:
-        """Whether the game's clock is stopped."""
-        return self._held_since is not None
 
     def tick(self) -> int:
         """Runs every event due by now, in time order, and the bot's move once it is due and
@@ -400,18 +463,9 @@ class GameController:
         self._drop_thought()
         player = self.players[seat]
         assert player is not None
-        rng = random.Random()
-        rng.setstate(self.rngs[seat].getstate())
+        rng = self._rng_copy(seat)
         choose = partial(player.bot.choose, view(self.state, seat), rng, player.budget)
-        decision: Future[Action]
-        if self.thinker is not None:
-            decision = self.thinker.submit(choose)
-        else:
-            decision = Future()
-            try:
-                decision.set_result(choose())
-            except Exception as error:  # raised by ``tick``, where the move is made
-                decision.set_exception(error)
+        decision = decide(choose, self.thinker)
         self._thought = Thought(seat, self._version, rng, decision)
 
     def _drop_thought(self) -> None:
@@ -513,10 +567,6 @@ class GameController:
                         points=state.scores[state.winner],
                     )
                 )
-
-    def _refuse(self, message: str) -> Outcome:
-        self.message = message
-        return Outcome(message)
 
     def _log_round_start(self) -> None:
         if self.state.phase == Phase.OVER:

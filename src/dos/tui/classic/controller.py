@@ -49,8 +49,8 @@ from dos.rules.classic.actions import play
 from dos.rules.classic.cards import IS_WILD
 from dos.tui.classic.replay import ClassicReplay
 from dos.tui.classic.words import Before, explain, log_lines, log_start
-from dos.tui.clock import Clock, MonotonicClock
-from dos.tui.controller import HUMAN, Outcome, Timing, player_names
+from dos.tui.clock import Clock
+from dos.tui.controller import HUMAN, LiveGame, Outcome, Timing, decide, resumable
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ class BotTurn:
     reaction: bool
 
 
-class ClassicController:
+class ClassicController(LiveGame):
     """A game of classic DOS between the person (seat 0) and classic bots, in real time."""
 
     rules = "classic"
@@ -95,12 +95,9 @@ class ClassicController:
         game."""
         if state is None and options is None and not 2 <= players <= 4:
             raise ValueError(f"players: 2 to 4, not {players}")
-        self.seed = seed
-        self.level = level
-        self.lang = lang
-        self.clock: Clock = clock or MonotonicClock()
-        self.timing = timing or Timing()
-        self.thinker = thinker
+        super().__init__(
+            seed=seed, level=level, lang=lang, clock=clock, timing=timing, thinker=thinker
+        )
         self.state: State = state or new_game(options or Options(players=players), seed)
         count = self.state.options.players
         if bots is not None and len(bots) != count - 1:
@@ -112,16 +109,10 @@ class ClassicController:
         )
         self.players: list[ClassicPlayer | None] = [None, *seated]
         suffix = f"/resume{len(self.state.history)}" if resumed else ""
-        self.rngs = [random.Random(f"{seed}/seat{seat}{suffix}") for seat in range(count)]
-        self.names = player_names(lang, count)
-        self.log: list[str] = []
-        self.message: str | None = None
-        """The last refusal of a person's action, in words (cleared by the next success)."""
+        self._seat(count, suffix)
         self.reaction: ReactionTest | None = None
         """The person's reaction test while it runs."""
         self._bot: BotTurn | None = None
-        self._version = 0
-        self._held_since: float | None = None
         self.log.append(log_start(lang, self.names, self.state))
         self._plan(self.clock.now())
 
@@ -155,11 +146,6 @@ class ClassicController:
         """The bot seat whose move is under way (thinking, or waiting for its moment)."""
         bot = self._bot
         return None if bot is None or bot.reaction else bot.seat
-
-    @property
-    def version(self) -> int:
-        """How many actions this controller has applied."""
-        return self._version
 
     def legal(self) -> list[Action]:
         """The person's legal plays and draws now (none outside their turn)."""
@@ -196,14 +182,12 @@ class ClassicController:
         to go on. A reaction test under way when the game was saved starts again, with a
         fresh countdown (the targets are the engine's, the same as before); the hits made
         before the save are not kept."""
-        if record.rules != "classic" or record.seed is None:
-            raise DosError("only classic games started from a seed can be resumed here")
-        records.replay(record)  # checks every action and the result
-        count = records.start(record).players
-        earlier = ClassicReplay(record, lang, player_names(lang, count), seen_by=HUMAN)
+        refusal = "only classic games started from a seed can be resumed here"
+        seed, names = resumable(record, "classic", refusal, lang)
+        earlier = ClassicReplay(record, lang, names, seen_by=HUMAN)
         earlier.go(len(record.actions))
         game = cls(
-            seed=record.seed,
+            seed=seed,
             level=level,
             lang=lang,
             clock=clock,
@@ -271,12 +255,6 @@ class ClassicController:
 
     # --- time ------------------------------------------------------------------------------
 
-    def hold(self) -> None:
-        """Stops the game's clock (while the help is open): nothing runs until ``release``,
-        and everything, the reaction test's countdown included, runs as much later."""
-        if self._held_since is None:
-            self._held_since = self.clock.now()
-
     def release(self) -> None:
         """Starts the game's clock again after ``hold``."""
         if self._held_since is None:
@@ -298,11 +276,6 @@ class ClassicController:
                 bot.decision,
                 bot.reaction,
             )
-
-    @property
-    def held(self) -> bool:
-        """Whether the game's clock is stopped."""
-        return self._held_since is not None
 
     def _now(self) -> float:
         return self._held_since if self._held_since is not None else self.clock.now()
@@ -355,8 +328,7 @@ class ClassicController:
         self._drop()
         player = self.players[seat]
         assert player is not None
-        rng = random.Random()
-        rng.setstate(self.rngs[seat].getstate())
+        rng = self._rng_copy(seat)
         choose = partial(player.bot.choose, view(state, seat), rng, player.budget)
         decision: Future[Action] = Future()
         if state.phase == Phase.REACTION:
@@ -372,13 +344,7 @@ class ClassicController:
             delay = (answer.ms if passed else limit) / 1000
             self._bot = BotTurn(seat, self._version, now, now + delay, rng, decision, True)
             return
-        if self.thinker is not None:
-            decision = self.thinker.submit(choose)
-        else:
-            try:
-                decision.set_result(choose())
-            except Exception as error:  # raised by ``tick``, where the move is made
-                decision.set_exception(error)
+        decision = decide(choose, self.thinker)
         due = now + self.timing.bot_move
         self._bot = BotTurn(seat, self._version, now, due, rng, decision, False)
 
@@ -395,7 +361,3 @@ class ClassicController:
         apply(state, action)  # raises and changes nothing if illegal
         self._version += 1
         self.log += log_lines(self.lang, self.names, before, action, state, seen=seat == HUMAN)
-
-    def _refuse(self, message: str) -> Outcome:
-        self.message = message
-        return Outcome(message)

@@ -17,7 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from dos.i18n import text
@@ -27,131 +27,91 @@ from dos.tui.classic.cards import ClassicHandView, DiscardView, colour_mark
 from dos.tui.classic.controller import ClassicController
 from dos.tui.classic.words import card_words, colour_words
 from dos.tui.controller import HUMAN
+from dos.tui.screens.help import HelpScreen
+from dos.tui.screens.summary import GameEndScreen
+from dos.tui.screens.table import TableScreen
 from dos.tui.widgets.cards import CardView
-from dos.tui.widgets.log import GameLog
 from dos.tui.widgets.opponents import OpponentsView
 from dos.tui.widgets.reaction import TARGET_KEYS, ReactionArea
 from dos.tui.widgets.row import Shown
 
-TICK_SECONDS = 0.1
-"""How often the screen lets the controller run what is due (and redraws a countdown)."""
+CLASSIC_HELP_SECTIONS = (
+    "help_goal",
+    "help_turn",
+    "help_special",
+    "help_wild",
+    "help_reaction",
+    "help_cards",
+    "help_keys",
+)
+"""The ``classic.*`` texts of the classic help screen, in order."""
 
 
-class ClassicGameScreen(Screen[None]):
+class ClassicHelpScreen(HelpScreen):
+    """How to play classic DOS, in the game's language."""
+
+    PREFIX = "classic"
+    SECTIONS = CLASSIC_HELP_SECTIONS
+
+
+class ClassicGameScreen(TableScreen[ClassicController]):
     """A classic game in progress, driven by a ``ClassicController``."""
 
     DEFAULT_CSS = """
-    ClassicGameScreen { layout: vertical; }
-    #header { height: 1; background: $primary; color: $text; text-style: bold; padding: 0 1; }
-    #body { height: 1fr; }
     #main { width: 1fr; }
     #table { height: 1fr; padding: 0 1; }
-    #side { width: 36%; max-width: 56; min-width: 24; }
-    .title { height: 1; text-style: bold; margin-top: 1; }
     #pile { height: auto; }
     #pile-info { width: 1fr; height: auto; padding: 0 1; }
     #status { height: auto; text-style: bold; }
-    #alert { height: auto; color: $warning; text-style: bold; }
-    #message { height: auto; color: $error; text-style: bold; }
-    #legal { height: auto; color: $success; }
-    .empty { display: none; }
     #reaction-box { height: 1fr; display: none; }
     #reaction-box.active { display: block; }
     #table.hidden { display: none; }
     #reaction-title { height: auto; color: $warning; text-style: bold; padding: 0 1; }
     #countdown { height: 1; color: $warning; padding: 0 1; }
-    #log { height: 1fr; }
-    #command { dock: bottom; }
-    #keys { height: auto; color: $text-muted; padding: 0 1; }
-    ClassicGameScreen.-short .title { margin-top: 0; }
     """
 
-    # Textual declares it ``ClassVar[...] | None``, which mypy reads as an instance variable
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
-
-    AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(-1)", show=False),
-        Binding("right", "cursor(1)", show=False),
         Binding("space", "play", show=False),
         Binding("enter", "play", show=False),
         *[Binding(str(n), f"play({n - 1})", show=False) for n in range(1, 10)],
-        Binding("d", "draw", show=False),
-        Binding("h", "hints", show=False),
-        Binding("colon", "command", show=False),
-        Binding("slash", "command", show=False),
-        Binding("ctrl+s", "save", show=False),
-        Binding("question_mark", "help", show=False),
-        Binding("f1", "help", show=False),
-        Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, controller: ClassicController, save_path: Path | None = None) -> None:
-        super().__init__()
-        self.controller = controller
-        self.lang = controller.lang
-        self.save_path = save_path or Path("dos-save.jsonl")
-        self.cursor = 0
-        self.hints = False
-        self.note: str | None = None
-        self.over_shown = False
+    TEXTS = "classic"
+    HELP_SCREEN = ClassicHelpScreen
 
-    def t(self, key: str, **params: object) -> str:
-        """A text of the catalog in this game's language."""
-        return text(self.lang, key, **params)
+    def __init__(self, controller: ClassicController, save_path: Path | None = None) -> None:
+        super().__init__(controller, save_path)
+        self.over_shown = False
 
     # --- layout ----------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        """The table (or, during the person's reaction test, the play area) on the left, the
-        log on the right, the keys and the command line at the bottom."""
-        yield Static(id="header")
-        with Horizontal(id="body"):
-            with Vertical(id="main"):
-                with VerticalScroll(id="table"):
-                    yield OpponentsView(id="opponents")
-                    yield Static(self.t("classic.discard_pile"), classes="title")
-                    with Horizontal(id="pile"):
-                        yield DiscardView(id="discard")
-                        yield Static(id="pile-info")
-                    yield Static(id="status")
-                    yield Static(id="alert")
-                    yield Static(id="hand-title", classes="title")
-                    yield ClassicHandView(id="hand")
-                    yield Static(id="message")
-                    yield Static(id="legal")
-                with Vertical(id="reaction-box"):
-                    yield Static(self.t("classic.reaction_title"), id="reaction-title")
-                    yield Static(id="countdown")
-                    yield ReactionArea(id="reaction")
-            with Vertical(id="side"):
-                log = GameLog(id="log")
-                log.can_focus = False
-                yield log
-        yield Static(self.t("classic.keys"), id="keys")
-        yield Input(placeholder=self.t("classic.command_placeholder"), id="command")
-
-    def on_mount(self) -> None:
-        """Draws the table and starts ticking the controller."""
-        self.set_interval(TICK_SECONDS, self.tick)
-        self.set_focus(None)
-        self.refresh_table()
-        self.check_over()  # a finished game was resumed
+    def compose_table(self) -> ComposeResult:
+        """The table, or, during the person's reaction test, the play area."""
+        with Vertical(id="main"):
+            with VerticalScroll(id="table"):
+                yield OpponentsView(id="opponents")
+                yield Static(self.t("classic.discard_pile"), classes="title")
+                with Horizontal(id="pile"):
+                    yield DiscardView(id="discard")
+                    yield Static(id="pile-info")
+                yield Static(id="status")
+                yield Static(id="alert")
+                yield Static(id="hand-title", classes="title")
+                yield ClassicHandView(id="hand")
+                yield Static(id="message")
+                yield Static(id="legal")
+            with Vertical(id="reaction-box"):
+                yield Static(self.t("classic.reaction_title"), id="reaction-title")
+                yield Static(id="countdown")
+                yield ReactionArea(id="reaction")
 
     # --- the controller --------------------------------------------------------------------
 
-    def tick(self) -> None:
-        """Runs what is due; redraws when something happened or a countdown runs."""
-        c = self.controller
-        if self.app.screen is not self:  # help or a choice is open: the game waits
-            c.hold()
-            return
-        c.release()
-        if c.tick() or c.remaining() is not None:
-            self.refresh_table()
-        self.check_over()
+    def running(self) -> bool:
+        """A reaction test's countdown is redrawn as it runs."""
+        return self.controller.remaining() is not None
 
-    def check_over(self) -> None:
+    def check_end(self) -> None:
         """Shows the ranking once the game is over."""
         if not self.controller.over or self.over_shown:
             return
@@ -162,7 +122,7 @@ class ClassicGameScreen(Screen[None]):
         if ok:
             self.note = None
         self.refresh_table()
-        self.check_over()
+        self.check_end()
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -188,11 +148,7 @@ class ClassicGameScreen(Screen[None]):
                 for index, card in enumerate(hand)
             ]
         )
-        message = ("⚠ " + c.message) if c.message else (self.note or "")
-        self._say("#message", message)
-        legal_line = self.t("tui.legal", actions=", ".join(str(a) for a in legal))
-        self._say("#legal", legal_line if self.hints else "")
-        self.query_one(GameLog).sync(c.log)
+        self.show_feedback(legal)
         self.show_reaction()
 
     def show_reaction(self) -> None:
@@ -206,19 +162,7 @@ class ClassicGameScreen(Screen[None]):
         self.query_one("#countdown", Static).update(present.countdown(c))
         self.query_one(ReactionArea).show(test.targets, test.hit, test.radius)
 
-    def _say(self, selector: str, line: str) -> None:
-        widget = self.query_one(selector, Static)
-        widget.update(line)
-        widget.set_class(not line, "empty")
-
     # --- keys and clicks -------------------------------------------------------------------
-
-    def action_cursor(self, step: int) -> None:
-        """Moves the hand cursor."""
-        size = len(self.controller.state.hands[HUMAN])
-        if size:
-            self.cursor = (self.cursor + step) % size
-        self.refresh_table()
 
     def action_play(self, index: int | None = None) -> None:
         """Plays the card under the cursor (or at position ``index``); a wild asks first for
@@ -244,34 +188,6 @@ class ClassicGameScreen(Screen[None]):
         """Draws a card (or the pending cards)."""
         self.after(self.controller.draw().ok)
 
-    def action_hints(self) -> None:
-        """Highlights the playable cards, or stops highlighting them."""
-        self.hints = not self.hints
-        self.refresh_table()
-
-    def action_command(self) -> None:
-        """Focuses the command line, to type an action in notation."""
-        self.query_one("#command", Input).focus()
-
-    def action_save(self) -> None:
-        """Saves the game as a game record (``dos replay`` checks it)."""
-        try:
-            self.save_path.write_text(self.controller.record().dumps(), encoding="utf-8")
-        except OSError as error:
-            self.note = self.t("tui.save_failed", path=str(self.save_path), error=error.strerror)
-        else:
-            self.note = self.t("tui.saved", path=str(self.save_path))
-        self.controller.message = None
-        self.refresh_table()
-
-    def action_help(self) -> None:
-        """Opens the classic help screen."""
-        self.app.push_screen(ClassicHelpScreen(self.lang))
-
-    def action_quit(self) -> None:
-        """Leaves the game."""
-        self.app.exit()
-
     def hit(self, index: int) -> None:
         """The person hits target ``index``."""
         self.controller.hit(index)
@@ -287,10 +203,8 @@ class ClassicGameScreen(Screen[None]):
         self.after(True)
 
     def on_key(self, event: events.Key) -> None:
-        """During the reaction test a target's key hits it; Escape leaves the command line."""
-        if event.key == "escape" and isinstance(self.focused, Input):
-            self.set_focus(None)
-            return
+        """During the reaction test a target's key hits it (Escape, which leaves the command
+        line, is ``TableScreen``'s)."""
         test = self.controller.reaction
         if test is None or isinstance(self.focused, Input):
             return
@@ -361,54 +275,7 @@ class WishScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-CLASSIC_HELP_SECTIONS = (
-    "help_goal",
-    "help_turn",
-    "help_special",
-    "help_wild",
-    "help_reaction",
-    "help_cards",
-    "help_keys",
-)
-"""The ``classic.*`` texts of the classic help screen, in order."""
-
-
-class ClassicHelpScreen(ModalScreen[None]):
-    """How to play classic DOS, in the game's language."""
-
-    DEFAULT_CSS = """
-    ClassicHelpScreen { align: center middle; }
-    ClassicHelpScreen > VerticalScroll {
-        width: 90; height: 90%; border: thick $primary; background: $surface; padding: 1 2;
-    }
-    ClassicHelpScreen .title { text-style: bold; }
-    ClassicHelpScreen .section { margin-top: 1; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", show=False),
-        Binding("q", "close", show=False),
-        Binding("question_mark", "close", show=False),
-        Binding("f1", "close", show=False),
-    ]
-
-    def __init__(self, lang: str) -> None:
-        super().__init__()
-        self.lang = lang
-
-    def compose(self) -> ComposeResult:
-        """The title and each section of the rules."""
-        with VerticalScroll():
-            yield Static(text(self.lang, "classic.help_title"), classes="title")
-            for key in CLASSIC_HELP_SECTIONS:
-                yield Static(text(self.lang, f"classic.{key}"), classes="section")
-            yield Static(text(self.lang, "tui.help_close"), classes="section")
-
-    def action_close(self) -> None:
-        """Back to the game."""
-        self.dismiss(None)
-
-
-class ClassicOverScreen(ModalScreen[None]):
+class ClassicOverScreen(GameEndScreen):
     """The full ranking; offers a new game of either rule set."""
 
     DEFAULT_CSS = """
@@ -423,8 +290,6 @@ class ClassicOverScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game('classic')", show=False),
         Binding("o", "new_game('official')", show=False),
-        Binding("q", "quit", show=False),
-        Binding("escape", "quit", show=False),
     ]
 
     def __init__(self, controller: ClassicController) -> None:
@@ -445,15 +310,3 @@ class ClassicOverScreen(ModalScreen[None]):
             yield Static(text(lang, "classic.log_game_over", player=winner), id="winner")
             yield Static(ranking, id="ranking")
             yield Static(text(lang, "classic.new_game_offer"), classes="hint")
-
-    def action_new_game(self, rules: str) -> None:
-        """Starts a new game of ``rules`` with the same settings and the next seed."""
-        from dos.tui.app import DosApp
-
-        app = self.app
-        if isinstance(app, DosApp):
-            app.new_game(rules)
-
-    def action_quit(self) -> None:
-        """Leaves the program."""
-        self.app.exit()

@@ -1,4 +1,7 @@
-"""The help screen: the rules in short, the card symbols, and the keys."""
+"""The help screens: the rules in short, the card symbols, and the keys.
+
+One modal serves both rule sets; each says which texts of the catalog it shows.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +30,13 @@ HELP_SECTIONS = (
 
 
 class HelpScreen(ModalScreen[None]):
-    """How to play, in the game's language."""
+    """How to play, in the game's language: the title ``{PREFIX}.help_title``, then the
+    texts ``{PREFIX}.{section}`` of ``SECTIONS``, then how to close it."""
+
+    PREFIX: ClassVar[str] = "tui"
+    """The catalog's namespace of the title and the sections."""
+    SECTIONS: ClassVar[tuple[str, ...]] = HELP_SECTIONS
+    """The sections, in order."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -51,9 +60,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The title and each section of the rules."""
         with VerticalScroll():
-            yield Static(text(self.lang, "tui.help_title"), classes="title")
-            for key in HELP_SECTIONS:
-                yield Static(text(self.lang, f"tui.{key}"), classes="section")
+            yield Static(text(self.lang, f"{self.PREFIX}.help_title"), classes="title")
+            for key in self.SECTIONS:
+                yield Static(text(self.lang, f"{self.PREFIX}.{key}"), classes="section")
             yield Static(text(self.lang, "tui.help_close"), classes="section")
 
     def action_close(self) -> None:

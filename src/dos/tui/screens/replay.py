@@ -30,6 +30,7 @@ class Steps(Protocol):
     """A record's game, one action at a time (``Replay``, ``ClassicReplay``)."""
 
     step: int
+    lang: str
 
     @property
     def actions(self) -> Sequence[object]:
@@ -56,7 +57,54 @@ class RecordScreen(Screen[None]):
         Binding("escape", "quit", show=False),
     ]
 
+    DEFAULT_CSS = """
+    RecordScreen #header { height: 1; background: $primary; text-style: bold; padding: 0 1; }
+    RecordScreen #table { width: 1fr; padding: 0 1; }
+    RecordScreen #side { width: 36%; max-width: 56; min-width: 24; }
+    RecordScreen .title { height: 1; text-style: bold; margin-top: 1; }
+    RecordScreen #hands { height: auto; }
+    """
+
     replay: Steps
+
+    def __init__(self, replay: Steps, title: str = "") -> None:
+        super().__init__()
+        self.replay = replay
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        """Header, the table (``compose_table``), every hand, and the log of actions so far."""
+        lang = self.replay.lang
+        yield Static(id="header")
+        with Horizontal():
+            with Vertical(id="table"):
+                yield from self.compose_table(lang)
+                yield Static(id="status")
+                yield Static(text(lang, "game.players"), classes="title")
+                yield Static(id="hands")
+                yield Static(text(lang, "tui.replay_keys"), classes="title")
+            with Vertical(id="side"):
+                log = GameLog(id="log")
+                log.can_focus = False
+                yield log
+
+    def compose_table(self, lang: str) -> ComposeResult:
+        """What lies on the table of these rules, above the status line."""
+        raise NotImplementedError
+
+    def show_header(self, round_: int) -> None:
+        """The file, the step, and the round."""
+        r = self.replay
+        self.query_one("#header", Static).update(
+            text(
+                r.lang,
+                "tui.replay_header",
+                file=self.title_text,
+                step=r.step,
+                total=len(r.actions),
+                round=round_,
+            )
+        )
 
     def on_mount(self) -> None:
         """Shows the start of the game."""
@@ -84,53 +132,22 @@ class RecordScreen(Screen[None]):
 class ReplayScreen(RecordScreen):
     """A recorded official game: ←/→ step, Home/End jump, q leaves."""
 
-    DEFAULT_CSS = """
-    ReplayScreen #header { height: 1; background: $primary; text-style: bold; padding: 0 1; }
-    ReplayScreen #table { width: 1fr; padding: 0 1; }
-    ReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
-    ReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
-    ReplayScreen #hands { height: auto; }
-    """
-
     replay: Replay
 
     def __init__(self, replay: Replay, title: str = "") -> None:
-        super().__init__()
-        self.replay = replay
-        self.title_text = title
+        super().__init__(replay, title)
 
-    def compose(self) -> ComposeResult:
-        """Header, Center Row, every hand, and the log of actions so far."""
-        lang = self.replay.lang
-        yield Static(id="header")
-        with Horizontal():
-            with Vertical(id="table"):
-                yield Static(text(lang, "game.center_row"), classes="title")
-                yield CenterRowView(id="center")
-                yield Static(id="status")
-                yield Static(text(lang, "game.players"), classes="title")
-                yield Static(id="hands")
-                yield Static(text(lang, "tui.replay_keys"), classes="title")
-            with Vertical(id="side"):
-                log = GameLog(id="log")
-                log.can_focus = False
-                yield log
+    def compose_table(self, lang: str) -> ComposeResult:
+        """The Center Row."""
+        yield Static(text(lang, "game.center_row"), classes="title")
+        yield CenterRowView(id="center")
 
     def show(self) -> None:
         """Redraws the game at the current step."""
         r = self.replay
         lang = r.lang
         state = r.state
-        self.query_one("#header", Static).update(
-            text(
-                lang,
-                "tui.replay_header",
-                file=self.title_text,
-                step=r.step,
-                total=len(r.actions),
-                round=state.round,
-            )
-        )
+        self.show_header(state.round)
         self.query_one(CenterRowView).show(
             [Shown(card, str(i)) for i, card in enumerate(state.center)]
         )
@@ -160,42 +177,21 @@ class ClassicReplayScreen(RecordScreen):
     pile, the colour to follow, the direction, every hand and the log."""
 
     DEFAULT_CSS = """
-    ClassicReplayScreen #header {
-        height: 1; background: $primary; text-style: bold; padding: 0 1;
-    }
-    ClassicReplayScreen #table { width: 1fr; padding: 0 1; }
-    ClassicReplayScreen #side { width: 36%; max-width: 56; min-width: 24; }
-    ClassicReplayScreen .title { height: 1; text-style: bold; margin-top: 1; }
     ClassicReplayScreen #pile { height: auto; }
     ClassicReplayScreen #pile-info { width: 1fr; height: auto; padding: 0 1; }
-    ClassicReplayScreen #hands { height: auto; }
     """
 
     replay: ClassicReplay
 
     def __init__(self, replay: ClassicReplay, title: str = "") -> None:
-        super().__init__()
-        self.replay = replay
-        self.title_text = title
+        super().__init__(replay, title)
 
-    def compose(self) -> ComposeResult:
-        """Header, discard pile, every hand, and the log of actions so far."""
-        lang = self.replay.lang
-        yield Static(id="header")
-        with Horizontal():
-            with Vertical(id="table"):
-                yield Static(text(lang, "classic.discard_pile"), classes="title")
-                with Horizontal(id="pile"):
-                    yield DiscardView(id="discard")
-                    yield Static(id="pile-info")
-                yield Static(id="status")
-                yield Static(text(lang, "game.players"), classes="title")
-                yield Static(id="hands")
-                yield Static(text(lang, "tui.replay_keys"), classes="title")
-            with Vertical(id="side"):
-                log = GameLog(id="log")
-                log.can_focus = False
-                yield log
+    def compose_table(self, lang: str) -> ComposeResult:
+        """The discard pile, the colour to follow and the direction."""
+        yield Static(text(lang, "classic.discard_pile"), classes="title")
+        with Horizontal(id="pile"):
+            yield DiscardView(id="discard")
+            yield Static(id="pile-info")
 
     def show(self) -> None:
         """Redraws the game at the current step."""
@@ -203,16 +199,7 @@ class ClassicReplayScreen(RecordScreen):
         lang = r.lang
         state = r.state
         over = state.phase == ClassicPhase.OVER
-        self.query_one("#header", Static).update(
-            text(
-                lang,
-                "tui.replay_header",
-                file=self.title_text,
-                step=r.step,
-                total=len(r.actions),
-                round=1,  # a classic game is one round
-            )
-        )
+        self.show_header(1)  # a classic game is one round
         self.query_one(DiscardView).show([Shown(state.top, "")])
         self.query_one("#pile-info", Static).update(pile_lines_of(state, lang))
         status = (

@@ -81,15 +81,34 @@ class SummaryScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameOverScreen(ModalScreen[None]):
+class GameEndScreen(ModalScreen[None]):
+    """The end of a game, of either rule set: a new game (``new_game``), or ``q`` leaves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", show=False),
+        Binding("escape", "quit", show=False),
+    ]
+
+    def action_new_game(self, rules: str = "official") -> None:
+        """Starts a new game (of ``rules``) with the same settings and the next seed."""
+        from dos.tui.app import DosApp
+
+        app = self.app
+        if isinstance(app, DosApp):
+            app.new_game(rules)
+
+    def action_quit(self) -> None:
+        """Leaves the program."""
+        self.app.exit()
+
+
+class GameOverScreen(GameEndScreen):
     """The winner and the final scores; offers a new game."""
 
     DEFAULT_CSS = _CSS.replace("{name}", "GameOverScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", show=False),
         Binding("c", "new_game('classic')", show=False),
-        Binding("q", "quit", show=False),
-        Binding("escape", "quit", show=False),
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -121,15 +140,3 @@ class GameOverScreen(ModalScreen[None]):
                 f"{text(lang, 'tui.new_game_or_quit')} · {text(lang, 'classic.offer_classic')}",
                 classes="hint",
             )
-
-    def action_new_game(self, rules: str = "official") -> None:
-        """Starts a new game (of ``rules``) with the same settings and the next seed."""
-        from dos.tui.app import DosApp
-
-        app = self.app
-        if isinstance(app, DosApp):
-            app.new_game(rules)
-
-    def action_quit(self) -> None:
-        """Leaves the program."""
-        self.app.exit()
