@@ -32,7 +32,7 @@ def _views(players: int, seed: int, steps: int, every: int) -> list[SeatView]:
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (6, 4)])
 def test_the_bot_returns_only_legal_turn_actions(players: int, seed: int) -> None:
-    bot = MctsBot()
+    bot = MctsBot(search="ismcts", prior=None)
     rng = random.Random(seed)
     views = _views(players, seed, 240, 6)
     assert len(views) > 10
@@ -60,8 +60,12 @@ def test_every_setting_gives_legal_actions(settings: dict[str, object]) -> None:
 
 def test_same_view_same_generator_same_action() -> None:
     for seat_view in _views(4, 7, 200, 23):
-        first = MctsBot().choose(seat_view, random.Random(11), Budget(iterations=40))
-        second = MctsBot().choose(seat_view, random.Random(11), Budget(iterations=40))
+        first = MctsBot(search="ismcts", prior=None).choose(
+            seat_view, random.Random(11), Budget(iterations=40)
+        )
+        second = MctsBot(search="ismcts", prior=None).choose(
+            seat_view, random.Random(11), Budget(iterations=40)
+        )
         assert first == second
 
 
@@ -81,7 +85,9 @@ def test_the_search_improves_on_its_first_guesses() -> None:
     )
     seat_view = view(state, 0)
     assert len(turn_choices(seat_view)) == 2
-    action = MctsBot().choose(seat_view, random.Random(0), Budget(iterations=30))
+    action = MctsBot(search="ismcts", prior=None).choose(
+        seat_view, random.Random(0), Budget(iterations=30)
+    )
     assert str(action) == "R7@1"
 
 
@@ -116,8 +122,12 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
         assert view(other, seat) == seat_view
         if len(turn_choices(seat_view)) < 2:
             continue
-        one = MctsBot().choose(view(state, seat), random.Random(4), Budget(iterations=25))
-        two = MctsBot().choose(view(other, seat), random.Random(4), Budget(iterations=25))
+        one = MctsBot(search="ismcts", prior=None).choose(
+            view(state, seat), random.Random(4), Budget(iterations=25)
+        )
+        two = MctsBot(search="ismcts", prior=None).choose(
+            view(other, seat), random.Random(4), Budget(iterations=25)
+        )
         assert one == two
         checked += 1
     assert checked >= 3
@@ -142,7 +152,7 @@ def turn_actions_of(state: State) -> list[object]:
 
 def test_the_iteration_budget_is_respected() -> None:
     seat_view = _views(2, 9, 60, 5)[0]
-    bot = MctsBot(iterations=17)
+    bot = MctsBot(iterations=17, search="ismcts", prior=None)
     bot.choose(seat_view, random.Random(0), Budget())
     assert bot.iterations_done == 17  # no limit in the budget: the bot's own setting
     bot.choose(seat_view, random.Random(0), Budget(iterations=9, seconds=30.0))
@@ -151,7 +161,7 @@ def test_the_iteration_budget_is_respected() -> None:
 
 def test_the_seconds_budget_is_respected() -> None:
     seat_view = _views(4, 10, 40, 3)[0]
-    bot = MctsBot()
+    bot = MctsBot(search="ismcts", prior=None)
     began = time.monotonic()
     bot.choose(seat_view, random.Random(0), Budget(seconds=0.05))
     short_time = time.monotonic() - began
@@ -179,7 +189,7 @@ def test_a_single_choice_is_returned_without_search() -> None:
     )
     seat_view = view(state, 0)
     assert [str(a) for a in turn_choices(seat_view)] == ["draw"]
-    bot = MctsBot()
+    bot = MctsBot(search="ismcts", prior=None)
     assert str(bot.choose(seat_view, random.Random(0), Budget(iterations=1000))) == "draw"
     assert bot.iterations_done == 0
 
@@ -201,7 +211,12 @@ def test_a_small_search_beats_the_random_bot() -> None:
     for game in range(games):
         seat = game % 2
         players = [Player(RandomBot()), Player(RandomBot())]
-        players[seat] = Player(MctsBot(), budget=Budget(iterations=25))
+        players[seat] = Player(MctsBot(search="ismcts", prior=None), budget=Budget(iterations=25))
         result = play_game(players, seed=300 + game // 2, options=Options(2, target_score=60))
         wins += result.winner == seat
     assert wins >= 5
+
+
+def test_the_bare_bot_is_the_hard_levels_search_flat_with_the_greedy_prior() -> None:
+    bot = MctsBot()
+    assert (bot.search, bot.prior) == ("flat", "greedy")

@@ -41,12 +41,12 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
         Reflex(call_reliability=0.9, catch_reliability=0.6, reaction=1.2),
         Budget(),
     ),
-    # Hard's reflexes are the diligent defaults that the bare bots have too, so that `hard`
-    # against `greedy` measures the search alone, not a faster DOS reflex.
+    # The bare `mcts` bot is hard's search with the bare bots' reflexes (`mcts` against `greedy`
+    # measures the search alone); the level adds quicker reflexes, as a strong player has.
     "hard": (
         "mcts",
         {"search": "flat", "prior": "greedy"},
-        Reflex(),
+        Reflex(call_reliability=1.0, catch_reliability=0.9, reaction=0.8),
         Budget(iterations=400, seconds=1.0),
     ),
 }
