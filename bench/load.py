@@ -318,8 +318,20 @@ def main() -> None:
                 f"(setup {row['setup_s']:.0f} s)",
                 flush=True,
             )
+    # Held: the largest count such that it and every smaller count measured kept p99 under the
+    # limit; a larger count that passed after a smaller one failed is reported apart, since
+    # one noisy step should neither hide nor flatter the figure.
+    held = None
+    for row in sorted(rows, key=lambda r: r["tables"]):
+        if row["p99_ms"] >= P99_LIMIT_MS:
+            break
+        held = row["tables"]
     fine = [r["tables"] for r in rows if r["p99_ms"] < P99_LIMIT_MS]
-    print(f"largest table count with p99 < {P99_LIMIT_MS:.0f} ms: {max(fine) if fine else 'none'}")
+    print(f"largest table count with p99 < {P99_LIMIT_MS:.0f} ms: {held or 'none'}", end="")
+    if fine and max(fine) != held:
+        print(f" (every smaller count too); {max(fine)} passed after a smaller count failed")
+    else:
+        print(" (every smaller count too)")
 
 
 if __name__ == "__main__":

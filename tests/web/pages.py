@@ -22,13 +22,17 @@ WAIT_MS = 20_000
 # the first Center Row card that lights up; a wild card question takes its first answer.
 # Done inside the page so that the search does not cost a round trip per click.
 MATCH_JS = """() => {
+  // A round summary that opened meanwhile is not ours to answer: act only on the table.
+  if (document.getElementById('dialog').open) return false;
   const cards = () => [...document.querySelectorAll('#hand button.card')];
   const target = () => document.querySelector('#center-row button.card.target');
   const pressed = () => document.querySelector('#hand button.card[aria-pressed=true]');
   while (pressed()) pressed().click();
   const answer = () => {
     const dialog = document.getElementById('dialog');
-    if (dialog.open) dialog.querySelector('#dialog-buttons button').click();
+    if (dialog.open && !dialog.dataset.kind) {  // the wild designation question only
+      dialog.querySelector('#dialog-buttons button').click();
+    }
   };
   const n = cards().length;
   for (let i = 0; i < n; i++) {
@@ -125,7 +129,10 @@ def wait_for_change(page: Page, old_version: str) -> None:
 
 
 def take_step(page: Page) -> str:
-    """One action of the seat to act, through the page's controls; returns what it did."""
+    """One action of the seat to act, through the page's controls; returns what it did
+    ("dialog" and nothing done when a round summary or game over opened meanwhile)."""
+    if dialog_kind(page) is not None:
+        return "dialog"
     before = version(page)
     phase = body(page, "phase")
     if phase == "placing":
