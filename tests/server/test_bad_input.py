@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from dos.i18n import catalog, placeholders
 from dos.server.auth import Signer
 from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
 
@@ -95,6 +96,25 @@ async def test_the_illegal_message_is_the_engines_reason(server: ServerProcess) 
     other = bob if ada.view and ada.view["turn"] == 0 else ada
     answer = await other.act("draw")
     assert "RULES" in answer["message"] or "turn" in answer["message"]
+    assert answer["key"] == "game.err_not_your_turn" and answer["params"] == {}
+    await ada.close()
+    await bob.close()
+
+
+async def test_an_illegal_action_says_why_in_catalog_words(server: ServerProcess) -> None:
+    _, ada, bob = await _started(server)
+    mover = ada if ada.view and ada.view["turn"] == 0 else bob
+    missing = next(c for c in ("R1", "G1", "B1", "Y1") if c not in mover.view["hand"])
+    answer = await mover.act(f"{missing}@0")  # a card it does not hold
+    assert answer["code"] == "illegal", answer
+    assert answer["key"] == "game.err_not_in_hand", answer
+    card = answer["params"]["card"]
+    for key in (answer["key"], card["key"]):
+        assert key in catalog("ja")
+    assert placeholders(catalog("en")[answer["key"]]) == set(answer["params"])
+    assert answer["message"]  # the engine's own reason, in English, as before
+    notation = await mover.act("R11@0")
+    assert notation["code"] == "notation" and "key" not in notation
     await ada.close()
     await bob.close()
 

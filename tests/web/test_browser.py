@@ -12,10 +12,11 @@ bot (its turns, and the reaction tests timed by the server).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from dos.i18n import text
@@ -295,6 +296,36 @@ def test_keyboard_play_and_a_refused_action(browser: Browser, server: Server) ->
         expect(page.locator("#rules-body kbd", has_text="D")).to_have_count(1)
         page.click("#rules-close")
         expect(page.locator("#view-table")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_a_refused_action_says_why_in_the_pages_language(browser: Browser, server: Server) -> None:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        set_language(page, "ja")
+
+        def route(socket: WebSocketRoute) -> None:
+            # The page only offers legal actions: its draw is turned into an illegal match.
+            upstream = socket.connect_to_server()
+
+            def forward(message: str | bytes) -> None:
+                data = json.loads(message)
+                if data.get("type") == "action" and data.get("action") == "draw":
+                    data["action"] = "R7@9"  # there is no Center Row card 9
+                upstream.send(json.dumps(data))
+
+            socket.on_message(forward)
+
+        page.route_web_socket(re.compile(r"/ws"), route)
+        create_table(page, "Kei", seats=2, bots=1, level="easy")
+        start(page)
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
+        page.keyboard.press("d")
+        reason = text("ja", "game.err_no_such_target", index=9)
+        banner = page.locator("#error-banner")
+        expect(banner).to_have_text(text("ja", "web.error_refused", reason=reason))
+        expect(page.locator("body")).to_have_attribute("data-phase", "start")
     finally:
         context.close()
 

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from dos import ruleset
 from dos.cards import parse_card
 from dos.i18n import LANGS
 from dos.i18n.describe import Before, describe
+from dos.i18n.explain import REASONS, render
 from dos.rules.official import Phase, parse_action
 
 from .conftest import DESKTOP, Server
@@ -106,3 +108,33 @@ def test_a_designation_is_asked_only_when_it_changes_the_outcome(
         declined = parse_action(found[1]["text"])
         assert declined.designations, found
         assert not found[1]["bonus"]
+
+
+REFUSALS = [
+    ("official", "R7@9", "game.err_no_such_target"),
+    ("official", "G10@0", "game.err_not_in_hand"),
+    ("official", "B7+B8@0", "game.err_no_number_match"),
+    ("official", "1: draw", "game.err_not_your_turn"),
+    ("classic", "draw", "classic.err_must_play"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refusal_from_the_server_is_said_as_the_terminal_client_says_it(
+    page: Page, lang: str
+) -> None:
+    reasons = []
+    for rules, written, key in REFUSALS:
+        rule_set = ruleset.get(rules)
+        state = rule_set.new_game(None, 1)
+        action = rule_set.parse_action(written)
+        seat = action.seat if action.seat is not None else rule_set.turn(state)
+        reason = REASONS[rules](state, seat, action)
+        assert reason.key == key
+        reasons.append(reason)
+    said = run(
+        page,
+        "await i18n.setLang(arg.lang); return arg.reasons.map((r) => i18n.tWords(r));",
+        {"lang": lang, "reasons": [r.json() for r in reasons]},
+    )
+    assert said == [render(lang, r) for r in reasons]

@@ -18,13 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dos.cards import COLOUR, IS_WILD_NUMBER, NUMBER, WILD_DOS
 from dos.i18n import text
+from dos.i18n.explain import card_words, colour_words, render
 from dos.rules.official import Action, Kind, Phase
 from dos.rules.official.matching import NO_DESIGNATION, MatchKind, match_kind, resolve
-
-COLOUR_KEYS = ("blue", "green", "red", "yellow")
-"""Catalog suffixes of the colours, in the engine's colour order (``B G R Y``)."""
 
 _KIND_KEYS = {
     MatchKind.SINGLE_NUMBER: "game.single_number_match",
@@ -50,7 +47,7 @@ def colour_name(lang: str, colour: int) -> str:
     >>> colour_name("de", 2)
     'rot'
     """
-    return text(lang, f"game.colour_{COLOUR_KEYS[colour]}")
+    return render(lang, colour_words(colour))
 
 
 def card_name(lang: str, card: int, designation: int = NO_DESIGNATION) -> str:
@@ -62,17 +59,7 @@ def card_name(lang: str, card: int, designation: int = NO_DESIGNATION) -> str:
     >>> card_name("nl", parse_card("DOS"), 3)
     'DOS-keuzekaart als geel'
     """
-    if card == WILD_DOS:
-        if designation == NO_DESIGNATION:
-            return text(lang, "game.wild_dos")
-        return text(lang, "game.wild_dos_as", colour=colour_name(lang, designation))
-    colour = COLOUR_KEYS[COLOUR[card]]
-    if IS_WILD_NUMBER[card]:
-        name = text(lang, f"game.wild_number_{colour}")
-        if designation == NO_DESIGNATION:
-            return name
-        return text(lang, "game.wild_number_as", card=name, number=designation)
-    return text(lang, f"game.card_{colour}", number=NUMBER[card])
+    return render(lang, card_words(card, designation))
 
 
 def cards_text(lang: str, cards: Sequence[int], designations: Sequence[int] = ()) -> str:

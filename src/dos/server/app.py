@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
 from dos.bots.registry import LEVELS
+from dos.i18n.explain import Words
 from dos.server.auth import TokenError
 from dos.server.connections import Client
 from dos.server.messages import (
@@ -332,8 +333,11 @@ def _message_id(raw: str | bytes) -> str | None:
     return ident if isinstance(ident, str) and len(ident) <= 64 else None
 
 
-def _error(client: Client, code: str, message: str, ident: str | None = None) -> None:
-    client.send(server_message("error", code=code, message=message, id=ident))
+def _error(
+    client: Client, code: str, message: str, ident: str | None = None, reason: Words | None = None
+) -> None:
+    why = reason.json() if reason is not None else {}
+    client.send(server_message("error", code=code, message=message, id=ident, **why))
 
 
 async def _converse(service: Service, table: Table, client: Client) -> None:
@@ -419,7 +423,7 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
         try:
             await table.submit(client.seat, message.action, message.version, message.id)
         except RefusedError as error:
-            _error(client, error.code, error.message, message.id)
+            _error(client, error.code, error.message, message.id, error.reason)
             if error.code == "storage":
                 async with table.lock:
                     client.send(table.state_message(client.seat))

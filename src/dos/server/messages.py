@@ -231,7 +231,13 @@ class ErrorMessage(_Message):
     type: Literal["error"]
     code: str
     message: str
+    """In English; for ``illegal``, the engine's reason."""
     id: str | None = None
+    key: str | None = None
+    """For ``illegal``: the message catalog's key of the reason, in the player's words."""
+    params: dict[str, Any] | None = None
+    """The placeholders of ``key``: numbers, texts, ``{"key", "params"}`` objects (a card's
+    name, to be filled the same way) or lists of them (joined with ``", "``)."""
 
 
 class Pong(_Message):

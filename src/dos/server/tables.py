@@ -25,6 +25,7 @@ from typing import Any
 
 from dos import ruleset
 from dos.errors import DosError, NotationError
+from dos.i18n.explain import REASONS, Words
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.connections import Client
 from dos.server.messages import PROTOCOL_VERSION, server_message
@@ -67,10 +68,12 @@ TRANSITIONS: dict[Status, frozenset[Status]] = {
 class RefusedError(Exception):
     """A request the table refuses; nothing changed. ``code`` as in ``docs/protocol.md``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: Words | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.reason = reason
+        """For ``illegal``: why, as a catalog key and its placeholders (``dos.i18n.explain``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,7 +432,9 @@ class Table:
         try:
             self.rules.apply(self.state, action)
         except DosError as error:
-            raise RefusedError("illegal", str(error)) from None
+            why = REASONS.get(self.rules_name)  # the state is unchanged: still the one before
+            reason = why(self.state, seat, action) if why is not None else None
+            raise RefusedError("illegal", str(error), reason) from None
         canonical = str(action)
         game = self.game
         index = self.version

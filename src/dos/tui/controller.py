@@ -43,6 +43,7 @@ from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.i18n import text
 from dos.i18n.describe import Before, describe
+from dos.i18n.explain import explain_official
 from dos.rules.official import (
     Action,
     Kind,
@@ -57,7 +58,6 @@ from dos.rules.official import (
     view,
 )
 from dos.tui.clock import Clock, MonotonicClock
-from dos.tui.explain import explain
 from dos.tui.replay import Replay
 
 HUMAN = 0
@@ -348,7 +348,7 @@ class GameController(LiveGame):
         try:
             self._apply(written, HUMAN)
         except DosError:  # illegal here (or malformed): the state is unchanged
-            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+            return self._refuse(explain_official(self.lang, self.state, HUMAN, action))
         self.message = None
         self._plan(self.clock.now())
         return Outcome()

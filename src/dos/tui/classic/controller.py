@@ -32,6 +32,7 @@ from dos.bots.classic.runner import ClassicPlayer
 from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.i18n import text
+from dos.i18n.explain import explain_classic
 from dos.rules.classic import (
     Action,
     Kind,
@@ -48,7 +49,7 @@ from dos.rules.classic import (
 from dos.rules.classic.actions import play
 from dos.rules.classic.cards import IS_WILD
 from dos.tui.classic.replay import ClassicReplay
-from dos.tui.classic.words import Before, explain, log_lines, log_start
+from dos.tui.classic.words import Before, log_lines, log_start
 from dos.tui.clock import Clock
 from dos.tui.controller import HUMAN, LiveGame, Outcome, Timing, decide, resumable
 
@@ -205,13 +206,13 @@ class ClassicController(LiveGame):
         """Applies the person's play or draw, or explains in words why it is not allowed."""
         if action.seat not in (None, HUMAN) or action.kind in (Kind.REACT, Kind.TIMEOUT):
             # the person's reaction is measured here (``hit``, ``click``), never typed
-            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+            return self._refuse(explain_classic(self.lang, self.state, HUMAN, action))
         if self.over or self.state.turn != HUMAN:
-            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+            return self._refuse(explain_classic(self.lang, self.state, HUMAN, action))
         try:
             self._apply(action._replace(seat=None), HUMAN)
         except DosError:  # illegal here: the state is unchanged
-            return self._refuse(explain(self.lang, self.state, HUMAN, action))
+            return self._refuse(explain_classic(self.lang, self.state, HUMAN, action))
         self.message = None
         self._plan(self.clock.now())
         return Outcome()

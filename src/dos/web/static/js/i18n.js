@@ -61,6 +61,19 @@ export function t(key, params = {}) {
     name in params ? String(params[name]) : whole);
 }
 
+/** Server-sent words `{key, params}` in the page's language: a param that is itself such
+ * an object (a card's name) is filled the same way, a list of them is joined with ", ". */
+export function tWords(words) {
+  const fill = (value) => {
+    if (Array.isArray(value)) return value.map(fill).join(", ");
+    if (value && typeof value === "object") return tWords(value);
+    return value;
+  };
+  const params = {};
+  for (const [name, value] of Object.entries(words.params || {})) params[name] = fill(value);
+  return t(words.key, params);
+}
+
 /** The first of `keys` the catalog has, filled from `params` (for optional shared keys). */
 export function tFirst(keys, params = {}) {
   for (const key of keys) if (has(key)) return t(key, params);

@@ -1,7 +1,7 @@
 // The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
 // the table (docs/protocol.md), and the game as this seat knows it.
 
-import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, tWords, has, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { Connection } from "./net.js";
 import { Lobby, codeFrom } from "./lobby.js";
 import { TableView } from "./table.js";
@@ -258,8 +258,11 @@ function onMessage(message) {
       }
       break;
     case "error":
+      // An illegal action's reason comes as catalog words too: said in the page's language.
       showError(message.code === "stale" ? `${t("web.error_stale")} (${message.message})`
-        : t("web.error_refused", { reason: message.message }));
+        : t("web.error_refused", {
+          reason: message.key && has(message.key) ? tWords(message) : message.message,
+        }));
       break;
     default:
       break;
