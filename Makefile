@@ -24,7 +24,7 @@ $(UV):
 	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
 
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen
+	$(UV) sync --frozen --all-extras
 	touch $@
 
 # The main job (see README): the game server with the browser client, SQLite in data/.
@@ -49,7 +49,7 @@ test: lint types pytest
 # The peers live in the `bench` dependency group only; the next `make setup` drops them again.
 bench: | $(UV)
 	rm -f $(VENV)/.synced
-	$(UV) sync --frozen --group bench
+	$(UV) sync --frozen --all-extras --group bench
 	$(BIN)/python bench/speed.py
 
 clean:
