@@ -31,6 +31,13 @@ class RuleSet(Protocol[StateT, ActionT]):
         """An action from notation; raises ``NotationError``."""
         ...
 
+    def by_seat(self, state: StateT, action: ActionT, seat: int) -> ActionT | None:
+        """``action`` as made by ``seat``: an action that names no seat becomes ``seat``'s own
+        (naming it unless ``seat`` is the seat to act, as the notation writes it); an action
+        that names another seat gives ``None``. The server calls this with the seat of the
+        authenticated connection, so no text can choose who acts."""
+        ...
+
     def legal_actions(self, state: StateT, seat: int | None = None) -> list[ActionT]:
         """Every legal action of ``seat`` (default: the seat to act), in a fixed order."""
         ...

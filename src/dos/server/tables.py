@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from dos import ruleset
-from dos.errors import DosError, NotationError
+from dos.errors import DosError
 from dos.i18n.explain import REASONS, Words
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.connections import Client
@@ -45,8 +44,6 @@ from dos.server.timers import Deadline
 from dos.server.views import Views, head
 
 log = logging.getLogger(__name__)
-
-_SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:(.*)$", re.DOTALL)
 
 
 class Status(StrEnum):
@@ -414,19 +411,17 @@ class Table:
                 f"the game is at version {self.version}, the action was made on version "
                 f"{version}: look again",
             )
-        prefixed = _SEAT_PREFIX.match(text)
-        if prefixed is not None and int(prefixed.group(1)) != seat:
-            raise RefusedError(
-                "not_your_seat", f"you play seat {seat}: you cannot act for seat {prefixed[1]}"
-            )
-        body = (prefixed.group(2) if prefixed is not None else text).strip()
-        written = body if seat == self.rules.turn(self.state) else f"{seat}: {body}"
         try:
-            action = self.rules.parse_action(written)
-        except NotationError as error:
-            raise RefusedError("notation", str(error)) from None
+            parsed = self.rules.parse_action(text)
         except DosError as error:
             raise RefusedError("notation", str(error)) from None
+        # The seat comes from the connection alone: one parse by the engine, then any seat the
+        # text names must be the connection's own (RULES §6's "N: " prefix is for tools).
+        action = self.rules.by_seat(self.state, parsed, seat)
+        if action is None:
+            raise RefusedError(
+                "not_your_seat", f"you play seat {seat}: {text.strip()!r} is another seat's action"
+            )
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
         try:

@@ -84,6 +84,11 @@ class ClassicRules:
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def by_seat(self, state: State, action: Action, seat: int) -> Action | None:
+        if action.seat is not None and action.seat != seat:
+            return None
+        return action._replace(seat=None if seat == state.turn else seat)
+
     def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
         return legal_actions(state, seat)
 

@@ -1,0 +1,118 @@
+"""The seat of an action comes from the connection alone: no text chooses who acts.
+
+In-process: a ``Service`` on a temporary SQLite database, a table of three guests, and
+``Table.submit`` called with the seat a connection was authenticated for. (The same over
+real WebSockets: ``test_impersonation.py``.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dos import ruleset
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage import Database
+from dos.server.tables import RefusedError, Settings, Table
+
+
+async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:
+    service = Service(
+        Database(f"sqlite:///{data / 'dos.sqlite3'}", "OFF"), data, Settings(bot_delay=0)
+    )
+    await service.start()
+    grant = await service.create(CreateTable(name="Ann", rules=rules, seats=[None, None, None]))
+    code = grant["code"]
+    await service.join(code, JoinTable(name="Bob"))
+    await service.join(code, JoinTable(name="Cy"))
+    table = await service.table(code)
+    assert table is not None
+    await table.start(0)
+    return service, table
+
+
+@pytest_asyncio.fixture
+async def official(tmp_path: Path) -> AsyncIterator[Table]:
+    service, table = await _table(tmp_path)
+    yield table
+    await service.stop()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("sender", "template"),
+    [
+        ("turn", "{turn}: {a}: catch {b}"),  # the case found: stored as seat a's catch
+        ("b", "{b}: {a}: dos"),
+        ("turn", "{a}: dos"),
+        ("turn", "{a}: catch {b}"),
+        ("a", "{turn}: draw"),
+        ("b", " {turn} :draw"),
+        ("a", "{b}: dos"),
+    ],
+)
+async def test_a_seat_cannot_act_for_another(official: Table, sender: str, template: str) -> None:
+    turn = official.rules.turn(official.state)
+    seats = {"turn": turn, "a": (turn + 1) % 3, "b": (turn + 2) % 3}
+    text = template.format(**seats)
+    before = official.rules.to_position(official.state)
+    with pytest.raises(RefusedError) as refused:
+        await official.submit(seats[sender], text, 0)
+    assert refused.value.code in ("not_your_seat", "notation"), refused.value.message
+    assert official.version == 0
+    assert official.rules.to_position(official.state) == before
+
+
+@pytest.mark.asyncio
+async def test_an_unprefixed_action_is_the_connections_own(official: Table) -> None:
+    turn = official.rules.turn(official.state)
+    other = (turn + 1) % 3
+    # A seat not to act: its "draw" is its own (refused as out of turn), never the turn's.
+    with pytest.raises(RefusedError) as refused:
+        await official.submit(other, "draw", 0)
+    assert refused.value.code == "illegal"
+    assert official.version == 0
+    await official.submit(turn, f"{turn}: draw", 0)  # one's own seat may be named
+    assert official.game is not None
+    assert official.game.actions == ["draw"]
+    assert official.game.seats == [turn]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seat=st.integers(0, 2),
+    prefix=st.one_of(st.just(""), st.integers(0, 5).map(lambda n: f"{n}: ")),
+    body=st.sampled_from(["draw", "dos", "catch 0", "catch 1", "catch 2", "end", "lay B3"]),
+)
+def test_whatever_the_text_the_action_applied_is_the_senders(
+    tmp_path_factory: pytest.TempPathFactory, seat: int, prefix: str, body: str
+) -> None:
+    async def check() -> None:
+        service, table = await _table(tmp_path_factory.mktemp("seat"))
+        try:
+            try:
+                await table.submit(seat, prefix + body, 0)
+            except RefusedError as error:
+                named = prefix.strip(": ")
+                if named and int(named) != seat:
+                    assert error.code in ("not_your_seat", "notation")
+                else:
+                    assert error.code in ("notation", "illegal")
+                assert table.version == 0
+                return
+            assert table.game is not None
+            assert table.game.seats == [seat]
+            rules = ruleset.get("official")
+            applied = rules.parse_action(table.game.actions[0])
+            assert rules.by_seat(table.state, applied, seat) is not None
+        finally:
+            await service.stop()
+
+    asyncio.run(check())
