@@ -1,0 +1,268 @@
+"""The HTTP API fuzzed from its own OpenAPI document (schemathesis), and the bad requests of
+issue 11, item 3: never a 5xx; every bad request gets a 4xx JSON body
+``{"code": "...", "message": "...", "field": "..." or null}``.
+
+The fuzzing runs against the shared test server (``server`` fixture): its OpenAPI document is
+read from ``/openapi.json``; each operation gets a bounded number of generated requests, valid
+and invalid (``derandomize``: the same requests every run).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.generation import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from server.support import TIMEOUT, ServerProcess, create_table
+
+# --- schemathesis -------------------------------------------------------------------------------
+#
+# Schemathesis' own pytest integration (``schema.parametrize()``, ``from_fixture``) needs a
+# pytest internal that pytest 9 no longer has (``Function._nodeid``), so each operation's
+# strategy (``APIOperation.as_strategy``) is run under hypothesis' ``given`` here, in both
+# generation modes: requests that fit the document, and requests that do not.
+
+TYPED = [
+    ("POST", "/api/tables"),
+    ("POST", "/api/tables/{code}/join"),
+    ("GET", "/api/games/{game_id}/record"),
+    ("GET", "/api/games/{game_id}/replay"),
+]
+"""The operations with inputs that can be of the wrong type or shape: they also get requests
+that do not fit the document (the others take any text in their path, or nothing)."""
+OPERATIONS = [
+    ("GET", "/api/health"),
+    ("GET", "/api/info"),
+    ("GET", "/api/tables"),
+    ("POST", "/api/tables"),
+    ("GET", "/api/tables/{code}"),
+    ("POST", "/api/tables/{code}/join"),
+    ("GET", "/api/tables/{code}/games"),
+    ("GET", "/api/games/{game_id}/record"),
+    ("GET", "/api/games/{game_id}/replay"),
+    ("GET", "/api/players/{player_id}/results"),
+    ("GET", "/api/i18n/{lang}"),
+]
+"""The operations of the document (a test below checks that it lists no other)."""
+
+CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
+
+
+@pytest.fixture(scope="module")
+def api_schema(server: ServerProcess) -> Any:
+    """The running server's OpenAPI document."""
+    return schemathesis.openapi.from_url(f"{server.url}/openapi.json")
+
+
+def test_the_document_lists_the_operations_fuzzed(api_schema: Any) -> None:
+    listed = {
+        (result.ok().method.upper(), result.ok().path) for result in api_schema.get_all_operations()
+    }
+    assert listed == set(OPERATIONS)
+
+
+FUZZED = [
+    (method, path, mode)
+    for method, path in OPERATIONS
+    for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+    if mode == GenerationMode.POSITIVE or (method, path) in TYPED
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "mode"), FUZZED, ids=[f"{m} {p} {mode.value}" for m, p, mode in FUZZED]
+)
+def test_the_api_never_fails_with_a_server_error(
+    api_schema: Any, server: ServerProcess, method: str, path: str, mode: GenerationMode
+) -> None:
+    """Generated requests: no 5xx; documented answers fit their schema and content type
+    (answers the document does not list, such as 429, are only checked for being no server
+    error); a 4xx carries the JSON error body."""
+    operation = api_schema[path][method]
+
+    @settings(
+        max_examples=15,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],  # a live server: no shrinking
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=operation.as_strategy(generation_mode=mode))
+    def check(case: Any) -> None:
+        response = case.call(base_url=server.url, timeout=TIMEOUT)
+        case.validate_response(response, checks=CHECKS)
+        if 400 <= response.status_code < 500 and path != "/api/i18n/{lang}":
+            _check_error_body(response)
+
+    check()
+
+
+# --- the explicit cases of item 3 ---------------------------------------------------------------
+
+ERROR_KEYS = {"code", "message", "field"}
+
+
+def _check_error_body(response: httpx.Response | Any, field: str | None = "any") -> dict[str, Any]:
+    """A 4xx with the JSON error body; ``field`` (unless ``"any"``) is the field it names."""
+    assert 400 <= response.status_code < 500, (response.status_code, response.text)
+    body: dict[str, Any] = response.json()
+    assert set(body) >= ERROR_KEYS, body
+    assert isinstance(body["code"], str) and body["code"], body
+    assert isinstance(body["message"], str) and body["message"], body
+    assert body["field"] is None or isinstance(body["field"], str), body
+    if field != "any":
+        assert body["field"] == field, body
+    return body
+
+
+def _post(url: str, raw: str) -> httpx.Response:
+    """POSTs ``raw`` as the JSON body, byte for byte (escapes stay escapes)."""
+    return httpx.post(
+        url,
+        content=raw.encode("ascii"),
+        headers={"content-type": "application/json"},
+        timeout=TIMEOUT,
+    )
+
+
+@pytest.fixture(scope="module")
+def lobby(server: ServerProcess) -> dict[str, Any]:
+    """A table in the lobby with open seats."""
+    return create_table(server.url, name="Host", seats=[None, None, None])
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"name": "\\ud800"}', "name"),
+        ('{"name": "Ada\\udfff"}', "name"),
+        ('{"name": "Ada", "player_token": "\\ud800"}', "player_token"),
+        ('{"name": "Ada", "player_token": "v1.\\udbff\\udbff"}', "player_token"),
+        ('{"name": "Ada", "turn_seconds": 1e400}', "turn_seconds"),
+        ('{"name": "Ada", "turn_seconds": -1e400}', "turn_seconds"),
+        ('{"name": "Ada", "turn_seconds": NaN}', "any"),
+        ('{"name": "Ada", "options": {"target_score": 1e400}}', "any"),
+        ('{"name": "Ada", "options": {"target_score": 99999999999999999999999}}', None),
+        ('{"name": "Ada", "seats": [null, "\\ud800"]}', "any"),
+        ('{"name": "Ada", "rules": "\\ud800"}', "any"),
+        ('{"name": "Ada", "options": {"\\ud800": 1}}', "any"),
+        ("[" * 2000 + "]" * 2000, "any"),
+        ('{"name": "Ada", "seats": [' + "[" * 1500 + "]" * 1500 + "]}", "any"),
+    ],
+)
+def test_bad_create_bodies_get_a_json_4xx(
+    server: ServerProcess, raw: str, field: str | None
+) -> None:
+    """``field`` ``None``: a body the server may accept; only no 5xx is asked of it."""
+    response = _post(f"{server.url}/api/tables", raw)
+    if field is None:
+        assert response.status_code < 500, (response.status_code, response.text)
+        if response.status_code >= 400:
+            _check_error_body(response)
+    else:
+        _check_error_body(response, field)
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"name": "\\ud800"}', "name"),
+        ('{"name": "Ada", "player_token": "\\ud800"}', "player_token"),
+        ('{"name": "Ada", "seat": 9223372036854775808}', "any"),
+        ('{"name": "Ada", "seat": 1e400}', "any"),
+        ('{"name": "Ada", "seat": -1}', "any"),
+    ],
+)
+def test_bad_join_bodies_get_a_json_4xx(
+    server: ServerProcess, lobby: dict[str, Any], raw: str, field: str
+) -> None:
+    _check_error_body(_post(f"{server.url}/api/tables/{lobby['code']}/join", raw), field)
+    table = httpx.get(f"{server.url}/api/tables/{lobby['code']}", timeout=TIMEOUT).json()
+    assert [s["name"] for s in table["seats"]] == ["Host", None, None]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/api/games/{2**63}/record",
+        f"/api/games/{2**63}/replay",
+        f"/api/games/{2**64 + 1}/record",
+        f"/api/games/-{2**63 + 1}/replay",
+        f"/api/games/{10**400}/record",
+        "/api/games/1e400/record",
+        "/api/games/%00/record",
+        "/api/tables/%00",
+        "/api/tables/%F0%9F%8E%B2",
+        "/api/tables/%ED%A0%80",
+        "/api/tables/" + "A" * 300,
+        "/api/tables/" + "A" * 300 + "/games",
+        "/api/i18n/%00",
+        "/api/i18n/" + "x" * 300,
+        "/api/i18n/..%2F..%2Fetc%2Fpasswd",
+    ],
+)
+def test_bad_lookups_get_a_json_4xx(server: ServerProcess, path: str) -> None:
+    _check_error_body(httpx.get(server.url + path, timeout=TIMEOUT))
+
+
+@pytest.mark.parametrize(
+    "player_id", ["%00", "p" * 5000, "%ED%A0%80", "%F0%9F%8E%B2", "'; DROP TABLE x; --"]
+)
+def test_odd_player_ids_are_no_server_error(server: ServerProcess, player_id: str) -> None:
+    """An unknown player has no results (an empty list, or a 4xx with the error body)."""
+    response = httpx.get(f"{server.url}/api/players/{player_id}/results", timeout=TIMEOUT)
+    assert response.status_code < 500, (response.status_code, response.text)
+    if response.status_code >= 400:
+        _check_error_body(response)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/%00",
+        "/static/a%00b.js",
+        "/static/" + "a" * 300,
+        "/static/" + "a/" * 300,
+        "/static/../../../../etc/passwd",
+        "/static/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/static/%ED%A0%80",
+        "/t/%00",
+    ],
+)
+def test_bad_static_paths_are_no_server_error(server: ServerProcess, path: str) -> None:
+    response = httpx.get(server.url + path, timeout=TIMEOUT)
+    assert response.status_code < 500, (path, response.status_code, response.text)
+    if path.startswith("/static/"):
+        _check_error_body(response)
+
+
+def test_the_table_list_takes_paging_parameters(server: ServerProcess) -> None:
+    """Item 4: ``GET /api/tables`` is paginated; whatever the parameters, no 5xx."""
+    for query in [
+        "",
+        "?limit=1",
+        "?limit=0",
+        "?limit=-1",
+        "?limit=1000000",
+        f"?limit={2**63}",
+        "?offset=1",
+        f"?offset={2**63}",
+        "?offset=-5",
+        "?limit=abc",
+        "?cursor=%00",
+        "?cursor=" + "z" * 2000,
+    ]:
+        response = httpx.get(f"{server.url}/api/tables{query}", timeout=TIMEOUT)
+        assert response.status_code < 500, (query, response.status_code, response.text)
+        if response.status_code >= 400:
+            _check_error_body(response)
