@@ -164,12 +164,19 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
     from dos.server.tables import Settings
 
-    if args.bot_delay < 0 or args.grace < 0 or args.rate <= 0:
-        raise _RejectedError("--bot-delay, --grace: not negative; --rate: positive")
+    from dos.server.limits import Limits
+
+    if args.bot_delay < 0 or args.grace < 0:
+        raise _RejectedError("--bot-delay, --grace: not negative")
+    try:
+        limits = Limits().with_changes(args.limit)
+    except ValueError as error:
+        raise _RejectedError(str(error)) from None
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
-        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace, rate=args.rate),
+        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace),
+        limits=limits,
     )
     serve(config, args.host, args.port)
 
@@ -301,11 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="wait before a stand-in bot plays for a timed-out or departed player",
     )
     p.add_argument(
-        "--rate",
-        type=float,
-        default=20.0,
-        metavar="N",
-        help="messages a second one connection may send (bursts of 2N)",
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a limit (docs/deployment.md), e.g. create=10/minute or lobby_idle=off; "
+        "'--limit off' lifts every per-client limit",
     )
     p.set_defaults(func=cmd_serve)
     return parser

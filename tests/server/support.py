@@ -72,8 +72,8 @@ class ServerProcess:
         """Starts the server; returns its base URL once it listens."""
         command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(self.data)]
         command += ["--bot-delay", "0", *self.args]
-        if "--rate" not in self.args:
-            command += ["--rate", "1000"]  # instant test players are faster than people
+        if "--limit" not in self.args:
+            command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:
             command += ["--database", self.database]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from dos.i18n import catalog, placeholders
-from dos.server.auth import Signer
+from dos.server.auth import TOKEN_DAYS, Signer
 from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
 
 pytestmark = pytest.mark.asyncio
@@ -164,8 +164,8 @@ async def test_an_expired_token_closes_the_connection(
 ) -> None:
     host = create_table(server.url, seats=[None, "easy"])
     secret = (server.data / "secret.key").read_text(encoding="ascii").strip()
-    old = Signer(bytes.fromhex(secret), lifetime=1).seat_token(
-        host["code"], 0, host["player_id"], now=time.time() - 100
+    old = Signer(bytes.fromhex(secret)).seat_token(
+        host["code"], 0, host["player_id"], now=time.time() - TOKEN_DAYS * 86400 - 100
     )
     player = WsPlayer(server.ws_url, host["code"], old)
     await player.connect(hello=False)
@@ -202,7 +202,8 @@ async def test_an_unknown_table_closes_the_connection(server: ServerProcess) -> 
 
 
 async def test_a_flood_is_rate_limited_then_closed(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path / "data", None, "--rate", "20")  # the default: bursts of 40
+    server = ServerProcess(tmp_path / "data", None)
+    server.args = ("--limit", "messages=40/2second")  # the default, the other limits too
     server.start()
     try:
         await _flood(server)

@@ -63,22 +63,27 @@ def test_the_same_player_joining_again_gets_their_seat(server: ServerProcess) ->
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "field"),
     [
-        {"name": "Ada", "rules": "poker"},
-        {"name": "Ada", "seats": [None]},
-        {"name": "Ada", "seats": [None, None, None, None, None]},
-        {"name": "Ada", "seats": ["easy", None]},
-        {"name": "Ada", "seats": [None, "genius"]},
-        {"name": "Ada", "options": {"target_score": -5}},
-        {"name": "Ada", "options": {"colour": "blue"}},
-        {"name": "Ada", "player_token": "forged"},
+        ({"name": "Ada", "rules": "poker"}, "rules"),
+        ({"name": "Ada", "seats": [None]}, "seats"),
+        ({"name": "Ada", "seats": [None, None, None, None, None]}, "seats"),
+        ({"name": "Ada", "seats": ["easy", None]}, "seats.0"),
+        ({"name": "Ada", "seats": [None, "genius"]}, "seats.1"),
+        ({"name": "Ada", "options": {"target_score": -5}}, "options"),
+        ({"name": "Ada", "options": {"colour": "blue"}}, "options"),
+        ({"name": "Ada", "options": {"target_score": 10**30}}, "options"),
+        ({"name": "Ada", "player_token": "forged"}, "player_token"),
     ],
 )
-def test_bad_tables_are_refused_over_http(server: ServerProcess, body: dict[str, object]) -> None:
+def test_bad_tables_are_refused_over_http(
+    server: ServerProcess, body: dict[str, object], field: str
+) -> None:
     response = httpx.post(f"{server.url}/api/tables", json=body)
     assert response.status_code in (400, 401), response.text
-    assert response.json()["detail"]
+    refusal = response.json()
+    assert refusal["code"] in ("bad_request", "bad_token") and refusal["message"]
+    assert refusal["field"] == field
 
 
 @pytest.mark.parametrize(
@@ -93,9 +98,15 @@ def test_bodies_that_do_not_fit_the_schema_are_422(
 def test_joining_a_full_or_unknown_table_is_refused(server: ServerProcess) -> None:
     host = create_table(server.url, seats=[None, "easy"])
     full = httpx.post(f"{server.url}/api/tables/{host['code']}/join", json={"name": "Bob"})
-    assert full.status_code == 409 and "taken" in full.json()["detail"]
+    assert full.status_code == 409 and "taken" in full.json()["message"]
+    assert full.json()["code"] == "no_seat"
     unknown = httpx.post(f"{server.url}/api/tables/NOSUCH/join", json={"name": "Bob"})
     assert unknown.status_code == 404
+    assert unknown.json() == {
+        "code": "no_table",
+        "message": "there is no table 'NOSUCH'",
+        "field": "code",
+    }
 
 
 def test_a_record_of_an_unfinished_game_stays_hidden(server: ServerProcess) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dos.server.auth import Signer, TokenError, load_secret
-from dos.server.connections import RateLimit
+from dos.server.limits import Counters, Limits
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     ActionMessage,
@@ -74,7 +74,9 @@ def test_a_token_with_an_edited_payload_is_refused() -> None:
     signer = Signer(b"a" * 32)
     token = signer.seat_token("ABCDEF", 0, "p_1")
     other = signer.seat_token("ABCDEF", 1, "p_1")
-    forged = ".".join([token.split(".")[0], other.split(".")[1], token.split(".")[2]])
+    _payload, stamp, signature = token.split(".")
+    forged = ".".join([other.split(".")[0], stamp, signature])  # seat 1's payload, seat 0's MAC
+    assert forged != other
     with pytest.raises(TokenError):
         signer.read_seat(forged)
 
@@ -107,7 +109,19 @@ def test_the_life_cycle_allows_only_its_moves() -> None:
     assert TRANSITIONS[Status.FINISHED] == {Status.PLAYING}
 
 
-def test_the_rate_limit_refills_over_time() -> None:
-    limit = RateLimit(rate=10.0, burst=5.0)
-    assert sum(limit.allow(now=0.0) for _ in range(10)) == 5
-    assert sum(limit.allow(now=0.2) for _ in range(10)) == 2
+def test_a_clients_budget_is_shared_by_its_connections() -> None:
+    counters = Counters(Limits().with_changes(["client_messages=10/minute"]))
+    first = sum(counters.allow("client_messages", "10.0.0.1") for _ in range(6))
+    second = sum(counters.allow("client_messages", "10.0.0.1") for _ in range(6))
+    assert (first, second) == (6, 4)
+    assert counters.allow("client_messages", "10.0.0.2")  # another client has its own
+    assert counters.retry_after("client_messages", "10.0.0.1") >= 1
+
+
+def test_a_limit_that_is_off_counts_nothing() -> None:
+    counters = Counters(Limits().with_changes(["off"]))
+    assert all(counters.allow("create", "10.0.0.1") for _ in range(1000))
+    with pytest.raises(ValueError, match="table_page: cannot be off"):
+        Limits().with_changes(["table_page=off"])
+    with pytest.raises(ValueError, match="create: 'fast' is not a valid value"):
+        Limits().with_changes(["create=fast"])

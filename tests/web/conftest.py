@@ -83,6 +83,8 @@ class Server:
                     str(self.data),
                     "--bot-delay",
                     BOT_DELAY,
+                    "--limit",
+                    "off",  # every page comes from 127.0.0.1
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -11,22 +11,28 @@ import contextlib
 import gc
 import json
 import logging
+import re
 import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
 from dos.bots.registry import LEVELS
 from dos.i18n.explain import Words
+from dos.server import errors
 from dos.server.auth import TokenError
 from dos.server.connections import Client
+from dos.server.errors import ApiError
+from dos.server.http import Open, guarded_protocol
+from dos.server.limits import Counters, Limits
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -82,10 +88,32 @@ class ServerConfig:
     """A database URL (``sqlite:///...``, ``postgresql://...``); default: SQLite in ``data``."""
     settings: Settings = field(default_factory=Settings)
     sqlite_synchronous: str = "FULL"
+    limits: Limits = field(default_factory=Limits)
+    """What one client may ask (``dos.server.limits``)."""
 
 
-def _refused(error: RefusedError) -> HTTPException:
-    return HTTPException(_STATUS.get(error.code, 400), error.message)
+def _refused(error: RefusedError) -> ApiError:
+    return ApiError(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+
+
+MAX_BODY_BYTES = 16384
+"""The largest HTTP request body read (413 past it)."""
+
+Code = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
+"""A table code in a path."""
+GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]
+"""A game id in a path (a database integer)."""
+Offset = Annotated[int, Query(ge=0, le=2**31)]
+"""Where a page of a list starts."""
+PageLimit = Annotated[int | None, Query(ge=1, le=10000)]
+"""How many items a page of a list has (the server caps it)."""
+PlayerId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+"""A player id in a path."""
+
+
+def client_address(scope_client: Any) -> str:
+    """The client's network address, the key of its limits."""
+    return str(scope_client[0]) if scope_client else "unknown"
 
 
 def _static_dir() -> Path:
@@ -97,13 +125,34 @@ def _static_dir() -> Path:
 def create_app(config: ServerConfig) -> FastAPI:
     """The application, with its service started and stopped by the lifespan."""
     url = database_url(config.database, config.data)
-    service = Service(Database(url, config.sqlite_synchronous), config.data, config.settings)
+    service = Service(
+        Database(url, config.sqlite_synchronous), config.data, config.settings, config.limits
+    )
+    counters = Counters(config.limits)
+    open_connections = Open(config.limits.client_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        sweeper = asyncio.create_task(service.sweep())
         yield
+        sweeper.cancel()
         await service.stop()
+
+    def limited(kind: str) -> Any:
+        """A dependency that counts one ``kind`` request of the client (429 past its limit)."""
+
+        def check(request: Request) -> None:
+            who = client_address(request.client)
+            if not counters.allow(kind, who):
+                wait = counters.retry_after(kind, who)
+                raise HTTPException(
+                    429,
+                    f"too many requests ({kind}): try again in {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+
+        return Depends(check)
 
     app = FastAPI(
         title="DOS game server",
@@ -111,13 +160,18 @@ def create_app(config: ServerConfig) -> FastAPI:
         description="Tables, seats and results of online DOS. The WebSocket protocol is "
         "documented in docs/protocol.md.",
         lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
+        default_response_class=errors.SafeJSONResponse,
+        responses=errors.RESPONSES,
     )
+    errors.install(app)
     app.state.service = service
+    app.state.open_connections = open_connections
 
     async def table_or_404(code: str) -> Table:
         table = await service.table(code)
         if table is None:
-            raise HTTPException(404, f"there is no table {code!r}")
+            raise ApiError(404, "no_table", f"there is no table {code!r}", "code")
         return table
 
     @app.get("/api/health")
@@ -136,12 +190,19 @@ def create_app(config: ServerConfig) -> FastAPI:
             "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
         }
 
-    @app.get("/api/tables", response_model=TableList)
-    async def public_tables() -> dict[str, Any]:
-        """The public tables in the lobby or playing."""
-        return {"tables": service.public_tables()}
+    page_size = config.limits.table_page
 
-    @app.post("/api/tables", response_model=SeatGrant, status_code=201)
+    @app.get("/api/tables", response_model=TableList, dependencies=[limited("lookup")])
+    async def public_tables(offset: Offset = 0, limit: PageLimit = None) -> dict[str, Any]:
+        """The public tables in the lobby or playing, newest first: ``limit`` of them (at most
+        the server's page size, 50 by default) from ``offset``."""
+        limit = page_size if limit is None else min(limit, page_size)
+        total, tables = service.public_tables(offset, limit)
+        return {"tables": tables, "total": total, "offset": offset, "limit": limit}
+
+    @app.post(
+        "/api/tables", response_model=SeatGrant, status_code=201, dependencies=[limited("create")]
+    )
     async def create_table(request: CreateTable) -> dict[str, Any]:
         """Creates a table; the creator is the host, at seat 0."""
         try:
@@ -149,21 +210,21 @@ def create_app(config: ServerConfig) -> FastAPI:
         except RefusedError as error:
             raise _refused(error) from None
 
-    @app.get("/api/tables/{code}", response_model=TableInfo)
-    async def table_info(code: str) -> dict[str, Any]:
+    @app.get("/api/tables/{code}", response_model=TableInfo, dependencies=[limited("lookup")])
+    async def table_info(code: Code) -> dict[str, Any]:
         """One table."""
         return (await table_or_404(code)).info()
 
-    @app.post("/api/tables/{code}/join", response_model=SeatGrant)
-    async def join_table(code: str, request: JoinTable) -> dict[str, Any]:
+    @app.post("/api/tables/{code}/join", response_model=SeatGrant, dependencies=[limited("join")])
+    async def join_table(code: Code, request: JoinTable) -> dict[str, Any]:
         """Takes an open seat (or gives back the seat this player already has)."""
         try:
             return await service.join(code, request)
         except RefusedError as error:
             raise _refused(error) from None
 
-    @app.get("/api/tables/{code}/games", response_model=GameList)
-    async def table_games(code: str) -> dict[str, Any]:
+    @app.get("/api/tables/{code}/games", response_model=GameList, dependencies=[limited("lookup")])
+    async def table_games(code: Code) -> dict[str, Any]:
         """The games played at a table."""
         table = await table_or_404(code)
         games = await service.db.call(list_games, table.code)
@@ -183,17 +244,20 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def finished_game(game_id: int) -> Any:
         game = await service.db.call(load_game, game_id)
         if game is None:
-            raise HTTPException(404, f"there is no game {game_id}")
+            raise ApiError(404, "no_game", f"there is no game {game_id}", "game_id")
         if game.status != "finished":
-            raise HTTPException(409, f"game {game_id} is not finished: its record stays hidden")
+            raise ApiError(
+                409, "bad_state", f"game {game_id} is not finished: its record stays hidden"
+            )
         return game
 
     @app.get(
         "/api/games/{game_id}/record",
         response_class=PlainTextResponse,
         responses={200: {"content": {"application/x-ndjson": {}}}},
+        dependencies=[limited("lookup")],
     )
-    async def game_record(game_id: int) -> Response:
+    async def game_record(game_id: GameId) -> Response:
         """A finished game's record (JSON Lines), replayable with ``dos replay``."""
         from dos import records
 
@@ -212,8 +276,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
         )
 
-    @app.get("/api/games/{game_id}/replay", response_model=Replay)
-    async def game_replay(game_id: int) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/replay", response_model=Replay, dependencies=[limited("lookup")])
+    async def game_replay(game_id: GameId) -> dict[str, Any]:
         """Every position of a finished game, all hands shown."""
         game = await finished_game(game_id)
         rules = ruleset.get(game.rules)
@@ -235,8 +299,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             "frames": await asyncio.to_thread(frames),
         }
 
-    @app.get("/api/players/{player_id}/results", response_model=PlayerResults)
-    async def results(player_id: str) -> dict[str, Any]:
+    @app.get(
+        "/api/players/{player_id}/results",
+        response_model=PlayerResults,
+        dependencies=[limited("lookup")],
+    )
+    async def results(player_id: PlayerId) -> dict[str, Any]:
         """A player's finished games, newest first, and their wins."""
         rows = await service.db.call(player_results, player_id)
         games = []
@@ -251,32 +319,44 @@ def create_app(config: ServerConfig) -> FastAPI:
         }
 
     @app.get("/api/i18n/{lang}")
-    async def i18n(lang: str) -> dict[str, str]:
+    async def i18n(
+        lang: Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")],
+    ) -> dict[str, str]:
         """The message catalog of ``lang``, a flat object of texts."""
         from dos.i18n import CatalogError, catalog
 
         try:
             return catalog(lang)
         except CatalogError as error:
-            raise HTTPException(404, str(error)) from None
+            raise ApiError(404, "no_language", str(error), "lang") from None
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         """One player's (or spectator's) connection: ``docs/protocol.md``."""
-        await websocket.accept()
-        table = await service.table(code)
-        if table is None:
-            await websocket.close(4404, f"there is no table {code!r}")
+        who = client_address(websocket.client)
+        if not open_connections.take(who):
+            await websocket.close(1013, "too many connections from this client")
             return
-        client = Client(websocket, config.settings.rate)
-        client.start()
         try:
-            await _converse(service, table, client)
-        except WebSocketDisconnect:
-            pass
+            await websocket.accept()
+            if not counters.allow("connects", who):
+                await websocket.close(4429, "too many new connections: try again later")
+                return
+            table = await service.table(code) if _CODE.fullmatch(code) else None
+            if table is None:
+                await websocket.close(4404, f"there is no table {code[:16]!r}")
+                return
+            client = Client(websocket, who, counters)
+            client.start()
+            try:
+                await _converse(service, table, client)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                table.detach(client)
+                await client.stop()
         finally:
-            table.detach(client)
-            await client.stop()
+            open_connections.give_back(who)
 
     static = _static_dir()
 
@@ -291,23 +371,40 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def join_link(code: str) -> FileResponse:
         return page()
 
+    files = _static_files(static)
+
     @app.get("/static/{path:path}", include_in_schema=False)
     async def static_file(path: str) -> FileResponse:
-        root = static.resolve()
-        target = (root / path).resolve()
-        if not target.is_relative_to(root) or not target.is_file():
-            raise HTTPException(404, "no such file")
-        media = {
-            ".js": "text/javascript",
-            ".mjs": "text/javascript",
-            ".css": "text/css",
-            ".html": "text/html",
-            ".json": "application/json",
-            ".svg": "image/svg+xml",
-        }.get(target.suffix)
-        return FileResponse(target, media_type=media)
+        # Only the files the client ships: the request's path never reaches the file system.
+        target = files.get(path)
+        if target is None:
+            raise ApiError(404, "not_found", "no such file", "path")
+        return FileResponse(target, media_type=_MEDIA.get(target.suffix))
 
     return app
+
+
+_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+_MEDIA = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".woff2": "font/woff2",
+}
+
+
+def _static_files(root: Path) -> dict[str, Path]:
+    """The client's files by their path under ``/static/``."""
+    return {
+        path.relative_to(root).as_posix(): path
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in _MEDIA
+    }
 
 
 async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes:
@@ -350,7 +447,7 @@ async def _converse(service: Service, table: Table, client: Client) -> None:
             client.close(4408, "no hello in time")
             await client.drain()
             return
-        if not client.limit.allow():
+        if not client.allow():
             if client.flooding():
                 _error(client, "rate_limited", "too many messages: closing")
                 client.close(4429, "flood: too many messages")
@@ -414,6 +511,9 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
     if isinstance(message, Ping):
         client.send(server_message("pong", id=message.id))
     elif isinstance(message, Sync):
+        if not client.allow_sync():
+            _error(client, "rate_limited", "too many resyncs: use the state you were sent")
+            return False
         async with table.lock:
             client.send(table.state_message(client.seat))
     elif isinstance(message, ActionMessage):
@@ -480,9 +580,19 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     app = create_app(config)
-    server = uvicorn.Server(
+    service: Service = app.state.service
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Say goodbye first (1001, docs/protocol.md): uvicorn would close with 1012.
+            await service.say_goodbye()
+            await super().shutdown(sockets)
+
+    server = Server(
         uvicorn.Config(
             app,
+            http=guarded_protocol(app.state.open_connections, config.limits.header_seconds),
+            limit_concurrency=config.limits.connections,
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=False,  # compression costs more CPU than it saves here
             log_level="warning",

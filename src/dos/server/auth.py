@@ -1,9 +1,9 @@
 """Signed tokens for guests: a seat token opens one seat of one table; a player token keeps a
 player id across tables.
 
-A token is ``v1.<payload>.<signature>``: the payload is base64url JSON, the signature an
-HMAC-SHA256 of it with the server's secret. The secret is kept in the data folder
-(``secret.key``), so tokens survive restarts.
+Tokens are signed by ``itsdangerous`` (HMAC-SHA1 over a key derived from the server's secret,
+a timestamp, URL-safe base64), one salt per kind so that one kind never passes for another.
+The secret is kept in the data folder (``secret.key``), so tokens survive restarts.
 
 >>> signer = Signer(b"k" * 32)
 >>> token = signer.seat_token("K7M2QX", 2, "p_abc", now=0)
@@ -17,20 +17,19 @@ dos.server.auth.TokenError: bad_token: the token's signature is wrong ...
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+
 TOKEN_DAYS = 30
 """How long a token stays valid."""
-
-_PREFIX = "v1"
 
 
 class TokenError(Exception):
@@ -50,17 +49,29 @@ class SeatClaim(NamedTuple):
     player_id: str
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def new_player_id() -> str:
     """A fresh public player id."""
     return "p_" + secrets.token_urlsafe(9)
+
+
+_NOW: ContextVar[float | None] = ContextVar("token_now", default=None)
+
+
+class _Clock(TimestampSigner):
+    """itsdangerous's timestamp signer on a clock tests can set (``now=``)."""
+
+    def get_timestamp(self) -> int:
+        now = _NOW.get()
+        return int(time.time() if now is None else now)
+
+
+@contextmanager
+def _at(now: float | None) -> Iterator[None]:
+    reset = _NOW.set(now)
+    try:
+        yield
+    finally:
+        _NOW.reset(reset)
 
 
 class Signer:
@@ -69,56 +80,57 @@ class Signer:
     def __init__(self, secret: bytes, lifetime: float = TOKEN_DAYS * 86400.0) -> None:
         if len(secret) < 16:
             raise ValueError("the token secret must be at least 16 bytes")
-        self._secret = secret
         self.lifetime = lifetime
+        self._kinds = {
+            kind: URLSafeTimedSerializer(secret, salt=f"dos-{kind}", signer=_Clock)
+            for kind in ("seat", "player")
+        }
 
-    def _sign(self, payload: dict[str, Any], now: float | None) -> str:
-        issued = time.time() if now is None else now
-        body = _b64(json.dumps({**payload, "e": int(issued + self.lifetime)}).encode())
-        mac = hmac.new(self._secret, f"{_PREFIX}.{body}".encode(), hashlib.sha256).digest()
-        return f"{_PREFIX}.{body}.{_b64(mac)}"
+    def _sign(self, kind: str, payload: dict[str, Any], now: float | None) -> str:
+        with _at(now):
+            token: str = self._kinds[kind].dumps(payload)
+        return token
 
-    def _read(self, token: str, now: float | None) -> dict[str, Any]:
-        parts = token.split(".") if isinstance(token, str) else []
-        if len(parts) != 3 or parts[0] != _PREFIX:
-            raise TokenError("bad_token", "not a token of this server")
-        mac = hmac.new(self._secret, f"{parts[0]}.{parts[1]}".encode(), hashlib.sha256).digest()
+    def _read(self, kind: str, token: str, now: float | None) -> dict[str, Any]:
         try:
-            given = _unb64(parts[2])
-        except ValueError:
-            given = b""
-        if not hmac.compare_digest(mac, given):
+            with _at(now):
+                data: Any = self._kinds[kind].loads(token, max_age=int(self.lifetime))
+        except SignatureExpired:
             raise TokenError(
-                "bad_token", "the token's signature is wrong (forged or from another server)"
-            )
-        data: Any = json.loads(_unb64(parts[1]))
-        if not isinstance(data, dict) or not isinstance(data.get("e"), int):
+                "expired_token", "the token has expired; join the table again"
+            ) from None
+        except (BadSignature, UnicodeError, ValueError, TypeError):
+            raise TokenError(
+                "bad_token",
+                f"the token's signature is wrong (forged, from another server, or not a {kind} "
+                "token)",
+            ) from None
+        if not isinstance(data, dict):
             raise TokenError("bad_token", "the token's payload is not valid")
-        if data["e"] < (time.time() if now is None else now):
-            raise TokenError("expired_token", "the token has expired; join the table again")
         return data
 
     def seat_token(self, code: str, seat: int, player_id: str, now: float | None = None) -> str:
         """A token that opens ``seat`` of table ``code``."""
-        return self._sign({"k": "seat", "t": code, "s": seat, "p": player_id}, now)
+        return self._sign("seat", {"t": code, "s": seat, "p": player_id}, now)
 
     def player_token(self, player_id: str, now: float | None = None) -> str:
         """A token that proves a player id."""
-        return self._sign({"k": "player", "p": player_id}, now)
+        return self._sign("player", {"p": player_id}, now)
 
     def read_seat(self, token: str, now: float | None = None) -> SeatClaim:
         """The claim of a seat token; raises ``TokenError``."""
-        data = self._read(token, now)
-        if data.get("k") != "seat":
-            raise TokenError("bad_token", "this is not a seat token")
-        return SeatClaim(str(data["t"]), int(data["s"]), str(data["p"]))
+        data = self._read("seat", token, now)
+        code, seat, player = data.get("t"), data.get("s"), data.get("p")
+        if not isinstance(code, str) or type(seat) is not int or not isinstance(player, str):
+            raise TokenError("bad_token", "the token's payload is not valid")
+        return SeatClaim(code, seat, player)
 
     def read_player(self, token: str, now: float | None = None) -> str:
         """The player id of a player token; raises ``TokenError``."""
-        data = self._read(token, now)
-        if data.get("k") != "player":
-            raise TokenError("bad_token", "this is not a player token")
-        return str(data["p"])
+        player = self._read("player", token, now).get("p")
+        if not isinstance(player, str):
+            raise TokenError("bad_token", "the token's payload is not valid")
+        return player
 
 
 def load_secret(folder: Path) -> bytes:

@@ -1,4 +1,5 @@
-"""One client's WebSocket connection: an outgoing queue with its writer, and a rate limit.
+"""One client's WebSocket connection: an outgoing queue with its writer, and its rate limits
+(``dos.server.limits``: per connection, and per client across all its connections).
 
 Sending never waits for a slow client: messages go into the connection's queue and a writer
 task sends them in order. A client that lets its queue fill up is closed.
@@ -8,59 +9,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 
 from starlette.websockets import WebSocket
 
+from dos.server.limits import Counters
+
+_SERIAL = itertools.count()
+
 QUEUE_LIMIT = 2000
 """Messages waiting for one client before it is closed as too slow."""
 
-RATE = 20.0
-"""Messages a second a client may send, on average."""
-BURST = 40.0
-"""Messages a client may send at once."""
 FLOOD_LIMIT = 60
-"""Messages dropped for the rate limit, within one burst's worth of time, that close the
-connection."""
-
-
-class RateLimit:
-    """A token bucket.
-
-    >>> limit = RateLimit(rate=1.0, burst=2.0)
-    >>> [limit.allow(now=0.0) for _ in range(3)]
-    [True, True, False]
-    >>> limit.allow(now=1.0)
-    True
-    """
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._at: float | None = None
-
-    def allow(self, now: float | None = None) -> bool:
-        """Takes a token if there is one."""
-        now = time.monotonic() if now is None else now
-        if self._at is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
+"""Messages dropped for a rate limit, within ``FLOOD_SECONDS``, that close the connection."""
+FLOOD_SECONDS = 2.0
 
 
 class Client:
     """A connected client: its seat (``None``: spectator) and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, rate: float = RATE) -> None:
+    def __init__(self, websocket: WebSocket, address: str, counters: Counters) -> None:
         self.websocket = websocket
+        self.address = address
+        """The client's network address: the key of the limits it shares with its other
+        connections."""
         self.seat: int | None = None
         self.player_id: str | None = None
         self.greeted = False
-        self.limit = RateLimit(rate, 2 * rate)
+        self.counters = counters
+        self._key = f"{address}#{next(_SERIAL)}"
         self.dropped = 0
         self.dropped_since = 0.0
         self.closed = False
@@ -87,10 +65,20 @@ class Client:
         self.closed = True
         self._queue.put_nowait((code, reason))
 
+    def allow(self) -> bool:
+        """Counts one message against this connection's and this client's limits."""
+        return self.counters.allow("messages", self._key) and self.counters.allow(
+            "client_messages", self.address
+        )
+
+    def allow_sync(self) -> bool:
+        """Counts one full resync against this connection's limit."""
+        return self.counters.allow("syncs", self._key)
+
     def flooding(self) -> bool:
         """Counts a dropped message; whether the flood has gone on long enough to close."""
         now = time.monotonic()
-        if now - self.dropped_since > self.limit.burst / self.limit.rate:
+        if now - self.dropped_since > FLOOD_SECONDS:
             self.dropped = 0
             self.dropped_since = now
         self.dropped += 1

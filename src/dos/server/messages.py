@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from dos.server.names import NAME_MAX, display_name
 
 PROTOCOL_VERSION = 1
 """The protocol version; a client says which it speaks in ``hello``."""
@@ -26,8 +28,12 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096
 """The largest client message the server reads; a larger one is refused with ``too_big``."""
 
-NAME_MAX = 24
-"""The longest display name."""
+DisplayName = Annotated[
+    str, Field(min_length=1, max_length=4 * NAME_MAX), AfterValidator(display_name)
+]
+"""A display name: ``dos.server.names.display_name`` normalises it or refuses it."""
+Token = Annotated[str, Field(min_length=1, max_length=1024, pattern=r"^[A-Za-z0-9._\-]+$")]
+"""A signed token as the server writes it (URL-safe ASCII)."""
 
 
 class ProtocolError(Exception):
@@ -51,7 +57,7 @@ class Hello(_Message):
 
     type: Literal["hello"]
     protocol: int = PROTOCOL_VERSION
-    token: str | None = Field(default=None, max_length=1024)
+    token: Token | None = None
 
 
 class ActionMessage(_Message):
@@ -102,18 +108,30 @@ CLIENT_TYPES = ("action", "back", "hello", "ping", "rematch", "start", "sync")
 _CLIENT = TypeAdapter[Hello | ActionMessage | Start | Rematch | Back | Sync | Ping](ClientMessage)
 
 
+def message_bytes(text: str | bytes) -> int:
+    """The size of a message in bytes (UTF-8 for text; a lone surrogate counts as 3).
+
+    >>> message_bytes("é"), message_bytes(b"ab")
+    (2, 2)
+    """
+    if isinstance(text, bytes):
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def parse_client_message(
     text: str | bytes,
 ) -> Hello | ActionMessage | Start | Rematch | Back | Sync | Ping:
     """A client message from its JSON text; raises ``ProtocolError`` saying what is wrong."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            "too_big", f"message of {len(text)} bytes; the limit is {MAX_MESSAGE_BYTES}"
-        )
+    size = message_bytes(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_big", f"message of {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    except RecursionError:  # the parser's nesting limit: refused, never a crash
+        raise ProtocolError("bad_json", "not JSON this server reads: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")
@@ -272,7 +290,7 @@ def server_message(kind: str, **fields: Any) -> str:
 class CreateTable(_Message):
     """``POST /api/tables``: a new table, with its creator (the host) at seat 0."""
 
-    name: str = Field(min_length=1, max_length=NAME_MAX)
+    name: DisplayName
     """The host's display name."""
     rules: str = "official"
     options: dict[str, Any] = Field(default_factory=dict)
@@ -283,17 +301,17 @@ class CreateTable(_Message):
     """Listed by ``GET /api/tables``; private tables are joined by code only."""
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     """The turn timer in seconds; null (the default) is off."""
-    player_token: str | None = Field(default=None, max_length=1024)
+    player_token: Token | None = None
     """A ``player_token`` from an earlier grant, to keep one player id across tables."""
 
 
 class JoinTable(_Message):
     """``POST /api/tables/{code}/join``: take an open human seat."""
 
-    name: str = Field(min_length=1, max_length=NAME_MAX)
+    name: DisplayName
     seat: int | None = None
     """The seat wanted; null: the first open one."""
-    player_token: str | None = Field(default=None, max_length=1024)
+    player_token: Token | None = None
 
 
 class SeatGrant(_Message):
@@ -308,9 +326,13 @@ class SeatGrant(_Message):
 
 
 class TableList(_Message):
-    """``GET /api/tables``: the public tables not finished."""
+    """``GET /api/tables``: the public tables not finished, newest first, one page."""
 
     tables: list[TableInfo]
+    total: int
+    """How many public tables there are in all."""
+    offset: int
+    limit: int
 
 
 class GameSummary(_Message):
@@ -318,7 +340,7 @@ class GameSummary(_Message):
 
     game_id: int
     number: int
-    status: Literal["playing", "finished"]
+    status: Literal["playing", "finished", "abandoned"]
     players: list[str]
     result: dict[str, Any] | None
 

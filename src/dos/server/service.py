@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,14 @@ from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
+from dos.server.limits import Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.storage import (
     Database,
     StoredSeat,
     StoredTable,
     code_exists,
+    expire_table,
     insert_table,
     load_active,
     load_table,
@@ -38,7 +41,10 @@ MAX_SEATS = 4
 class Service:
     """Every table of the server, the database and the token signer."""
 
-    def __init__(self, db: Database, data: Path, settings: Settings) -> None:
+    def __init__(
+        self, db: Database, data: Path, settings: Settings, limits: Limits | None = None
+    ) -> None:
+        self.limits = limits or Limits()
         self.db = db
         self.data = data
         self.settings = settings
@@ -60,14 +66,19 @@ class Service:
 
     async def stop(self) -> None:
         """Closes every connection and the database."""
-        clients = []
+        await self.say_goodbye()
         for table in self.tables.values():
             table.close()
+        await asyncio.to_thread(self.db.close)
+
+    async def say_goodbye(self) -> None:
+        """Closes every connection with 1001 "server shutting down" (docs/protocol.md)."""
+        clients = []
+        for table in self.tables.values():
             for client in table.clients():
-                client.close(1001, "the server is shutting down")
+                client.close(1001, "server shutting down")
                 clients.append(client)
         await asyncio.gather(*(client.drain(1.0) for client in clients))
-        await asyncio.to_thread(self.db.close)
 
     async def table(self, code: str) -> Table | None:
         """The table with this code, loading it if it is only in the database."""
@@ -94,7 +105,7 @@ class Service:
             try:
                 player_id = self.signer.read_player(token)
             except TokenError as error:
-                raise RefusedError(error.code, error.message) from None
+                raise RefusedError(error.code, error.message, field="player_token") from None
         return player_id, self.signer.player_token(player_id)
 
     async def create(self, request: CreateTable) -> dict[str, Any]:
@@ -103,27 +114,36 @@ class Service:
             raise RefusedError(
                 "bad_request",
                 f"rules: unknown rule set {request.rules!r} (known: {', '.join(ruleset.NAMES)})",
+                field="rules",
             )
         count = len(request.seats)
         if not MIN_SEATS <= count <= MAX_SEATS:
-            raise RefusedError("bad_request", f"seats: a table has {MIN_SEATS}-{MAX_SEATS} seats")
+            raise RefusedError(
+                "bad_request", f"seats: a table has {MIN_SEATS}-{MAX_SEATS} seats", field="seats"
+            )
         if request.seats[0] is not None:
-            raise RefusedError("bad_request", "seats: seat 0 is the host's: it must be null")
+            raise RefusedError(
+                "bad_request", "seats: seat 0 is the host's: it must be null", field="seats.0"
+            )
         levels = CLASSIC_LEVELS if request.rules == "classic" else LEVELS
         for index, level in enumerate(request.seats):
             if level is not None and level not in levels:
                 raise RefusedError(
                     "bad_request",
                     f"seats.{index}: unknown bot level {level!r} (known: {', '.join(levels)})",
+                    field=f"seats.{index}",
                 )
         if bot_support(request.rules) is None and any(s is not None for s in request.seats):
-            raise RefusedError("bad_request", f"seats: bots cannot play {request.rules}")
+            raise RefusedError(
+                "bad_request", f"seats: bots cannot play {request.rules}", field="seats"
+            )
         rules = ruleset.get(request.rules)
         options = {k: v for k, v in request.options.items() if k != "players"}
         try:
             rules.new_game({**options, "players": count}, 0)
-        except (DosError, TypeError, ValueError) as error:
-            raise RefusedError("bad_request", f"options: {error}") from None
+        except (DosError, TypeError, ValueError, ArithmeticError, RecursionError) as error:
+            # Whatever the rule set cannot make a game of is refused, never a crash.
+            raise RefusedError("bad_request", f"options: {error}", field="options") from None
         player_id, player_token = self.player(request.player_token)
         code = new_code(set(self.tables))
         while await self.db.call(code_exists, code):
@@ -151,7 +171,7 @@ class Service:
         """Seats a guest at a table; returns their ``SeatGrant``."""
         table = await self.table(code)
         if table is None:
-            raise RefusedError("no_table", f"there is no table {code!r}")
+            raise RefusedError("no_table", f"there is no table {code!r}", field="code")
         player_id, player_token = self.player(request.player_token)
         seat = await table.join(request.name, player_id, request.seat)
         return self._grant(table, seat, player_id, player_token)
@@ -166,8 +186,48 @@ class Service:
             "table": table.info(),
         }
 
-    def public_tables(self) -> list[dict[str, Any]]:
-        """The public tables that are not finished, newest first."""
+    def public_tables(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many public tables are not finished, and ``limit`` of them from ``offset``,
+        newest first."""
         tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
         tables.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.info() for t in tables]
+        return len(tables), [t.info() for t in tables[offset : offset + limit]]
+
+    async def expire_idle(self, now: float | None = None) -> list[str]:
+        """Expires the tables nobody has been connected to for too long (``Limits``): a
+        lobby after ``lobby_idle`` seconds, a game after ``abandoned_idle`` (its game is
+        stored as abandoned); finished tables leave memory after ``lobby_idle`` (they stay
+        stored). Returns the codes of the expired tables."""
+        now = time.monotonic() if now is None else now
+        limits = self.limits
+        expired = []
+        for table in list(self.tables.values()):
+            idle = table.idle_for(now)
+            if table.status == Status.LOBBY:
+                limit = limits.lobby_idle
+            elif table.status == Status.PLAYING:
+                limit = limits.abandoned_idle
+            else:
+                if limits.lobby_idle is not None and idle > limits.lobby_idle:
+                    table.close()
+                    del self.tables[table.code]
+                continue
+            if limit is None or idle <= limit:
+                continue
+            game_id = table.game.id if table.playing() and table.game is not None else None
+            await self.db.call(expire_table, table.code, game_id)
+            table.close()
+            del self.tables[table.code]
+            expired.append(table.code)
+        if expired:
+            log.info("expired %d idle tables", len(expired))
+        return expired
+
+    async def sweep(self, every: float = 60.0) -> None:
+        """Runs ``expire_idle`` every ``every`` seconds, for ever."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_idle()
+            except Exception:
+                log.exception("expiring idle tables failed")

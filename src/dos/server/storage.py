@@ -414,6 +414,18 @@ def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any
     session.execute(update(TableRow).where(TableRow.code == code).values(status="finished"))
 
 
+def expire_table(session: Session, code: str, game_id: int | None) -> None:
+    """Marks a table ``expired`` (nobody came back to it) and its unfinished game, if any,
+    ``abandoned``. Its games stay stored; the table is no longer loaded or listed."""
+    if game_id is not None:
+        session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.status == "playing")
+            .values(status="abandoned", finished_at=time.time())
+        )
+    session.execute(update(TableRow).where(TableRow.code == code).values(status="expired"))
+
+
 def _game(session: Session, row: GameRow) -> StoredGame:
     game = StoredGame(
         id=row.id,
@@ -470,9 +482,9 @@ def load_active(session: Session) -> list[StoredTable]:
 
 
 def load_table(session: Session, code: str) -> StoredTable | None:
-    """One table by code, or ``None``."""
+    """One table by code, or ``None`` (also for an expired table)."""
     row = session.get(TableRow, code)
-    return None if row is None else _table(session, row)
+    return None if row is None or row.status == "expired" else _table(session, row)
 
 
 def list_games(session: Session, code: str) -> list[StoredGame]:

@@ -65,12 +65,16 @@ TRANSITIONS: dict[Status, frozenset[Status]] = {
 class RefusedError(Exception):
     """A request the table refuses; nothing changed. ``code`` as in ``docs/protocol.md``."""
 
-    def __init__(self, code: str, message: str, reason: Words | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, reason: Words | None = None, field: str | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.reason = reason
         """For ``illegal``: why, as a catalog key and its placeholders (``dos.i18n.explain``)."""
+        self.field = field
+        """The request field at fault, if one is (``seats.2``, ``options``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +86,6 @@ class Settings:
     grace_seconds: float = 10.0
     """After a turn timer runs out, or a player leaves a timed game: the wait before a
     stand-in bot plays for them."""
-    rate: float = 20.0
-    """Messages a second one connection may send on average (bursts of twice as many)."""
     clock: Callable[[], float] = time.monotonic
     """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
     Tests give a ``FakeClock``."""
@@ -156,6 +158,9 @@ class Table:
         self.reaction_timer = Deadline()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0)
+        self.idle_since: float | None = time.monotonic()
+        """Since when nobody has been connected (``None``: somebody is)."""
+        self._views: tuple[int, Views] | None = None
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
 
@@ -236,18 +241,33 @@ class Table:
         }
         if self.state is None:
             return server_message("state", view=None, **fields)
-        return Views(self.rules, self.state, history=True).message("state", seat, **fields)
+        return self._full_views().message("state", seat, **fields)
+
+    def _full_views(self) -> Views:
+        """The views with history of the current version, built once for every resync."""
+        if (
+            self._views is None
+            or self._views[0] != self.version
+            or self._views[1].state is not self.state
+        ):
+            self._views = (self.version, Views(self.rules, self.state, history=True))
+        return self._views[1]
 
     def clients(self) -> list[Client]:
         """Every connection at the table."""
-        seated = [s.client for s in self.seats if s.client is not None]
-        return seated + list(self.spectators)
+        return self.seated() + list(self.spectators)
 
-    def broadcast_table(self) -> None:
-        """Sends the table's info to everyone."""
+    def broadcast_table(self, spectators: bool = True) -> None:
+        """Sends the table's info to everyone (to the seated players only when only the
+        spectators changed: spectators learn their count with the next change, so N
+        spectators coming one by one cost O(N) messages, not O(N²))."""
         text = server_message("table", table=self.info())
-        for client in self.clients():
+        for client in self.clients() if spectators else self.seated():
             client.send(text)
+
+    def seated(self) -> list[Client]:
+        """The connections of seated players."""
+        return [s.client for s in self.seats if s.client is not None]
 
     def broadcast_state(self) -> None:
         """Sends everyone a full ``state``."""
@@ -490,12 +510,14 @@ class Table:
                 )
             )
             client.send(self.state_message(seat))
-        self.broadcast_table()
+            self.idle_since = None
+        self.broadcast_table(spectators=seat is not None)
         self.after_change()
 
     def detach(self, client: Client) -> None:
         """Forgets a closed connection; in a timed game, the stand-in comes after the grace."""
-        if client in self.spectators:
+        watcher = client in self.spectators
+        if watcher:
             self.spectators.discard(client)
         elif client.seat is not None and self.seats[client.seat].client is client:
             place = self.seats[client.seat]
@@ -506,7 +528,13 @@ class Table:
                 )
         else:
             return
-        self.broadcast_table()
+        if not self.clients():
+            self.idle_since = time.monotonic()
+        self.broadcast_table(spectators=not watcher)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds nobody has been connected (0 while somebody is)."""
+        return 0.0 if self.idle_since is None else now - self.idle_since
 
     def back(self, seat: int) -> None:
         """A player takes their seat back from the stand-in bot."""

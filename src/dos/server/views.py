@@ -31,6 +31,7 @@ class Views:
         self.history = history
         self._public: str | None = None
         self._official = rules.name == "official"
+        self._texts: dict[int | None, str] = {}
 
     def _public_inner(self) -> str:
         if self._public is None:
@@ -47,7 +48,13 @@ class Views:
         return self._public
 
     def text(self, seat: int | None) -> str:
-        """The view of ``seat`` as JSON text."""
+        """The view of ``seat`` as JSON text (built once per seat)."""
+        known = self._texts.get(seat)
+        if known is None:
+            known = self._texts[seat] = self._text(seat)
+        return known
+
+    def _text(self, seat: int | None) -> str:
         inner = self._public_inner()
         if seat is None:
             return "{" + inner + ',"seat":null}'

@@ -12,6 +12,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 
+MAX_TARGET_SCORE = 100_000
+"""The highest target score: far past any game's length, and exact as a JSON number anywhere."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """How a game of official DOS is played.
@@ -33,10 +37,7 @@ class Options:
 
     def __post_init__(self) -> None:
         check_option_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        if type(self.target_score) is not int or self.target_score < 1:
-            raise PositionError(
-                f"options.target_score: must be a positive integer, not {self.target_score!r}"
-            )
+        check_option_int("target_score", self.target_score, 1, MAX_TARGET_SCORE)
         for name in ("dealer_starts", "deal_passes_left", "bonus_lay_mandatory"):
             check_option_bool(name, getattr(self, name))
 

@@ -1,0 +1,109 @@
+"""The HTTP connection guard: a deadline for each request, and a cap on connections per client.
+
+uvicorn reads requests as they come, without a deadline: a client that sends half a request
+holds its connection (and a file descriptor) for ever. ``guarded_protocol`` returns uvicorn's
+httptools protocol with two additions:
+
+* a request not read whole within ``header_seconds`` of its first byte (or of the
+  connection's opening) is answered 408 and the connection closed;
+* a client (network address) holding ``client_connections`` connections already gets its new
+  one closed at once. WebSockets count too: ``Open`` is shared with the WebSocket endpoint.
+
+The overall cap is uvicorn's own ``limit_concurrency`` (503 past it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+
+class Open:
+    """Connections open per client: HTTP ones (the protocol) and WebSockets (the endpoint)."""
+
+    def __init__(self, cap: int | None) -> None:
+        self.cap = cap
+        self._count: Counter[str] = Counter()
+
+    def take(self, client: str) -> bool:
+        """Counts a new connection of ``client``; ``False`` (not counted) when over the cap."""
+        if self.cap is not None and self._count[client] >= self.cap:
+            return False
+        self._count[client] += 1
+        return True
+
+    def give_back(self, client: str) -> None:
+        """Forgets one connection of ``client``."""
+        self._count[client] -= 1
+        if self._count[client] <= 0:
+            del self._count[client]
+
+    def __getitem__(self, client: str) -> int:
+        return self._count[client]
+
+
+_TIMEOUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+
+
+def guarded_protocol(open_: Open, header_seconds: float | None) -> type[HttpToolsProtocol]:
+    """uvicorn's httptools protocol with a request deadline and the per-client cap."""
+
+    class Guarded(HttpToolsProtocol):
+        _guard_client = ""
+        _guard_counted = False
+        _guard_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._guard_client = self.client[0] if self.client else ""
+            if not open_.take(self._guard_client):
+                transport.close()
+                return
+            self._guard_counted = True
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            self._release()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self._guard_timer is None:
+                self._arm()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            # The WebSocket endpoint counts the connection from here on.
+            self._disarm()
+            self._release()
+            super().handle_websocket_upgrade()
+
+        def _arm(self) -> None:
+            if header_seconds is not None:
+                self._guard_timer = self.loop.call_later(header_seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._guard_timer is not None:
+                self._guard_timer.cancel()
+                self._guard_timer = None
+
+        def _release(self) -> None:
+            if self._guard_counted:
+                self._guard_counted = False
+                open_.give_back(self._guard_client)
+
+        def _too_slow(self) -> None:
+            self._guard_timer = None
+            if not self.transport.is_closing():
+                if self.cycle is None or self.cycle.response_complete:
+                    self.transport.write(_TIMEOUT)
+                self.transport.close()
+
+    return Guarded
