@@ -162,9 +162,8 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
-    from dos.server.tables import Settings
-
     from dos.server.limits import Limits
+    from dos.server.tables import Settings
 
     if args.bot_delay < 0 or args.grace < 0:
         raise _RejectedError("--bot-delay, --grace: not negative")

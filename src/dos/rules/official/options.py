@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from dos.errors import PositionError
 from dos.jsonfields import check_option_bool, check_option_int, check_option_names
 
 MIN_PLAYERS = 2
