@@ -16,9 +16,33 @@ class NotationError(DosError, ValueError):
 class IllegalActionError(DosError):
     """A well-formed action that the rules forbid here; the message names the rule.
 
-    >>> str(IllegalActionError("RULES §3: Center Row card 1 was already matched this turn"))
-    'RULES §3: Center Row card 1 was already matched this turn'
+    ``reason`` says which refusal it is, as data (``already_matched``), and ``params`` its
+    particulars (card numbers, seats, indexes): the one place a client's words for the
+    refusal come from (``dos.i18n.explain``), so a message and its translation never differ.
+
+    >>> error = IllegalActionError(
+    ...     "RULES §3: Center Row card 1 was already matched this turn", "already_matched", index=1
+    ... )
+    >>> str(error), error.reason, error.params
+    ('RULES §3: Center Row card 1 was already matched this turn', 'already_matched', {'index': 1})
     """
+
+    def __init__(
+        self, message: str, reason: str = "not_allowed", **params: int | tuple[int, ...]
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled across processes (tournaments) with its reason.
+        return (_illegal, (str(self), self.reason, self.params))
+
+
+def _illegal(
+    message: str, reason: str, params: dict[str, int | tuple[int, ...]]
+) -> IllegalActionError:
+    return IllegalActionError(message, reason, **params)
 
 
 class PositionError(DosError, ValueError):

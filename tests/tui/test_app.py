@@ -101,6 +101,19 @@ async def step(pilot: object, app: DosApp, clock: ManualClock) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def until_human_turn(pilot: object, app: DosApp, clock: ManualClock) -> None:
+    """Lets time move on (bots may act first) until the person is to act."""
+    for _ in range(100):
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        if screen.controller.human_turn:
+            return
+        clock.advance(0.3)
+        screen.tick()
+        await pilot.pause()  # type: ignore[attr-defined]
+    pytest.fail("the person's turn did not come")
+
+
 async def play_to_summary(pilot: object, app: DosApp, clock: ManualClock) -> None:
     """Plays with keys (``step``) until a round ends and its summary shows."""
     for _ in range(300):
@@ -167,8 +180,9 @@ async def test_the_screen_shows_center_row_hand_opponents_turn_and_phase() -> No
 
 @pytest.mark.asyncio
 async def test_an_illegal_choice_gets_a_message_and_changes_nothing() -> None:
-    app, _ = app_for(seed=3)
+    app, clock = app_for(seed=3)
     async with started(app) as pilot:
+        await until_human_turn(pilot, app, clock)
         c = app.controller
         assert c is not None and c.human_turn
         before = c.state.copy()
@@ -342,8 +356,9 @@ async def test_a_wild_dos_colour_is_asked_only_when_it_changes_the_match() -> No
 
 @pytest.mark.asyncio
 async def test_the_game_waits_while_the_help_is_open() -> None:
-    app, _ = app_for(seed=4)
+    app, clock = app_for(seed=4)
     async with started(app) as pilot:
+        await until_human_turn(pilot, app, clock)
         c = app.controller
         assert c is not None and c.human_turn
         await pilot.press("d")

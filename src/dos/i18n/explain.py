@@ -2,8 +2,9 @@
 
 The engine's own messages name the rule in English (``RULES §3: …``); a player gets a
 sentence from the catalog instead (``game.err_*`` and ``classic.err_*`` texts). The engine
-stays the judge: a reason is asked for only after ``apply`` refused the action, against the
-state it was refused on, and only picks the words.
+is the one judge: each refusal it raises says which it is (``IllegalActionError.reason``,
+with its particulars), and this module only finds the words for it, so the English message
+and every translation always give the same reason.
 
 A reason is ``Words``: a catalog key and its placeholders, which are numbers, texts, other
 ``Words`` (a card's name) or a list of ``Words`` (joined with ``", "``). Nothing in it is in
@@ -20,21 +21,19 @@ the browser renders it in the page's language.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from dos import ruleset
 from dos.cards import COLOUR, IS_WILD_NUMBER, NUMBER, WILD_DOS
-from dos.i18n import text
+from dos.errors import IllegalActionError, NotationError
+from dos.i18n import catalog, text
 from dos.rules.classic import Action as ClassicAction
-from dos.rules.classic import Kind as ClassicKind
-from dos.rules.classic import Phase as ClassicPhase
 from dos.rules.classic import State as ClassicState
 from dos.rules.classic import cards as classic_cards
-from dos.rules.classic.legal import playable, playable_cards
-from dos.rules.official import Action, Kind, Phase, State
-from dos.rules.official.matching import NO_DESIGNATION, number_match
+from dos.rules.official import Action, State
+from dos.rules.official.matching import NO_DESIGNATION
 
 COLOUR_KEYS = ("blue", "green", "red", "yellow")
 """Catalog suffixes of the colours, in the engine's colour order (``B G R Y``)."""
@@ -114,44 +113,67 @@ def cards_words(cards: Sequence[int], designations: Sequence[int] = ()) -> Param
     return names[0] if len(names) == 1 else names
 
 
+def refusal(rules_name: str, state: Any, seat: int, action: Any) -> IllegalActionError | None:
+    """The engine's own refusal of ``action`` by ``seat`` (``None`` if it is legal), found
+    by applying it to a copy: the engine stays the one judge of why."""
+    rules = ruleset.get(rules_name)
+    mine = rules.by_seat(state, action, seat)
+    if mine is None:
+        return IllegalActionError("not your seat", "not_your_turn")
+    try:
+        rules.apply(rules.copy(state), mine)
+    except IllegalActionError as error:
+        return error
+    except NotationError:
+        return IllegalActionError("not allowed", "not_allowed")
+    return None
+
+
+def _words(namespace: str, error: IllegalActionError | None, action: Any) -> Words:
+    """The catalog's words for the engine's refusal ``error`` (``namespace.err_<reason>``,
+    else ``game.err_<reason>``), its placeholders made words: cards, colours."""
+    if error is None:
+        return words("game.err_not_allowed", action=str(action))
+    card = classic_card_words if namespace == "classic" else card_words
+    params: dict[str, Param] = {}
+    given = error.params
+    for name, value in given.items():
+        if name in ("card", "target", "top") and isinstance(value, int):
+            params[name] = card(value)
+        elif name == "cards" and isinstance(value, tuple):
+            if namespace == "classic":
+                params[name] = tuple(card(c) for c in value)
+            else:
+                marks = given.get("designations", ())
+                params[name] = cards_words(value, marks if isinstance(marks, tuple) else ())
+        elif name == "colour" and isinstance(value, int):
+            params[name] = colour_words(value)
+        elif name != "designations" and isinstance(value, int):
+            params[name] = value
+    for key in (f"{namespace}.err_{error.reason}", f"game.err_{error.reason}"):
+        if key.partition(".")[2] in _KEYS[key.partition(".")[0]]:
+            return words(key, **params)
+    return words("game.err_not_allowed", action=str(action))
+
+
+def _catalog_keys(namespace: str) -> frozenset[str]:
+    return frozenset(
+        key.partition(".")[2] for key in catalog("en") if key.startswith(namespace + ".")
+    )
+
+
+_KEYS = {name: _catalog_keys(name) for name in ("game", "classic")}
+
+
 def official_reason(state: State, seat: int, action: Action) -> Words:
-    """Why ``seat`` may not make ``action`` in ``state`` (official rules).
+    """Why ``seat`` may not make ``action`` in ``state`` (official rules): the engine's
+    refusal in the catalog's words.
 
     >>> from dos.rules.official import new_game, parse_action
     >>> render("en", official_reason(new_game(seed=1), 0, parse_action("dos")))
     'Nobody has an open "DOS!" to call or catch.'
     """
-    kind = action.kind
-    if kind in (Kind.CALL, Kind.CATCH):
-        return words("game.err_no_dos")
-    if seat != state.turn:
-        return words("game.err_not_your_turn")
-    hand = Counter(state.hands[seat])
-    if kind == Kind.MATCH:
-        if state.phase == Phase.PLACING:
-            return words("game.err_matches_over")
-        if not 0 <= action.target < len(state.center):
-            return words("game.err_no_such_target", index=action.target)
-        if action.target in state.matched:
-            return words("game.err_already_matched", index=action.target)
-        missing = Counter(action.cards) - hand
-        if missing:
-            return words("game.err_not_in_hand", card=card_words(next(iter(missing))))
-        target = state.center[action.target]
-        if not number_match(action.cards, action.designations, target):
-            return words(
-                "game.err_no_number_match",
-                cards=cards_words(action.cards),
-                target=card_words(target),
-            )
-    if kind == Kind.DRAW and (state.drew or state.matched):
-        return words("game.err_already_drew")
-    if kind in (Kind.LAY, Kind.PLACE):
-        if action.cards and action.cards[0] not in hand:
-            return words("game.err_not_in_hand", card=card_words(action.cards[0]))
-        if kind == Kind.LAY and not (state.drew and not state.matched):
-            return words("game.err_draw_first")
-    return words("game.err_not_allowed", action=str(action))
+    return _words("game", refusal("official", state, seat, action), action)
 
 
 def explain_official(lang: str, state: State, seat: int, action: Action) -> str:
@@ -181,52 +203,20 @@ def classic_card_words(card: int) -> Words:
 
 
 def classic_reason(state: ClassicState, seat: int, action: ClassicAction) -> Words:
-    """Why ``seat`` may not make ``action`` in ``state`` (classic rules, RULES.md §9).
+    """Why ``seat`` may not make ``action`` in ``state`` (classic rules, RULES.md §9): the
+    engine's refusal in the catalog's words.
 
     >>> from dos.rules.classic import new_game, parse_action
     >>> state = new_game(seed=1)
     >>> render("en", classic_reason(state, state.turn, parse_action("timeout")))
     'There is no reaction test now.'
     """
-    if state.phase == ClassicPhase.OVER:
-        return words("classic.err_game_over")
-    if seat != state.turn:
-        return words("game.err_not_your_turn")
-    kind = action.kind
-    if state.phase == ClassicPhase.REACTION:
-        if kind not in (ClassicKind.REACT, ClassicKind.TIMEOUT):
-            return words("classic.err_reaction_first")
-        return words("game.err_not_allowed", action=str(action))
-    if kind in (ClassicKind.REACT, ClassicKind.TIMEOUT):
-        return words("classic.err_no_reaction")
-    pending = state.pending
-    if kind == ClassicKind.PLAY:
-        card = action.card
-        if card not in state.hands[seat]:
-            return words("classic.err_not_in_hand", card=classic_card_words(card))
-        if not playable(card, state.top, state.colour, pending, state.options.stacking):
-            if pending and not state.options.stacking:
-                return words("classic.err_no_stacking", count=pending)
-            if pending and state.top == classic_cards.WILD_DRAW_FOUR:
-                colour = colour_words(state.colour)
-                return words("classic.err_stack_four", colour=colour, count=pending)
-            if pending:
-                return words("classic.err_stack_two", count=pending)
-            if card == classic_cards.WILD:
-                return words("classic.err_wild_on_wild")
-            return words(
-                "classic.err_does_not_fit",
-                card=classic_card_words(card),
-                top=classic_card_words(state.top),
-                colour=colour_words(state.colour),
-            )
-    if kind == ClassicKind.DRAW and not pending:
-        fitting = playable_cards(state, seat)
-        if fitting:
-            return words(
-                "classic.err_must_play", cards=tuple(classic_card_words(c) for c in fitting)
-            )
-    return words("game.err_not_allowed", action=str(action))
+    return _words("classic", refusal("classic", state, seat, action), action)
+
+
+def error_reason(rules_name: str, error: IllegalActionError, action: Any) -> Words:
+    """The words of a refusal the engine has just raised (the server: no second look)."""
+    return _words("classic" if rules_name == "classic" else "game", error, action)
 
 
 def explain_classic(lang: str, state: ClassicState, seat: int, action: ClassicAction) -> str:

@@ -23,8 +23,8 @@ from enum import StrEnum
 from typing import Any
 
 from dos import ruleset
-from dos.errors import DosError
-from dos.i18n.explain import REASONS, Words
+from dos.errors import DosError, IllegalActionError
+from dos.i18n.explain import Words, error_reason
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.connections import Client
 from dos.server.messages import PROTOCOL_VERSION, server_message
@@ -446,10 +446,12 @@ class Table:
             action = self.referee.judge(action)  # the server's clock, not the client's word
         try:
             self.rules.apply(self.state, action)
-        except DosError as error:
-            why = REASONS.get(self.rules_name)  # the state is unchanged: still the one before
-            reason = why(self.state, seat, action) if why is not None else None
+        except IllegalActionError as error:
+            # The engine's refusal says which it is: the message and its words agree.
+            reason = error_reason(self.rules_name, error, action)
             raise RefusedError("illegal", str(error), reason) from None
+        except DosError as error:
+            raise RefusedError("notation", str(error)) from None
         canonical = str(action)
         game = self.game
         index = self.version

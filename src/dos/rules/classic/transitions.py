@@ -50,7 +50,9 @@ def apply(state: State, action: Action) -> None:
     """
     if state.phase == Phase.OVER:
         ranking = ", ".join(str(s) for s in state.ranking)
-        raise IllegalActionError(f"RULES §9: the game is over; the ranking is {ranking}")
+        raise IllegalActionError(
+            f"RULES §9: the game is over; the ranking is {ranking}", "game_over"
+        )
     _check_shape(action)
     turn = state.turn
     recorded = action
@@ -59,12 +61,13 @@ def apply(state: State, action: Action) -> None:
         players = state.options.players
         if type(seat) is not int or not 0 <= seat < players:
             raise IllegalActionError(
-                f"RULES §9: there is no seat {seat} (seats are 0-{players - 1})"
+                f"RULES §9: there is no seat {seat} (seats are 0-{players - 1})", "no_such_seat"
             )
         if seat != turn:
             raise IllegalActionError(
                 f"RULES §9: it is seat {turn}'s turn, not seat {seat}'s; in the classic game "
-                "only the seat to act may act"
+                "only the seat to act may act",
+                "not_your_turn",
             )
         recorded = action._replace(seat=None)
     kind = action.kind
@@ -77,7 +80,8 @@ def apply(state: State, action: Action) -> None:
             count = len(state.targets)
             raise IllegalActionError(
                 f"RULES §9: seat {turn} must first take the reaction test: hit the "
-                f"{'two targets' if count == 2 else 'target'} on the screen in time"
+                f"{'two targets' if count == 2 else 'target'} on the screen in time",
+                "reaction_first",
             )
     elif kind == Kind.PLAY:
         _play(state, action)
@@ -86,7 +90,8 @@ def apply(state: State, action: Action) -> None:
     else:
         raise IllegalActionError(
             "RULES §9: there is no reaction test to take now: a reaction test follows a play "
-            "that leaves two cards or one"
+            "that leaves two cards or one",
+            "no_reaction",
         )
     state.history.append(recorded)
 
@@ -177,7 +182,9 @@ def _play(state: State, action: Action) -> None:
     card = action.card
     hand = state.hands[turn]
     if card not in hand:
-        raise IllegalActionError(f"RULES §9: seat {turn} does not hold {NAMES[card]}")
+        raise IllegalActionError(
+            f"RULES §9: seat {turn} does not hold {NAMES[card]}", "not_in_hand", card=card
+        )
     _check_playable(state, card)
     hand.remove(card)
     state.discard.append(card)
@@ -222,24 +229,37 @@ def _check_playable(state: State, card: int) -> None:
     if pending:
         if not stacking:
             raise IllegalActionError(
-                f"RULES §9: {pending} cards are pending and stacking is off: draw them ('draw')"
+                f"RULES §9: {pending} cards are pending and stacking is off: draw them ('draw')",
+                "no_stacking",
+                count=pending,
             )
         if top == WILD_DRAW_FOUR:
             raise IllegalActionError(
                 f"RULES §9: on a Wild Draw Four you may stack only a Wild Draw Four or a Draw "
                 f"Two in the wished colour ({COLOUR_NAMES[colour]}), or draw the {pending} "
-                "pending cards"
+                "pending cards",
+                "stack_four",
+                colour=colour,
+                count=pending,
             )
         wild = " (no Wild on a pending draw)" if card == WILD else ""
         raise IllegalActionError(
             f"RULES §9: on a Draw Two you may stack only a Draw Two or a Wild Draw Four, or "
-            f"draw the {pending} pending cards{wild}"
+            f"draw the {pending} pending cards{wild}",
+            "stack_two",
+            count=pending,
         )
     if card == WILD:
-        raise IllegalActionError("RULES §9: a Wild cannot be played on another Wild")
+        raise IllegalActionError(
+            "RULES §9: a Wild cannot be played on another Wild", "wild_on_wild"
+        )
     raise IllegalActionError(
         f"RULES §9: {describe(card)} does not fit {describe(top)}: a card must share the "
-        f"colour ({COLOUR_NAMES[colour]}) or the number or symbol"
+        f"colour ({COLOUR_NAMES[colour]}) or the number or symbol",
+        "does_not_fit",
+        card=card,
+        top=top,
+        colour=colour,
     )
 
 
@@ -254,7 +274,11 @@ def _draw(state: State) -> None:
         fitting = playable_cards(state)
         if fitting:
             shown = ", ".join(NAMES[c] for c in fitting)
-            raise IllegalActionError(f"RULES §9: if you can play, you must: you can play {shown}")
+            raise IllegalActionError(
+                f"RULES §9: if you can play, you must: you can play {shown}",
+                "must_play",
+                cards=tuple(fitting),
+            )
         give(state, turn, 1)
     state.turn = next_seat(state, turn)
 
@@ -264,7 +288,9 @@ def _react(state: State, action: Action) -> None:
     if action.hits > count:
         raise IllegalActionError(
             f"RULES §9: the reaction test shows {count} target{'s' if count > 1 else ''}; "
-            f"{action.hits} cannot have been hit"
+            f"{action.hits} cannot have been hit",
+            "too_many_hits",
+            count=count,
         )
     _judge(state, action.hits == count and action.ms <= state.options.reaction_time_ms)
 

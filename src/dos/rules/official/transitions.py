@@ -44,7 +44,9 @@ def apply(state: State, action: Action) -> None:
     dos.errors.IllegalActionError: RULES §3: you must match or draw before the turn can end
     """
     if state.phase == _OVER:
-        raise IllegalActionError(f"RULES §7: the game is over; seat {state.winner} won")
+        raise IllegalActionError(
+            f"RULES §7: the game is over; seat {state.winner} won", "game_over"
+        )
     seat = action.seat
     turn = state.turn
     recorded = action
@@ -52,7 +54,8 @@ def apply(state: State, action: Action) -> None:
         seat = turn
     elif type(seat) is not int or not 0 <= seat < state.options.players:
         raise IllegalActionError(
-            f"RULES §2: there is no seat {seat} (seats are 0-{state.options.players - 1})"
+            f"RULES §2: there is no seat {seat} (seats are 0-{state.options.players - 1})",
+            "no_such_seat",
         )
     elif seat == turn:
         recorded = action._replace(seat=None)
@@ -65,7 +68,8 @@ def apply(state: State, action: Action) -> None:
         if seat != turn:
             raise IllegalActionError(
                 f"RULES §3: it is seat {turn}'s turn, not seat {seat}'s; out of turn "
-                "only 'dos' and 'catch' are allowed"
+                "only 'dos' and 'catch' are allowed",
+                "not_your_turn",
             )
         cache = state.match_cache
         state.match_cache = None
@@ -144,7 +148,9 @@ def _take(state: State, seat: int, card: int, count: int = 1) -> None:
     held = state.hands[seat].count(card)
     if held < count:
         what = NAMES[card] if count == 1 else f"{count} copies of {NAMES[card]}"
-        raise IllegalActionError(f"RULES §3: seat {seat} does not hold {what}")
+        raise IllegalActionError(
+            f"RULES §3: seat {seat} does not hold {what}", "not_in_hand", card=card
+        )
 
 
 # --- out-of-turn actions (§6) -----------------------------------------------------------
@@ -154,7 +160,8 @@ def _call(state: State, seat: int) -> None:
     if not state.dos_open >> seat & 1:
         raise IllegalActionError(
             f"RULES §6: seat {seat} has no open DOS obligation to call; a call is due only "
-            "when a hand becomes exactly two cards"
+            "when a hand becomes exactly two cards",
+            "no_dos",
         )
     state.dos_open &= ~(1 << seat)
 
@@ -163,13 +170,17 @@ def _catch(state: State, seat: int, caught: int) -> None:
     players = state.options.players
     if type(caught) is not int or not 0 <= caught < players:
         raise IllegalActionError(
-            f"RULES §6: there is no seat {caught} to catch (seats are 0-{players - 1})"
+            f"RULES §6: there is no seat {caught} to catch (seats are 0-{players - 1})",
+            "no_such_seat",
         )
     if caught == seat:
-        raise IllegalActionError("RULES §6: nobody catches themselves; call 'dos' instead")
+        raise IllegalActionError(
+            "RULES §6: nobody catches themselves; call 'dos' instead", "catch_yourself"
+        )
     if not state.dos_open >> caught & 1:
         raise IllegalActionError(
-            f"RULES §6: seat {caught} has no open DOS obligation, so there is nobody to catch"
+            f"RULES §6: seat {caught} has no open DOS obligation, so there is nobody to catch",
+            "no_dos",
         )
     state.dos_open &= ~(1 << caught)
     if caught == state.turn:
@@ -185,18 +196,23 @@ def _catch(state: State, seat: int, caught: int) -> None:
 def _match(state: State, action: Action) -> None:
     if state.phase != _TURN:
         raise IllegalActionError(
-            "RULES §4.3: this turn's matches are over; place a bonus card or end"
+            "RULES §4.3: this turn's matches are over; place a bonus card or end",
+            "matches_over",
         )
     center = state.center
     target = action.target
     if type(target) is not int or not 0 <= target < len(center):
         raise IllegalActionError(
             f"RULES §3: there is no Center Row card {target} "
-            f"(the Center Row has cards 0-{len(center) - 1})"
+            f"(the Center Row has cards 0-{len(center) - 1})",
+            "no_such_target",
+            index=target,
         )
     if target in state.matched:
         raise IllegalActionError(
-            f"RULES §3: Center Row card {target} was already matched this turn"
+            f"RULES §3: Center Row card {target} was already matched this turn",
+            "already_matched",
+            index=target,
         )
     cards = action.cards
     count = len(cards)
@@ -265,7 +281,11 @@ def _match_bonus(
             raise IllegalActionError(
                 f"RULES §3: {format_card(cards[0], designations[0])} does not match "
                 f"{NAMES[card_at]} (Center Row card {target}): a Single Number Match needs "
-                "the same number"
+                "the same number",
+                "no_number_match",
+                cards=cards,
+                designations=designations,
+                target=card_at,
             )
         if plain:
             return SINGLE_BONUS[card_at][cards[0]]
@@ -278,7 +298,11 @@ def _match_bonus(
             f"RULES §3: {format_card(first, designations[0])} + "
             f"{format_card(second, designations[1])} do not add up to the number of "
             f"{NAMES[card_at]} (Center Row card {target}): a Double Number Match needs two "
-            "cards whose numbers add up to it"
+            "cards whose numbers add up to it",
+            "no_number_match",
+            cards=cards,
+            designations=designations,
+            target=card_at,
         )
     if plain:
         return high in PAIR_BONUS[card_at][low]
@@ -288,12 +312,15 @@ def _match_bonus(
 def _draw_action(state: State) -> None:
     if state.phase != Phase.TURN:
         raise IllegalActionError(
-            "RULES §4.3: this turn's matches are over; place a bonus card or end"
+            "RULES §4.3: this turn's matches are over; place a bonus card or end",
+            "matches_over",
         )
     if state.drew:
-        raise IllegalActionError("RULES §3: you have already drawn this turn")
+        raise IllegalActionError("RULES §3: you have already drawn this turn", "already_drew")
     if state.matched:
-        raise IllegalActionError("RULES §3: you draw instead of matching, not after a match")
+        raise IllegalActionError(
+            "RULES §3: you draw instead of matching, not after a match", "draw_after_match"
+        )
     seat = state.turn
     # §3 Decision: with both piles empty the draw gives nothing and the turn goes on as after
     # a draw.
@@ -304,7 +331,8 @@ def _draw_action(state: State) -> None:
 def _lay(state: State, action: Action) -> None:
     if state.phase != Phase.TURN or not state.drew or state.matched:
         raise IllegalActionError(
-            "RULES §3: a card is laid in the Center Row only after a draw not followed by a match"
+            "RULES §3: a card is laid in the Center Row only after a draw not followed by a match",
+            "draw_first",
         )
     card = action.cards[0] if len(action.cards) == 1 else -1
     if card < 0:
@@ -326,12 +354,16 @@ def _end(state: State) -> None:
             return
         if state.drew:
             raise IllegalActionError(
-                "RULES §3: after a draw with no match you must lay a card ('lay CARD')"
+                "RULES §3: after a draw with no match you must lay a card ('lay CARD')",
+                "lay_first",
             )
-        raise IllegalActionError("RULES §3: you must match or draw before the turn can end")
+        raise IllegalActionError(
+            "RULES §3: you must match or draw before the turn can end", "match_or_draw_first"
+        )
     if state.options.bonus_lay_mandatory:
         raise IllegalActionError(
-            "RULES §4.3 (option bonus_lay_mandatory): every bonus placement must be made"
+            "RULES §4.3 (option bonus_lay_mandatory): every bonus placement must be made",
+            "placements_due",
         )
     _finish_turn(state)
 
@@ -339,7 +371,8 @@ def _end(state: State) -> None:
 def _place(state: State, action: Action) -> None:
     if state.phase != Phase.PLACING:
         raise IllegalActionError(
-            "RULES §4.3: a card is placed only for a colour bonus, after the turn's matches end"
+            "RULES §4.3: a card is placed only for a colour bonus, after the turn's matches end",
+            "no_placement",
         )
     card = action.cards[0] if len(action.cards) == 1 else -1
     if card < 0:
