@@ -15,13 +15,15 @@ Invariants, after every message:
 - the server keeps serving another table meanwhile: its client gets ``pong``.
 
 Plus the explicit cases of items 2 and 10: deeply nested JSON is ``bad_json`` and the
-connection stays; ``too_big`` counts bytes, not characters.
+connection stays; ``too_big`` counts bytes, not characters; a frame over 64 KiB is closed
+with 1009 (which the client must see); shutdown closes with 1001.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -485,3 +487,30 @@ async def test_a_frame_over_64_kib_is_closed_with_1009(server: ServerProcess, si
             codes.append((await _until_pong(player, "after"))[1])
         await player.close()
     assert codes == [1009, 1009, 1009], "-1: no close frame, the connection was reset"
+
+
+@pytest.mark.asyncio
+async def test_shutdown_closes_every_connection_with_1001(tmp_path: Path) -> None:
+    """Item 10: a server stopped (SIGTERM) closes its players' and spectators' connections
+    with 1001 and the reason ``server shutting down``."""
+    own = ServerProcess(tmp_path / "data", None)
+    own.start()
+    try:
+        host = create_table(own.url, name="Ada", seats=[None, "easy"])
+        seated = await WsPlayer(own.ws_url, host["code"], host["token"]).connect()
+        watcher = await WsPlayer(own.ws_url, host["code"], None).connect()
+        await _until_pong(seated, "ready")
+        await _until_pong(watcher, "ready")
+        await asyncio.to_thread(own.stop)
+        for player in (seated, watcher):
+            assert player.ws is not None
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await player.recv()
+            assert closed.value.rcvd is not None, "no close frame"
+            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (
+                1001,
+                "server shutting down",
+            )
+    finally:
+        own.stop()
