@@ -471,6 +471,10 @@ async def run(args: argparse.Namespace, figures: Figures) -> tuple[int, list[str
     return cycles, errors, server.start_seconds[1:]
 
 
+def _stop(_signal: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cycles", type=int, default=100, help="kill -9 cycles (default 100)")
@@ -483,6 +487,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients and the kills")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _stop)  # the finally clauses stop the server
     figures = Figures()
     began = time.perf_counter()
     cycles, errors, starts = asyncio.run(run(args, figures))
