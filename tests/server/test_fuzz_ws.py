@@ -514,3 +514,24 @@ async def test_shutdown_closes_every_connection_with_1001(tmp_path: Path) -> Non
             )
     finally:
         own.stop()
+
+
+@pytest.mark.asyncio
+async def test_spectators_joining_one_by_one_cost_linear_table_messages(
+    server: ServerProcess,
+) -> None:
+    """Item 8: N spectators joining one by one bring O(N) ``table`` messages in all (here at
+    most 4 a spectator), not one to everyone at each join (N²/2)."""
+    count = 40
+    host = create_table(server.url, name="Ada", seats=[None, "easy"])
+    seated = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    watchers = []
+    for _ in range(count):
+        watchers.append(await WsPlayer(server.ws_url, host["code"], None).connect())
+    total = 0
+    for player in [seated, *watchers]:
+        _, closed = await _until_pong(player, "count")
+        assert closed is None
+        total += sum(1 for m in player.messages if m["type"] == "table")
+        await player.close()
+    assert total <= 4 * count, f"{total} table messages for {count} spectators"
