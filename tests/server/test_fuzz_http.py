@@ -9,6 +9,7 @@ and invalid (``derandomize``: the same requests every run).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -266,3 +267,29 @@ def test_the_table_list_takes_paging_parameters(server: ServerProcess) -> None:
         assert response.status_code < 500, (query, response.status_code, response.text)
         if response.status_code >= 400:
             _check_error_body(response)
+
+
+def test_creates_joins_and_lookups_are_rate_limited_per_client(tmp_path: Path) -> None:
+    """Item 4: past its limit a client gets 429 with the JSON error body ``rate_limited``
+    (here 3 creates, 3 joins and 5 look-ups a minute; the limits are set, not the
+    defaults, so that a handful of requests reach them)."""
+    limits = ["create=3/minute", "join=3/minute", "lookup=5/minute"]
+    own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
+    own.start()
+    try:
+        with httpx.Client(base_url=own.url, timeout=TIMEOUT) as client:
+            body = {"name": "Ada", "seats": [None, None, None, None]}
+            creates = [client.post("/api/tables", json=body) for _ in range(10)]
+            code = creates[0].json()["code"]
+            joins = [
+                client.post(f"/api/tables/{code}/join", json={"name": "Bob"}) for _ in range(10)
+            ]
+            lookups = [client.get("/api/tables") for _ in range(20)]
+        for answers in (creates, joins, lookups):
+            assert answers[0].status_code < 400, answers[0].text
+            limited = [a for a in answers if a.status_code == 429]
+            assert limited, [a.status_code for a in answers]
+            assert _check_error_body(limited[0])["code"] == "rate_limited"
+            assert all(a.status_code < 500 for a in answers)
+    finally:
+        own.stop()
