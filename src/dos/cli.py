@@ -14,6 +14,7 @@ from typing import Any
 
 from dos import records, ruleset
 from dos.errors import DosError
+from dos.extras import MissingExtraError, require
 from dos.perft import divide, perft
 from dos.simulate import simulate
 
@@ -145,6 +146,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
+    require("textual", "tui", "dos play")
     from dos.tui.launch import play
 
     play(
@@ -323,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (_RejectedError, DosError) as error:
+    except (_RejectedError, DosError, MissingExtraError) as error:
         print(f"dos {args.command}: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from dos.arena.played import PlayedGame, play_batch
 from dos.arena.schedule import GameSpec, TournamentError
+from dos.extras import MissingExtraError, require
 
 Progress = Callable[[int], None]
 """Told the number of games just finished, as they finish."""
@@ -236,6 +237,10 @@ class RayBackend:
     def run(self, specs: Sequence[GameSpec], progress: Progress = _no_progress) -> list[PlayedGame]:
         if self.address is not None:
             probe(self.address, self.timeout)  # before importing Ray: a wrong address fails fast
+        try:
+            require("ray", "arena", "--ray")
+        except MissingExtraError as error:
+            raise TournamentError(str(error)) from None
         import ray
         from ray._private import ray_constants
 

@@ -24,6 +24,7 @@ from typing import Any
 from dos.arena.played import PlayedGame
 from dos.arena.schedule import TournamentError
 from dos.arena.stats import Summary
+from dos.extras import installed
 
 FILES = ("games.csv", "tournament.json", "win_rates.png")
 
@@ -133,13 +134,15 @@ def write_results(
     summary: Summary,
     games: Sequence[PlayedGame],
 ) -> list[Path]:
-    """Writes ``FILES`` into ``out`` (created if need be), all or none; returns their paths."""
+    """Writes ``FILES`` into ``out`` (created if need be), all or none; returns their paths.
+    Without matplotlib (the ``arena`` extra) the plot is left out."""
     title = f"{', '.join(settings['bots'])}: {summary.games} games, {summary.players} players"
     writers: dict[str, Callable[[Path], None]] = {
         "games.csv": lambda path: write_csv(path, games, summary.players),
         "tournament.json": lambda path: write_json(path, results_json(settings, summary, games)),
-        "win_rates.png": lambda path: write_plot(path, summary, title),
     }
+    if installed("matplotlib"):
+        writers["win_rates.png"] = lambda path: write_plot(path, summary, title)
     return write_atomically(out, writers)
 
 
