@@ -1,0 +1,66 @@
+"""Tables nobody comes back to expire: a lobby after ``lobby_idle``, a game after
+``abandoned_idle`` (stored as abandoned); an expired table is gone, its code answers no table."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import cast
+
+import pytest
+from starlette.websockets import WebSocket
+
+from dos.server.connections import Client
+from dos.server.limits import Counters, Limits
+from dos.server.messages import CreateTable
+from dos.server.service import Service
+from dos.server.storage import Database, load_game
+from dos.server.tables import Settings
+
+
+def _service(data: Path) -> Service:
+    url = f"sqlite:///{data / 'dos.sqlite3'}"
+    limits = Limits(lobby_idle=60.0, abandoned_idle=600.0)
+    return Service(Database(url, "OFF"), data, Settings(bot_delay=0), limits)
+
+
+@pytest.mark.asyncio
+async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    await service.start()
+    try:
+        lobby = (await service.create(CreateTable(name="Ada", seats=[None, "easy"])))["code"]
+        game = (await service.create(CreateTable(name="Bob", seats=[None, "easy"])))["code"]
+        table = await service.table(game)
+        assert table is not None
+        await table.start(0)
+        assert table.game is not None
+        game_id = table.game.id
+        now = time.monotonic()
+        assert await service.expire_idle(now + 30) == []
+        assert await service.expire_idle(now + 61) == [lobby]
+        assert await service.expire_idle(now + 601) == [game]
+        assert await service.table(lobby) is None and await service.table(game) is None
+        stored = await service.db.call(load_game, game_id)
+        assert stored is not None and stored.status == "abandoned"
+    finally:
+        await service.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    await service.start()
+    try:
+        code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"])))["code"]
+        table = await service.table(code)
+        assert table is not None
+        client = Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits()))  # never started
+        await table.attach(client, 0)
+        assert await service.expire_idle(time.monotonic() + 10**6) == []
+        assert await service.table(code) is table
+        table.detach(client)  # the last one leaves: the clock starts
+        assert await service.expire_idle(time.monotonic() + 30) == []
+        assert await service.expire_idle(time.monotonic() + 61) == [code]
+    finally:
+        await service.stop()
