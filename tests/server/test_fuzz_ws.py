@@ -535,3 +535,41 @@ async def test_spectators_joining_one_by_one_cost_linear_table_messages(
         total += sum(1 for m in player.messages if m["type"] == "table")
         await player.close()
     assert total <= 4 * count, f"{total} table messages for {count} spectators"
+
+
+async def _ping_answer(player: WsPlayer, tag: str) -> str:
+    """Pings; ``"pong"``, the code of the error refusing the ping, or ``"closed CODE"``."""
+    try:
+        await player.send({"type": "ping", "id": tag})
+        while True:
+            message = await player.recv()
+            if message["type"] == "pong" and message.get("id") == tag:
+                return "pong"
+            if message["type"] == "error" and message.get("id") in (tag, None):
+                return str(message["code"])
+    except ConnectionClosed as closed:
+        return f"closed {closed.rcvd.code if closed.rcvd is not None else -1}"
+
+
+@pytest.mark.asyncio
+async def test_reconnecting_does_not_renew_a_clients_message_budget(tmp_path: Path) -> None:
+    """Item 6: the message budget is the client's (its address), not the connection's: once
+    spent, a new connection from the same client is refused ``rate_limited`` (or closed
+    with 4429) at once (here 20 messages a minute, the per-connection limits lifted)."""
+    limits = ["client_messages=20/minute", "messages=off", "syncs=off"]
+    own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
+    own.start()
+    try:
+        host = create_table(own.url, name="Ada", seats=[None, "easy"])
+        first = await WsPlayer(own.ws_url, host["code"], host["token"]).connect()
+        answers = [await _ping_answer(first, f"p{n}") for n in range(25)]
+        assert answers[0] == "pong", answers
+        assert "rate_limited" in answers or "closed 4429" in answers, answers
+        await first.close()
+        second = WsPlayer(own.ws_url, host["code"], None)
+        await second.connect(hello=False)
+        answer = await _ping_answer(second, "again")
+        assert answer in ("rate_limited", "closed 4429"), answer
+        await second.close()
+    finally:
+        own.stop()
