@@ -9,6 +9,8 @@ and invalid (``derandomize``: the same requests every run).
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -292,4 +294,48 @@ def test_creates_joins_and_lookups_are_rate_limited_per_client(tmp_path: Path) -
             assert _check_error_body(limited[0])["code"] == "rate_limited"
             assert all(a.status_code < 500 for a in answers)
     finally:
+        own.stop()
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    """What the server sends until it closes the connection (a reset counts as closed)."""
+    sock.settimeout(TIMEOUT)
+    chunks = []
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except ConnectionResetError:
+        pass
+    return b"".join(chunks)
+
+
+def test_slow_clients_are_timed_out_and_connections_capped(tmp_path: Path) -> None:
+    """Item 7: a request not sent whole in time is answered 408 (or the connection closed),
+    and a client past its connection cap has its new connections closed at once (here a
+    1 s request deadline and 3 connections a client)."""
+    limits = ["header_seconds=1", "client_connections=3"]
+    own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
+    own.start()
+    host, port = own.url.removeprefix("http://").rsplit(":", 1)
+    held: list[socket.socket] = []
+    try:
+        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as slow:
+            slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # never finished
+            answer = _read_all(slow)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as silent:
+            assert _read_all(silent)[:12] in (b"", b"HTTP/1.1 408")
+        for _ in range(3):
+            sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            sock.settimeout(TIMEOUT)
+            assert sock.recv(12) == b"HTTP/1.1 200"  # served, and kept open (keep-alive)
+            held.append(sock)
+        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as extra:
+            with contextlib.suppress(OSError):
+                extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert _read_all(extra) == b"", "a fourth connection of the client was served"
+    finally:
+        for sock in held:
+            sock.close()
         own.stop()
