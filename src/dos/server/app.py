@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
@@ -31,7 +31,7 @@ from dos.server import errors
 from dos.server.auth import TokenError
 from dos.server.connections import Client
 from dos.server.errors import ApiError
-from dos.server.http import Open, guarded_protocol
+from dos.server.http import GuardedWebSockets, Open, guarded_protocol
 from dos.server.limits import Counters, Limits
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
@@ -253,7 +253,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get(
         "/api/games/{game_id}/record",
-        response_class=PlainTextResponse,
+        response_class=Response,
         responses={200: {"content": {"application/x-ndjson": {}}}},
         dependencies=[limited("lookup")],
     )
@@ -592,6 +592,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
         uvicorn.Config(
             app,
             http=guarded_protocol(app.state.open_connections, config.limits.header_seconds),
+            ws=GuardedWebSockets,
             limit_concurrency=config.limits.connections,
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=False,  # compression costs more CPU than it saves here

@@ -9,7 +9,8 @@ httptools protocol with two additions:
 * a client (network address) holding ``client_connections`` connections already gets its new
   one closed at once. WebSockets count too: ``Open`` is shared with the WebSocket endpoint.
 
-The overall cap is uvicorn's own ``limit_concurrency`` (503 past it).
+The overall cap is uvicorn's own ``limit_concurrency`` (503 past it). ``GuardedWebSockets``
+closes a connection whose frame is too big with its close code, not a reset.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 
 class Open:
@@ -107,3 +109,59 @@ def guarded_protocol(open_: Open, header_seconds: float | None) -> type[HttpTool
                 self.transport.close()
 
     return Guarded
+
+
+DRAIN_SECONDS = 1.0
+"""After refusing a frame, how long the connection waits for more of it before closing."""
+
+
+class GuardedWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets, sans-I/O), closing cleanly on a refused frame.
+
+    A frame over the size limit makes the parser fail and uvicorn send the close frame (1009)
+    and close the socket at once, while the rest of the frame is still arriving: the kernel
+    then resets the connection and the client never reads the close frame. Here the rest of
+    the frame is read and dropped, and the socket closed once the client has stopped sending
+    (or closed its side).
+    """
+
+    _draining = False
+    _drain_timer: asyncio.TimerHandle | None = None
+
+    def handle_parser_exception(self) -> None:
+        assert self.conn.close_sent is not None
+        self.queue.put_nowait(
+            {
+                "type": "websocket.disconnect",
+                "code": self.conn.close_sent.code,
+                "reason": self.conn.close_sent.reason,
+            }
+        )
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self._draining = True
+        self._rearm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._draining:
+            self._rearm()  # the rest of the refused frame, or the client's close: dropped
+            return
+        super().data_received(data)
+
+    def eof_received(self) -> None:
+        if self._draining:
+            self._close()
+
+    def _rearm(self) -> None:
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+        self._drain_timer = self.loop.call_later(DRAIN_SECONDS, self._close)
+        self.close_timer = self._drain_timer  # uvicorn leaves the socket to it when the app ends
+
+    def _close(self) -> None:
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+            self._drain_timer = None
+        self.close_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
