@@ -469,14 +469,14 @@ async def test_too_big_counts_bytes_not_characters(server: ServerProcess, text: 
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("size", [WS_LIMIT + 1, 70000, 1_000_000])
+@pytest.mark.parametrize("size", [WS_LIMIT + 1, 1_000_000])
 async def test_a_frame_over_64_kib_is_closed_with_1009(server: ServerProcess, size: int) -> None:
-    """Three times each: the client sees the close code 1009, not a reset connection (a
-    server that closes the socket with the rest of the frame unread resets it, and the
-    client never reads the close frame)."""
+    """Twice each: the client sees the close code 1009, not a reset connection (a server
+    that closes the socket with the rest of the frame unread resets it, and the client never
+    reads the close frame: before the fix, two times in three)."""
     host = create_table(server.url, name="Ada", seats=[None, "easy"])
     codes = []
-    for _ in range(3):
+    for _ in range(2):
         player = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
         frame = json.dumps({"type": "ping", "id": "x" * size})
         try:
@@ -486,7 +486,7 @@ async def test_a_frame_over_64_kib_is_closed_with_1009(server: ServerProcess, si
         else:
             codes.append((await _until_pong(player, "after"))[1])
         await player.close()
-    assert codes == [1009, 1009, 1009], "-1: no close frame, the connection was reset"
+    assert codes == [1009, 1009], "-1: no close frame, the connection was reset"
 
 
 @pytest.mark.asyncio
