@@ -5,12 +5,15 @@ characters. The same rule on create and on join."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.support import TIMEOUT, ServerProcess, create_table
 
@@ -125,3 +128,68 @@ def test_good_names_are_normalised_on_join(server: ServerProcess) -> None:
         assert grant["table"]["seats"][1]["name"] == shown, name
         table = httpx.get(f"{server.url}/api/tables/{host['code']}", timeout=TIMEOUT).json()
         assert table["seats"][1]["name"] == shown, name
+
+
+# --- the property -------------------------------------------------------------------------------
+
+REFUSED = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+REFUSED |= {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"}
+"""Bidi overrides and isolates, zero-width characters: always refused."""
+
+
+def _normal(name: str) -> str:
+    """``name`` as docs/protocol.md shows it: NFC, trimmed, inner runs of spaces made one."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def _must_refuse(name: str) -> bool:
+    """Whether the rule of item 9 refuses ``name`` (the server may refuse more, never less)."""
+    shown = _normal(name)
+    if not shown or len(shown) > 24:
+        return True
+    return any(unicodedata.category(c) == "Cc" or c in REFUSED for c in name)
+
+
+def _plain(name: str) -> bool:
+    """Letters, marks, digits and spaces only: such a name of 1-24 characters (normalised)
+    must be accepted."""
+    plain = all(
+        unicodedata.category(c)[0] in "LMN" or unicodedata.category(c) == "Zs" for c in name
+    )
+    return plain and 0 < len(_normal(name)) <= 24
+
+
+_names = st.one_of(
+    st.text(max_size=30),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=30),
+    st.text(alphabet="Ae\u0301 \t\u3000\u00a0\x00\u202e\u2066\u200b\ufeff\u0308千🎲", max_size=30),
+    st.builds(lambda core, pad: pad + core + pad, st.text(min_size=1, max_size=26), st.text(" ")),
+)
+
+
+def test_any_name_is_refused_or_shown_normalised(server: ServerProcess) -> None:
+    """Hypothesis: whatever name a create sends, the server refuses it with ``bad_name``
+    (it must when the rule says so) or shows it normalised as docs/protocol.md says (NFC,
+    trimmed, inner runs of spaces made one; it must accept a name of plain letters, marks,
+    digits and spaces); never a 5xx."""
+
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @given(name=_names)
+    def check(name: str) -> None:
+        raw = json.dumps({"name": name, "seats": [None, "easy"]})  # lone surrogates escaped
+        response = httpx.post(
+            f"{server.url}/api/tables",
+            content=raw.encode("ascii"),
+            headers={"content-type": "application/json"},
+            timeout=TIMEOUT,
+        )
+        assert response.status_code < 500, (name, response.text)
+        if response.status_code == 201:
+            assert not _must_refuse(name), f"{name!r} was accepted: {response.text[:200]}"
+            shown = response.json()["table"]["seats"][0]["name"]
+            assert shown == _normal(name), (name, shown)
+        else:
+            _check_bad_name(response)
+            assert not _plain(name), f"{name!r} was refused: {response.text[:200]}"
+
+    check()
