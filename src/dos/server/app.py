@@ -404,6 +404,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def index() -> FileResponse:
         return page()
 
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(static / "leaderboard.html", media_type="text/html")
+
     @app.get("/t/{code}", include_in_schema=False)
     async def join_link(code: str) -> FileResponse:
         return page()
