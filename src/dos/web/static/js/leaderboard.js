@@ -181,10 +181,7 @@ function renderPlayer() {
     const row = document.createElement("tr");
     const head = document.createElement("th");
     head.scope = "row";
-    const link = document.createElement("a");
-    link.href = `/api/games/${game.game_id}/record`;
-    link.textContent = t("rank.game_n", { game: game.game_id, rules: rulesName(game.rules) });
-    head.append(link);
+    head.textContent = t("rank.game_n", { game: game.game_id, rules: rulesName(game.rules) });
     row.append(head);
     cell(row, game.players.join(", "));
     cell(row, game.won ? t("rank.won") : t("rank.place_n", { place: game.rank + 1 }), "num");
@@ -318,6 +315,7 @@ async function start() {
   loaded = true;
   if (state.player) await loadPlayer();
   else await loadBoard();
+  document.body.dataset.ready = "true";
 }
 
 start();
