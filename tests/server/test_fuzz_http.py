@@ -39,6 +39,7 @@ TYPED = [
     ("POST", "/api/tables/{code}/join"),
     ("GET", "/api/games/{game_id}/record"),
     ("GET", "/api/games/{game_id}/replay"),
+    ("GET", "/api/leaderboard"),
 ]
 """The operations with inputs that can be of the wrong type or shape: they also get requests
 that do not fit the document (the others take any text in their path, or nothing)."""
@@ -53,6 +54,8 @@ OPERATIONS = [
     ("GET", "/api/games/{game_id}/record"),
     ("GET", "/api/games/{game_id}/replay"),
     ("GET", "/api/players/{player_id}/results"),
+    ("GET", "/api/leaderboard"),
+    ("GET", "/api/players/{player_id}"),
     ("GET", "/api/i18n/{lang}"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
