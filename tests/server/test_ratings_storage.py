@@ -170,3 +170,12 @@ def test_the_migration_keeps_tables_made_before_it_and_rates_them(database: str)
         assert bool(rated) is True
     finally:
         db.close()
+
+
+def test_a_result_without_places_still_finishes_the_game_unrated(db: Database) -> None:
+    game_id = _play(db, "NOPLAC", {"winner": None, "scores": [0, 0, 0]})
+    assert _ratings(db) == {}
+    status = db.run_sync(
+        lambda s: s.execute(text(f"SELECT status FROM dos_games WHERE id = {game_id}")).scalar_one()
+    )
+    assert status == "finished"

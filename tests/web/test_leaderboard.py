@@ -8,12 +8,14 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, expect
 
 from dos.i18n import text
 from server.support import WsPlayer, create_table
 
 from .conftest import DESKTOP, Server
+from .pages import create_table as create_at_page
 from .pages import open_page, set_language
 
 
@@ -66,5 +68,20 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
         expect(page.locator("#player-ratings tr")).to_have_count(1)
         page.screenshot(path=str(output_dir / "player-desktop.png"), full_page=True)
         assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+def test_the_lobby_creates_a_casual_table_when_rated_is_unticked(
+    browser: Browser, server: Server
+) -> None:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        link = page.locator("a[href='/leaderboard']")
+        expect(link).to_have_text("Leaderboard")
+        page.uncheck("#create-form input[name=rated]")
+        code = create_at_page(page, "Bea", seats=2, bots=1)
+        info = httpx.get(f"{server.url}/api/tables/{code}", timeout=30).json()
+        assert info["rated"] is False
     finally:
         context.close()

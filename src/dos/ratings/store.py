@@ -12,6 +12,7 @@ guest left stays the guest's (``docs/ratings.md``).
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -19,8 +20,10 @@ from sqlalchemy import Float, ForeignKey, Integer, String, func, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS, Rating, rate_game
-from dos.ratings.ranks import ranks
+from dos.ratings.ranks import RankError, ranks
 from dos.server.models import Base, GamePlayerRow, GameRow
+
+log = logging.getLogger(__name__)
 
 BOT_PREFIX = "bot:"
 """The player id of a bot level is this prefix and the level."""
@@ -79,7 +82,8 @@ def rate_finished_game(session: Session, game_id: int, result: dict[str, Any]) -
     """Rates the players of a finished game (in the caller's transaction); whether it did.
 
     A game is not rated when a seat has nobody to rate, when fewer than two players held
-    its seats, or when it has fewer than 2 or more than 10 seats.
+    its seats, when it has fewer than 2 or more than 10 seats, or when its result does not
+    place every seat (logged: the game's end is stored all the same).
     """
     game = session.get(GameRow, game_id)
     if game is None:
@@ -112,7 +116,13 @@ def rate_finished_game(session: Session, game_id: int, result: dict[str, Any]) -
         )
     }
     current = {player: Rating(row.mu, row.sigma) for player, row in rows.items()}
-    outcomes = rate_game(players, ranks(game.rules, result, count), current)
+    try:
+        places = ranks(game.rules, result, count)
+    except RankError as error:
+        # A result without a place for every seat must not keep the game from finishing.
+        log.warning("game %d is not rated: %s", game_id, error)
+        return False
+    outcomes = rate_game(players, places, current)
     now = time.time()
     for player, outcome in outcomes.items():
         row = rows.get(player)
