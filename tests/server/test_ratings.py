@@ -1,5 +1,6 @@
 """Ratings through the server: finished games at rated tables reach the leaderboard and the
-player page, casual ones do not, and a restart keeps every rating."""
+player page, casual ones do not, a restart keeps every rating, and a game whose end a crash
+lost is rated when the server starts again."""
 
 from __future__ import annotations
 
@@ -10,6 +11,20 @@ from typing import Any
 import httpx
 import pytest
 
+from dos import ruleset
+from dos.ratings.model import rate_game
+from dos.ratings.ranks import official_ranks
+from dos.ratings.store import RatingRow
+from dos.server.models import ActionRow
+from dos.server.storage import (
+    Database,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    insert_game,
+    insert_table,
+    migrate,
+)
 from server.support import ServerProcess, WsPlayer, create_table
 
 pytestmark = pytest.mark.asyncio
@@ -102,3 +117,63 @@ async def test_the_rating_endpoints_refuse_with_the_json_error_body(server: Serv
     assert too_many.status_code in (400, 422) and too_many.json()["code"] == "bad_request"
     nobody = _get(server.url, "/api/players/p_nobody")
     assert nobody.status_code == 404 and nobody.json()["code"] == "no_player"
+
+
+def _stored_but_unfinished(data: Path) -> dict[str, Any]:
+    """A database as a crash leaves it: a game's last action committed, not its end. Returns
+    the game's result."""
+    rules = ruleset.get("official")
+    options = {"players": 2, "target_score": 20}
+    state = rules.new_game(options, 5)
+    rng = random.Random(5)
+    actions = []
+    while not rules.is_over(state):
+        action = rng.choice(rules.all_legal_actions(state))
+        rules.apply(state, action)
+        actions.append((str(action), action))
+    seats = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)]
+    table = StoredTable(
+        "CRASH1", "official", {"target_score": 20}, False, "lobby", 0, None, 0, 1.0, seats
+    )
+    game = StoredGame(0, 1, "official", rules.options_json(state), 5, ["Ada", "easy bot"], "", None)
+    db = Database(f"sqlite:///{data / 'dos.sqlite3'}")
+    try:
+        migrate(db.engine)
+        db.run_sync(insert_table, table)
+        game_id = db.run_sync(insert_game, "CRASH1", game, seats)
+        db.run_sync(
+            lambda s: s.add_all(
+                ActionRow(game_id=game_id, idx=i, action=text, seat=0, by_bot=False, at=1.0)
+                for i, (text, _) in enumerate(actions)
+            )
+        )
+    finally:
+        db.close()
+    result: dict[str, Any] = rules.result(state)
+    return result
+
+
+async def test_a_game_whose_end_a_crash_lost_is_rated_at_the_next_start(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = _stored_but_unfinished(data)
+    assert _get_nothing_rated(data)
+    server = ServerProcess(data)
+    server.start()
+    try:
+        board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
+        expected = rate_game(["p_ada", "bot:easy"], official_ranks(result, 2), {})
+        got = {e["player_id"]: e for e in board["entries"]}
+        assert set(got) == set(expected)
+        for player, outcome in expected.items():
+            assert got[player]["mu"] == pytest.approx(outcome.after.mu)
+            assert got[player]["games"] == 1
+    finally:
+        server.stop()
+
+
+def _get_nothing_rated(data: Path) -> bool:
+    db = Database(f"sqlite:///{data / 'dos.sqlite3'}")
+    try:
+        return db.run_sync(lambda s: s.query(RatingRow).count()) == 0
+    finally:
+        db.close()
