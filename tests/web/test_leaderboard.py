@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from dos.i18n import text
 from server.support import WsPlayer, create_table
 
-from .conftest import DESKTOP, Server
+from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table as create_at_page
 from .pages import open_page, set_language
 
@@ -67,6 +67,8 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
         expect(page.locator("#player-games tr")).to_have_count(1)
         expect(page.locator("#player-ratings tr")).to_have_count(1)
         page.screenshot(path=str(output_dir / "player-desktop.png"), full_page=True)
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(output_dir / "player-phone.png"), full_page=True)
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         context.close()
