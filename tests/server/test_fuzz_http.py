@@ -48,6 +48,8 @@ OPERATIONS = [
     ("GET", "/api/games/{game_id}/record"),
     ("GET", "/api/games/{game_id}/replay"),
     ("GET", "/api/players/{player_id}/results"),
+    ("GET", "/api/leaderboard"),
+    ("GET", "/api/players/{player_id}"),
     ("GET", "/api/i18n/{lang}"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""

@@ -25,6 +25,8 @@ from dos.arena.played import PlayedGame
 from dos.arena.schedule import TournamentError
 from dos.arena.stats import Summary
 from dos.extras import installed
+from dos.ratings.arena import rating_trail
+from dos.ratings.model import Rating
 
 FILES = ("games.csv", "tournament.json", "win_rates.png")
 
@@ -40,12 +42,14 @@ def csv_header(players: int) -> list[str]:
             f"calls_{seat}",
             f"caught_{seat}",
             f"seconds_{seat}",
+            f"mu_{seat}",
+            f"sigma_{seat}",
         ]
     return columns
 
 
-def csv_row(game: PlayedGame) -> list[Any]:
-    """One game's row of ``games.csv``."""
+def csv_row(game: PlayedGame, ratings: dict[str, Rating] | None = None) -> list[Any]:
+    """One game's row of ``games.csv``; ``ratings``: each bot's rating after the game."""
     row: list[Any] = [
         game.index,
         game.deal,
@@ -64,6 +68,9 @@ def csv_row(game: PlayedGame) -> list[Any]:
             game.caught[seat],
             f"{sum(game.decision_seconds[seat]):.6f}",
         ]
+        rating = (ratings or {}).get(bot)
+        row += ["" if rating is None else f"{rating.mu:.4f}"]
+        row += ["" if rating is None else f"{rating.sigma:.4f}"]
     return row
 
 
@@ -72,7 +79,8 @@ def write_csv(path: Path, games: Sequence[PlayedGame], players: int) -> None:
     with path.open("w", encoding="utf-8", newline="") as file:
         writer = csv.writer(file)
         writer.writerow(csv_header(players))
-        writer.writerows(csv_row(game) for game in games)
+        trail = rating_trail(games)
+        writer.writerows(csv_row(game, after) for game, after in zip(games, trail, strict=True))
 
 
 def results_json(
@@ -207,6 +215,8 @@ def format_table(summary: Summary) -> str:
         "win rate",
         "95% CI",
         "fair",
+        "rating",
+        "± 95%",
         "points",
         "margin",
         "decisions",
@@ -225,6 +235,8 @@ def format_table(summary: Summary) -> str:
                 _percent(bot.win_rate),
                 f"{low:.1%} - {high:.1%}",
                 _percent(bot.fair_share),
+                f"{bot.rating.mu:.1f}",
+                f"±{bot.rating_interval[1] - bot.rating.mu:.1f}",
                 _number(bot.mean_points),
                 _number(bot.mean_margin, sign=True),
                 str(bot.decisions),

@@ -12,17 +12,21 @@ Per bot (a bot holding several seats of a game counts each seat it holds):
 * **per seat**: games played and won from each seat.
 * **decision time**: median and 95th percentile of the wall time of all its decisions (the
   one figure that differs from run to run).
+* **rating**: its openskill (Plackett-Luce) rating over the games in schedule order, mu with
+  a 95% interval mu ± 1.96 sigma (``dos.ratings.arena``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from typing import Any
 
 from dos.arena.played import PlayedGame
+from dos.ratings.arena import tournament_ratings
+from dos.ratings.model import Rating
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The normal quantile of a two-sided 95% interval (1.95996...)."""
@@ -112,6 +116,13 @@ class BotSummary:
     decision_p95: float | None
     calls: int
     caught: int
+    rating: Rating = field(default_factory=Rating)
+    """Its openskill rating after the tournament (``dos.ratings.arena``)."""
+
+    @property
+    def rating_interval(self) -> tuple[float, float]:
+        """mu ± 1.96 sigma: the 95% interval of its skill."""
+        return self.rating.mu - Z95 * self.rating.sigma, self.rating.mu + Z95 * self.rating.sigma
 
     @property
     def win_rate(self) -> float:
@@ -152,6 +163,12 @@ class BotSummary:
             "decisions": self.decisions,
             "calls": self.calls,
             "caught": self.caught,
+            "rating": {
+                "mu": self.rating.mu,
+                "sigma": self.rating.sigma,
+                "ordinal": self.rating.ordinal,
+                "ci95": list(self.rating_interval),
+            },
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -203,7 +220,11 @@ def summarize(games: Sequence[PlayedGame], bots: Sequence[str] | None = None) ->
     order = (
         list(bots) if bots is not None else list(dict.fromkeys(n for g in games for n in g.seating))
     )
-    summaries = [_bot_summary(name, games, players) for name in order]
+    ratings = tournament_ratings(games)
+    summaries = [
+        replace(_bot_summary(name, games, players), rating=ratings.get(name, Rating()))
+        for name in order
+    ]
     seat_wins = [0] * players
     for game in games:
         seat_wins[game.winner] += 1

@@ -27,6 +27,9 @@ from starlette.websockets import WebSocketDisconnect
 from dos import ruleset
 from dos.bots.registry import LEVELS
 from dos.i18n.explain import Words
+from dos.ratings.api import LEADERBOARD_PAGE, RECENT_GAMES, Leaderboard, PlayerPage
+from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
+from dos.ratings.store import leaderboard, player_ratings
 from dos.server import errors
 from dos.server.auth import TokenError
 from dos.server.connections import Client
@@ -109,6 +112,8 @@ PageLimit = Annotated[int | None, Query(ge=1, le=10000)]
 """How many items a page of a list has (the server caps it)."""
 PlayerId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 """A player id in a path."""
+RatedId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_:\-]+$")]
+"""A rated player in a path: a player id, or ``bot:<level>``."""
 
 
 def client_address(scope_client: Any) -> str:
@@ -318,6 +323,38 @@ def create_app(config: ServerConfig) -> FastAPI:
             "results": games,
         }
 
+    @app.get("/api/leaderboard", response_model=Leaderboard, dependencies=[limited("lookup")])
+    async def ranking(
+        rules: Annotated[str, Query(min_length=1, max_length=32)] = "official",
+        players: Annotated[int, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2,
+        offset: Offset = 0,
+        limit: PageLimit = None,
+    ) -> dict[str, Any]:
+        """The players rated in ``rules`` at tables of ``players``, best first
+        (docs/ratings.md): ``limit`` of them (at most 50) from ``offset``."""
+        if rules not in ruleset.NAMES:
+            raise ApiError(400, "bad_request", f"there is no rule set {rules!r}", "rules")
+        limit = LEADERBOARD_PAGE if limit is None else min(limit, LEADERBOARD_PAGE)
+        total, entries = await service.db.call(leaderboard, rules, players, offset, limit)
+        return {
+            "rules": rules,
+            "players": players,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "entries": entries,
+        }
+
+    @app.get(
+        "/api/players/{player_id}", response_model=PlayerPage, dependencies=[limited("lookup")]
+    )
+    async def rated_player(player_id: RatedId) -> dict[str, Any]:
+        """A player's ratings, latest rated games and rating history (docs/ratings.md)."""
+        page = await service.db.call(player_ratings, player_id, RECENT_GAMES)
+        if page is None:
+            raise ApiError(404, "no_player", "this player has no rated game", "player_id")
+        return page
+
     @app.get("/api/i18n/{lang}")
     async def i18n(
         lang: Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")],
@@ -366,6 +403,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return page()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(static / "leaderboard.html", media_type="text/html")
 
     @app.get("/t/{code}", include_in_schema=False)
     async def join_link(code: str) -> FileResponse:

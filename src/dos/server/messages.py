@@ -172,6 +172,8 @@ class TableInfo(_Message):
     rules: str
     options: dict[str, Any]
     public: bool
+    rated: bool
+    """Whether its games update the players' ratings (docs/ratings.md); else casual."""
     status: Literal["lobby", "playing", "finished"]
     host: int
     turn_seconds: float | None
@@ -299,6 +301,8 @@ class CreateTable(_Message):
     """One entry per seat (2-4): null for a human seat, or a bot level. Seat 0 is the host's."""
     public: bool = False
     """Listed by ``GET /api/tables``; private tables are joined by code only."""
+    rated: bool = True
+    """Its games update the players' ratings (docs/ratings.md); false: a casual table."""
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     """The turn timer in seconds; null (the default) is off."""
     player_token: Token | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -31,6 +31,8 @@ class TableRow(Base):
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     games: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[float] = mapped_column(Float)
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    """Whether its games update the players' ratings (``dos.ratings``); else casual."""
 
 
 class SeatRow(Base):

@@ -161,6 +161,7 @@ class Service:
             games=0,
             created_at=now(),
             seats=seats,
+            rated=request.rated,
         )
         await self.db.call(insert_table, stored)
         table = Table(stored, self.db, self.settings)

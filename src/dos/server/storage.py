@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, create_engine, event, insert, select, update
 from sqlalchemy.orm import Session
 
+from dos.ratings.store import rate_finished_game
 from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
 T = TypeVar("T")
@@ -95,6 +96,8 @@ class StoredTable:
     created_at: float
     seats: list[StoredSeat]
     game: StoredGame | None = None
+    rated: bool = True
+    """Whether its games update the players' ratings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +339,7 @@ def insert_table(session: Session, table: StoredTable) -> None:
             turn_seconds=table.turn_seconds,
             games=table.games,
             created_at=table.created_at,
+            rated=table.rated,
         )
     )
     session.flush()
@@ -405,13 +409,17 @@ def insert_game(
 
 
 def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any]) -> None:
-    """Stores a game's result and marks it and its table finished."""
-    session.execute(
+    """Stores a game's result and marks it and its table finished; at a rated table, the
+    players' ratings are updated in the same transaction, once (``dos.ratings.store``)."""
+    finished = session.execute(
         update(GameRow)
-        .where(GameRow.id == game_id)
+        .where(GameRow.id == game_id, GameRow.status == "playing")
         .values(status="finished", result=result, finished_at=time.time())
     )
     session.execute(update(TableRow).where(TableRow.code == code).values(status="finished"))
+    rated = session.scalar(select(TableRow.rated).where(TableRow.code == code))
+    if getattr(finished, "rowcount", 0) == 1 and rated:
+        rate_finished_game(session, game_id, result)
 
 
 def expire_table(session: Session, code: str, game_id: int | None) -> None:
@@ -470,6 +478,7 @@ def _table(session: Session, row: TableRow) -> StoredTable:
         created_at=row.created_at,
         seats=seats,
         game=None if latest is None else _game(session, latest),
+        rated=row.rated,
     )
 
 

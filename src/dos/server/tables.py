@@ -136,6 +136,7 @@ class Table:
         self.rules: Any = ruleset.get(stored.rules)
         self.options = dict(stored.options)
         self.public = stored.public
+        self.rated = stored.rated
         self.status = Status(stored.status)
         self.host = stored.host
         self.turn_seconds = stored.turn_seconds
@@ -200,6 +201,7 @@ class Table:
             "rules": self.rules_name,
             "options": self.options,
             "public": self.public,
+            "rated": self.rated,
             "status": self.status.value,
             "host": self.host,
             "turn_seconds": self.turn_seconds,

@@ -122,6 +122,7 @@ export class Lobby {
         options: optionsFromForm(form),
         seats: seatsFromForm(form),
         public: form.visibility.value === "listed",
+        rated: form.rated ? form.rated.checked : true,
         turn_seconds: turnSeconds > 0 ? turnSeconds : null,
         player_token: session.playerToken(),
       });

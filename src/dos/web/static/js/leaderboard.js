@@ -1,0 +1,321 @@
+// The leaderboard (/leaderboard) and a player's page (/leaderboard?player=ID): openskill
+// ratings from GET /api/leaderboard and GET /api/players/{id} (docs/ratings.md). Every word
+// comes from the message catalog (rank.* keys); the rating-over-time plot is inline SVG.
+
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const PAGE = 50;
+const SEATS = [2, 3, 4];
+
+let state = { rules: "official", players: 2, offset: 0, player: null };
+let board = null;
+let page = null;
+let loaded = false;
+
+function fixed(value) {
+  return new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    .format(value);
+}
+
+function signed(value) {
+  const text = fixed(Math.abs(value));
+  return value > 0.05 ? `+${text}` : value < -0.05 ? `−${text}` : text;
+}
+
+function rulesName(rules) {
+  return t(`web.rules_${rules}`);
+}
+
+/** A player's name as shown: a bot level in words, a guest by their name. */
+function shownName(entry) {
+  if (entry.bot) {
+    const level = entry.player_id.slice(4);
+    return t("rank.bot", { level: t(`web.level_${level}`) });
+  }
+  return entry.name;
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+function playerLink(entry) {
+  const link = document.createElement("a");
+  link.href = `/leaderboard?player=${encodeURIComponent(entry.player_id)}`;
+  link.textContent = shownName(entry);
+  return link;
+}
+
+function showError(key) {
+  const banner = $("rank-error");
+  banner.textContent = key ? t(key) : "";
+  banner.hidden = !key;
+}
+
+async function getJson(url) {
+  const response = await fetch(url);
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+// --- the leaderboard --------------------------------------------------------------------------
+
+async function loadBoard() {
+  const query = new URLSearchParams({
+    rules: state.rules, players: state.players, offset: state.offset, limit: PAGE,
+  });
+  try {
+    board = await getJson(`/api/leaderboard?${query}`);
+    showError(null);
+  } catch {
+    board = null;
+    showError("rank.error");
+  }
+  renderBoard();
+}
+
+function renderBoard() {
+  $("board-view").hidden = false;
+  $("player-view").hidden = true;
+  $("board-rules").value = state.rules;
+  $("board-players").value = String(state.players);
+  $("board-caption").textContent = t("rank.caption", {
+    rules: rulesName(state.rules), players: state.players,
+  });
+  const rows = $("board-rows");
+  rows.replaceChildren();
+  const entries = board ? board.entries : [];
+  const me = localStorage.getItem("dos.player_id");
+  for (const entry of entries) {
+    const row = document.createElement("tr");
+    if (entry.player_id === me) row.className = "you";
+    const place = document.createElement("th");
+    place.scope = "row";
+    place.className = "num";
+    place.textContent = String(entry.place);
+    row.append(place);
+    cell(row, "").append(playerLink(entry));
+    cell(row, fixed(entry.rating), "num");
+    cell(row, t("rank.mu_sigma", { mu: fixed(entry.mu), sigma: fixed(entry.sigma) }), "num");
+    cell(row, String(entry.games), "num");
+    cell(row, String(entry.wins), "num");
+    rows.append(row);
+  }
+  $("board-table").hidden = entries.length === 0;
+  $("board-empty").hidden = entries.length !== 0;
+  const total = board ? board.total : 0;
+  $("board-range").textContent = entries.length
+    ? t("rank.range", { first: state.offset + 1, last: state.offset + entries.length, total })
+    : "";
+  $("board-prev").disabled = state.offset === 0;
+  $("board-next").disabled = state.offset + entries.length >= total;
+  document.title = `${t("rank.title")} · DOS`;
+}
+
+// --- a player's page --------------------------------------------------------------------------
+
+async function loadPlayer() {
+  try {
+    page = await getJson(`/api/players/${encodeURIComponent(state.player)}`);
+    showError(null);
+  } catch {
+    page = undefined;
+    showError("rank.error");
+  }
+  renderPlayer();
+}
+
+function seriesKey(rules, players) {
+  return `${rules}/${players}`;
+}
+
+function renderPlayer() {
+  $("board-view").hidden = true;
+  $("player-view").hidden = false;
+  const found = Boolean(page);
+  $("player-missing").hidden = found || page === undefined;
+  $("player-body").hidden = !found;
+  $("player-title").textContent = found
+    ? t("rank.player_title", { name: shownName(page) })
+    : t("rank.title");
+  if (!found) return;
+  document.title = `${shownName(page)} · DOS`;
+
+  const ratings = $("player-ratings");
+  ratings.replaceChildren();
+  const series = $("plot-series");
+  const chosen = series.value;
+  series.replaceChildren();
+  for (const rating of page.ratings) {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = rulesName(rating.rules);
+    row.append(head);
+    cell(row, String(rating.players), "num");
+    cell(row, fixed(rating.rating), "num");
+    cell(row, t("rank.mu_sigma", { mu: fixed(rating.mu), sigma: fixed(rating.sigma) }), "num");
+    cell(row, String(rating.games), "num");
+    cell(row, String(rating.wins), "num");
+    ratings.append(row);
+    const option = document.createElement("option");
+    option.value = seriesKey(rating.rules, rating.players);
+    option.textContent = t("rank.caption", {
+      rules: rulesName(rating.rules), players: rating.players,
+    });
+    series.append(option);
+  }
+  if ([...series.options].some((o) => o.value === chosen)) series.value = chosen;
+  renderPlot();
+
+  const games = $("player-games");
+  games.replaceChildren();
+  for (const game of page.recent) {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = t("rank.game_n", { game: game.game_id, rules: rulesName(game.rules) });
+    row.append(head);
+    cell(row, game.players.join(", "));
+    cell(row, game.won ? t("rank.won") : t("rank.place_n", { place: game.rank + 1 }), "num");
+    cell(row, signed(game.rating_change), game.rating_change >= 0 ? "num up" : "num down");
+    games.append(row);
+  }
+}
+
+/** The SVG plot of one series: the conservative rating (mu − 3σ, dashed) and mu with a
+ * ±σ band, after each rated game. */
+export function plot(points, width = 640, height = 260) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  const left = 44, right = 12, top = 12, bottom = 30;
+  const start = { mu: points.length ? points[0].mu_before : 25, sigma: points.length ? points[0].sigma_before : 25 / 3 };
+  const values = [start, ...points.map((p) => ({ mu: p.mu, sigma: p.sigma }))];
+  const low = Math.floor(Math.min(...values.map((v) => v.mu - 3 * v.sigma)) / 5) * 5;
+  const high = Math.ceil(Math.max(...values.map((v) => v.mu + v.sigma)) / 5) * 5;
+  const x = (i) => left + (values.length > 1 ? (i * (width - left - right)) / (values.length - 1) : 0);
+  const y = (v) => top + ((high - v) * (height - top - bottom)) / Math.max(high - low, 1);
+  const add = (name, attrs, text) => {
+    const el = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+    if (text !== undefined) el.textContent = text;
+    svg.append(el);
+    return el;
+  };
+  for (let v = low; v <= high; v += 5) {
+    add("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid" });
+    add("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v));
+  }
+  add("line", { x1: left, x2: left, y1: top, y2: height - bottom, class: "axis" });
+  add("line", { x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: "axis" });
+  add("text", { x: (left + width - right) / 2, y: height - 8, "text-anchor": "middle" }, t("rank.axis_games"));
+  const upper = values.map((v, i) => `${x(i)},${y(v.mu + v.sigma)}`);
+  const lower = values.map((v, i) => `${x(i)},${y(v.mu - v.sigma)}`).reverse();
+  add("polygon", { points: [...upper, ...lower].join(" "), class: "band" });
+  add("polyline", { points: values.map((v, i) => `${x(i)},${y(v.mu)}`).join(" "), class: "mu" });
+  add("polyline", {
+    points: values.map((v, i) => `${x(i)},${y(v.mu - 3 * v.sigma)}`).join(" "), class: "ordinal",
+  });
+  values.forEach((v, i) => {
+    const dot = add("circle", { cx: x(i), cy: y(v.mu - 3 * v.sigma), r: 3, class: "dot" });
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = t("rank.point", {
+      game: i, rating: fixed(v.mu - 3 * v.sigma), mu: fixed(v.mu), sigma: fixed(v.sigma),
+    });
+    dot.append(title);
+  });
+  return svg;
+}
+
+function renderPlot() {
+  const [rules, players] = ($("plot-series").value || "").split("/");
+  const points = page.history.filter((p) => p.rules === rules && String(p.players) === players);
+  const label = t("rank.plot_label", { rules: rulesName(rules), players });
+  const svg = plot(points);
+  svg.setAttribute("aria-label", label);
+  $("plot").replaceChildren(svg);
+  $("plot-caption").textContent = t("rank.plot_caption");
+}
+
+// --- start ------------------------------------------------------------------------------------
+
+function readAddress() {
+  const query = new URLSearchParams(location.search);
+  const rules = query.get("rules");
+  const players = Number(query.get("players"));
+  state = {
+    rules: rules === "classic" ? "classic" : "official",
+    players: SEATS.includes(players) ? players : 2,
+    offset: Math.max(0, Number(query.get("offset")) || 0),
+    player: query.get("player"),
+  };
+}
+
+function go() {
+  const query = new URLSearchParams({ rules: state.rules, players: state.players });
+  if (state.offset) query.set("offset", state.offset);
+  history.pushState(null, "", `/leaderboard?${query}`);
+  loadBoard();
+}
+
+function render() {
+  if (state.player) renderPlayer();
+  else renderBoard();
+}
+
+async function start() {
+  const select = $("lang-select");
+  for (const code of LANGS) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = LANG_NAMES[code];
+    select.append(option);
+  }
+  select.addEventListener("change", () => setLang(select.value));
+  onLangChange((code) => {
+    select.value = code;
+    if (loaded) render();
+  });
+  const seats = $("board-players");
+  for (const count of SEATS) {
+    const option = document.createElement("option");
+    option.value = String(count);
+    option.textContent = String(count);
+    seats.append(option);
+  }
+  $("board-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    state = { ...state, rules: $("board-rules").value, players: Number(seats.value), offset: 0 };
+    go();
+  });
+  $("board-prev").addEventListener("click", () => {
+    state = { ...state, offset: Math.max(0, state.offset - PAGE) };
+    go();
+  });
+  $("board-next").addEventListener("click", () => {
+    state = { ...state, offset: state.offset + PAGE };
+    go();
+  });
+  $("plot-series").addEventListener("change", renderPlot);
+  window.addEventListener("popstate", () => {
+    readAddress();
+    if (state.player) loadPlayer();
+    else loadBoard();
+  });
+  readAddress();
+  await setLang(preferredLang());
+  loaded = true;
+  if (state.player) await loadPlayer();
+  else await loadBoard();
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,40 @@
+"""Every word of the leaderboard and player pages is in the message catalog, in every
+language (the catalog test checks that each language has every English key)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dos.i18n import LANGS, catalog
+from dos.web import STATIC_DIR
+
+KEY = re.compile(r"""["'`]((?:rank|web)\.[a-z_]+)["'`]""")
+DYNAMIC = re.compile(r"`(web\.(?:rules|level)_)\$\{")
+
+
+def _page_keys() -> set[str]:
+    keys: set[str] = set()
+    for name in ("leaderboard.html", "js/leaderboard.js", "index.html"):
+        source = (STATIC_DIR / name).read_text(encoding="utf-8")
+        keys |= {k for k in KEY.findall(source) if k.startswith("rank.") or name != "index.html"}
+    return keys
+
+
+def test_the_pages_use_rank_words() -> None:
+    keys = _page_keys()
+    assert {"rank.title", "rank.rating", "rank.plot_label", "rank.rated_table"} <= keys
+    source = (STATIC_DIR / "js" / "leaderboard.js").read_text(encoding="utf-8")
+    assert set(DYNAMIC.findall(source)) == {"web.rules_", "web.level_"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_word_of_the_pages_is_in_the_catalog(lang: str) -> None:
+    texts = catalog(lang)
+    missing = sorted(k for k in _page_keys() if k not in texts)
+    assert missing == []
+    for rules in ("official", "classic"):
+        assert f"web.rules_{rules}" in texts
+    for level in ("easy", "medium", "hard"):
+        assert f"web.level_{level}" in texts

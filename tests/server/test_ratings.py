@@ -1,0 +1,179 @@
+"""Ratings through the server: finished games at rated tables reach the leaderboard and the
+player page, casual ones do not, a restart keeps every rating, and a game whose end a crash
+lost is rated when the server starts again."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from dos import ruleset
+from dos.ratings.model import rate_game
+from dos.ratings.ranks import official_ranks
+from dos.ratings.store import RatingRow
+from dos.server.models import ActionRow
+from dos.server.storage import (
+    Database,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    insert_game,
+    insert_table,
+    migrate,
+)
+from server.support import ServerProcess, WsPlayer, create_table
+
+pytestmark = pytest.mark.asyncio
+
+SHORT = {"target_score": 20}
+"""Short games: the first to 20 points wins."""
+
+
+async def _finish(player: WsPlayer, rng: random.Random) -> dict[str, Any]:
+    """Plays the game to its end, then waits until the server has stored it: the ``table``
+    message sent after the stored end (it may have come while an action was answered)."""
+    start = len(player.messages)
+    result = await player.play_to_end(rng)
+
+    def stored() -> bool:
+        seen = player.messages[start:]
+        end = next(i for i, m in enumerate(seen) if m["type"] == "update" and m["result"])
+        return any(
+            m["type"] == "table" and m["table"]["status"] == "finished" for m in seen[end + 1 :]
+        )
+
+    while not stored():
+        await player.recv()
+    return result
+
+
+async def _play_games(url: str, ws_url: str, rated: bool, games: int, seed: int) -> str:
+    """Plays ``games`` games at a new table of the host against an ``easy`` bot; returns the
+    host's player id."""
+    grant = create_table(url, seats=[None, "easy"], options=SHORT, rated=rated)
+    assert grant["table"]["rated"] is rated
+    host = await WsPlayer(ws_url, grant["code"], grant["token"]).connect()
+    rng = random.Random(seed)
+    for number in range(games):
+        await host.send({"type": "start" if number == 0 else "rematch"})
+        await host.expect("state")
+        await _finish(host, rng)
+    await host.close()
+    player_id: str = grant["player_id"]
+    return player_id
+
+
+def _get(url: str, path: str, **params: Any) -> httpx.Response:
+    return httpx.get(f"{url}{path}", params=params, timeout=30.0)
+
+
+async def test_rated_games_reach_the_leaderboard_and_survive_a_restart(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data")
+    server.start()
+    try:
+        ada = await _play_games(server.url, server.ws_url, rated=True, games=2, seed=3)
+        casual = await _play_games(server.url, server.ws_url, rated=False, games=1, seed=4)
+
+        board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
+        entries = {e["player_id"]: e for e in board["entries"]}
+        assert set(entries) == {ada, "bot:easy"} and board["total"] == 2
+        assert casual not in entries
+        assert entries[ada]["games"] == entries["bot:easy"]["games"] == 2
+        assert entries[ada]["wins"] + entries["bot:easy"]["wins"] == 2
+        assert entries[ada]["name"] == "Host" and entries["bot:easy"]["bot"]
+        for entry in entries.values():
+            assert entry["rating"] == pytest.approx(entry["mu"] - 3 * entry["sigma"])
+        assert [e["place"] for e in board["entries"]] == [1, 2]
+        assert (
+            _get(server.url, "/api/leaderboard", rules="classic", players=2).json()["entries"] == []
+        )
+
+        page = _get(server.url, f"/api/players/{ada}").json()
+        assert [r["games"] for r in page["ratings"]] == [2]
+        assert len(page["history"]) == len(page["recent"]) == 2
+        assert page["history"][-1]["mu"] == pytest.approx(entries[ada]["mu"])
+        bot = _get(server.url, "/api/players/bot:easy").json()
+        assert bot["bot"] and bot["ratings"][0]["games"] == 2
+
+        server.stop()
+        server.start()
+
+        again = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
+        assert again == board
+        assert _get(server.url, f"/api/players/{ada}").json() == page
+    finally:
+        server.stop()
+
+
+async def test_the_rating_endpoints_refuse_with_the_json_error_body(server: ServerProcess) -> None:
+    unknown = _get(server.url, "/api/leaderboard", rules="draughts")
+    assert unknown.status_code == 400
+    assert unknown.json()["code"] == "bad_request" and unknown.json()["field"] == "rules"
+    too_many = _get(server.url, "/api/leaderboard", players=11)
+    assert too_many.status_code in (400, 422) and too_many.json()["code"] == "bad_request"
+    nobody = _get(server.url, "/api/players/p_nobody")
+    assert nobody.status_code == 404 and nobody.json()["code"] == "no_player"
+
+
+def _stored_but_unfinished(data: Path) -> dict[str, Any]:
+    """A database as a crash leaves it: a game's last action committed, not its end. Returns
+    the game's result."""
+    rules = ruleset.get("official")
+    options = {"players": 2, "target_score": 20}
+    state = rules.new_game(options, 5)
+    rng = random.Random(5)
+    actions = []
+    while not rules.is_over(state):
+        action = rng.choice(rules.all_legal_actions(state))
+        rules.apply(state, action)
+        actions.append((str(action), action))
+    seats = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)]
+    table = StoredTable(
+        "CRASH1", "official", {"target_score": 20}, False, "lobby", 0, None, 0, 1.0, seats
+    )
+    game = StoredGame(0, 1, "official", rules.options_json(state), 5, ["Ada", "easy bot"], "", None)
+    db = Database(f"sqlite:///{data / 'dos.sqlite3'}")
+    try:
+        migrate(db.engine)
+        db.run_sync(insert_table, table)
+        game_id = db.run_sync(insert_game, "CRASH1", game, seats)
+        db.run_sync(
+            lambda s: s.add_all(
+                ActionRow(game_id=game_id, idx=i, action=text, seat=0, by_bot=False, at=1.0)
+                for i, (text, _) in enumerate(actions)
+            )
+        )
+    finally:
+        db.close()
+    result: dict[str, Any] = rules.result(state)
+    return result
+
+
+async def test_a_game_whose_end_a_crash_lost_is_rated_at_the_next_start(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = _stored_but_unfinished(data)
+    assert _get_nothing_rated(data)
+    server = ServerProcess(data)
+    server.start()
+    try:
+        board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
+        expected = rate_game(["p_ada", "bot:easy"], official_ranks(result, 2), {})
+        got = {e["player_id"]: e for e in board["entries"]}
+        assert set(got) == set(expected)
+        for player, outcome in expected.items():
+            assert got[player]["mu"] == pytest.approx(outcome.after.mu)
+            assert got[player]["games"] == 1
+    finally:
+        server.stop()
+
+
+def _get_nothing_rated(data: Path) -> bool:
+    db = Database(f"sqlite:///{data / 'dos.sqlite3'}")
+    try:
+        return db.run_sync(lambda s: s.query(RatingRow).count()) == 0
+    finally:
+        db.close()
