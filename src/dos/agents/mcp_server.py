@@ -284,24 +284,9 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
     )
     endpoint = StreamableHTTPASGIApp(manager)
 
-    async def limited(scope: Scope, receive: Receive, send: Send) -> None:
-        # Every request to the MCP endpoint counts as an API look-up of its client.
-        client = scope.get("client")
-        who = str(client[0]) if client else "unknown"
-        if not counters.allow("lookup", who):
-            wait = counters.retry_after("lookup", who)
-            response = error_response(
-                429,
-                "rate_limited",
-                f"too many requests: try again in {wait} s",
-                None,
-                **{"Retry-After": str(wait)},
-            )
-            await response(scope, receive, send)
-            return
-        await endpoint(scope, receive, send)
-
-    app.router.routes.append(Route(MCP_PATH, endpoint=limited, methods=["GET", "POST", "DELETE"]))
+    app.router.routes.append(
+        Route(MCP_PATH, endpoint=_Limited(endpoint, counters), methods=["GET", "POST", "DELETE"])
+    )
 
     @contextlib.asynccontextmanager
     async def running() -> AsyncIterator[None]:
@@ -309,6 +294,25 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
             yield
 
     return running
+
+
+class _Limited:
+    """The MCP endpoint, where every request counts as an API look-up of its client."""
+
+    def __init__(self, endpoint: StreamableHTTPASGIApp, counters: Counters) -> None:
+        self.endpoint = endpoint
+        self.counters = counters
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        who = str(client[0]) if client else "unknown"
+        if not self.counters.allow("lookup", who):
+            wait = self.counters.retry_after("lookup", who)
+            message = f"too many requests (lookup): try again in {wait} s"
+            retry = {"Retry-After": str(wait)}
+            await error_response(429, "rate_limited", message, None, **retry)(scope, receive, send)
+            return
+        await self.endpoint(scope, receive, send)
 
 
 # --- over HTTP (dos mcp --server URL) ---------------------------------------------------------
