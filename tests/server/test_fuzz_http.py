@@ -39,6 +39,8 @@ TYPED = [
     ("POST", "/api/tables/{code}/join"),
     ("GET", "/api/games/{game_id}/record"),
     ("GET", "/api/games/{game_id}/replay"),
+    ("POST", "/api/agent/seat/actions"),
+    ("GET", "/api/agent/seat/wait"),
 ]
 """The operations with inputs that can be of the wrong type or shape: they also get requests
 that do not fit the document (the others take any text in their path, or nothing)."""
@@ -54,6 +56,12 @@ OPERATIONS = [
     ("GET", "/api/games/{game_id}/replay"),
     ("GET", "/api/players/{player_id}/results"),
     ("GET", "/api/i18n/{lang}"),
+    ("GET", "/api/agent/seat"),
+    ("POST", "/api/agent/seat/actions"),
+    ("POST", "/api/agent/seat/start"),
+    ("GET", "/api/agent/seat/wait"),
+    ("GET", "/api/agent/seat/record"),
+    ("GET", "/api/agent/rules/{name}"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 

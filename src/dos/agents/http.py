@@ -189,11 +189,16 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
             return refusal_response(error)
         return Response(text, media_type="application/x-ndjson")
 
-    @router.get("/rules/{name}", response_class=PlainTextResponse, dependencies=[limited("lookup")])
+    @router.get(
+        "/rules/{name}",
+        response_class=Response,
+        responses={200: {"content": {"text/plain": {}}}},
+        dependencies=[limited("lookup")],
+    )
     async def rules(name: RuleName) -> Response:
-        """The rules of a rule set (``official``, ``classic``) in short, as Markdown."""
+        """The rules of a rule set (``official``, ``classic``) in short (Markdown text)."""
         try:
-            return PlainTextResponse(rules_text(name), media_type="text/markdown")
+            return PlainTextResponse(rules_text(name))
         except RefusedError as error:
             return refusal_response(error)
 
