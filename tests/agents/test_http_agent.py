@@ -82,3 +82,15 @@ def test_the_rules_of_each_rule_set(agent_server: ServerProcess) -> None:
     assert "reaction test" in classic.text
     unknown = httpx.get(f"{agent_server.url}/api/agent/rules/chess")
     assert unknown.status_code == 400 and unknown.json()["code"] == "bad_request"
+
+
+def test_the_view_gives_each_legal_action_its_meaning(agent_server: ServerProcess) -> None:
+    url = agent_server.url
+    grant = httpx.post(f"{url}/api/tables", json={"name": "Ann", "seats": [None, None]}).json()
+    auth = {"authorization": f"Bearer {grant['token']}"}
+    lobby = httpx.get(f"{url}/api/agent/seat", headers=auth).json()
+    assert lobby["view"] is None and lobby["legal"] == []
+    seat = httpx.post(f"{url}/api/agent/seat/start", headers=auth).json()
+    assert [a["action"] for a in seat["legal"]] == seat["view"]["legal"]
+    lines = seat["text"].split("\nlegal:\n", 1)[1].splitlines() if seat["legal"] else []
+    assert lines == [f"- {a['action']} | {a['meaning']}" for a in seat["legal"]]

@@ -54,10 +54,19 @@ class Refusal(ErrorBody):
     params: dict[str, Any] | None = None
 
 
+class LegalAction(BaseModel):
+    """A legal action of the seat, in notation, and what it does in one English line."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str
+    meaning: str
+
+
 class AgentView(BaseModel):
     """What a seat sees now: the table, the game's version, the table's change counter, the
-    rule set's view of the seat (null before the first game), the result once over, and the
-    same as canonical text (docs/agents.md)."""
+    rule set's view of the seat (null before the first game), the result once over, the legal
+    actions with their meanings, and all of it as canonical text (docs/agents.md)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -70,6 +79,8 @@ class AgentView(BaseModel):
     table: TableInfo
     view: dict[str, Any] | None
     result: dict[str, Any] | None
+    legal: list[LegalAction]
+    """The seat's legal actions now (``view.legal``), each with its meaning."""
     text: str
 
 

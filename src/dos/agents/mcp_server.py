@@ -102,17 +102,20 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     async def create_table(
         name: str,
+        *,
         rules: Literal["official", "classic"] = "official",
         bots: list[str | None] | None = None,
         target_score: int | None = None,
         public: bool = False,
+        options: dict[str, Any] | None = None,
     ) -> str:
         """Creates a table with you, ``name``, as its host at seat 0. ``bots``: the other
         seats (1-3 of them), each a bot level (official: easy, medium, hard; classic the
         same) or null for a human seat others join; default one medium bot. ``target_score``
-        (official): the points that win (200 by default; 20 makes a short game). Returns
-        the table code and your seat token. Then start_game."""
-        options: dict[str, Any] = {}
+        (official): the points that win (200 by default; 20 makes a short game); ``options``:
+        any other options of the rule set (docs/classic.md: ``reaction_time_ms``, ...).
+        Returns the table code and your seat token. Then start_game."""
+        options = dict(options or {})
         if target_score is not None:
             options["target_score"] = target_score
         body = {
@@ -147,7 +150,8 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     async def look_json(token: str) -> dict[str, Any]:
         """Your seat's view as JSON: version, change, table, the rule set's view (hand,
-        legal actions, ...) and the result once the game is over."""
+        legal actions, ...), the result once the game is over, and ``legal``: each legal
+        action with its meaning."""
         answer = dict(await call(backend.look(token)))
         answer.pop("text", None)
         return answer

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from dos import ruleset
-from dos.agents.text import render
+from dos.agents.text import meaning, render
 from dos.server.auth import TokenError
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.service import Service
@@ -74,11 +74,17 @@ class Agents:
         return table, claim.seat
 
     async def look(self, token: str) -> dict[str, Any]:
-        """The seat's view now: the table, version, change, view (JSON), result and text."""
+        """The seat's view now: the table, version, change, view (JSON), result, the legal
+        actions with their meanings, and the canonical text."""
         table, seat = await self.seat(token)
-        return self._look(table, seat)
+        return await self._look(table, seat)
 
-    def _look(self, table: Table, seat: int) -> dict[str, Any]:
+    async def _look(self, table: Table, seat: int) -> dict[str, Any]:
+        # Under the table's lock, as the WebSocket's resync: never an action mid-commit.
+        async with table.lock:
+            return self._seen(table, seat)
+
+    def _seen(self, table: Table, seat: int) -> dict[str, Any]:
         info = table.info()
         view = table.view(seat, history=False)
         result = _result(table)
@@ -90,6 +96,7 @@ class Agents:
             "table": info,
             "view": view,
             "result": result,
+            "legal": _meanings(table.rules_name, view),
             "text": render(
                 info, seat, version=table.version, change=table.change, view=view, result=result
             ),
@@ -100,7 +107,7 @@ class Agents:
         seat's view after it. Refused exactly as the browser's ``action`` message."""
         table, seat = await self.seat(token)
         await table.submit(seat, action, version)
-        return self._look(table, seat)
+        return await self._look(table, seat)
 
     async def start(self, token: str) -> dict[str, Any]:
         """The host starts the game (lobby), or deals a rematch (finished)."""
@@ -109,7 +116,7 @@ class Agents:
             await table.rematch(seat)
         else:
             await table.start(seat)
-        return self._look(table, seat)
+        return await self._look(table, seat)
 
     async def wait(
         self, token: str, version: int, change: int | None, timeout: float, until: Until
@@ -134,7 +141,7 @@ class Agents:
                 change = seen  # a change that gives the seat nothing to do: wait for the next
                 version = table.version
             await table.changed(seen, left)
-        return self._look(table, seat)
+        return await self._look(table, seat)
 
     async def record(self, token: str) -> str:
         """The record (JSON Lines, ``docs/records.md``) of the table's last game, once it
@@ -158,6 +165,13 @@ class Agents:
             players=game.players,
         )
         return record.dumps()
+
+
+def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:
+    """The legal actions of a view, each with its one-line meaning."""
+    if view is None:
+        return []
+    return [{"action": a, "meaning": meaning(rules, view, a)} for a in view["legal"]]
 
 
 def _result(table: Table) -> dict[str, Any] | None:
