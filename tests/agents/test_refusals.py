@@ -5,6 +5,7 @@ WebSocket, and nothing changes."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -130,7 +131,8 @@ async def test_the_mcp_tools_refuse_as_the_websocket_does(
         illegal = await session.call_tool("act", args)
         assert illegal.is_error
         assert f"refused (illegal): {socket['message']}" in illegal.content[0].text
-        assert socket["key"] in illegal.content[0].text
+        words = {"key": socket["key"], "params": socket["params"]}
+        assert illegal.content[0].text.endswith(json.dumps(words))
         args = {"token": seats[0].token, "action": "draw", "version": version + 3}
         late = await session.call_tool("act", args)
         assert f"refused (stale): {stale['message']}" in late.content[0].text

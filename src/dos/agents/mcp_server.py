@@ -11,6 +11,7 @@ returned as a tool error that names its code (``refused (stale): ...``).
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal, Protocol
 
@@ -18,7 +19,7 @@ import httpx
 from fastapi import FastAPI
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -72,7 +73,7 @@ class Backend(Protocol):
 
 
 def _refused(error: RefusedError) -> ToolError:
-    why = f" ({error.reason.json()})" if error.reason is not None else ""
+    why = f" {json.dumps(error.reason.json())}" if error.reason is not None else ""
     return ToolError(f"refused ({error.code}): {error.message}{why}")
 
 
@@ -280,12 +281,14 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
     """Mounts the MCP server on ``app`` at ``/mcp`` (streamable HTTP, one JSON answer per
     request, no sessions kept); returns what the application's lifespan must run."""
     server = new_server(InProcess(agents, counters))
-    manager = StreamableHTTPSessionManager(
-        app=server._lowlevel_server,
-        json_response=True,
-        stateless=True,
-        max_request_body_size=16384,
+    # Builds the SDK's session manager; its Starlette app is not used: the endpoint is
+    # mounted on the server's own application, behind its limits. (No host is given: the
+    # SDK's DNS-rebinding check of loopback servers does not apply to a game server that
+    # may listen anywhere; the seat token is the authority, docs/agents.md.)
+    server.streamable_http_app(
+        json_response=True, stateless_http=True, max_request_body_size=16384, host=""
     )
+    manager = server.session_manager
     endpoint = StreamableHTTPASGIApp(manager)
 
     app.router.routes.append(

@@ -55,19 +55,21 @@ class Agents:
 
     async def seat(self, token: str) -> tuple[Table, int]:
         """The table and seat a seat token opens; raises ``RefusedError`` (``bad_token``,
-        ``expired_token``) as the WebSocket's ``hello`` refuses it."""
+        ``expired_token``, ``no_table``) as the WebSocket refuses the token (its ``hello``,
+        or its address for ``no_table``)."""
         try:
             claim = self.service.signer.read_seat(token)
         except TokenError as error:
             raise RefusedError(error.code, error.message, field="token") from None
         table = await self.service.table(claim.code)
+        if table is None:
+            raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
         if (
-            table is None
-            or not 0 <= claim.seat < len(table.seats)
+            not 0 <= claim.seat < len(table.seats)
             or table.seats[claim.seat].player_id != claim.player_id
         ):
             raise RefusedError(
-                "bad_token", "this token does not open a seat at any table", field="token"
+                "bad_token", "this token does not open a seat at this table", field="token"
             )
         if table.idle_since is not None:
             table.idle_since = time.monotonic()  # an agent's request is presence at the table
