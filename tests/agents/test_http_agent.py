@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from dos import records
 from server.support import ServerProcess
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
@@ -30,9 +32,14 @@ def test_the_documented_example_client_plays_a_whole_game(agent_server: ServerPr
     assert max(result["scores"]) >= 20
 
 
-def test_the_agent_reads_the_record_of_its_finished_game(agent_server: ServerProcess) -> None:
+@pytest.mark.parametrize(
+    ("rules", "options"), [("official", {"target_score": 20}), ("classic", {})]
+)
+def test_an_agent_plays_each_rule_set_to_the_end_and_reads_the_record(
+    agent_server: ServerProcess, rules: str, options: dict[str, Any]
+) -> None:
     url = agent_server.url
-    body = {"name": "Reader", "seats": [None, "easy"], "options": {"target_score": 20}}
+    body = {"name": "Reader", "rules": rules, "seats": [None, "easy"], "options": options}
     grant = httpx.post(f"{url}/api/tables", json=body).json()
     auth = {"authorization": f"Bearer {grant['token']}"}
     early = httpx.get(f"{url}/api/agent/seat/record", headers=auth)
@@ -58,8 +65,10 @@ def test_the_agent_reads_the_record_of_its_finished_game(agent_server: ServerPro
     record = httpx.get(f"{url}/api/agent/seat/record", headers=auth)
     assert record.status_code == 200
     assert record.headers["content-type"].startswith("application/x-ndjson")
-    lines = record.text.splitlines()
-    assert len(lines) > 1
+    game = records.loads(record.text)
+    assert game.rules == rules
+    assert len(game.actions) == seat["version"]
+    assert game.result == seat["result"]
 
 
 def test_the_agent_api_is_in_the_openapi_document(agent_server: ServerProcess) -> None:
