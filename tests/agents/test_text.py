@@ -134,3 +134,16 @@ def test_every_legal_action_has_a_one_line_meaning(rules_name: str) -> None:
                     line = meaning(rules_name, view, action)
                     assert line and "\n" not in line and "{" not in line, (action, line)
             rules.apply(state, rng.choice(rules.all_legal_actions(state)))
+
+
+def test_the_documented_example_is_the_text_of_its_position() -> None:
+    from dos.rules.official import RULES, new_game
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "agents.md").read_text("utf-8")
+    example = docs.split("## The canonical text of a seat's view", 1)[1]
+    shown = example.split("```\n", 2)[1].splitlines()
+    view = RULES.view_json(new_game(seed=3), 2)
+    actual = render(TABLE_EXAMPLE, 2, version=0, change=1, view=view, result=None).splitlines()
+    cut = shown.index("legal:") + 1
+    assert shown[:cut] == actual[: actual.index("legal:") + 1]
+    assert set(shown[cut:]) <= set(actual)
