@@ -48,3 +48,34 @@ def test_agent_requests_count_as_lookups_and_actions_as_messages(
         headers={"accept": "application/json, text/event-stream"},
     )
     assert mcp.status_code == 429 and mcp.json()["code"] == "rate_limited"
+
+
+@pytest.fixture(scope="module")
+def few_messages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that allows a client 1 message a minute (nothing else is limited)."""
+    limits = ["--limit", "off", "--limit", "client_messages=1/minute"]
+    process = ServerProcess(tmp_path_factory.mktemp("few"), None, *limits)
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.mark.asyncio
+async def test_mcp_actions_count_as_messages_of_their_client(few_messages: ServerProcess) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = few_messages.url
+    grant = create_table(url, seats=[None, "easy"])
+    auth = {"authorization": f"Bearer {grant['token']}"}
+    assert httpx.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
+    async with (
+        streamable_http_client(f"{url}/mcp") as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        args = {"token": grant["token"], "action": "R7@99", "version": 0}
+        first = await session.call_tool("act", args)
+        assert first.is_error and "rate_limited" not in first.content[0].text
+        second = await session.call_tool("act", args)
+        assert second.is_error and "refused (rate_limited)" in second.content[0].text
