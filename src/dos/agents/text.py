@@ -57,8 +57,6 @@ FORMAT = 1
 LANG = "en"
 """Agents read English."""
 
-COLOURS = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}
-
 TABLE_EXAMPLE: dict[str, Any] = {
     "code": "K7M2QX",
     "rules": "official",
@@ -202,7 +200,7 @@ def _classic(view: dict[str, Any], seat: int) -> list[str]:
         f"phase: {view['phase']}",
         f"hand sizes: {_seats(view['hand_sizes'])}",
         f"top: {view['top']}",
-        f"colour: {colour} ({COLOURS.get(colour, '-')})" if colour else "colour: -",
+        f"colour: {colour} ({_colour_name(colour)})" if colour else "colour: -",
         "direction: " + ("clockwise" if view["direction"] == 1 else "counter-clockwise"),
         f"pending draw: {view['pending']}",
         f"draw pile: {view['draw_pile_size']}",
@@ -285,3 +283,8 @@ def _classic_meaning(view: dict[str, Any], notation: str) -> str:
 
 
 _COLOUR_KEYS = ("game.colour_blue", "game.colour_green", "game.colour_red", "game.colour_yellow")
+
+
+def _colour_name(letter: str) -> str:
+    """A colour letter (``B G R Y``) in words."""
+    return text(LANG, _COLOUR_KEYS["BGRY".index(letter)])
