@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
@@ -93,8 +94,13 @@ class AgentAction(BaseModel):
     version: int = Field(ge=0)
 
 
-Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
-"""The seat token of the seat to act for."""
+SEAT_TOKEN = HTTPBearer(
+    scheme_name="seat token",
+    description="The seat token of a seat grant: 'Authorization: Bearer <token>'.",
+    auto_error=False,
+)
+Authorization = Annotated[HTTPAuthorizationCredentials | None, Depends(SEAT_TOKEN)]
+"""The seat token of the seat to act for (``None``: missing, or not a bearer token)."""
 RuleName = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")]
 
 
@@ -106,10 +112,9 @@ def refusal_response(error: RefusedError) -> SafeJSONResponse:
     return SafeJSONResponse(body, status_code=STATUS.get(error.code, 400))
 
 
-def _bearer(authorization: str | None) -> str:
-    scheme, _, token = (authorization or "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 1024:
+def _bearer(authorization: HTTPAuthorizationCredentials | None) -> str:
+    token = authorization.credentials.strip() if authorization is not None else ""
+    if not token or len(token) > 1024:
         raise RefusedError(
             "bad_token", "send the seat token as 'Authorization: Bearer <token>'", field="token"
         )
