@@ -182,6 +182,14 @@ def cmd_serve(args: argparse.Namespace) -> None:
     serve(config, args.host, args.port)
 
 
+def cmd_mcp(args: argparse.Namespace) -> None:
+    from dos.agents.mcp_server import run_stdio
+
+    if not args.server.startswith(("http://", "https://")):
+        raise _RejectedError("--server: an http:// or https:// URL")
+    run_stdio(args.server)
+
+
 def _players(text: str) -> int:
     value = int(text)
     if not 2 <= value <= 10:
@@ -317,6 +325,15 @@ def build_parser() -> argparse.ArgumentParser:
         "'--limit off' lifts every per-client limit",
     )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "mcp",
+        help="an MCP server on stdio for desktop AI agents, playing at a DOS server",
+        description="Run an MCP server on stdio (for a desktop agent) whose tools play at the "
+        "DOS server at --server, over its HTTP agent API (docs/agents.md).",
+    )
+    p.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
+    p.set_defaults(func=cmd_mcp)
     return parser
 
 

@@ -34,7 +34,13 @@ from server.support import TIMEOUT, ServerProcess, create_table
 # strategy (``APIOperation.as_strategy``) is run under hypothesis' ``given`` here, in both
 # generation modes: requests that fit the document, and requests that do not.
 
-NO_INPUT = [("GET", "/api/health"), ("GET", "/api/info")]
+NO_INPUT = [
+    ("GET", "/api/health"),
+    ("GET", "/api/info"),
+    ("GET", "/api/agent/seat"),
+    ("POST", "/api/agent/seat/start"),
+    ("GET", "/api/agent/seat/record"),
+]
 """The operations without any input: only requests that fit the document (every other
 operation's parameters and body have a type, bounds or a pattern to get wrong)."""
 OPERATIONS = [
@@ -51,6 +57,12 @@ OPERATIONS = [
     ("GET", "/api/leaderboard"),
     ("GET", "/api/players/{player_id}"),
     ("GET", "/api/i18n/{lang}"),
+    ("GET", "/api/agent/seat"),
+    ("POST", "/api/agent/seat/actions"),
+    ("POST", "/api/agent/seat/start"),
+    ("GET", "/api/agent/seat/wait"),
+    ("GET", "/api/agent/seat/record"),
+    ("GET", "/api/agent/rules/{name}"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 

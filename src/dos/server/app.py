@@ -140,7 +140,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         sweeper = asyncio.create_task(service.sweep())
-        yield
+        async with agents_running():
+            yield
         sweeper.cancel()
         await service.stop()
 
@@ -171,6 +172,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     errors.install(app)
     app.state.service = service
+    agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
 
     async def table_or_404(code: str) -> Table:
@@ -423,6 +425,17 @@ def create_app(config: ServerConfig) -> FastAPI:
         return FileResponse(target, media_type=_MEDIA.get(target.suffix))
 
     return app
+
+
+def _install_agents(app: FastAPI, service: Service, counters: Counters) -> Any:
+    """The HTTP agent API and the MCP server at /mcp (``dos.agents``, docs/agents.md); returns
+    what the lifespan runs."""
+    from dos.agents import http, mcp_server
+    from dos.agents.service import Agents
+
+    agents = Agents(service)
+    app.include_router(http.agent_router(agents, counters))
+    return mcp_server.install(app, agents, counters)
 
 
 _CODE = re.compile(r"[A-Za-z0-9]{1,16}")

@@ -14,6 +14,7 @@ table, so the first call or catch accepted wins the DOS race and the next one is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -162,6 +163,9 @@ class Table:
         self.idle_since: float | None = time.monotonic()
         """Since when nobody has been connected (``None``: somebody is)."""
         self._views: tuple[int, Views] | None = None
+        self.change = 0
+        """Counts the changes of the table (actions, seats, status) since it was loaded."""
+        self._changed = asyncio.Event()
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
 
@@ -266,6 +270,19 @@ class Table:
         text = server_message("table", table=self.info())
         for client in self.clients() if spectators else self.seated():
             client.send(text)
+        self._signal_change()
+
+    def _signal_change(self) -> None:
+        """Wakes whoever waits for a change (``changed``): agents' long polls."""
+        self.change += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def changed(self, change: int, timeout: float) -> None:
+        """Returns once ``self.change`` is not ``change``, or after ``timeout`` seconds."""
+        if self.change == change:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout)
 
     def seated(self) -> list[Client]:
         """The connections of seated players."""
@@ -559,10 +576,12 @@ class Table:
     # --- after each change ------------------------------------------------------------------
 
     def after_change(self) -> None:
-        """Runs the reaction test's clock, wakes the bots and runs the turn timer."""
+        """Runs the reaction test's clock, wakes the bots and runs the turn timer; wakes the
+        agents waiting for a change."""
         self._run_reaction()
         self.bots.poke()
         self._run_timer()
+        self._signal_change()
 
     # --- the classic reaction test (dos.server.reaction) ------------------------------------
 

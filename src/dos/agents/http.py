@@ -1,0 +1,221 @@
+"""The HTTP agent API: a seat's view, actions and long-polling for agents that do not speak
+MCP (``docs/agents.md``), in the server's OpenAPI document.
+
+Tables are created, joined and listed with the server's own endpoints (``POST /api/tables``,
+``POST /api/tables/{code}/join``, ``GET /api/tables``); the endpoints here act for the seat of
+the token in ``Authorization: Bearer <seat token>``. Each is a thin call into
+``dos.agents.service.Agents``; a refusal is the server's JSON error body, with the catalog's
+``key`` and ``params`` for ``illegal`` as the WebSocket's ``error`` has them. Every request
+counts as a ``lookup`` of the client, and an action also as one of its WebSocket messages
+(``client_messages``), so an agent gets no more than a browser.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import PlainTextResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
+from dos.server.app import client_address
+from dos.server.errors import ErrorBody, SafeJSONResponse
+from dos.server.limits import Counters
+from dos.server.messages import TableInfo
+from dos.server.tables import RefusedError
+
+STATUS = {
+    "bad_request": 400,
+    "bad_seat": 400,
+    "notation": 400,
+    "bad_token": 401,
+    "expired_token": 401,
+    "not_your_seat": 403,
+    "not_host": 403,
+    "not_seated": 403,
+    "no_table": 404,
+    "stale": 409,
+    "not_playing": 409,
+    "bad_state": 409,
+    "no_seat": 409,
+    "illegal": 422,
+    "storage": 503,
+}
+"""The HTTP status of each refusal code (docs/agents.md)."""
+
+
+class Refusal(ErrorBody):
+    """A refused agent request: the server's error body; for ``illegal``, also why in the
+    message catalog's words (``key``, ``params``), as the WebSocket's ``error`` says it."""
+
+    key: str | None = None
+    params: dict[str, Any] | None = None
+
+
+class LegalAction(BaseModel):
+    """A legal action of the seat, in notation, and what it does in one English line."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str
+    meaning: str
+
+
+class AgentView(BaseModel):
+    """What a seat sees now: the table, the game's version, the table's change counter, the
+    rule set's view of the seat (null before the first game), the result once over, the legal
+    actions with their meanings, and all of it as canonical text (docs/agents.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    seat: int
+    version: int
+    """The number of actions of the game so far: an action names the version it was made on."""
+    change: int
+    """Counts the table's changes; ``wait`` returns when it moves."""
+    table: TableInfo
+    view: dict[str, Any] | None
+    result: dict[str, Any] | None
+    legal: list[LegalAction]
+    """The seat's legal actions now (``view.legal``), each with its meaning."""
+    text: str
+
+
+class AgentAction(BaseModel):
+    """An action in notation, made on ``version``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(max_length=200)
+    version: int = Field(ge=0)
+
+
+SEAT_TOKEN = HTTPBearer(
+    scheme_name="seat token",
+    description="The seat token of a seat grant: 'Authorization: Bearer <token>'.",
+    auto_error=False,
+)
+Authorization = Annotated[HTTPAuthorizationCredentials | None, Depends(SEAT_TOKEN)]
+"""The seat token of the seat to act for (``None``: missing, or not a bearer token)."""
+RuleName = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")]
+
+
+def refusal_response(error: RefusedError) -> SafeJSONResponse:
+    """The JSON answer of a refusal."""
+    body: dict[str, Any] = {"code": error.code, "message": error.message, "field": error.field}
+    if error.reason is not None:
+        body.update(error.reason.json())
+    return SafeJSONResponse(body, status_code=STATUS.get(error.code, 400))
+
+
+def _bearer(authorization: HTTPAuthorizationCredentials | None) -> str:
+    token = authorization.credentials.strip() if authorization is not None else ""
+    if not token or len(token) > 1024:
+        raise RefusedError(
+            "bad_token", "send the seat token as 'Authorization: Bearer <token>'", field="token"
+        )
+    return token
+
+
+def agent_router(agents: Agents, counters: Counters) -> APIRouter:
+    """The agent API's endpoints, to include in the server's application."""
+
+    def limited(*kinds: str) -> Any:
+        def check(request: Request) -> None:
+            who = client_address(request.client)
+            for kind in kinds:
+                if not counters.allow(kind, who):
+                    wait = counters.retry_after(kind, who)
+                    raise HTTPException(
+                        429,
+                        f"too many requests ({kind}): try again in {wait} s",
+                        headers={"Retry-After": str(wait)},
+                    )
+
+        return Depends(check)
+
+    router = APIRouter(
+        prefix="/api/agent",
+        tags=["agents"],
+        responses={status: {"model": Refusal} for status in (400, 401, 403, 404, 409, 422)},
+    )
+
+    @router.get("/seat", response_model=AgentView, dependencies=[limited("lookup")])
+    async def look(authorization: Authorization = None) -> Any:
+        """The seat's view now, as JSON and as canonical text."""
+        try:
+            return await agents.look(_bearer(authorization))
+        except RefusedError as error:
+            return refusal_response(error)
+
+    @router.post(
+        "/seat/actions",
+        response_model=AgentView,
+        dependencies=[limited("lookup", "client_messages")],
+    )
+    async def act(body: AgentAction, authorization: Authorization = None) -> Any:
+        """Plays an action for the seat (notation, and the version it was made on); answers
+        the seat's view after it. Refused as the WebSocket refuses it: ``stale``,
+        ``notation``, ``illegal``, ``not_your_seat``, ``not_playing``."""
+        try:
+            return await agents.act(_bearer(authorization), body.action, body.version)
+        except RefusedError as error:
+            return refusal_response(error)
+
+    @router.post("/seat/start", response_model=AgentView, dependencies=[limited("lookup")])
+    async def start(authorization: Authorization = None) -> Any:
+        """The host starts the game (lobby), or deals a rematch (finished)."""
+        try:
+            return await agents.start(_bearer(authorization))
+        except RefusedError as error:
+            return refusal_response(error)
+
+    @router.get("/seat/wait", response_model=AgentView, dependencies=[limited("lookup")])
+    async def wait(
+        version: Annotated[int, Query(ge=0, le=2**31)],
+        change: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+        timeout: Annotated[float, Query(ge=0, le=MAX_WAIT_SECONDS)] = MAX_WAIT_SECONDS,
+        until: Literal["change", "turn"] = "change",
+        authorization: Authorization = None,
+    ) -> Any:
+        """A long poll: answers the seat's view as soon as the game's version is not
+        ``version`` (or the table's change counter not ``change``) — with ``until=turn``, as
+        soon as then the seat has a legal action or no game is going on — or after
+        ``timeout`` seconds (at most 30)."""
+        try:
+            return await agents.wait(_bearer(authorization), version, change, timeout, until)
+        except RefusedError as error:
+            return refusal_response(error)
+
+    @router.get(
+        "/seat/record",
+        response_class=Response,
+        responses={200: {"content": {"application/x-ndjson": {}}}},
+        dependencies=[limited("lookup")],
+    )
+    async def record(authorization: Authorization = None) -> Response:
+        """The record of the table's last game (JSON Lines), once it is finished."""
+        try:
+            text = await agents.record(_bearer(authorization))
+        except RefusedError as error:
+            return refusal_response(error)
+        return Response(text, media_type="application/x-ndjson")
+
+    @router.get(
+        "/rules/{name}",
+        response_class=Response,
+        responses={200: {"content": {"text/plain": {}}}},
+        dependencies=[limited("lookup")],
+    )
+    async def rules(name: RuleName) -> Response:
+        """The rules of a rule set (``official``, ``classic``) in short (Markdown text)."""
+        try:
+            return PlainTextResponse(rules_text(name))
+        except RefusedError as error:
+            return refusal_response(error)
+
+    return router

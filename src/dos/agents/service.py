@@ -1,0 +1,201 @@
+"""What an agent may do at the server, as plain async functions over the server's ``Service``.
+
+The HTTP agent API (``dos.agents.http``) and the MCP tools served by ``dos serve``
+(``dos.agents.mcp_server``) are thin wrappers over ``Agents``; neither has game logic of its
+own. The seat always comes from a verified seat token, checked as the WebSocket's ``hello``
+checks it, and every action goes through ``Table.submit`` as the browser's does: the same
+refusals (``stale``, ``notation``, ``illegal`` with the catalog's key, ``not_your_seat``,
+``not_playing``), raised as the server's ``RefusedError``.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from typing import Any, Literal
+
+from dos import ruleset
+from dos.agents.text import meaning, render
+from dos.server.auth import TokenError
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage import load_game
+from dos.server.tables import RefusedError, Status, Table
+
+MAX_WAIT_SECONDS = 30.0
+"""The longest one wait lasts (a long poll is answered by then)."""
+
+Until = Literal["change", "turn"]
+"""What a wait waits for: any change of the table, or a change after which the seat has
+something to do (a legal action, or the game is over)."""
+
+
+class Agents:
+    """The operations of agents, over the server's tables."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    # --- tables -------------------------------------------------------------------------------
+
+    def tables(self, offset: int, limit: int) -> dict[str, Any]:
+        """The public tables in the lobby or playing, newest first (``GET /api/tables``)."""
+        total, tables = self.service.public_tables(offset, limit)
+        return {"tables": tables, "total": total, "offset": offset, "limit": limit}
+
+    async def create(self, request: CreateTable) -> dict[str, Any]:
+        """A new table with the agent as its host at seat 0: the ``SeatGrant``."""
+        return await self.service.create(request)
+
+    async def join(self, code: str, request: JoinTable) -> dict[str, Any]:
+        """Takes an open seat of a table in the lobby: the ``SeatGrant``."""
+        return await self.service.join(code, request)
+
+    # --- a seat -------------------------------------------------------------------------------
+
+    async def seat(self, token: str) -> tuple[Table, int]:
+        """The table and seat a seat token opens; raises ``RefusedError`` (``bad_token``,
+        ``expired_token``, ``no_table``) as the WebSocket refuses the token (its ``hello``,
+        or its address for ``no_table``)."""
+        try:
+            claim = self.service.signer.read_seat(token)
+        except TokenError as error:
+            raise RefusedError(error.code, error.message, field="token") from None
+        table = await self.service.table(claim.code)
+        if table is None:
+            raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
+        if (
+            not 0 <= claim.seat < len(table.seats)
+            or table.seats[claim.seat].player_id != claim.player_id
+        ):
+            raise RefusedError(
+                "bad_token", "this token does not open a seat at this table", field="token"
+            )
+        if table.idle_since is not None:
+            table.idle_since = time.monotonic()  # an agent's request is presence at the table
+        return table, claim.seat
+
+    async def look(self, token: str) -> dict[str, Any]:
+        """The seat's view now: the table, version, change, view (JSON), result, the legal
+        actions with their meanings, and the canonical text."""
+        table, seat = await self.seat(token)
+        return await self._look(table, seat)
+
+    async def _look(self, table: Table, seat: int) -> dict[str, Any]:
+        # Under the table's lock, as the WebSocket's resync: never an action mid-commit.
+        async with table.lock:
+            return self._seen(table, seat)
+
+    def _seen(self, table: Table, seat: int) -> dict[str, Any]:
+        info = table.info()
+        view = table.view(seat, history=False)
+        result = _result(table)
+        return {
+            "code": table.code,
+            "seat": seat,
+            "version": table.version,
+            "change": table.change,
+            "table": info,
+            "view": view,
+            "result": result,
+            "legal": _meanings(table.rules_name, view),
+            "text": render(
+                info, seat, version=table.version, change=table.change, view=view, result=result
+            ),
+        }
+
+    async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
+        """Plays ``action`` (notation) for the token's seat, made on ``version``; returns the
+        seat's view after it. Refused exactly as the browser's ``action`` message."""
+        table, seat = await self.seat(token)
+        await table.submit(seat, action, version)
+        return await self._look(table, seat)
+
+    async def start(self, token: str) -> dict[str, Any]:
+        """The host starts the game (lobby), or deals a rematch (finished)."""
+        table, seat = await self.seat(token)
+        if table.status == Status.FINISHED:
+            await table.rematch(seat)
+        else:
+            await table.start(seat)
+        return await self._look(table, seat)
+
+    async def wait(
+        self, token: str, version: int, change: int | None, timeout: float, until: Until
+    ) -> dict[str, Any]:
+        """Waits until the table is not as the agent saw it (``version`` of the game, and
+        ``change`` of the table if given) — for ``until="turn"``, until then the seat has a
+        legal action or no game is going on — or ``timeout`` seconds (at most 30) have
+        passed; returns the seat's view. Woken by the table itself after every change: no
+        polling."""
+        table, seat = await self.seat(token)
+        timeout = min(max(timeout, 0.0), MAX_WAIT_SECONDS)
+        deadline = time.monotonic() + timeout
+        while True:
+            seen = table.change
+            moved = table.version != version or (change is not None and seen != change)
+            if moved and (until == "change" or _has_something_to_do(table, seat)):
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if moved:
+                change = seen  # a change that gives the seat nothing to do: wait for the next
+                version = table.version
+            await table.changed(seen, left)
+        return await self._look(table, seat)
+
+    async def record(self, token: str) -> str:
+        """The record (JSON Lines, ``docs/records.md``) of the table's last game, once it
+        is finished."""
+        from dos import records
+
+        table, _seat = await self.seat(token)
+        if table.game is None:
+            raise RefusedError("bad_state", "no game has been played at this table")
+        game = await self.service.db.call(load_game, table.game.id)
+        if game is None or game.status != "finished":
+            raise RefusedError(
+                "bad_state", f"game {table.game.id} is not finished: its record stays hidden"
+            )
+        record = records.Record(
+            rules=game.rules,
+            options=game.options,
+            seed=game.seed,
+            actions=game.actions,
+            result=game.result,
+            players=game.players,
+        )
+        return record.dumps()
+
+
+def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:
+    """The legal actions of a view, each with its one-line meaning."""
+    if view is None:
+        return []
+    return [{"action": a, "meaning": meaning(rules, view, a)} for a in view["legal"]]
+
+
+def _result(table: Table) -> dict[str, Any] | None:
+    """The game's result once it is over (as the ``state`` message gives it), else ``None``."""
+    if table.state is None or not table.rules.is_over(table.state):
+        return None
+    result: dict[str, Any] = table.rules.result(table.state)
+    return result
+
+
+def _has_something_to_do(table: Table, seat: int) -> bool:
+    if not table.playing():
+        return True
+    return bool(table.rules.legal_actions(table.state, seat))
+
+
+def rules_text(name: str) -> str:
+    """The rules of the rule set ``name`` in short, for agents (``rules_<name>.md``)."""
+    if name not in ruleset.NAMES:
+        raise RefusedError(
+            "bad_request",
+            f"rules: unknown rule set {name!r} (known: {', '.join(ruleset.NAMES)})",
+            field="rules",
+        )
+    return resources.files(__package__).joinpath(f"rules_{name}.md").read_text(encoding="utf-8")

@@ -1,0 +1,290 @@
+"""The canonical text of a seat's view: what an agent reads, like a FEN in a chess prompt.
+
+One function, ``render``, turns what the server tells a seat (its table, the view of the
+rule set, the version) into a short, line-based text; ``meaning`` says in one English line
+what a legal action does. Both the HTTP agent API and the MCP tools send this text, and
+``docs/agents.md`` documents its grammar. The format is stable: a change of its lines is a
+new ``FORMAT`` number.
+
+Every line is ``key: value``; the keys come in a fixed order for each rule set; ``legal:``
+comes last, followed by one line per legal action, ``- ACTION | MEANING``. Card and action
+texts are the engine's notation (``docs/notation.md``, ``docs/classic.md``); words come from
+the English message catalog (``dos.i18n``).
+
+>>> from dos.rules.official import new_game, RULES
+>>> state = new_game(seed=3)
+>>> view = RULES.view_json(state, 2)
+>>> print(render(TABLE_EXAMPLE, 2, version=0, change=1, view=view, result=None))
+... # doctest: +ELLIPSIS
+DOS 1
+rules: official
+table: K7M2QX
+status: playing
+game: 1
+version: 0
+change: 1
+seat: 2
+player 0: Ada (host)
+player 1: medium bot
+player 2: Bo (you)
+player 3: hard bot
+round: 1
+dealer: 1
+turn: 2 (you)
+phase: start (match or draw)
+...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dos.cards import parse_card
+from dos.i18n import text
+from dos.i18n.describe import card_name, cards_text, match_kind_name
+from dos.i18n.explain import classic_card_words
+from dos.i18n.explain import render as render_words
+from dos.rules.classic.actions import Kind as ClassicKind
+from dos.rules.classic.actions import parse_action as parse_classic
+from dos.rules.official.actions import Kind
+from dos.rules.official.actions import parse_action as parse_official
+from dos.rules.official.matching import resolve
+
+FORMAT = 1
+"""The version of the text format (the first line: ``DOS 1``)."""
+
+LANG = "en"
+"""Agents read English."""
+
+TABLE_EXAMPLE: dict[str, Any] = {
+    "code": "K7M2QX",
+    "rules": "official",
+    "status": "playing",
+    "host": 0,
+    "game": 1,
+    "seats": [
+        {"seat": 0, "name": "Ada", "bot": None, "away": False},
+        {"seat": 1, "name": None, "bot": "medium", "away": False},
+        {"seat": 2, "name": "Bo", "bot": None, "away": False},
+        {"seat": 3, "name": None, "bot": "hard", "away": False},
+    ],
+}
+"""A ``TableInfo`` for examples and tests."""
+
+_PHASES = {
+    "start": "game.phase_start",
+    "matching": "game.phase_matching",
+    "drawn": "game.phase_drawn",
+    "placing": "game.phase_placing",
+    "over": "game.phase_over",
+}
+
+
+def render(
+    table: dict[str, Any],
+    seat: int,
+    *,
+    version: int,
+    change: int,
+    view: dict[str, Any] | None,
+    result: dict[str, Any] | None,
+) -> str:
+    """The text of ``seat``'s view at ``table`` (a ``TableInfo``), at ``version`` of the game
+    and ``change`` of the table; ``view`` is the rule set's ``view_json`` for the seat (``None``
+    before the first game), ``result`` the game's result once it is over."""
+    lines = [
+        f"DOS {FORMAT}",
+        f"rules: {table['rules']}",
+        f"table: {table['code']}",
+        f"status: {table['status']}",
+        f"game: {table['game']}",
+        f"version: {version}",
+        f"change: {change}",
+        f"seat: {seat}",
+    ]
+    lines += _players(table, seat)
+    if view is None:
+        host = table["host"]
+        waiting = "you start it (start)" if host == seat else f"the host, seat {host}, starts it"
+        lines.append(f"phase: lobby (no game yet: {waiting})")
+    elif table["rules"] == "classic":
+        lines += _classic(view, seat)
+    else:
+        lines += _official(view, seat)
+    if result is not None:
+        lines.append(f"result: {_result(result)}")
+    lines.append("legal:")
+    if view is not None:
+        lines += [
+            f"- {action} | {meaning(table['rules'], view, action)}" for action in view["legal"]
+        ]
+    return "\n".join(lines)
+
+
+def _players(table: dict[str, Any], seat: int) -> list[str]:
+    lines = []
+    for place in table["seats"]:
+        index = place["seat"]
+        if place["bot"] is not None:
+            who = f"{place['bot']} bot"
+        elif place["name"] is not None:
+            who = place["name"]
+        else:
+            who = "(open)"
+        notes = []
+        if index == table["host"]:
+            notes.append("host")
+        if index == seat:
+            notes.append("you")
+        if place.get("away"):
+            notes.append("away: a stand-in bot plays")
+        lines.append(f"player {index}: {who}" + (f" ({', '.join(notes)})" if notes else ""))
+    return lines
+
+
+def _you(turn: int, seat: int) -> str:
+    return f"{turn} (you)" if turn == seat else str(turn)
+
+
+def _seats(values: Sequence[Any]) -> str:
+    return " ".join(f"{index}:{value}" for index, value in enumerate(values))
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def _official(view: dict[str, Any], seat: int) -> list[str]:
+    phase = view["phase"]
+    matched = " ".join(f"{m['target']}:{'+'.join(m['cards'])}" for m in view["matched"])
+    bonuses = view["bonuses"]
+    lines = [
+        f"round: {view['round']}",
+        f"dealer: {view['dealer']}",
+        f"turn: {_you(view['turn'], seat)}",
+        f"phase: {phase} ({text(LANG, _PHASES[phase])})",
+        f"target score: {view['options']['target_score']}",
+        f"scores: {_seats(view['scores'])}",
+        f"hand sizes: {_seats(view['hand_sizes'])}",
+        "center row: " + (_seats(view["center"]) or "-"),
+        f"matched this turn: {matched or '-'}",
+        f"color bonuses: single {bonuses['single']}, double {bonuses['double']}; "
+        f"placements left {view['placements_left']}",
+        f"draw pile: {view['draw_pile_size']}",
+        f"discard top: {view['discard'][-1] if view['discard'] else '-'}",
+        "dos open: " + (" ".join(str(s) for s in view["dos_open"]) or "-"),
+        f"penalty cards owed: {_seats(view['penalties'])}",
+    ]
+    if view["round_results"]:
+        last = view["round_results"][-1]
+        lines.append(
+            f"last round: {last['round']}, won by {last['winner']} for {last['points']} points"
+        )
+    else:
+        lines.append("last round: -")
+    lines.append(f"your hand: {_cards(view['hand'])}")
+    return lines
+
+
+def _classic(view: dict[str, Any], seat: int) -> list[str]:
+    reaction = view["reaction"]
+    if reaction is None:
+        test = "-"
+    else:
+        count = len(reaction["targets"])
+        test = f"seat {reaction['seat']}, {count} targets, {reaction['time_limit_ms']} ms"
+    colour = view["colour"]
+    return [
+        f"turn: {_you(view['turn'], seat)}",
+        f"phase: {view['phase']}",
+        f"hand sizes: {_seats(view['hand_sizes'])}",
+        f"top: {view['top']}",
+        f"colour: {colour} ({_colour_name(colour)})" if colour else "colour: -",
+        "direction: " + ("clockwise" if view["direction"] == 1 else "counter-clockwise"),
+        f"pending draw: {view['pending']}",
+        f"draw pile: {view['draw_pile_size']}",
+        f"reaction test: {test}",
+        "ranking: " + (" ".join(str(s) for s in view["ranking"]) or "-"),
+        f"your hand: {_cards(view['hand'])}",
+    ]
+
+
+def _result(result: dict[str, Any]) -> str:
+    parts = [f"winner {result.get('winner')}"]
+    if "scores" in result:
+        parts.append(f"scores {_seats(result['scores'])}")
+    if "ranking" in result:
+        parts.append("ranking " + " ".join(str(s) for s in result["ranking"]))
+    return "; ".join(parts)
+
+
+def meaning(rules: str, view: dict[str, Any], action: str) -> str:
+    """What the legal ``action`` does, in one English line, for the seat whose ``view`` it is.
+
+    >>> view = {"center": ["R7", "B3"], "phase": "start", "options": {"penalty_cards": 1}}
+    >>> meaning("official", view, "R5+DOS@0")
+    'Double Color Match: red 5 and Wild DOS as red onto red 7 (Center Row card 0)'
+    >>> meaning("official", view, "1: catch 0")
+    'catch seat 0, who has not called "DOS!": they draw two penalty cards'
+    """
+    if rules == "classic":
+        return _classic_meaning(view, action)
+    return _official_meaning(view, action)
+
+
+def _official_meaning(view: dict[str, Any], notation: str) -> str:
+    action = parse_official(notation)
+    kind = action.kind
+    if kind == Kind.MATCH:
+        target = parse_card(view["center"][action.target])
+        resolved = resolve(action.cards, action.designations, target)
+        shown, colour = resolved if resolved else (action.designations, -1)
+        kind_name = match_kind_name(LANG, action.cards, action.designations, target)
+        return (
+            f"{kind_name}: {cards_text(LANG, action.cards, shown)} onto "
+            f"{card_name(LANG, target, colour)} (Center Row card {action.target})"
+        )
+    if kind == Kind.DRAW:
+        return "draw one card; then match, or lay a card in the Center Row"
+    if kind == Kind.LAY:
+        return f"lay {card_name(LANG, action.cards[0])} in the Center Row; your turn ends"
+    if kind == Kind.PLACE:
+        return f"place {card_name(LANG, action.cards[0])} in the Center Row (Color Match Bonus)"
+    if kind == Kind.END:
+        if view["phase"] == "placing":
+            return "place no more bonus cards; your turn ends"
+        return "end your matches (then the Color Match Bonus, if earned)"
+    if kind == Kind.CALL:
+        return 'call "DOS!": you have two cards (before someone catches you)'
+    return f'catch seat {action.target}, who has not called "DOS!": they draw two penalty cards'
+
+
+def _classic_meaning(view: dict[str, Any], notation: str) -> str:
+    action = parse_classic(notation)
+    kind = action.kind
+    if kind == ClassicKind.PLAY:
+        card = render_words(LANG, classic_card_words(action.card))
+        if action.wish >= 0:
+            return f"play {card}, wishing {text(LANG, _COLOUR_KEYS[action.wish])}"
+        return f"play {card}"
+    if kind == ClassicKind.DRAW:
+        pending = view.get("pending", 0)
+        if pending:
+            return f"draw the {pending} pending cards; you lose the turn"
+        return "draw one card; your turn ends"
+    penalty = view["options"]["penalty_cards"]
+    if kind == ClassicKind.REACT:
+        return (
+            f"answer the reaction test: all {action.hits} targets hit; the server's clock "
+            "decides whether it was in time"
+        )
+    return f"give up the reaction test: draw {penalty} penalty card(s)"
+
+
+_COLOUR_KEYS = ("game.colour_blue", "game.colour_green", "game.colour_red", "game.colour_yellow")
+
+
+def _colour_name(letter: str) -> str:
+    """A colour letter (``B G R Y``) in words."""
+    return text(LANG, _COLOUR_KEYS["BGRY".index(letter)])

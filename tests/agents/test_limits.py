@@ -1,0 +1,81 @@
+"""Agents get no more than browsers: the agent API and the MCP endpoint count as API
+look-ups of their client, and an agent's actions as its WebSocket messages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.support import ServerProcess, create_table
+
+
+@pytest.fixture(scope="module")
+def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that allows a client 6 look-ups a minute and 1 message (nothing else is
+    limited)."""
+    data: Path = tmp_path_factory.mktemp("strict")
+    limits = ["--limit", "off", "--limit", "lookup=6/minute", "--limit", "client_messages=1/minute"]
+    process = ServerProcess(data, None, *limits)
+    process.start()
+    yield process
+    process.stop()
+
+
+def test_agent_requests_count_as_lookups_and_actions_as_messages(
+    strict_server: ServerProcess,
+) -> None:
+    url = strict_server.url
+    grant = create_table(url, seats=[None, "easy"])
+    auth = {"authorization": f"Bearer {grant['token']}"}
+    assert httpx.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
+    move = {"action": "R7@99", "version": 0}  # refused, but counted as a message
+    first = httpx.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
+    assert first.json()["code"] in ("illegal", "stale", "not_playing")
+    second = httpx.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
+    assert second.status_code == 429 and second.json()["code"] == "rate_limited"
+    answers = [httpx.get(f"{url}/api/agent/seat", headers=auth) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200] * 3
+    refused = httpx.get(f"{url}/api/agent/seat", headers=auth)
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1
+    mcp = httpx.post(
+        f"{url}/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        headers={"accept": "application/json, text/event-stream"},
+    )
+    assert mcp.status_code == 429 and mcp.json()["code"] == "rate_limited"
+
+
+@pytest.fixture(scope="module")
+def few_messages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that allows a client 1 message a minute (nothing else is limited)."""
+    limits = ["--limit", "off", "--limit", "client_messages=1/minute"]
+    process = ServerProcess(tmp_path_factory.mktemp("few"), None, *limits)
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.mark.asyncio
+async def test_mcp_actions_count_as_messages_of_their_client(few_messages: ServerProcess) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = few_messages.url
+    grant = create_table(url, seats=[None, "easy"])
+    auth = {"authorization": f"Bearer {grant['token']}"}
+    assert httpx.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
+    async with (
+        streamable_http_client(f"{url}/mcp") as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        args = {"token": grant["token"], "action": "R7@99", "version": 0}
+        first = await session.call_tool("act", args)
+        assert first.is_error and "rate_limited" not in first.content[0].text
+        second = await session.call_tool("act", args)
+        assert second.is_error and "refused (rate_limited)" in second.content[0].text

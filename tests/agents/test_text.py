@@ -1,0 +1,149 @@
+"""The canonical text of a seat's view (``dos.agents.text``): golden examples of both rule
+sets at the moments that matter, and a meaning for every legal action of random games.
+
+To rewrite the golden files after an intended change of the format (and raise ``FORMAT``)::
+
+    DOS_UPDATE_GOLDEN=1 .venv/bin/pytest tests/agents/test_text.py
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dos import ruleset
+from dos.agents.text import FORMAT, TABLE_EXAMPLE, meaning, render
+from support import check_golden
+
+GOLDEN = Path(__file__).parent / "golden"
+
+Moment = Callable[[dict[str, Any]], bool]
+
+OFFICIAL_MOMENTS: dict[str, Moment] = {
+    "the deal": lambda v: True,
+    "matching": lambda v: v["phase"] == "matching",
+    "after a draw": lambda v: v["phase"] == "drawn",
+    "placing a bonus card": lambda v: v["phase"] == "placing",
+    "a DOS call open": lambda v: bool(v["dos_open"]),
+    "a round won": lambda v: bool(v["round_results"]),
+    "game over": lambda v: v["phase"] == "over",
+}
+CLASSIC_MOMENTS: dict[str, Moment] = {
+    "the deal": lambda v: True,
+    "a pending draw": lambda v: v["pending"] > 0,
+    "a reaction test": lambda v: v["phase"] == "reaction",
+    "a place taken": lambda v: bool(v["ranking"]),
+    "game over": lambda v: v["phase"] == "over",
+}
+
+
+def table_for(rules: str, players: int) -> dict[str, Any]:
+    seats = TABLE_EXAMPLE["seats"][:players]
+    status = "playing"
+    return {**TABLE_EXAMPLE, "rules": rules, "seats": seats, "status": status}
+
+
+def snapshots(rules_name: str, players: int, seed: int, options: dict[str, Any]) -> str:
+    """A seeded random game; the text of the seat to act (or the seat that may call or
+    catch) at the first moment of each kind."""
+    rules = ruleset.get(rules_name)
+    moments = OFFICIAL_MOMENTS if rules_name == "official" else CLASSIC_MOMENTS
+    state = rules.new_game({**options, "players": players}, seed)
+    rng = random.Random(seed)
+    table = table_for(rules_name, players)
+    found: list[str] = []
+    seen: set[str] = set()
+    version = 0
+    while True:
+        seat = rules.turn(state)
+        if rules_name == "official" and state.dos_open:
+            seat = next(s for s in range(players) if not state.dos_open >> s & 1)
+        view = rules.view_json(state, seat)
+        over = rules.is_over(state)
+        result = rules.result(state) if over else None
+        for name, moment in moments.items():
+            if name not in seen and moment(view):
+                seen.add(name)
+                text = render(
+                    {**table, "status": "finished" if over else "playing"},
+                    seat,
+                    version=version,
+                    change=version + 1,
+                    view=view,
+                    result=result,
+                )
+                found.append(f"## {name}\n{text}\n")
+        if over:
+            break
+        rules.apply(state, rng.choice(rules.all_legal_actions(state)))
+        version += 1
+    assert seen == set(moments), set(moments) - seen
+    return "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "players", "seed", "options"),
+    [
+        ("official_3p_seed11", "official", 3, 11, {"target_score": 40}),
+        ("classic_3p_seed4", "classic", 3, 4, {}),
+    ],
+)
+def test_golden_texts(
+    name: str, rules: str, players: int, seed: int, options: dict[str, Any]
+) -> None:
+    check_golden(GOLDEN / f"{name}.txt", snapshots(rules, players, seed, options), name)
+
+
+def test_the_lobby_has_no_game_and_nothing_to_do() -> None:
+    table = {**TABLE_EXAMPLE, "status": "lobby", "game": 0}
+    text = render(table, 0, version=0, change=3, view=None, result=None)
+    assert text.splitlines() == [
+        f"DOS {FORMAT}",
+        "rules: official",
+        "table: K7M2QX",
+        "status: lobby",
+        "game: 0",
+        "version: 0",
+        "change: 3",
+        "seat: 0",
+        "player 0: Ada (host, you)",
+        "player 1: medium bot",
+        "player 2: Bo",
+        "player 3: hard bot",
+        "phase: lobby (no game yet: you start it (start))",
+        "legal:",
+    ]
+
+
+@pytest.mark.parametrize("rules_name", ruleset.NAMES)
+def test_every_legal_action_has_a_one_line_meaning(rules_name: str) -> None:
+    rules = ruleset.get(rules_name)
+    for seed in range(3):
+        state = rules.new_game({"players": 3}, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if rules.is_over(state):
+                break
+            for seat in range(3):
+                view = rules.view_json(state, seat)
+                for action in view["legal"]:
+                    line = meaning(rules_name, view, action)
+                    assert line and "\n" not in line and "{" not in line, (action, line)
+            rules.apply(state, rng.choice(rules.all_legal_actions(state)))
+
+
+def test_the_documented_example_is_the_text_of_its_position() -> None:
+    from dos.rules.official import RULES, new_game
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "agents.md").read_text("utf-8")
+    example = docs.split("## The canonical text of a seat's view", 1)[1]
+    shown = example.split("```\n", 2)[1].splitlines()
+    view = RULES.view_json(new_game(seed=3), 2)
+    actual = render(TABLE_EXAMPLE, 2, version=0, change=1, view=view, result=None).splitlines()
+    cut = shown.index("legal:") + 1
+    assert shown[:cut] == actual[: actual.index("legal:") + 1]
+    assert set(shown[cut:]) <= set(actual)
