@@ -164,12 +164,17 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
     from dos.server.tables import Settings
 
-    if args.bot_delay < 0 or args.grace < 0 or args.rate <= 0:
-        raise _RejectedError("--bot-delay, --grace: not negative; --rate: positive")
+    if args.bot_delay < 0 or args.grace < 0 or args.rate <= 0 or args.pause < 0:
+        raise _RejectedError("--bot-delay, --grace, --pause: not negative; --rate: positive")
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
-        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace, rate=args.rate),
+        settings=Settings(
+            bot_delay=args.bot_delay,
+            grace_seconds=args.grace,
+            rate=args.rate,
+            pause_seconds=args.pause,
+        ),
     )
     serve(config, args.host, args.port)
 
@@ -299,6 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="wait before a stand-in bot plays for a timed-out or departed player",
+    )
+    p.add_argument(
+        "--pause",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="the longest wait for the players to read a round's summary (0: no pause)",
     )
     p.add_argument(
         "--rate",

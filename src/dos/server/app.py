@@ -32,6 +32,7 @@ from dos.server.messages import (
     PROTOCOL_VERSION,
     ActionMessage,
     Back,
+    Continue,
     CreateTable,
     GameList,
     Hello,
@@ -440,6 +441,8 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
             _error(client, "not_seated", "spectators have no seat to take back")
         else:
             table.back(client.seat)
+    elif isinstance(message, Continue) and client.seat is not None:
+        table.proceed(client.seat)
     return False
 
 

@@ -95,16 +95,21 @@ class Ping(_Message):
     id: str | None = Field(default=None, max_length=64)
 
 
-ClientMessage = Annotated[
-    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping, Field(discriminator="type")
-]
-CLIENT_TYPES = ("action", "back", "hello", "ping", "rematch", "start", "sync")
-_CLIENT = TypeAdapter[Hello | ActionMessage | Start | Rematch | Back | Sync | Ping](ClientMessage)
+class Continue(_Message):
+    """The player has read the round summary: the next round may begin (``pause``)."""
+
+    type: Literal["continue"]
+
+
+_AnyClient = Hello | ActionMessage | Start | Rematch | Back | Sync | Ping | Continue
+ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
+CLIENT_TYPES = ("action", "back", "continue", "hello", "ping", "rematch", "start", "sync")
+_CLIENT = TypeAdapter[_AnyClient](ClientMessage)
 
 
 def parse_client_message(
     text: str | bytes,
-) -> Hello | ActionMessage | Start | Rematch | Back | Sync | Ping:
+) -> _AnyClient:
     """A client message from its JSON text; raises ``ProtocolError`` saying what is wrong."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(
@@ -247,13 +252,39 @@ class Pong(_Message):
     id: str | None = None
 
 
-ServerMessage = Annotated[
-    Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong,
-    Field(discriminator="type"),
-]
-SERVER_MESSAGE = TypeAdapter[Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong](
-    ServerMessage
+class Pause(_Message):
+    """Between two rounds: the table waits until every seat in ``waiting`` has sent
+    ``continue``, or ``seconds`` have passed; nobody acts meanwhile. ``waiting`` empty: the
+    pause is over and the next round goes on."""
+
+    type: Literal["pause"]
+    round: int
+    """The round just finished."""
+    waiting: list[int]
+    seconds: float | None
+
+
+class LogMessage(_Message):
+    """After each ``state`` sent on a connect: every action of the current game, for a log in
+    words that misses nothing (``dos.server.history``)."""
+
+    type: Literal["log"]
+    game: int
+    """The table's game number (``TableInfo.game``)."""
+    entries: list[dict[str, Any]]
+    """``{"action", "seat", "before"}``: an action, its seat, and a brief of the public view
+    just before it (``round``, ``dealer``, ``turn``, ``phase``, ``hand_sizes``, ``center``,
+    ``bonuses``, ``scores``, ``winner``, ``rounds`` and ``result`` the last round's winner and
+    points; classic: ``pending``, ``top``, ``colour``)."""
+    now: dict[str, Any]
+    """The brief of the public view after the last action."""
+
+
+_AnyServer = (
+    Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong | Pause | LogMessage
 )
+ServerMessage = Annotated[_AnyServer, Field(discriminator="type")]
+SERVER_MESSAGE = TypeAdapter[_AnyServer](ServerMessage)
 """Validates a server message (tests check every message a client receives)."""
 
 
@@ -388,6 +419,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         Back,
         Sync,
         Ping,
+        Continue,
         Welcome,
         State,
         Update,
@@ -395,6 +427,8 @@ def schemas() -> dict[str, dict[str, Any]]:
         Timer,
         ErrorMessage,
         Pong,
+        Pause,
+        LogMessage,
         CreateTable,
         JoinTable,
         SeatGrant,

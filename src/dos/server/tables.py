@@ -28,7 +28,9 @@ from dos.errors import DosError, NotationError
 from dos.i18n.explain import REASONS, Words
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.connections import Client
+from dos.server.history import log_entries
 from dos.server.messages import PROTOCOL_VERSION, server_message
+from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
 from dos.server.storage import (
     Database,
@@ -86,6 +88,8 @@ class Settings:
     """After a turn timer runs out, or a player leaves a timed game: the wait before a
     stand-in bot plays for them."""
     rate: float = 20.0
+    pause_seconds: float = 30.0
+    """The longest pause between two rounds for the players to read the summary (0: none)."""
     """Messages a second one connection may send on average (bursts of twice as many)."""
     clock: Callable[[], float] = time.monotonic
     """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
@@ -159,6 +163,7 @@ class Table:
         self.reaction_timer = Deadline()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0)
+        self.pause = RoundPause()
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
 
@@ -179,8 +184,8 @@ class Table:
             self.finish_pending = True
 
     def playing(self) -> bool:
-        """Whether a game is being played."""
-        return self.status == Status.PLAYING and self.state is not None
+        """Whether a game is being played (not while it pauses between rounds)."""
+        return self.status == Status.PLAYING and self.state is not None and not self.pause.active
 
     def bot_level(self, seat: int) -> str | None:
         """The level of the bot playing ``seat`` now: its own, or the stand-in's."""
@@ -240,6 +245,13 @@ class Table:
         if self.state is None:
             return server_message("state", view=None, **fields)
         return Views(self.rules, self.state, history=True).message("state", seat, **fields)
+
+    def log_message(self) -> str:
+        """The ``log`` message: the current game's actions, for a client's log in words."""
+        assert self.game is not None
+        game = self.game
+        entries, now = log_entries(self.rules, game.options, game.seed, game.actions, game.seats)
+        return server_message("log", game=game.number, entries=entries, now=now)
 
     def clients(self) -> list[Client]:
         """Every connection at the table."""
@@ -368,6 +380,7 @@ class Table:
             self.state = state
             self.version = 0
             self.bots.reset(seed)
+            self.pause.cancel()
             self._timer_key = None
             self.broadcast_state()
         self.after_change()
@@ -406,6 +419,8 @@ class Table:
     async def _submit(
         self, seat: int, text: str, version: int, client_id: str | None, by_bot: bool
     ) -> None:
+        if self.pause.active:
+            raise RefusedError("paused", "the table waits for everyone to read the round summary")
         if not self.playing() or self.game is None:
             raise RefusedError("not_playing", f"the table is {self.status.value}: no game to play")
         if version != self.version:
@@ -429,6 +444,7 @@ class Table:
             raise RefusedError("notation", str(error)) from None
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
+        rounds_before = self.rules.rounds_played(self.state)
         try:
             self.rules.apply(self.state, action)
         except DosError as error:
@@ -436,6 +452,7 @@ class Table:
             reason = why(self.state, seat, action) if why is not None else None
             raise RefusedError("illegal", str(error), reason) from None
         canonical = str(action)
+        rounds = self.rules.rounds_played(self.state)
         game = self.game
         index = self.version
         self.version += 1
@@ -455,6 +472,8 @@ class Table:
             self.status = Status.FINISHED
             self.finish_pending = True
         self._broadcast_update(seat, canonical, client_id, by_bot)
+        if not over and rounds > rounds_before:
+            self._pause_for_summary(rounds)
         if over:
             try:
                 await self.finish_if_pending()
@@ -495,6 +514,10 @@ class Table:
                 )
             )
             client.send(self.state_message(seat))
+            if self.game is not None and self.state is not None:
+                client.send(self.log_message())
+            if self.pause.active:
+                client.send(server_message("pause", **self.pause.message()))
         self.broadcast_table()
         self.after_change()
 
@@ -505,6 +528,8 @@ class Table:
         elif client.seat is not None and self.seats[client.seat].client is client:
             place = self.seats[client.seat]
             place.client = None
+            if self.pause.active:
+                self.proceed(place.index)  # not waited for any more
             if self.turn_seconds is not None and self.playing() and place.bot is None:
                 place.leave_timer.start(
                     self.settings.grace_seconds, lambda: self._set_away(place.index)
@@ -528,6 +553,30 @@ class Table:
             place.away = True
             self.broadcast_table()
             self.after_change()
+
+    # --- the pause between rounds (dos.server.pause) -----------------------------------------
+
+    def _pause_for_summary(self, rounds: int) -> None:
+        humans = [s.index for s in self.seats if s.client is not None and s.bot is None]
+        seconds = self.settings.pause_seconds
+        if seconds > 0 and self.pause.start(rounds, humans, seconds, self._pause_over):
+            self._send_pause()
+
+    def proceed(self, seat: int) -> None:
+        """``seat`` has read the round summary (``continue``); the last one ends the pause."""
+        if self.pause.leave(seat):
+            self._pause_over()
+        elif self.pause.active:
+            self._send_pause()
+
+    def _pause_over(self) -> None:
+        self._send_pause()
+        self.after_change()
+
+    def _send_pause(self) -> None:
+        text = server_message("pause", **self.pause.message())
+        for client in self.clients():
+            client.send(text)
 
     # --- after each change ------------------------------------------------------------------
 
@@ -637,6 +686,7 @@ class Table:
     def close(self) -> None:
         """Stops the bots and timers (server shutdown)."""
         self.bots.stop()
+        self.pause.cancel()
         self.turn_timer.cancel()
         self.reaction_timer.cancel()
         for task in self._tasks:

@@ -11,6 +11,7 @@ import { renderRules } from "./rules.js";
 import { describe } from "./log.js";
 import { showRound, showGameOver } from "./summary.js";
 import { close as closeDialog, isOpen } from "./dialog.js";
+import { Pause } from "./pause.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,6 +32,7 @@ const app = {
   overShownFor: null,
   roundsShown: 0,
   actionCount: 0,
+  pause: new Pause(),
 };
 
 let tableView;
@@ -66,11 +68,7 @@ function names() {
   });
 }
 
-// --- the log, kept for the tab's life so a reload shows it again -------------------------
-
-function logKey() {
-  return `dos.log.${app.code}.${app.table ? app.table.game : 0}`;
-}
+// --- the log: each update in words; rebuilt from the server's `log` on every (re)connect ---
 
 function addLog(text, kind = "") {
   const li = document.createElement("li");
@@ -78,23 +76,46 @@ function addLog(text, kind = "") {
   if (kind) li.className = kind;
   const log = $("log");
   log.append(li);
-  while (log.children.length > 300) log.firstElementChild.remove();
+  while (log.children.length > 500) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
-  const saved = JSON.parse(sessionStorage.getItem(logKey()) || "[]");
-  saved.push([text, kind]);
-  sessionStorage.setItem(logKey(), JSON.stringify(saved.slice(-300)));
 }
 
-function restoreLog() {
-  const log = $("log");
-  log.replaceChildren();
-  for (const [text, kind] of JSON.parse(sessionStorage.getItem(logKey()) || "[]")) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    if (kind) li.className = kind;
-    log.append(li);
+function clearLog() {
+  $("log").replaceChildren();
+}
+
+const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
+const lastResult = (view) => view.result ?? (view.round_results || [])[roundsOf(view) - 1];
+
+/** One action in words, with what it brought about (a round's or the game's end), given
+ * the (public) view just before it and just after it. */
+function logStep(action, seat, before, after) {
+  addLog(describe(action, seat, before, names(), app.table.rules));
+  if (!before) return;
+  if (before.bonuses && before.bonuses.double > 0 && after.turn !== before.turn) {
+    addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
   }
-  log.scrollTop = log.scrollHeight;
+  if (roundsOf(after) > roundsOf(before)) {
+    const result = lastResult(after);
+    addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
+    if (after.phase !== "over") {
+      addLog(t("game.log_round_start", { round: after.round, dealer: names()[after.dealer] }), "round");
+    }
+  }
+  if (after.phase === "over" && before.phase !== "over" && after.winner !== null && after.winner !== undefined) {
+    const winner = after.winner;
+    addLog(t("game.log_game_won", { player: names()[winner], points: after.scores[winner] }), "round");
+  }
+}
+
+/** The whole log again, from the game's actions (server message `log`). */
+function rebuildLog(message) {
+  if (!app.table || message.game !== app.table.game) return;
+  clearLog();
+  message.entries.forEach((entry, i) => {
+    const after = i + 1 < message.entries.length ? message.entries[i + 1].before : message.now;
+    logStep(entry.action, entry.seat, entry.before, after);
+  });
 }
 
 // --- rendering ---------------------------------------------------------------------------
@@ -165,8 +186,18 @@ function maybeShowEnd() {
   }
   if (!over && results.length > app.roundsShown) {
     app.roundsShown = results.length;
-    showRound(results[results.length - 1], names(), view.scores);
+    openRoundSummary();
   }
+}
+
+/** The last round's summary; the next round waits until this player continues (`pause`). */
+function openRoundSummary() {
+  const results = app.view.round_results || [];
+  if (!results.length) return;
+  showRound(results[results.length - 1], names(), app.view.scores).then(() => {
+    if (app.conn && app.seat !== null) app.conn.send({ type: "continue" });
+  });
+  app.pause.render();
 }
 
 /** The end of a classic game: the ranking (RULES.md §9). */
@@ -209,8 +240,9 @@ function onMessage(message) {
       app.view = normalized(message.view);
       app.history = (message.view && message.view.history) || [];
       setTimer(message.timer);
+      app.pause.update({ waiting: [], seconds: null }, names());  // a `pause` follows if any
       if (newGame) {
-        restoreLog();
+        clearLog();
         if (isOpen("over")) closeDialog();
         // Rounds already finished before this page saw the game need no summary again.
         app.roundsShown = app.view ? (app.view.round_results || []).length : 0;
@@ -223,22 +255,7 @@ function onMessage(message) {
       app.version = message.version;
       app.history = [...app.history, message.action];
       app.view = normalized({ ...message.view, history: app.history });
-      addLog(describe(message.action, message.seat, before, names(), app.table.rules));
-      if (before && before.bonuses && before.bonuses.double > 0 && app.view.turn !== before.turn) {
-        addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
-      }
-      const results = app.view.round_results || [];
-      if (before && results.length > (before.round_results || []).length) {
-        const result = results[results.length - 1];
-        addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
-        if (app.view.phase !== "over") {
-          addLog(t("game.log_round_start", { round: app.view.round, dealer: names()[app.view.dealer] }), "round");
-        }
-      }
-      if (app.view.phase === "over" && before && before.phase !== "over") {
-        const winner = app.view.winner;
-        addLog(t("game.log_game_won", { player: names()[winner], points: app.view.scores[winner] }), "round");
-      }
+      logStep(message.action, message.seat, before, app.view);
       if (message.id && message.seat === app.seat) clearError();
       renderTable();
       break;
@@ -250,6 +267,14 @@ function onMessage(message) {
       renderTable();
       break;
     }
+    case "log":
+      rebuildLog(message);
+      break;
+    case "pause":
+      app.pause.update(message, names());
+      if (app.pause.waitsFor(app.seat) && !isOpen("round") && app.view) openRoundSummary();
+      else if (!app.pause.active && isOpen("round")) closeDialog();
+      break;
     case "timer":
       setTimer(message);
       if (app.view) {
@@ -315,7 +340,7 @@ function enterTable(code) {
   });
   showView("waiting");
   $("waiting-code").textContent = code;
-  restoreLog();
+  clearLog();
   app.conn.open();
 }
 

@@ -43,7 +43,10 @@ export function showRound(result, names, scores) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
   intro.textContent = t("game.log_round_won", { player: names[result.winner], points: result.points });
-  body.append(intro, roundTable(result, names, scores));
+  const countdown = document.createElement("p");
+  countdown.id = "pause-countdown";
+  countdown.className = "pause-countdown";
+  body.append(intro, roundTable(result, names, scores), countdown);
   return show(t("web.round_summary", { round: result.round }), body,
     [{ label: t("web.continue"), value: "ok", id: "round-continue" }],
     { cancellable: false, kind: "round" });
