@@ -55,6 +55,13 @@ function seatsFromForm(form) {
 }
 
 function optionsFromForm(form) {
+  if (form.rules.value === "classic") {
+    return {
+      reaction_time_ms: Math.round(Number(form.reaction_seconds.value) * 1000),
+      penalty_cards: Number(form.penalty_cards.value),
+      stacking: form.stacking.checked,
+    };
+  }
   if (form.rules.value !== "official") return {};
   return {
     target_score: Number(form.target_score.value) || 200,
@@ -106,6 +113,7 @@ export class Lobby {
   syncForm() {
     const form = $("create-form");
     form.querySelector(".options-official").hidden = form.rules.value !== "official";
+    form.querySelector(".options-classic").hidden = form.rules.value !== "classic";
     $("create-target").closest("label").hidden = form.rules.value !== "official";
     const seats = Number(form.seats.value) || 2;
     form.bots.max = Math.max(0, seats - 1);
