@@ -65,11 +65,17 @@ def set_language(page: Page, lang: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
-def create_table(page: Page, name: str, seats: int, bots: int, level: str = "easy") -> str:
+def create_table(
+    page: Page, name: str, seats: int, bots: int, level: str | list[str] = "easy"
+) -> str:
+    """Creates a table through the lobby's form; ``level``: every bot's, or each bot's."""
     page.fill("#player-name", name)
     page.fill("#create-seats", str(seats))
     page.fill("#create-bots", str(bots))
-    page.select_option("#create-level", level)
+    levels = [level] * bots if isinstance(level, str) else level
+    expect(page.locator("#bot-levels select")).to_have_count(bots)
+    for number, each in enumerate(levels, 1):
+        page.select_option(f"#create-level-{number}", each)
     page.click("#create-button")
     expect(page.locator("#view-waiting")).to_be_visible()
     expect(page.locator("#start-button")).to_be_visible()

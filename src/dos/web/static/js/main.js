@@ -404,6 +404,7 @@ function rerender() {
   if (app.shown === "replay" && replayView.replay) replayView.render();
   if (app.table) renderTable();
   if (app.shown === "lobby") lobby.refresh();
+  lobby.syncForm();  // the bots' level menus, in the new language
 }
 
 async function boot() {
