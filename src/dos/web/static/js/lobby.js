@@ -2,16 +2,22 @@
 // joining one by code or link, the list of listed tables, and the waiting room.
 
 import { t } from "./i18n.js";
+import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new Error(t("web.error_generic"));  // the network, not the server: no words to map
+  }
   let data = null;
   try {
     data = await response.json();
@@ -19,11 +25,8 @@ async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const detail = data && data.detail;
-    const message = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg || JSON.stringify(d)).join("; ")
-        : `HTTP ${response.status}`;
-    throw new Error(message);
+    // The player's words for the refusal, never the server's English.
+    throw new Error(errorText({ code: codeOf(data), status: response.status }));
   }
   return data;
 }

@@ -1,7 +1,7 @@
 // The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
 // the table (docs/protocol.md), and the game as this seat knows it.
 
-import { t, tWords, has, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { Connection } from "./net.js";
 import { Lobby, codeFrom } from "./lobby.js";
 import { TableView } from "./table.js";
@@ -12,6 +12,7 @@ import { describe } from "./log.js";
 import { showRound, showGameOver } from "./summary.js";
 import { close as closeDialog, isOpen } from "./dialog.js";
 import { Pause } from "./pause.js";
+import { errorText } from "./errors.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +43,7 @@ let lobby;
 let replayView;
 
 function showView(name) {
+  if (name !== app.shown) clearError();  // an error is about the view it was shown on
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
   app.shown = name;
   document.body.dataset.view = name;
@@ -283,11 +285,8 @@ function onMessage(message) {
       }
       break;
     case "error":
-      // An illegal action's reason comes as catalog words too: said in the page's language.
-      showError(message.code === "stale" ? `${t("web.error_stale")} (${message.message})`
-        : t("web.error_refused", {
-          reason: message.key && has(message.key) ? tWords(message) : message.message,
-        }));
+      // In the page's language, from the error's code or reason key; never the English.
+      showError(errorText(message));
       break;
     default:
       break;
