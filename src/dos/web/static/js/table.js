@@ -329,7 +329,7 @@ export class TableView {
       $("hint").textContent = t("web.hint_no_match_here");
       return;
     }
-    const outcomes = designationOutcomes(match, view.center);
+    const outcomes = designationOutcomes(match, view.center, view.options);
     let text = match.text;
     if (outcomes.length > 1) {
       const choice = await ask(t("web.designation_title"), t("web.designation_body"),
