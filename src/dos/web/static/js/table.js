@@ -198,6 +198,9 @@ export class TableView {
     const hand = $("hand");
     hand.setAttribute("aria-label", t("web.your_hand_n", { count: view.hand.length }));
     const playable = playableCards(this.legal);
+    // After a fruitless draw (or for a bonus): the cards that can be laid (placed) are marked.
+    const layable = new Set(this.legal.filter((a) => a.kind === "lay" || a.kind === "place")
+      .map((a) => a.cards[0]));
     const before = this.handKey ? this.handKey.split(",") : [];
     const fresh = [...view.hand];
     for (const card of before) {
@@ -215,8 +218,10 @@ export class TableView {
       el.setAttribute("aria-pressed", selected ? "true" : "false");
       if (selected) el.classList.add("selected");
       if (playable.has(card.split("=")[0])) el.classList.add("playable");
+      if (layable.has(card)) el.classList.add("layable");
       if (handKey !== this.handKey && this.handKey && fresh[index] !== null) el.classList.add("arrive");
-      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
+      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`
+        + (layable.has(card) ? `, ${t("web.can_lay")}` : ""));
       el.addEventListener("click", () => this.toggle(index));
       hand.append(el);
     });
@@ -234,10 +239,14 @@ export class TableView {
     $("btn-draw").disabled = !kinds.has("draw");
     $("btn-end").hidden = false;
     $("btn-end").disabled = !kinds.has("end");
+    // Lay and Place are offered as soon as they are legal: pressed with no card selected,
+    // they say to pick one and take the keyboard to the first card that can go.
     $("btn-lay").hidden = !kinds.has("lay");
-    $("btn-lay").disabled = !canWith("lay");
+    $("btn-lay").disabled = !kinds.has("lay");
+    $("btn-lay").classList.toggle("ready", canWith("lay"));
     $("btn-place").hidden = !kinds.has("place");
-    $("btn-place").disabled = !canWith("place");
+    $("btn-place").disabled = !kinds.has("place");
+    $("btn-place").classList.toggle("ready", canWith("place"));
     const dos = $("btn-dos");
     const mustCall = kinds.has("dos");
     dos.hidden = !(mustCall || this.view.hand.length === 2);
@@ -271,7 +280,7 @@ export class TableView {
       if (targets.size) hint = t("web.hint_pick_target");
       else if (kinds.has("lay") && this.selected.length === 1) hint = t("web.hint_lay");
       else hint = t("web.hint_no_target");
-    } else if (kinds.has("lay")) hint = t("web.hint_drawn");
+    } else if (kinds.has("lay")) hint = t("web.hint_drawn_lay");
     else if (kinds.has("match")) hint = t("web.hint_select");
     else if (kinds.has("end")) hint = t("web.hint_end");
     else if (kinds.has("draw")) hint = t("web.hint_must_draw");
@@ -311,7 +320,12 @@ export class TableView {
   }
 
   layOrPlace(kind) {
-    if (this.selected.length !== 1) return;
+    if (this.selected.length !== 1) {
+      $("hint").textContent = t("web.hint_pick_lay");
+      const first = document.querySelector("#hand button.card.layable");
+      if (first) first.focus();
+      return;
+    }
     const card = this.view.hand[this.selected[0]];
     const action = this.legal.find((a) => a.kind === kind && a.cards[0] === card);
     if (action) this.sendAction(action.text);
