@@ -30,6 +30,7 @@ const app = {
   timerSeat: null,
   shown: "lobby",
   beforeRules: "lobby",
+  rulesOpener: null,
   overShownFor: null,
   roundsShown: 0,
   actionCount: 0,
@@ -42,11 +43,33 @@ let classicView;
 let lobby;
 let replayView;
 
-function showView(name) {
-  if (name !== app.shown) clearError();  // an error is about the view it was shown on
+function showView(name, { focus = true } = {}) {
+  const changed = name !== app.shown;
+  if (changed) clearError();  // an error is about the view it was shown on
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
   app.shown = name;
   document.body.dataset.view = name;
+  if (changed && focus) requestAnimationFrame(() => focusView(name));
+}
+
+/** A view that opens takes the keyboard to where its work is (never left on the body). */
+function focusView(name) {
+  if (app.shown !== name || isOpen()) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && $(`view-${name}`).contains(active)) return;
+  let target = null;
+  if (name === "waiting") target = $("start-button").hidden ? $("waiting-title") : $("start-button");
+  else if (name === "table") target = document.querySelector("#hand button.card") || $("table-title");
+  else if (name === "rules") target = $("rules-title");
+  if (target) target.focus();
+}
+
+function closeRules() {
+  if (app.shown !== "rules") return;
+  const back = app.rulesOpener;
+  showView(app.beforeRules, { focus: !(back && document.contains(back)) });
+  if (back && document.contains(back) && !back.closest("[hidden]")) back.focus();
+  else focusView(app.shown);
 }
 
 function showError(message) {
@@ -137,6 +160,8 @@ function renderTable() {
   if (status === "lobby") {
     if (app.shown !== "rules") showView("waiting");
     lobby.renderWaiting(app.table, app.seat);
+    // The host's Start shows once the table is known: the keyboard goes there.
+    if (document.activeElement === $("waiting-title") && !$("start-button").hidden) $("start-button").focus();
     return;
   }
   if (!app.view) return;
@@ -449,12 +474,15 @@ async function boot() {
   $("back-button").addEventListener("click", () => app.conn && app.conn.send({ type: "back" }));
   $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite-link").href));
   $("nav-rules").addEventListener("click", () => {
-    if (app.shown !== "rules") app.beforeRules = app.shown;
+    if (app.shown !== "rules") {
+      app.beforeRules = app.shown;
+      app.rulesOpener = document.activeElement;
+    }
     renderRules();
-    showView("rules");
-    $("rules-title").focus?.();
+    showView("rules", { focus: false });
+    $("rules-title").focus();
   });
-  $("rules-close").addEventListener("click", () => showView(app.beforeRules));
+  $("rules-close").addEventListener("click", closeRules);
   $("nav-play").addEventListener("click", () => {
     $("create-form").hidden = false;
     if (app.table) renderTable();
@@ -466,6 +494,11 @@ async function boot() {
     if (!app.table) showView("lobby");
   });
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && app.shown === "rules" && !isOpen()) {
+      event.preventDefault();
+      closeRules();
+      return;
+    }
     if (event.key === "?" && !(event.target instanceof Element ? event.target : document.body).closest("input, select, textarea")) $("nav-rules").click();
   });
   window.addEventListener("popstate", route);
