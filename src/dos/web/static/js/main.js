@@ -151,6 +151,7 @@ function model() {
     players: (app.table ? app.table.seats : []).map((s, i) => ({ ...s, name: names()[i] })),
     deadline: app.deadline,
     timerSeat: app.timerSeat,
+    timerPhase: app.timerPhase,
   };
 }
 
@@ -322,9 +323,11 @@ function setTimer(timer) {
   if (!timer || timer.seat === null || timer.seat === undefined || timer.seconds === null) {
     app.deadline = null;
     app.timerSeat = null;
+    app.timerPhase = null;
   } else {
     app.deadline = Date.now() + timer.seconds * 1000;
     app.timerSeat = timer.seat;
+    app.timerPhase = timer.phase;
   }
 }
 
@@ -395,7 +398,7 @@ function sendAction(text) {
 async function openReplay(gameId) {
   try {
     showView("replay");
-    await replayView.load(gameId);
+    await replayView.load(gameId, names());
     $("replay-next").focus();
   } catch (error) {
     showError(error.message);

@@ -66,7 +66,8 @@ export class TableView {
     const mine = view.turn === view.seat;
     $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
       : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
-    $("phase-info").textContent = t(`game.phase_${view.phase}`);
+    // At the end the turn line already says "Game over": no second "game over".
+    $("phase-info").textContent = view.phase === "over" ? "" : t(`game.phase_${view.phase}`);
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
     $("center-title").textContent = t("game.center_row");
     $("hand-label").textContent = t("game.your_hand");
@@ -83,9 +84,14 @@ export class TableView {
       return;
     }
     el.hidden = false;
+    // The grace period after a turn timer ran out is not a new turn: it says what comes next.
+    const grace = this.model.timerPhase === "grace";
+    el.classList.toggle("grace", grace);
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      el.textContent = t("web.timer_n", { seconds: left });
+      el.textContent = grace
+        ? t("web.grace_n", { seconds: left, player: this.playerName(this.model.timerSeat) })
+        : t("web.timer_n", { seconds: left });
       if (!left) clearInterval(this.timerHandle);
     };
     tick();
