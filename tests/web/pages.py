@@ -49,8 +49,14 @@ MATCH_JS = """() => {
 }"""
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int]) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport=viewport)
+def open_page(
+    browser: Browser, url: str, viewport: dict[str, int], motion: bool = False
+) -> tuple[BrowserContext, Page]:
+    """A new browser context (its own storage) on ``url``. Without ``motion`` it prefers
+    reduced motion: the other players' moves show at once, not at a reading pace."""
+    context = browser.new_context(
+        viewport=viewport, reduced_motion="no-preference" if motion else "reduce"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

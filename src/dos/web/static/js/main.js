@@ -13,6 +13,8 @@ import { showRound, showGameOver } from "./summary.js";
 import { close as closeDialog, isOpen } from "./dialog.js";
 import { Pause } from "./pause.js";
 import { errorText } from "./errors.js";
+import { parseAction } from "./actions.js";
+import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -256,7 +258,73 @@ function normalized(view) {
   return { ...view, hand: view.hand || [], legal: view.legal || [] };
 }
 
+// --- moves you can follow: the server's messages, applied one at a time --------------------
+
+const inbox = [];
+let draining = false;
+let nextAt = 0;  // when the next message may be shown (after another player's move)
+
 function onMessage(message) {
+  inbox.push(message);
+  if (!draining) drain();
+}
+
+async function drain() {
+  draining = true;
+  try {
+    while (inbox.length) {
+      const wait = nextAt - performance.now();
+      if (wait > 0) await sleep(wait);
+      const message = inbox.shift();
+      if (!message) break;
+      const paced = handle(message);
+      nextAt = paced && !reducedMotion() ? performance.now() + PACE_MS : 0;
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+/** The cards an action moves to the table, and where they go, or null. */
+function moved(action) {
+  const rules = app.table ? app.table.rules : "official";
+  const text = String(action).replace(/^\d+:\s*/, "");
+  if (rules === "classic") {
+    if (text === "draw" || text === "timeout" || text.startsWith("react")) return null;
+    return { cards: [text.split("=")[0]], to: $("center-row").querySelector(".card") };
+  }
+  const parsed = parseAction(text);
+  if (parsed.kind === "match") return { cards: parsed.cards, to: $(`center-${parsed.target}`) };
+  if (parsed.kind === "lay" || parsed.kind === "place") {
+    return { cards: parsed.cards, to: $("center-row").lastElementChild };
+  }
+  return null;
+}
+
+/** Shows where the cards of another player's (or one's own) move go, before it is drawn. */
+function fly(message) {
+  const move = moved(message.action);
+  if (!move) return false;
+  const from = message.seat === app.seat ? $("hand")
+    : document.querySelector(`#opponents li[data-seat="${message.seat}"]`);
+  for (const card of move.cards) flyCard(card, from, move.to);
+  return true;
+}
+
+/** Applies one server message; whether it was another player's move worth a pause. */
+function handle(message) {
+  let paced = false;
+  if (message.type === "update" && app.table) {
+    const moves = fly(message);
+    const draw = /(^|:\s*)draw$/.test(String(message.action));
+    paced = message.seat !== app.seat && (moves || draw);
+    document.body.dataset.paced = String(paced);  // for people and tests: the next one waits
+  }
+  apply(message);
+  return paced;
+}
+
+function apply(message) {
   switch (message.type) {
     case "welcome":
       app.seat = message.seat;
@@ -359,6 +427,8 @@ function enterTable(code) {
   app.view = null;
   if (location.pathname !== `/t/${code}`) history.pushState({}, "", `/t/${code}`);
   if (app.conn) app.conn.close();
+  inbox.length = 0;
+  nextAt = 0;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   app.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
     onOpen: (conn) => conn.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
