@@ -15,6 +15,7 @@ import { Pause } from "./pause.js";
 import { errorText } from "./errors.js";
 import { parseAction } from "./actions.js";
 import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
+import * as sound from "./sound.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -320,8 +321,23 @@ function handle(message) {
     paced = message.seat !== app.seat && (moves || draw);
     document.body.dataset.paced = String(paced);  // for people and tests: the next one waits
   }
+  const before = app.view;
   apply(message);
+  if (message.type === "update") soundFor(message, before, app.view);
   return paced;
+}
+
+/** The sound of an update: the move, and what it brought (your turn, a round's end). */
+function soundFor(message, before, after) {
+  if (!after) return;
+  const text = String(message.action).replace(/^\d+:\s*/, "");
+  if (before && roundsOf(after) > roundsOf(before)) sound.play("round");
+  else if (text === "dos") sound.play("dos");
+  else if (text.startsWith("catch")) sound.play("catch");
+  else if (before && after.turn === app.seat && before.turn !== app.seat && after.phase !== "over") {
+    sound.play("turn");
+  } else if (text === "draw") sound.play("draw");
+  else if (moved(text)) sound.play("play");
 }
 
 function apply(message) {
@@ -521,6 +537,8 @@ async function boot() {
     rerender();
   });
 
+  const refreshSound = sound.bindToggle($("sound-toggle"), () => t("web.sound"));
+  onLangChange(refreshSound);
   officialView = new TableView(sendAction);
   classicView = new ClassicView(sendAction);
   tableView = officialView;
