@@ -26,12 +26,15 @@ from dos import ruleset
 from dos.bots.registry import LEVELS
 from dos.i18n.explain import Words
 from dos.server.auth import TokenError
+from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     ActionMessage,
     Back,
+    Chat,
+    ChatSpectators,
     Continue,
     CreateTable,
     GameList,
@@ -443,6 +446,14 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
             table.back(client.seat)
     elif isinstance(message, Continue) and client.seat is not None:
         table.proceed(client.seat)
+    elif isinstance(message, Chat | ChatSpectators):
+        try:
+            if isinstance(message, Chat):
+                table.chat.say(table, client, message.text, message.reaction)
+            else:
+                table.chat.allow_spectators(table, client, message.allowed)
+        except ChatRefusedError as error:
+            _error(client, error.code, error.message)
     return False
 
 

@@ -101,9 +101,38 @@ class Continue(_Message):
     type: Literal["continue"]
 
 
-_AnyClient = Hello | ActionMessage | Start | Rematch | Back | Sync | Ping | Continue
+class Chat(_Message):
+    """A chat message: a ``text`` (at most 200 characters) or a quick ``reaction``
+    (``dos.server.chat.REACTIONS``). The author is the connection's seat."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=1000)
+    reaction: str | None = Field(default=None, max_length=20)
+
+
+class ChatSpectators(_Message):
+    """Host: whether spectators may write in the chat."""
+
+    type: Literal["chat_spectators"]
+    allowed: bool
+
+
+_AnyClient = (
+    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping | Continue | Chat | ChatSpectators
+)
 ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
-CLIENT_TYPES = ("action", "back", "continue", "hello", "ping", "rematch", "start", "sync")
+CLIENT_TYPES = (
+    "action",
+    "back",
+    "chat",
+    "chat_spectators",
+    "continue",
+    "hello",
+    "ping",
+    "rematch",
+    "start",
+    "sync",
+)
 _CLIENT = TypeAdapter[_AnyClient](ClientMessage)
 
 
@@ -280,8 +309,36 @@ class LogMessage(_Message):
     """The brief of the public view after the last action."""
 
 
+class ChatLine(_Message):
+    """A chat message, to everyone at the table: its author's seat (null: a spectator) and
+    name, and either a text (show it as text, never as HTML) or a quick reaction."""
+
+    type: Literal["chat"]
+    seat: int | None
+    name: str | None
+    text: str | None
+    reaction: str | None
+
+
+class ChatRules(_Message):
+    """Whether spectators may write in the chat; sent on connect and when the host changes it."""
+
+    type: Literal["chat_rules"]
+    spectators: bool
+
+
 _AnyServer = (
-    Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong | Pause | LogMessage
+    Welcome
+    | State
+    | Update
+    | TableMessage
+    | Timer
+    | ErrorMessage
+    | Pong
+    | Pause
+    | LogMessage
+    | ChatLine
+    | ChatRules
 )
 ServerMessage = Annotated[_AnyServer, Field(discriminator="type")]
 SERVER_MESSAGE = TypeAdapter[_AnyServer](ServerMessage)
@@ -420,6 +477,8 @@ def schemas() -> dict[str, dict[str, Any]]:
         Sync,
         Ping,
         Continue,
+        Chat,
+        ChatSpectators,
         Welcome,
         State,
         Update,
@@ -429,6 +488,8 @@ def schemas() -> dict[str, dict[str, Any]]:
         Pong,
         Pause,
         LogMessage,
+        ChatLine,
+        ChatRules,
         CreateTable,
         JoinTable,
         SeatGrant,

@@ -27,6 +27,7 @@ from dos import ruleset
 from dos.errors import DosError, NotationError
 from dos.i18n.explain import REASONS, Words
 from dos.server.bots import STAND_IN, BotDriver
+from dos.server.chat import ChatRoom
 from dos.server.connections import Client
 from dos.server.history import log_entries
 from dos.server.messages import PROTOCOL_VERSION, server_message
@@ -164,6 +165,7 @@ class Table:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0)
         self.pause = RoundPause()
+        self.chat = ChatRoom()
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
 
@@ -518,6 +520,7 @@ class Table:
                 client.send(self.log_message())
             if self.pause.active:
                 client.send(server_message("pause", **self.pause.message()))
+            client.send(self.chat.rules_message())
         self.broadcast_table()
         self.after_change()
 

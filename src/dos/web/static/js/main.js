@@ -16,6 +16,7 @@ import { errorText } from "./errors.js";
 import { parseAction } from "./actions.js";
 import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
 import * as sound from "./sound.js";
+import { Chat } from "./chat.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -45,6 +46,7 @@ let officialView;
 let classicView;
 let lobby;
 let replayView;
+let chat;
 
 function showView(name, { focus = true } = {}) {
   const changed = name !== app.shown;
@@ -382,6 +384,12 @@ function apply(message) {
     case "log":
       rebuildLog(message);
       break;
+    case "chat":
+      chat.add(message);
+      break;
+    case "chat_rules":
+      chat.setRules(message.spectators);
+      break;
     case "pause":
       app.pause.update(message, names());
       if (app.pause.waitsFor(app.seat) && !isOpen("round") && app.view) openRoundSummary();
@@ -445,6 +453,7 @@ function enterTable(code) {
   if (app.conn) app.conn.close();
   inbox.length = 0;
   nextAt = 0;
+  chat.reset();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   app.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
     onOpen: (conn) => conn.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
@@ -539,6 +548,19 @@ async function boot() {
 
   const refreshSound = sound.bindToggle($("sound-toggle"), () => t("web.sound"));
   onLangChange(refreshSound);
+  chat = new Chat({
+    send: (message) => {
+      if (app.conn && app.conn.send(message)) return true;
+      showError(t("web.error_offline"));
+      return false;
+    },
+    names: () => names(),
+    me: () => ({ seat: app.seat, host: app.table ? app.table.host : null, code: app.code }),
+  });
+  onLangChange(() => {
+    chat.renderReactions();
+    chat.render();
+  });
   officialView = new TableView(sendAction);
   classicView = new ClassicView(sendAction);
   tableView = officialView;
