@@ -171,6 +171,25 @@ def take_step(page: Page) -> str:
     return done
 
 
+def draw_lay_and_wait(page: Page) -> None:
+    """On this player's turn: draw, lay the first card, then wait until the others have moved
+    and it is this player's turn again (by the state's version, not by a moment in between)."""
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-my-turn", "true", timeout=WAIT_MS)
+    expect(body).to_have_attribute("data-phase", "start")
+    seen = int(version(page))
+    page.click("#btn-draw")
+    expect(body).to_have_attribute("data-phase", "drawn")
+    page.locator("#hand button.card").first.click()
+    page.click("#btn-lay")
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) > v + 2"
+        " && document.body.dataset.myTurn === 'true'",
+        arg=seen,
+        timeout=WAIT_MS,
+    )
+
+
 def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str]:
     """At one instant: the card elements of the whole page, those in the seat's own hand and
     the Center Row, and the page's HTML."""

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DESKTOP, Server
-from .pages import create_table, open_page, start
+from .pages import create_table, draw_lay_and_wait, open_page, start
 
 PACE_MS = 600  # motion.js
 
@@ -42,10 +42,7 @@ def watch_bots_play(page: Page) -> tuple[list[str], list[list[Any]]]:
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
         if int(page.evaluate("() => document.body.dataset.version")) >= 2:
             break
-        page.click("#btn-draw")
-        page.locator("#hand button.card").first.click()
-        page.click("#btn-lay")
-        expect(page.locator("body")).to_have_attribute("data-my-turn", "false")
+        draw_lay_and_wait(page)
     return page.evaluate("() => window.flights"), page.evaluate("() => window.shown")
 
 

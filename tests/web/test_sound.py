@@ -3,25 +3,12 @@ silences them and is remembered across a reload."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from dos.i18n import text
 
 from .conftest import DESKTOP, Server
-from .pages import create_table, open_page, start
-
-
-def one_turn(page: Page) -> None:
-    """Draw and lay, then wait until it is this player's turn again (the bot has moved)."""
-    body = page.locator("body")
-    expect(body).to_have_attribute("data-my-turn", "true", timeout=20_000)
-    expect(body).to_have_attribute("data-phase", "start")
-    page.click("#btn-draw")
-    expect(body).to_have_attribute("data-phase", "drawn")
-    page.locator("#hand button.card").first.click()
-    page.click("#btn-lay")
-    expect(body).to_have_attribute("data-my-turn", "false")
-    expect(body).to_have_attribute("data-my-turn", "true", timeout=20_000)
+from .pages import create_table, draw_lay_and_wait, open_page, start
 
 
 def test_sounds_and_a_remembered_mute(browser: Browser, server: Server) -> None:
@@ -32,7 +19,7 @@ def test_sounds_and_a_remembered_mute(browser: Browser, server: Server) -> None:
         expect(toggle).to_have_attribute("aria-label", text("en", "web.sound"))
         create_table(page, "Ada", seats=2, bots=1, level="easy")
         start(page)
-        one_turn(page)
+        draw_lay_and_wait(page)
         expect(page.locator("body")).to_have_attribute("data-last-sound", "turn")
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "false")
@@ -40,7 +27,7 @@ def test_sounds_and_a_remembered_mute(browser: Browser, server: Server) -> None:
         expect(page.locator("#view-table")).to_be_visible()
         expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
         assert page.evaluate("() => localStorage.getItem('dos.sound')") == "off"
-        one_turn(page)  # the bot's move and this player's turn: silence
+        draw_lay_and_wait(page)  # the bot's move and this player's turn: silence
         assert page.evaluate("() => document.body.dataset.sounds") is None
     finally:
         context.close()

@@ -17,6 +17,7 @@ import { parseAction } from "./actions.js";
 import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
 import * as sound from "./sound.js";
 import { Chat } from "./chat.js";
+import { turnChanged, bindNotifyButton } from "./attention.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -177,6 +178,7 @@ function renderTable() {
   body.version = String(app.version);
   body.phase = app.view.phase;
   body.myTurn = String(app.view.turn === app.seat && app.view.phase !== "over");
+  turnChanged(body.myTurn === "true" && !app.pause.active);
   body.round = String(app.view.round);
   body.seat = String(app.seat);
   const me = app.seat !== null && app.table.seats[app.seat];
@@ -467,6 +469,7 @@ function enterTable(code) {
 }
 
 function leaveTable() {
+  turnChanged(false);
   $("create-form").hidden = false;
   if (app.conn) app.conn.close();
   app.conn = null;
@@ -548,6 +551,7 @@ async function boot() {
 
   const refreshSound = sound.bindToggle($("sound-toggle"), () => t("web.sound"));
   onLangChange(refreshSound);
+  onLangChange(bindNotifyButton($("notify-toggle"), () => t("web.notify")));
   chat = new Chat({
     send: (message) => {
       if (app.conn && app.conn.send(message)) return true;
