@@ -212,6 +212,7 @@ function maybeShowEnd() {
       isHost: app.seat === app.table.host,
       canReplay: app.table.game_id !== null && app.table.game_id !== undefined,
       lastRound: results[results.length - 1],
+      results,
     }).then((choice) => {
       if (choice === "rematch") app.conn.send({ type: "rematch" });
       else if (choice === "replay") openReplay(app.table.game_id);
@@ -229,7 +230,7 @@ function maybeShowEnd() {
 function openRoundSummary() {
   const results = app.view.round_results || [];
   if (!results.length) return;
-  showRound(results[results.length - 1], names(), app.view.scores).then(() => {
+  showRound(results[results.length - 1], names(), app.view.scores, results).then(() => {
     if (app.conn && app.seat !== null) app.conn.send({ type: "continue" });
   });
   app.pause.render();
