@@ -4,7 +4,8 @@ A client writes its log from the updates it receives; one that was away (a reloa
 connection, a second tab) missed some. So after each ``state`` the server sends ``log``: every
 action of the current game with its seat and a brief of the public view just before it (the
 Center Row, the phase, the turn, the scores...), and the brief of the view now; the client
-tells them in words exactly as it tells updates. Only public facts: no hand is in a brief.
+tells them in words exactly as it tells updates. Only public facts: no hand is in a brief;
+the one private fact is, for the connecting seat's own draws, the cards it drew (``drawn``).
 """
 
 from __future__ import annotations
@@ -51,15 +52,43 @@ def brief(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _hand(rules: Any, state: Any, seat: int) -> list[str]:
+    hand: list[str] = rules.view_json(state, seat)["hand"]
+    return hand
+
+
+def _new_cards(before: list[str], after: list[str]) -> list[str]:
+    left = list(before)
+    fresh = []
+    for card in after:
+        if card in left:
+            left.remove(card)
+        else:
+            fresh.append(card)
+    return fresh
+
+
 def log_entries(
-    rules: Any, options: Any, seed: int, actions: Sequence[str], seats: Sequence[int]
+    rules: Any,
+    options: Any,
+    seed: int,
+    actions: Sequence[str],
+    seats: Sequence[int],
+    *,
+    viewer: int | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Each action with its seat and the brief before it, and the brief after the last one,
-    by replaying the game from its seed (the engine is deterministic)."""
+    by replaying the game from its seed (the engine is deterministic). The draws of
+    ``viewer`` (the connecting seat) also say which cards it drew."""
     state = rules.new_game(options, seed)
     entries = []
     for text, seat in zip(actions, seats, strict=True):
         before = brief(public(rules, state))
+        own_draw = seat == viewer and text.split(":")[-1].strip() == "draw"
+        held = _hand(rules, state, seat) if own_draw else []
         rules.apply(state, rules.parse_action(text))
-        entries.append({"action": text, "seat": seat, "before": before})
+        entry: dict[str, Any] = {"action": text, "seat": seat, "before": before}
+        if own_draw:
+            entry["drawn"] = _new_cards(held, _hand(rules, state, seat))
+        entries.append(entry)
     return entries, brief(public(rules, state))

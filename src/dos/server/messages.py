@@ -304,7 +304,8 @@ class LogMessage(_Message):
     """``{"action", "seat", "before"}``: an action, its seat, and a brief of the public view
     just before it (``round``, ``dealer``, ``turn``, ``phase``, ``hand_sizes``, ``center``,
     ``bonuses``, ``scores``, ``winner``, ``rounds`` and ``result`` the last round's winner and
-    points; classic: ``pending``, ``top``, ``colour``)."""
+    points; classic: ``pending``, ``top``, ``colour``); for the connection's own draws also
+    ``drawn``, the cards it drew (only that seat is told)."""
     now: dict[str, Any]
     """The brief of the public view after the last action."""
 

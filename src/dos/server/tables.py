@@ -248,11 +248,13 @@ class Table:
             return server_message("state", view=None, **fields)
         return Views(self.rules, self.state, history=True).message("state", seat, **fields)
 
-    def log_message(self) -> str:
-        """The ``log`` message: the current game's actions, for a client's log in words."""
+    def log_message(self, seat: int | None) -> str:
+        """The ``log`` message for ``seat``: the current game's actions, for its log in words."""
         assert self.game is not None
         game = self.game
-        entries, now = log_entries(self.rules, game.options, game.seed, game.actions, game.seats)
+        entries, now = log_entries(
+            self.rules, game.options, game.seed, game.actions, game.seats, viewer=seat
+        )
         return server_message("log", game=game.number, entries=entries, now=now)
 
     def clients(self) -> list[Client]:
@@ -517,7 +519,7 @@ class Table:
             )
             client.send(self.state_message(seat))
             if self.game is not None and self.state is not None:
-                client.send(self.log_message())
+                client.send(self.log_message(seat))
             if self.pause.active:
                 client.send(server_message("pause", **self.pause.message()))
             client.send(self.chat.rules_message())

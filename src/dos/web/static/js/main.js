@@ -9,6 +9,7 @@ import { ClassicView } from "./classic.js";
 import { ReplayView } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { describe } from "./log.js";
+import { cardLabel } from "./cards.js";
 import { showRound, showGameOver } from "./summary.js";
 import { close as closeDialog, isOpen } from "./dialog.js";
 import { Pause } from "./pause.js";
@@ -120,8 +121,25 @@ const lastResult = (view) => view.result ?? (view.round_results || [])[roundsOf(
 
 /** One action in words, with what it brought about (a round's or the game's end), given
  * the (public) view just before it and just after it. */
-function logStep(action, seat, before, after) {
-  addLog(describe(action, seat, before, names(), app.table.rules));
+/** The cards in `after`'s hand that were not in `before`'s (what this seat drew). */
+function newCards(before, after) {
+  const left = [...((before && before.hand) || [])];
+  const fresh = [];
+  for (const card of (after && after.hand) || []) {
+    const at = left.indexOf(card);
+    if (at >= 0) left.splice(at, 1);
+    else fresh.push(card);
+  }
+  return fresh;
+}
+
+function logStep(action, seat, before, after, known = null) {
+  // One's own draw says which card it was (only this seat's page knows).
+  const own = seat === app.seat && /(^|:\s*)draw$/.test(String(action));
+  const drawn = !own ? [] : known || newCards(before, after);
+  if (drawn.length) {
+    addLog(t("game.log_draw_seen", { player: names()[seat], card: drawn.map(cardLabel).join(", ") }), "mine");
+  } else addLog(describe(action, seat, before, names(), app.table.rules));
   if (!before) return;
   if (before.bonuses && before.bonuses.double > 0 && after.turn !== before.turn) {
     addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
@@ -145,7 +163,7 @@ function rebuildLog(message) {
   clearLog();
   message.entries.forEach((entry, i) => {
     const after = i + 1 < message.entries.length ? message.entries[i + 1].before : message.now;
-    logStep(entry.action, entry.seat, entry.before, after);
+    logStep(entry.action, entry.seat, entry.before, after, entry.drawn || null);
   });
 }
 
@@ -184,6 +202,7 @@ function renderTable() {
   const me = app.seat !== null && app.table.seats[app.seat];
   $("back-button").hidden = !(me && me.away);
   document.querySelector(".hand-area").hidden = app.seat === null;  // a spectator has no hand
+  $("watching-note").hidden = app.seat !== null;
   const over = app.view.phase === "over" || app.table.status === "finished";
   $("over-actions").hidden = !over;
   $("actions").hidden = over;
