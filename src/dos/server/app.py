@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import PlainTextResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
@@ -28,6 +29,7 @@ from dos.i18n.explain import Words
 from dos.server.auth import TokenError
 from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
+from dos.server.delivery import file_response, json_response
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -117,6 +119,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.service = service
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
 
     async def table_or_404(code: str) -> Table:
         table = await service.table(code)
@@ -254,13 +257,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             "results": games,
         }
 
-    @app.get("/api/i18n/{lang}")
-    async def i18n(lang: str) -> dict[str, str]:
-        """The message catalog of ``lang``, a flat object of texts."""
+    @app.get("/api/i18n/{lang}", response_model=dict[str, str])
+    async def i18n(lang: str, request: Request) -> Response:
+        """The message catalog of ``lang``, a flat object of texts (with an ETag)."""
         from dos.i18n import CatalogError, catalog
 
         try:
-            return catalog(lang)
+            return json_response(request, catalog(lang))
         except CatalogError as error:
             raise HTTPException(404, str(error)) from None
 
@@ -284,19 +287,19 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     static = _static_dir()
 
-    def page() -> FileResponse:
-        return FileResponse(static / "index.html", media_type="text/html")
+    def page(request: Request) -> Response:
+        return file_response(request, static / "index.html", "text/html")
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return page()
+    async def index(request: Request) -> Response:
+        return page(request)
 
     @app.get("/t/{code}", include_in_schema=False)
-    async def join_link(code: str) -> FileResponse:
-        return page()
+    async def join_link(code: str, request: Request) -> Response:
+        return page(request)
 
     @app.get("/static/{path:path}", include_in_schema=False)
-    async def static_file(path: str) -> FileResponse:
+    async def static_file(path: str, request: Request) -> Response:
         root = static.resolve()
         target = (root / path).resolve()
         if not target.is_relative_to(root) or not target.is_file():
@@ -309,7 +312,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             ".json": "application/json",
             ".svg": "image/svg+xml",
         }.get(target.suffix)
-        return FileResponse(target, media_type=media)
+        return file_response(request, target, media)
 
     return app
 
