@@ -2,6 +2,10 @@
 // notification comes when the tab is hidden, if the player allowed notifications.
 
 import { t } from "./i18n.js";
+import { icon as svgIcon } from "./sound.js";
+
+const BELL = "M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.8V3h-3v1.2A7 7 0 0 0 5 11v5l-2 2v1h18v-1z";
+const SLASH = "M3.3 2 22 20.7 20.7 22 2 3.3z";
 
 const icon = (fill, ring) => "data:image/svg+xml," + encodeURIComponent(
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="${fill}" stroke="${ring}" stroke-width="3"/><text x="16" y="21" font-size="14" font-family="sans-serif" font-weight="700" text-anchor="middle" fill="#000">D</text></svg>`);
@@ -44,7 +48,7 @@ export function bindNotifyButton(button, label) {
     if (!supported) return;
     const on = Notification.permission === "granted";
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "🔔" : "🔕";
+    button.replaceChildren(on ? svgIcon(BELL) : svgIcon(BELL, SLASH));
     button.setAttribute("aria-label", label());
     button.title = label();
   };

@@ -3,6 +3,10 @@
 // table); spectators read, and write only when the host allows it.
 
 import { t } from "./i18n.js";
+import { icon } from "./sound.js";
+
+const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
+  "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z"];
 
 const $ = (id) => document.getElementById(id);
 const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
@@ -113,7 +117,7 @@ export class Chat {
         mute.type = "button";
         mute.className = "linkish mute";
         mute.dataset.seat = line.seat;
-        mute.textContent = "🔇";
+        mute.append(icon(SPEAKER_OFF[0], SPEAKER_OFF[1]));
         mute.setAttribute("aria-label", t("web.chat_mute", { name: this.author(line) }));
         mute.title = mute.getAttribute("aria-label");
         mute.addEventListener("click", () => this.toggleMute(line.seat));

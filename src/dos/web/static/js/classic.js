@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 import { ask } from "./dialog.js";
+import { renderPiles } from "./piles.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -107,6 +108,7 @@ export class ClassicView {
   renderPile() {
     const view = this.view;
     $("center-title").textContent = t("game.discard_pile");
+    renderPiles(view.draw_pile_size);
     const row = $("center-row");
     row.replaceChildren();
     row.setAttribute("aria-label", t("game.discard_pile"));

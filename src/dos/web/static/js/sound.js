@@ -53,12 +53,35 @@ export function play(kind) {
   }
 }
 
+const SPEAKER = "M3 9v6h4l5 4V5L7 9H3z";
+const WAVES = "M15.5 8.5a5 5 0 0 1 0 7l-1.4-1.4a3 3 0 0 0 0-4.2zM18.4 5.6a9 9 0 0 1 0 12.8L17 17a7 7 0 0 0 0-9.9z";
+const CROSS = "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z";
+
+/** An inline SVG icon (no emoji font needed), hidden from screen readers. */
+export function icon(...paths) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "22");
+  svg.setAttribute("height", "22");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.classList.add("icon");
+  for (const d of paths) {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", "currentColor");
+    svg.append(path);
+  }
+  return svg;
+}
+
 /** The mute toggle: a button whose pressed state is "sound on". */
 export function bindToggle(button, label) {
   const show = () => {
     const on = enabled();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "🔊" : "🔇";
+    button.replaceChildren(on ? icon(SPEAKER, WAVES) : icon(SPEAKER, CROSS));
     button.setAttribute("aria-label", label());
     button.title = label();
   };

@@ -7,6 +7,7 @@ import {
   parseAction, findMatch, targetsFor, playableCards, designationOutcomes, matchKindKey,
 } from "./actions.js";
 import { ask } from "./dialog.js";
+import { renderPiles } from "./piles.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -149,6 +150,7 @@ export class TableView {
 
   renderCenter() {
     const view = this.view;
+    renderPiles(view.draw_pile_size, view.discard || []);
     const row = $("center-row");
     row.setAttribute("aria-label", t("game.center_row"));
     const centerKey = view.center.join(",");
