@@ -139,9 +139,10 @@ def _server(folder: Path) -> Iterator[Server]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server shared by the tests of a module."""
+    """A server shared by the browser tests (each makes its own tables; a test that stops
+    the server has its own, ``own_server``)."""
     yield from _server(tmp_path_factory.mktemp("server"))
 
 
@@ -151,7 +152,7 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     yield from _server(tmp_path / "server")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(chromium: str) -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 

@@ -69,5 +69,5 @@ def test_compressed_and_cacheable(browser: Browser, server: Server) -> None:
     # The second visit asks again and gets "not modified" for every file and catalog.
     revalidated = [r for r in again if "/static/" in r["url"] or "/api/i18n/" in r["url"]]
     assert revalidated and all(r["status"] == 304 for r in revalidated), revalidated
-    assert first < 60_000, first
+    assert first < 90_000, first  # compressed: the files alone are about 200 KB
     assert repeat < first / 3, (first, repeat)
