@@ -568,7 +568,10 @@ class Table:
             self._send_pause()
 
     def proceed(self, seat: int) -> None:
-        """``seat`` has read the round summary (``continue``); the last one ends the pause."""
+        """``seat`` has read the round summary (``continue``); the last one ends the pause.
+        A seat not waited for changes nothing and sends nothing."""
+        if seat not in self.pause.waiting:
+            return
         if self.pause.leave(seat):
             self._pause_over()
         elif self.pause.active:
