@@ -152,8 +152,10 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     yield from _server(tmp_path / "server")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Browser]:
+    """Chromium for the tests of a module. (Not for the session: Playwright's synchronous API
+    keeps an event loop running while it is open, which the asyncio tests after it need.)"""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
