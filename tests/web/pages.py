@@ -190,27 +190,28 @@ def draw_lay_and_wait(page: Page) -> None:
     )
 
 
-def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str]:
+def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str, bool]:
     """At one instant: the card elements of the whole page, those in the seat's own hand and
-    the Center Row, and the page's HTML."""
-    everywhere, shown, html = page.evaluate(
+    the Center Row, the page's HTML, and whether a dialog (a round summary) is open."""
+    everywhere, shown, html, dialog = page.evaluate(
         """() => [
           [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
           [...document.querySelectorAll('#hand [data-card], #center-row [data-card]')]
             .map(e => e.dataset.card),
           document.documentElement.outerHTML,
+          document.getElementById('dialog').open,
         ]"""
     )
-    return Counter(everywhere), Counter(shown), html
+    return Counter(everywhere), Counter(shown), html, bool(dialog)
 
 
 def assert_no_foreign_cards(viewer: Page, other_hand: list[str]) -> None:
     """The viewer's page holds no card of another hand: every card element in its DOM is its
     own hand's or the Center Row's, so none of `other_hand` can be there beyond those, and no
     card is written anywhere else in the page (no hidden lists, no JSON)."""
-    if dialog_kind(viewer) is not None:  # a round summary shows the hands left: public then
+    everywhere, shown, html, dialog = cards_in_dom(viewer)
+    if dialog:  # a round summary shows the hands left: public then (read at the same instant)
         return
-    everywhere, shown, html = cards_in_dom(viewer)
     assert everywhere == shown, f"cards outside the hand and Center Row: {everywhere - shown}"
     for card in Counter(other_hand):
         assert everywhere[card] <= shown[card], card
