@@ -41,7 +41,12 @@ lint: setup
 types: setup
 	$(BIN)/mypy
 
-pytest: setup $(if $(filter true,$(CI)),system-packages)
+# axe-core for the accessibility tests, from the npm registry as package-lock.json pins it.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+pytest: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
 	$(BIN)/pytest
 
 test: lint types pytest
@@ -53,4 +58,4 @@ bench: | $(UV)
 	$(BIN)/python bench/speed.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -167,8 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.limits import Limits
     from dos.server.tables import Settings
 
-    if args.bot_delay < 0 or args.grace < 0:
-        raise _RejectedError("--bot-delay, --grace: not negative")
+    if args.bot_delay < 0 or args.grace < 0 or args.pause < 0:
+        raise _RejectedError("--bot-delay, --grace, --pause: not negative")
     try:
         limits = Limits().with_changes(args.limit)
     except ValueError as error:
@@ -176,7 +176,9 @@ def cmd_serve(args: argparse.Namespace) -> None:
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
-        settings=Settings(bot_delay=args.bot_delay, grace_seconds=args.grace),
+        settings=Settings(
+            bot_delay=args.bot_delay, grace_seconds=args.grace, pause_seconds=args.pause
+        ),
         limits=limits,
     )
     serve(config, args.host, args.port)
@@ -315,6 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="wait before a stand-in bot plays for a timed-out or departed player",
+    )
+    p.add_argument(
+        "--pause",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="the longest wait for the players to read a round's summary (0: no pause)",
     )
     p.add_argument(
         "--limit",

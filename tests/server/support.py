@@ -71,7 +71,7 @@ class ServerProcess:
     def start(self) -> str:
         """Starts the server; returns its base URL once it listens."""
         command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(self.data)]
-        command += ["--bot-delay", "0", *self.args]
+        command += ["--bot-delay", "0", "--pause", "0", *self.args]
         if "--limit" not in self.args:
             command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:

@@ -85,6 +85,8 @@ class Server:
                     BOT_DELAY,
                     "--limit",
                     "off",  # every page comes from 127.0.0.1
+                    "--limit",
+                    "chat=5/10second",  # the chat's own limit, as shipped
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -141,9 +143,10 @@ def _server(folder: Path) -> Iterator[Server]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server shared by the tests of a module."""
+    """A server shared by the browser tests (each makes its own tables; a test that stops
+    the server has its own, ``own_server``)."""
     yield from _server(tmp_path_factory.mktemp("server"))
 
 
@@ -155,6 +158,8 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Browser]:
+    """Chromium for the tests of a module. (Not for the session: Playwright's synchronous API
+    keeps an event loop running while it is open, which the asyncio tests after it need.)"""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -49,8 +49,14 @@ MATCH_JS = """() => {
 }"""
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int]) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport=viewport)
+def open_page(
+    browser: Browser, url: str, viewport: dict[str, int], motion: bool = False
+) -> tuple[BrowserContext, Page]:
+    """A new browser context (its own storage) on ``url``. Without ``motion`` it prefers
+    reduced motion: the other players' moves show at once, not at a reading pace."""
+    context = browser.new_context(
+        viewport=viewport, reduced_motion="no-preference" if motion else "reduce"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -65,11 +71,17 @@ def set_language(page: Page, lang: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
-def create_table(page: Page, name: str, seats: int, bots: int, level: str = "easy") -> str:
+def create_table(
+    page: Page, name: str, seats: int, bots: int, level: str | list[str] = "easy"
+) -> str:
+    """Creates a table through the lobby's form; ``level``: every bot's, or each bot's."""
     page.fill("#player-name", name)
     page.fill("#create-seats", str(seats))
     page.fill("#create-bots", str(bots))
-    page.select_option("#create-level", level)
+    levels = [level] * bots if isinstance(level, str) else level
+    expect(page.locator("#bot-levels select")).to_have_count(bots)
+    for number, each in enumerate(levels, 1):
+        page.select_option(f"#create-level-{number}", each)
     page.click("#create-button")
     expect(page.locator("#view-waiting")).to_be_visible()
     expect(page.locator("#start-button")).to_be_visible()
@@ -159,27 +171,47 @@ def take_step(page: Page) -> str:
     return done
 
 
-def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str]:
+def draw_lay_and_wait(page: Page) -> None:
+    """On this player's turn: draw, lay the first card, then wait until the others have moved
+    and it is this player's turn again (by the state's version, not by a moment in between)."""
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-my-turn", "true", timeout=WAIT_MS)
+    expect(body).to_have_attribute("data-phase", "start")
+    seen = int(version(page))
+    page.click("#btn-draw")
+    expect(body).to_have_attribute("data-phase", "drawn")
+    page.locator("#hand button.card").first.click()
+    page.click("#btn-lay")
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) > v + 2"
+        " && document.body.dataset.myTurn === 'true'",
+        arg=seen,
+        timeout=WAIT_MS,
+    )
+
+
+def cards_in_dom(page: Page) -> tuple[Counter[str], Counter[str], str, bool]:
     """At one instant: the card elements of the whole page, those in the seat's own hand and
-    the Center Row, and the page's HTML."""
-    everywhere, shown, html = page.evaluate(
+    the Center Row, the page's HTML, and whether a dialog (a round summary) is open."""
+    everywhere, shown, html, dialog = page.evaluate(
         """() => [
           [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
           [...document.querySelectorAll('#hand [data-card], #center-row [data-card]')]
             .map(e => e.dataset.card),
           document.documentElement.outerHTML,
+          document.getElementById('dialog').open,
         ]"""
     )
-    return Counter(everywhere), Counter(shown), html
+    return Counter(everywhere), Counter(shown), html, bool(dialog)
 
 
 def assert_no_foreign_cards(viewer: Page, other_hand: list[str]) -> None:
     """The viewer's page holds no card of another hand: every card element in its DOM is its
     own hand's or the Center Row's, so none of `other_hand` can be there beyond those, and no
     card is written anywhere else in the page (no hidden lists, no JSON)."""
-    if dialog_kind(viewer) is not None:  # a round summary shows the hands left: public then
+    everywhere, shown, html, dialog = cards_in_dom(viewer)
+    if dialog:  # a round summary shows the hands left: public then (read at the same instant)
         return
-    everywhere, shown, html = cards_in_dom(viewer)
     assert everywhere == shown, f"cards outside the hand and Center Row: {everywhere - shown}"
     for card in Counter(other_hand):
         assert everywhere[card] <= shown[card], card

@@ -81,6 +81,7 @@ def test_the_log_says_each_action_as_the_terminal_client_does(page: Page, lang: 
     assert written == expected
 
 
+@pytest.mark.parametrize("mandatory", [False, True])
 @pytest.mark.parametrize(
     ("match", "outcomes"),
     [
@@ -94,14 +95,18 @@ def test_the_log_says_each_action_as_the_terminal_client_does(page: Page, lang: 
     ],
 )
 def test_a_designation_is_asked_only_when_it_changes_the_outcome(
-    page: Page, match: str, outcomes: int
+    page: Page, match: str, outcomes: int, mandatory: bool
 ) -> None:
+    """Outcomes counted where placements are compulsory; where they are optional (the
+    default) a colour bonus is never worse, so nothing is ever asked (issue 12, defect 6)."""
     found = run(
         page,
         """const match = actions.parseAction(arg.match);
-        return actions.designationOutcomes(match, arg.center);""",
-        {"match": match, "center": CENTER},
+        return actions.designationOutcomes(match, arg.center, arg.options);""",
+        {"match": match, "center": CENTER, "options": {"bonus_lay_mandatory": mandatory}},
     )
+    if not mandatory:
+        outcomes = 1
     assert len(found) == outcomes
     assert found[0]["text"] == match  # the engine's own (best) choice is the plain action
     if outcomes == 2:

@@ -38,7 +38,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
     "medium": (
         "greedy",
         {},
-        Reflex(call_reliability=0.9, catch_reliability=0.6, reaction=1.2),
+        Reflex(call_reliability=0.9, catch_reliability=0.6, reaction=1.2, own_call=0.5),
         Budget(),
     ),
     # The bare `mcts` bot is hard's search with the bare bots' reflexes (`mcts` against `greedy`
@@ -46,7 +46,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
     "hard": (
         "mcts",
         {"search": "flat", "prior": "greedy"},
-        Reflex(call_reliability=1.0, catch_reliability=0.9, reaction=0.8),
+        Reflex(call_reliability=1.0, catch_reliability=0.9, reaction=0.8, own_call=0.0),
         Budget(iterations=400, seconds=1.0),
     ),
 }

@@ -21,7 +21,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, Response
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import Response
 from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
@@ -32,7 +33,9 @@ from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
 from dos.ratings.store import leaderboard, player_ratings
 from dos.server import errors
 from dos.server.auth import TokenError
+from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
+from dos.server.delivery import file_response, json_response
 from dos.server.errors import ApiError
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
 from dos.server.limits import Counters, Limits
@@ -41,6 +44,9 @@ from dos.server.messages import (
     PROTOCOL_VERSION,
     ActionMessage,
     Back,
+    Chat,
+    ChatSpectators,
+    Continue,
     CreateTable,
     GameList,
     Hello,
@@ -174,6 +180,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.state.service = service
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
 
     async def table_or_404(code: str) -> Table:
         table = await service.table(code)
@@ -357,15 +364,16 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise ApiError(404, "no_player", "this player has no rated game", "player_id")
         return page
 
-    @app.get("/api/i18n/{lang}")
+    @app.get("/api/i18n/{lang}", response_model=dict[str, str])
     async def i18n(
         lang: Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")],
-    ) -> dict[str, str]:
-        """The message catalog of ``lang``, a flat object of texts."""
+        request: Request,
+    ) -> Response:
+        """The message catalog of ``lang``, a flat object of texts (with an ETag)."""
         from dos.i18n import CatalogError, catalog
 
         try:
-            return catalog(lang)
+            return json_response(request, catalog(lang))
         except CatalogError as error:
             raise ApiError(404, "no_language", str(error), "lang") from None
 
@@ -399,30 +407,30 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     static = _static_dir()
 
-    def page() -> FileResponse:
-        return FileResponse(static / "index.html", media_type="text/html")
+    def page(request: Request) -> Response:
+        return file_response(request, static / "index.html", "text/html")
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return page()
+    async def index(request: Request) -> Response:
+        return page(request)
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
-        return FileResponse(static / "leaderboard.html", media_type="text/html")
+    async def leaderboard_page(request: Request) -> Response:
+        return file_response(request, static / "leaderboard.html", "text/html")
 
     @app.get("/t/{code}", include_in_schema=False)
-    async def join_link(code: str) -> FileResponse:
-        return page()
+    async def join_link(code: str, request: Request) -> Response:
+        return page(request)
 
     files = _static_files(static)
 
     @app.get("/static/{path:path}", include_in_schema=False)
-    async def static_file(path: str) -> FileResponse:
+    async def static_file(path: str, request: Request) -> Response:
         # Only the files the client ships: the request's path never reaches the file system.
         target = files.get(path)
         if target is None:
             raise ApiError(404, "not_found", "no such file", "path")
-        return FileResponse(target, media_type=_MEDIA.get(target.suffix))
+        return file_response(request, target, _MEDIA.get(target.suffix))
 
     return app
 
@@ -594,6 +602,16 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
             _error(client, "not_seated", "spectators have no seat to take back")
         else:
             table.back(client.seat)
+    elif isinstance(message, Continue) and client.seat is not None:
+        table.proceed(client.seat)
+    elif isinstance(message, Chat | ChatSpectators):
+        try:
+            if isinstance(message, Chat):
+                table.chat.say(table, client, message.text, message.reaction)
+            else:
+                table.chat.allow_spectators(table, client, message.allowed)
+        except ChatRefusedError as error:
+            _error(client, error.code, error.message)
     return False
 
 

@@ -146,6 +146,8 @@ class BotDriver:
         self._turn_task: asyncio.Task[None] | None = None
         self._reflexes: set[asyncio.Task[None]] = set()
         self._raced: dict[int, Any] = {}
+        self._acting: int | None = None
+        """The seat whose own action is being submitted (its DOS call is a planned one)."""
         self.errors: list[str] = []
 
     def reset(self, seed: int) -> None:
@@ -207,9 +209,12 @@ class BotDriver:
                 if not isinstance(player, Player):
                     continue  # only official bots race for DOS
                 reflex = player.reflex
-                delay = (
-                    reflex.call_delay(self._rng) if seat == owner else reflex.catch_delay(self._rng)
-                )
+                if seat != owner:
+                    delay = reflex.catch_delay(self._rng)
+                elif self._acting == owner:  # its own action made the hand two: it saw it coming
+                    delay = reflex.own_call_delay(self._rng)
+                else:
+                    delay = reflex.call_delay(self._rng)
                 if delay is None:
                     continue
                 text = "dos" if seat == owner else f"catch {owner}"
@@ -220,7 +225,7 @@ class BotDriver:
                 task.add_done_callback(self._reflexes.discard)
 
     async def _reflex(self, seat: int, owner: int, key: Any, text: str, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await asyncio.sleep(delay)  # 0: at the next turn of the event loop, before any reply
         table = self.table
         assert self.support is not None
         if not table.playing() or table.bot_level(seat) is None:
@@ -251,7 +256,12 @@ class BotDriver:
                 action = await self._choose(seat, level)
                 if table.version != version:
                     continue  # something happened while thinking: look again
-                if not await table.submit_bot(seat, str(action), version):
+                self._acting = seat
+                try:
+                    accepted = await table.submit_bot(seat, str(action), version)
+                finally:
+                    self._acting = None
+                if not accepted:
                     await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise

@@ -75,6 +75,10 @@ class Client:
         """Counts one full resync against this connection's limit."""
         return self.counters.allow("syncs", self._key)
 
+    def allow_chat(self) -> bool:
+        """Counts one chat message against this connection's limit."""
+        return self.counters.allow("chat", self._key)
+
     def flooding(self) -> bool:
         """Counts a dropped message; whether the flood has gone on long enough to close."""
         now = time.monotonic()

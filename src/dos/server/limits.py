@@ -15,7 +15,7 @@ connections per client and in all.
 Traceback (most recent call last):
 ...
 ValueError: --limit speed: unknown (known: create, join, lookup, connects, client_messages, \
-messages, syncs, client_connections, connections, header_seconds, table_page, lobby_idle, \
+messages, syncs, chat, client_connections, connections, header_seconds, table_page, lobby_idle, \
 abandoned_idle)
 """
 
@@ -48,6 +48,8 @@ class Limits:
     """WebSocket messages of one connection (20 a second, in bursts of 40)."""
     syncs: str | None = "4/10second"
     """Full resyncs (``sync``) one connection may ask for; more are refused."""
+    chat: str | None = "5/10second"
+    """Chat messages one connection may send."""
     client_connections: int | None = 64
     """HTTP connections (WebSockets included) one client may hold open."""
     connections: int | None = 10000
@@ -126,6 +128,6 @@ class Counters:
         return max(1, int(reset - time.time() + 0.999))
 
 
-_RATES = ("create", "join", "lookup", "connects", "client_messages", "messages", "syncs")
+_RATES = ("create", "join", "lookup", "connects", "client_messages", "messages", "syncs", "chat")
 _MANY = frozenset({"client_messages", "messages", "lookup"})
 """Busy counters: sliding window counters (constant memory); the others count exactly."""

@@ -101,11 +101,45 @@ class Ping(_Message):
     id: str | None = Field(default=None, max_length=64)
 
 
-ClientMessage = Annotated[
-    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping, Field(discriminator="type")
-]
-CLIENT_TYPES = ("action", "back", "hello", "ping", "rematch", "start", "sync")
-_CLIENT = TypeAdapter[Hello | ActionMessage | Start | Rematch | Back | Sync | Ping](ClientMessage)
+class Continue(_Message):
+    """The player has read the round summary: the next round may begin (``pause``)."""
+
+    type: Literal["continue"]
+
+
+class Chat(_Message):
+    """A chat message: a ``text`` (at most 200 characters) or a quick ``reaction``
+    (``dos.server.chat.REACTIONS``). The author is the connection's seat."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=1000)
+    reaction: str | None = Field(default=None, max_length=20)
+
+
+class ChatSpectators(_Message):
+    """Host: whether spectators may write in the chat."""
+
+    type: Literal["chat_spectators"]
+    allowed: bool
+
+
+_AnyClient = (
+    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping | Continue | Chat | ChatSpectators
+)
+ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
+CLIENT_TYPES = (
+    "action",
+    "back",
+    "chat",
+    "chat_spectators",
+    "continue",
+    "hello",
+    "ping",
+    "rematch",
+    "start",
+    "sync",
+)
+_CLIENT = TypeAdapter[_AnyClient](ClientMessage)
 
 
 def message_bytes(text: str | bytes) -> int:
@@ -121,7 +155,7 @@ def message_bytes(text: str | bytes) -> int:
 
 def parse_client_message(
     text: str | bytes,
-) -> Hello | ActionMessage | Start | Rematch | Back | Sync | Ping:
+) -> _AnyClient:
     """A client message from its JSON text; raises ``ProtocolError`` saying what is wrong."""
     size = message_bytes(text)
     if size > MAX_MESSAGE_BYTES:
@@ -267,13 +301,68 @@ class Pong(_Message):
     id: str | None = None
 
 
-ServerMessage = Annotated[
-    Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong,
-    Field(discriminator="type"),
-]
-SERVER_MESSAGE = TypeAdapter[Welcome | State | Update | TableMessage | Timer | ErrorMessage | Pong](
-    ServerMessage
+class Pause(_Message):
+    """Between two rounds: the table waits until every seat in ``waiting`` has sent
+    ``continue``, or ``seconds`` have passed; nobody acts meanwhile. ``waiting`` empty: the
+    pause is over and the next round goes on."""
+
+    type: Literal["pause"]
+    round: int
+    """The round just finished."""
+    waiting: list[int]
+    seconds: float | None
+
+
+class LogMessage(_Message):
+    """After each ``state`` sent on a connect: every action of the current game, for a log in
+    words that misses nothing (``dos.server.history``)."""
+
+    type: Literal["log"]
+    game: int
+    """The table's game number (``TableInfo.game``)."""
+    entries: list[dict[str, Any]]
+    """``{"action", "seat", "before"}``: an action, its seat, and a brief of the public view
+    just before it (``round``, ``dealer``, ``turn``, ``phase``, ``hand_sizes``, ``center``,
+    ``bonuses``, ``scores``, ``winner``, ``rounds`` and ``result`` the last round's winner and
+    points; classic: ``pending``, ``top``, ``colour``); for the connection's own draws also
+    ``drawn``, the cards it drew (only that seat is told)."""
+    now: dict[str, Any]
+    """The brief of the public view after the last action."""
+
+
+class ChatLine(_Message):
+    """A chat message, to everyone at the table: its author's seat (null: a spectator) and
+    name, and either a text (show it as text, never as HTML) or a quick reaction."""
+
+    type: Literal["chat"]
+    seat: int | None
+    name: str | None
+    text: str | None
+    reaction: str | None
+
+
+class ChatRules(_Message):
+    """Whether spectators may write in the chat; sent on connect and when the host changes it."""
+
+    type: Literal["chat_rules"]
+    spectators: bool
+
+
+_AnyServer = (
+    Welcome
+    | State
+    | Update
+    | TableMessage
+    | Timer
+    | ErrorMessage
+    | Pong
+    | Pause
+    | LogMessage
+    | ChatLine
+    | ChatRules
 )
+ServerMessage = Annotated[_AnyServer, Field(discriminator="type")]
+SERVER_MESSAGE = TypeAdapter[_AnyServer](ServerMessage)
 """Validates a server message (tests check every message a client receives)."""
 
 
@@ -414,6 +503,9 @@ def schemas() -> dict[str, dict[str, Any]]:
         Back,
         Sync,
         Ping,
+        Continue,
+        Chat,
+        ChatSpectators,
         Welcome,
         State,
         Update,
@@ -421,6 +513,10 @@ def schemas() -> dict[str, dict[str, Any]]:
         Timer,
         ErrorMessage,
         Pong,
+        Pause,
+        LogMessage,
+        ChatLine,
+        ChatRules,
         CreateTable,
         JoinTable,
         SeatGrant,

@@ -43,13 +43,26 @@ def _what(char: str) -> str | None:
     return _REFUSED_CATEGORIES.get(unicodedata.category(char))
 
 
+def hidden_character(text: str) -> str | None:
+    """What is wrong with the first character of ``text`` that could hide or disguise text
+    (``None``: nothing); chat texts are held to this too.
+
+    >>> hidden_character("ok"), hidden_character("a\u200bb")
+    (None, 'cannot hold U+200B (an invisible character)')
+    """
+    for char in text:
+        what = _what(char)
+        if what is not None:
+            return f"cannot hold U+{ord(char):04X} ({what})"
+    return None
+
+
 def display_name(text: str) -> str:
     """``text`` as a display name (NFC, trimmed, inner runs of spaces made one); raises
     ``ValueError`` saying what is wrong."""
-    for char in text:  # before normalising: NFC must not see lone surrogates
-        what = _what(char)
-        if what is not None:
-            raise ValueError(f"a name cannot hold U+{ord(char):04X} ({what})")
+    hidden = hidden_character(text)  # before normalising: NFC must not see lone surrogates
+    if hidden is not None:
+        raise ValueError(f"a name {hidden}")
     name = " ".join(unicodedata.normalize("NFC", text).split())
     if not name:
         raise ValueError("a name needs at least one visible character")

@@ -27,8 +27,11 @@ from dos import ruleset
 from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import Words, error_reason
 from dos.server.bots import STAND_IN, BotDriver
+from dos.server.chat import ChatRoom
 from dos.server.connections import Client
+from dos.server.history import log_entries
 from dos.server.messages import PROTOCOL_VERSION, server_message
+from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
 from dos.server.storage import (
     Database,
@@ -87,6 +90,8 @@ class Settings:
     grace_seconds: float = 10.0
     """After a turn timer runs out, or a player leaves a timed game: the wait before a
     stand-in bot plays for them."""
+    pause_seconds: float = 30.0
+    """The longest pause between two rounds for the players to read the summary (0: none)."""
     clock: Callable[[], float] = time.monotonic
     """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
     Tests give a ``FakeClock``."""
@@ -166,6 +171,8 @@ class Table:
         self.change = 0
         """Counts the changes of the table (actions, seats, status) since it was loaded."""
         self._changed = asyncio.Event()
+        self.pause = RoundPause()
+        self.chat = ChatRoom()
         if stored.game is not None and self.status != Status.LOBBY:
             self._rebuild(stored.game)
 
@@ -186,8 +193,8 @@ class Table:
             self.finish_pending = True
 
     def playing(self) -> bool:
-        """Whether a game is being played."""
-        return self.status == Status.PLAYING and self.state is not None
+        """Whether a game is being played (not while it pauses between rounds)."""
+        return self.status == Status.PLAYING and self.state is not None and not self.pause.active
 
     def bot_level(self, seat: int) -> str | None:
         """The level of the bot playing ``seat`` now: its own, or the stand-in's."""
@@ -258,6 +265,15 @@ class Table:
         ):
             self._views = (self.version, Views(self.rules, self.state, history=True))
         return self._views[1]
+
+    def log_message(self, seat: int | None) -> str:
+        """The ``log`` message for ``seat``: the current game's actions, for its log in words."""
+        assert self.game is not None
+        game = self.game
+        entries, now = log_entries(
+            self.rules, game.options, game.seed, game.actions, game.seats, viewer=seat
+        )
+        return server_message("log", game=game.number, entries=entries, now=now)
 
     def clients(self) -> list[Client]:
         """Every connection at the table."""
@@ -370,8 +386,12 @@ class Table:
             if by != self.host:
                 raise RefusedError("not_host", "only the host (seat 0) can start the game")
             if self.status != expected:
-                self._move(Status.PLAYING)
-                raise RefusedError("bad_state", f"the table is {self.status.value}")
+                what = "a start" if expected == Status.LOBBY else "a rematch"
+                raise RefusedError(
+                    "bad_state",
+                    f"the table is {self.status.value}: {what} needs it {expected.value}",
+                )
+            self._move(Status.PLAYING)
             seats = [s.stored() for s in self.seats]
             for seat in seats:
                 if seat.name is None and seat.bot is None:
@@ -404,6 +424,7 @@ class Table:
             self.state = state
             self.version = 0
             self.bots.reset(seed)
+            self.pause.cancel()
             self._timer_key = None
             self.broadcast_state()
         self.after_change()
@@ -442,6 +463,8 @@ class Table:
     async def _submit(
         self, seat: int, text: str, version: int, client_id: str | None, by_bot: bool
     ) -> None:
+        if self.pause.active:
+            raise RefusedError("paused", "the table waits for everyone to read the round summary")
         if not self.playing() or self.game is None:
             raise RefusedError("not_playing", f"the table is {self.status.value}: no game to play")
         if version != self.version:
@@ -463,6 +486,7 @@ class Table:
             )
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
+        rounds_before = self.rules.rounds_played(self.state)
         try:
             self.rules.apply(self.state, action)
         except IllegalActionError as error:
@@ -472,6 +496,7 @@ class Table:
         except DosError as error:
             raise RefusedError("notation", str(error)) from None
         canonical = str(action)
+        rounds = self.rules.rounds_played(self.state)
         game = self.game
         index = self.version
         self.version += 1
@@ -491,6 +516,8 @@ class Table:
             self.status = Status.FINISHED
             self.finish_pending = True
         self._broadcast_update(seat, canonical, client_id, by_bot)
+        if not over and rounds > rounds_before:
+            self._pause_for_summary(rounds)
         if over:
             try:
                 await self.finish_if_pending()
@@ -531,6 +558,11 @@ class Table:
                 )
             )
             client.send(self.state_message(seat))
+            if self.game is not None and self.state is not None:
+                client.send(self.log_message(seat))
+            if self.pause.active:
+                client.send(server_message("pause", **self.pause.message()))
+            client.send(self.chat.rules_message())
             self.idle_since = None
         self.broadcast_table(spectators=seat is not None)
         self.after_change()
@@ -543,6 +575,8 @@ class Table:
         elif client.seat is not None and self.seats[client.seat].client is client:
             place = self.seats[client.seat]
             place.client = None
+            if self.pause.active:
+                self.proceed(place.index)  # not waited for any more
             if self.turn_seconds is not None and self.playing() and place.bot is None:
                 place.leave_timer.start(
                     self.settings.grace_seconds, lambda: self._set_away(place.index)
@@ -572,6 +606,33 @@ class Table:
             place.away = True
             self.broadcast_table()
             self.after_change()
+
+    # --- the pause between rounds (dos.server.pause) -----------------------------------------
+
+    def _pause_for_summary(self, rounds: int) -> None:
+        humans = [s.index for s in self.seats if s.client is not None and s.bot is None]
+        seconds = self.settings.pause_seconds
+        if seconds > 0 and self.pause.start(rounds, humans, seconds, self._pause_over):
+            self._send_pause()
+
+    def proceed(self, seat: int) -> None:
+        """``seat`` has read the round summary (``continue``); the last one ends the pause.
+        A seat not waited for changes nothing and sends nothing."""
+        if seat not in self.pause.waiting:
+            return
+        if self.pause.leave(seat):
+            self._pause_over()
+        elif self.pause.active:
+            self._send_pause()
+
+    def _pause_over(self) -> None:
+        self._send_pause()
+        self.after_change()
+
+    def _send_pause(self) -> None:
+        text = server_message("pause", **self.pause.message())
+        for client in self.clients():
+            client.send(text)
 
     # --- after each change ------------------------------------------------------------------
 
@@ -683,6 +744,7 @@ class Table:
     def close(self) -> None:
         """Stops the bots and timers (server shutdown)."""
         self.bots.stop()
+        self.pause.cancel()
         self.turn_timer.cancel()
         self.reaction_timer.cancel()
         for task in self._tasks:

@@ -64,17 +64,20 @@ function colourBonus(cards, target) {
 }
 
 /**
- * The outcomes the wild designations of a legal match can give: one entry per distinct
- * outcome, {bonus: bool, text: action to send}. More than one entry only when a played
- * Wild DOS can take or decline a colour bonus; the engine's own choice (the best colour
- * result, RULES.md §3 Decision) is sent as the plain legal action.
+ * The outcomes the wild designations of a legal match can give that a player could prefer:
+ * one entry per distinct outcome, {bonus: bool, text: action to send}. The engine's own
+ * choice (the best colour result, RULES.md §3 Decision) is sent as the plain legal action.
+ * A colour bonus is never worse for its earner while its placements are optional (§4.3:
+ * place or not, card by card; the others draw): then there is nothing to ask. Only with
+ * `bonus_lay_mandatory` may a player rather decline it (a Wild DOS that takes another
+ * colour), so only then are there two entries.
  */
-export function designationOutcomes(match, center) {
+export function designationOutcomes(match, center, options = {}) {
   const target = center[match.target];
   const dosIndexes = match.cards.map((c, i) => (bare(c) === "DOS" ? i : -1)).filter((i) => i >= 0);
   const best = colourBonus(match.cards, target);
   const outcomes = [{ bonus: best, text: match.text }];
-  if (!best || !dosIndexes.length) return outcomes;
+  if (!best || !dosIndexes.length || !options.bonus_lay_mandatory) return outcomes;
   const letters = Object.keys(COLOURS);
   const combos = dosIndexes.length === 1 ? letters.map((a) => [a])
     : letters.flatMap((a) => letters.map((b) => [a, b]));

@@ -85,12 +85,22 @@ export function cardFace(text) {
   corner.className = "corner";
   const rank = document.createElement("span");
   rank.className = "rank";
+  // A wild's corner holds the four colour symbols two by two, so that it fits any card size.
+  const fourColours = () => {
+    corner.classList.add("four");
+    for (const symbol of ["●", "▲", "■", "★"]) {
+      const one = document.createElement("span");
+      one.textContent = symbol;
+      corner.append(one);
+    }
+  };
   if (card.classic && !card.colour) {
-    corner.textContent = "●▲■★";
+    fourColours();
     rank.textContent = CLASSIC_SIGNS[card.rank];
+    if (rank.textContent.length > 1) rank.classList.add("long");
     face.append(corner, rank);
   } else if (card.name === "DOS") {
-    corner.textContent = "●▲■★";
+    fourColours();
     rank.textContent = "2";
     const word = document.createElement("span");
     word.className = "dosword";
@@ -99,6 +109,7 @@ export function cardFace(text) {
   } else {
     corner.textContent = `${COLOURS[card.colour].symbol}${card.colour}`;
     rank.textContent = card.classic ? CLASSIC_SIGNS[card.rank] : card.rank;
+    if (rank.textContent.length > 1) rank.classList.add("long");
     const foot = document.createElement("span");
     foot.className = "corner foot";
     foot.textContent = COLOURS[card.colour].symbol;

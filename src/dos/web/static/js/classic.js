@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 import { ask } from "./dialog.js";
+import { renderPiles } from "./piles.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +27,11 @@ export class ClassicView {
       const key = event.key.toLowerCase();
       if (key === "d") {
         this.act("draw");
+        event.preventDefault();
+      } else if (/^[1-9]$/.test(key) && $("reaction-area")) {
+        // The reaction test: the digit printed on a target hits it.
+        const hit = document.querySelector(`#reaction-area .reaction-target[data-number="${key}"]`);
+        if (hit) hit.click();
         event.preventDefault();
       } else if (/^[1-9]$/.test(key)) {
         const card = $(`hand-${Number(key) - 1}`);
@@ -102,6 +108,7 @@ export class ClassicView {
   renderPile() {
     const view = this.view;
     $("center-title").textContent = t("game.discard_pile");
+    renderPiles(view.draw_pile_size);
     const row = $("center-row");
     row.replaceChildren();
     row.setAttribute("aria-label", t("game.discard_pile"));
@@ -161,6 +168,7 @@ export class ClassicView {
     if (!reaction || reaction.seat !== view.seat) {
       if (area) area.remove();
       clearTimeout(this.reactionTimer);
+      clearInterval(this.countdownTimer);
       this.reactionKey = null;
       return;
     }
@@ -177,7 +185,25 @@ export class ClassicView {
     area.setAttribute("aria-label", t("web.classic_reaction"));
     const title = document.createElement("p");
     title.textContent = t("web.classic_reaction");
-    area.append(title);
+    const countdown = document.createElement("p");
+    countdown.id = "reaction-countdown";
+    countdown.className = "reaction-countdown";
+    const bar = document.createElement("div");
+    bar.className = "reaction-bar";
+    bar.setAttribute("aria-hidden", "true");
+    const fill = document.createElement("div");
+    bar.append(fill);
+    area.append(title, countdown, bar);
+    const tick = () => {
+      const left = Math.max(0, reaction.time_limit_ms - (performance.now() - this.reactionStart));
+      countdown.textContent = t("classic.reaction_countdown", {
+        seconds: (left / 1000).toFixed(1), hits: this.hits, targets: reaction.targets.length,
+      });
+      fill.style.width = `${(100 * left) / reaction.time_limit_ms}%`;
+    };
+    tick();
+    clearInterval(this.countdownTimer);
+    this.countdownTimer = setInterval(tick, 100);
     reaction.targets.forEach((target, index) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -185,6 +211,7 @@ export class ClassicView {
       button.style.left = `${target.x * 100}%`;
       button.style.top = `${target.y * 100}%`;
       button.textContent = String(index + 1);
+      button.dataset.number = String(index + 1);
       button.setAttribute("aria-label", t("web.classic_target", { number: index + 1 }));
       button.addEventListener("click", () => {
         button.remove();
@@ -201,6 +228,7 @@ export class ClassicView {
 
   finishReaction() {
     clearTimeout(this.reactionTimer);
+    clearInterval(this.countdownTimer);
     if (this.reactionKey === null) return;
     const elapsed = Math.round(performance.now() - this.reactionStart);
     const area = $("reaction-area");

@@ -80,9 +80,11 @@ export function tFirst(keys, params = {}) {
   return keys[keys.length - 1];
 }
 
-/** Fills every `data-i18n` (text) and `data-i18n-label` (aria-label and title) element. */
+/** Fills every `data-i18n` (text), `data-i18n-label` (aria-label and title) and
+ * `data-i18n-aria` (aria-label only) element. */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     const label = t(el.dataset.i18nLabel);
     el.setAttribute("aria-label", label);

@@ -2,16 +2,22 @@
 // joining one by code or link, the list of listed tables, and the waiting room.
 
 import { t } from "./i18n.js";
+import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new Error(t("web.error_generic"));  // the network, not the server: no words to map
+  }
   let data = null;
   try {
     data = await response.json();
@@ -19,11 +25,8 @@ async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const detail = data && data.detail;
-    const message = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg || JSON.stringify(d)).join("; ")
-        : `HTTP ${response.status}`;
-    throw new Error(message);
+    // The player's words for the refusal, never the server's English.
+    throw new Error(errorText({ code: codeOf(data), status: response.status }));
   }
   return data;
 }
@@ -47,14 +50,24 @@ function playerName() {
   return name;
 }
 
+const LEVELS = ["easy", "medium", "hard"];
+
+/** People first, then the bots, each at the level its own menu says. */
 function seatsFromForm(form) {
   const seats = Number(form.seats.value);
   const bots = Math.min(Number(form.bots.value), seats - 1);
-  const level = form.level.value;
-  return [...Array(seats - bots).fill(null), ...Array(bots).fill(level)];
+  const levels = [...document.querySelectorAll("#bot-levels select")].map((s) => s.value);
+  return [...Array(seats - bots).fill(null), ...levels.slice(0, bots)];
 }
 
 function optionsFromForm(form) {
+  if (form.rules.value === "classic") {
+    return {
+      reaction_time_ms: Math.round(Number(form.reaction_seconds.value) * 1000),
+      penalty_cards: Number(form.penalty_cards.value),
+      stacking: form.stacking.checked,
+    };
+  }
   if (form.rules.value !== "official") return {};
   return {
     target_score: Number(form.target_score.value) || 200,
@@ -81,6 +94,9 @@ export class Lobby {
     });
     $("create-rules").addEventListener("change", () => this.syncForm());
     $("create-seats").addEventListener("input", () => this.syncForm());
+    $("create-bots").addEventListener("input", () => this.syncForm());
+    this.levels = [];  // each bot's chosen level, kept while the counts change
+    this.allowedLevels = LEVELS;
     $("refresh-tables").addEventListener("click", () => this.refresh());
     this.syncForm();
   }
@@ -91,8 +107,7 @@ export class Lobby {
       const info = await getJSON("/api/info");
       const rules = $("create-rules");
       for (const option of [...rules.options]) option.hidden = !info.rules.includes(option.value);
-      const level = $("create-level");
-      for (const option of [...level.options]) option.hidden = !info.levels.includes(option.value);
+      this.allowedLevels = LEVELS.filter((level) => info.levels.includes(level));
       if (info.seats && info.seats.length) {
         $("create-seats").min = Math.min(...info.seats);
         $("create-seats").max = Math.max(...info.seats);
@@ -106,10 +121,37 @@ export class Lobby {
   syncForm() {
     const form = $("create-form");
     form.querySelector(".options-official").hidden = form.rules.value !== "official";
+    form.querySelector(".options-classic").hidden = form.rules.value !== "classic";
     $("create-target").closest("label").hidden = form.rules.value !== "official";
     const seats = Number(form.seats.value) || 2;
     form.bots.max = Math.max(0, seats - 1);
     if (Number(form.bots.value) > seats - 1) form.bots.value = seats - 1;
+    this.renderBotLevels(seats, Math.max(0, Number(form.bots.value) || 0));
+  }
+
+  /** One level menu per bot seat (the bots take the last seats). */
+  renderBotLevels(seats, bots) {
+    const box = $("bot-levels");
+    for (const [i, select] of [...box.querySelectorAll("select")].entries()) this.levels[i] = select.value;
+    box.replaceChildren();
+    for (let i = 0; i < bots; i++) {
+      const seat = seats - bots + i;
+      const label = document.createElement("label");
+      const span = document.createElement("span");
+      span.textContent = t("web.bot_level_of", { bot: t("game.bot_name", { number: seat + 1 }) });
+      const select = document.createElement("select");
+      select.id = `create-level-${i + 1}`;
+      select.className = "bot-level";
+      for (const level of this.allowedLevels) {
+        const option = document.createElement("option");
+        option.value = level;
+        option.textContent = t(`web.level_${level}`);
+        select.append(option);
+      }
+      select.value = this.levels[i] && this.allowedLevels.includes(this.levels[i]) ? this.levels[i] : "medium";
+      label.append(span, select);
+      box.append(label);
+    }
   }
 
   async create() {

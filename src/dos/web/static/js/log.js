@@ -62,7 +62,7 @@ export function describe(text, seat, before, names, rules = "official") {
   const action = parseAction(text);
   const who = action.seat ?? seat;
   const player = names[who] ?? `#${who + 1}`;
-  if (rules === "classic") return describeClassic(text, player);
+  if (rules === "classic") return describeClassic(text, player, before);
   switch (action.kind) {
     case "match": {
       const target = before && before.center ? before.center[action.target] : null;
@@ -87,9 +87,13 @@ export function describe(text, seat, before, names, rules = "official") {
   }
 }
 
-/** A classic action in words: play a card (with a wish), draw, the reaction test. */
-function describeClassic(text, player) {
+/** A classic action in words: play a card (with a wish), draw (one card, or the pending
+ * Draw Two / Wild Draw Four cards: `before.pending`), the reaction test. */
+function describeClassic(text, player, before) {
   const action = String(text).replace(/^\d+:\s*/, "");
+  if (action === "draw" && before && before.pending > 0) {
+    return t("classic.log_draw_pending", { player, count: before.pending });
+  }
   if (action === "draw") return t("game.log_draw", { player });
   if (action === "timeout") return t("web.classic_log_timeout", { player });
   const react = /^react (\d+) (\d+)ms$/.exec(action);

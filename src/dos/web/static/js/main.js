@@ -1,7 +1,7 @@
 // The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
 // the table (docs/protocol.md), and the game as this seat knows it.
 
-import { t, tWords, has, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { Connection } from "./net.js";
 import { Lobby, codeFrom } from "./lobby.js";
 import { TableView } from "./table.js";
@@ -9,8 +9,16 @@ import { ClassicView } from "./classic.js";
 import { ReplayView } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { describe } from "./log.js";
+import { cardLabel } from "./cards.js";
 import { showRound, showGameOver } from "./summary.js";
 import { close as closeDialog, isOpen } from "./dialog.js";
+import { Pause } from "./pause.js";
+import { errorText } from "./errors.js";
+import { parseAction } from "./actions.js";
+import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
+import * as sound from "./sound.js";
+import { Chat } from "./chat.js";
+import { turnChanged, bindNotifyButton } from "./attention.js";
 import * as session from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,9 +36,11 @@ const app = {
   timerSeat: null,
   shown: "lobby",
   beforeRules: "lobby",
+  rulesOpener: null,
   overShownFor: null,
   roundsShown: 0,
   actionCount: 0,
+  pause: new Pause(),
 };
 
 let tableView;
@@ -38,11 +48,35 @@ let officialView;
 let classicView;
 let lobby;
 let replayView;
+let chat;
 
-function showView(name) {
+function showView(name, { focus = true } = {}) {
+  const changed = name !== app.shown;
+  if (changed) clearError();  // an error is about the view it was shown on
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
   app.shown = name;
   document.body.dataset.view = name;
+  if (changed && focus) requestAnimationFrame(() => focusView(name));
+}
+
+/** A view that opens takes the keyboard to where its work is (never left on the body). */
+function focusView(name) {
+  if (app.shown !== name || isOpen()) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && $(`view-${name}`).contains(active)) return;
+  let target = null;
+  if (name === "waiting") target = $("start-button").hidden ? $("waiting-title") : $("start-button");
+  else if (name === "table") target = document.querySelector("#hand button.card") || $("table-title");
+  else if (name === "rules") target = $("rules-title");
+  if (target) target.focus();
+}
+
+function closeRules() {
+  if (app.shown !== "rules") return;
+  const back = app.rulesOpener;
+  showView(app.beforeRules, { focus: !(back && document.contains(back)) });
+  if (back && document.contains(back) && !back.closest("[hidden]")) back.focus();
+  else focusView(app.shown);
 }
 
 function showError(message) {
@@ -66,11 +100,7 @@ function names() {
   });
 }
 
-// --- the log, kept for the tab's life so a reload shows it again -------------------------
-
-function logKey() {
-  return `dos.log.${app.code}.${app.table ? app.table.game : 0}`;
-}
+// --- the log: each update in words; rebuilt from the server's `log` on every (re)connect ---
 
 function addLog(text, kind = "") {
   const li = document.createElement("li");
@@ -78,23 +108,63 @@ function addLog(text, kind = "") {
   if (kind) li.className = kind;
   const log = $("log");
   log.append(li);
-  while (log.children.length > 300) log.firstElementChild.remove();
+  while (log.children.length > 500) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
-  const saved = JSON.parse(sessionStorage.getItem(logKey()) || "[]");
-  saved.push([text, kind]);
-  sessionStorage.setItem(logKey(), JSON.stringify(saved.slice(-300)));
 }
 
-function restoreLog() {
-  const log = $("log");
-  log.replaceChildren();
-  for (const [text, kind] of JSON.parse(sessionStorage.getItem(logKey()) || "[]")) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    if (kind) li.className = kind;
-    log.append(li);
+function clearLog() {
+  $("log").replaceChildren();
+}
+
+const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
+const lastResult = (view) => view.result ?? (view.round_results || [])[roundsOf(view) - 1];
+
+/** One action in words, with what it brought about (a round's or the game's end), given
+ * the (public) view just before it and just after it. */
+/** The cards in `after`'s hand that were not in `before`'s (what this seat drew). */
+function newCards(before, after) {
+  const left = [...((before && before.hand) || [])];
+  const fresh = [];
+  for (const card of (after && after.hand) || []) {
+    const at = left.indexOf(card);
+    if (at >= 0) left.splice(at, 1);
+    else fresh.push(card);
   }
-  log.scrollTop = log.scrollHeight;
+  return fresh;
+}
+
+function logStep(action, seat, before, after, known = null) {
+  // One's own draw says which card it was (only this seat's page knows).
+  const own = seat === app.seat && /(^|:\s*)draw$/.test(String(action));
+  const drawn = !own ? [] : known || newCards(before, after);
+  if (drawn.length) {
+    addLog(t("game.log_draw_seen", { player: names()[seat], card: drawn.map(cardLabel).join(", ") }), "mine");
+  } else addLog(describe(action, seat, before, names(), app.table.rules));
+  if (!before) return;
+  if (before.bonuses && before.bonuses.double > 0 && after.turn !== before.turn) {
+    addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
+  }
+  if (roundsOf(after) > roundsOf(before)) {
+    const result = lastResult(after);
+    addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
+    if (after.phase !== "over") {
+      addLog(t("game.log_round_start", { round: after.round, dealer: names()[after.dealer] }), "round");
+    }
+  }
+  if (after.phase === "over" && before.phase !== "over" && after.winner !== null && after.winner !== undefined) {
+    const winner = after.winner;
+    addLog(t("game.log_game_won", { player: names()[winner], points: after.scores[winner] }), "round");
+  }
+}
+
+/** The whole log again, from the game's actions (server message `log`). */
+function rebuildLog(message) {
+  if (!app.table || message.game !== app.table.game) return;
+  clearLog();
+  message.entries.forEach((entry, i) => {
+    const after = i + 1 < message.entries.length ? message.entries[i + 1].before : message.now;
+    logStep(entry.action, entry.seat, entry.before, after, entry.drawn || null);
+  });
 }
 
 // --- rendering ---------------------------------------------------------------------------
@@ -105,6 +175,7 @@ function model() {
     players: (app.table ? app.table.seats : []).map((s, i) => ({ ...s, name: names()[i] })),
     deadline: app.deadline,
     timerSeat: app.timerSeat,
+    timerPhase: app.timerPhase,
   };
 }
 
@@ -114,6 +185,8 @@ function renderTable() {
   if (status === "lobby") {
     if (app.shown !== "rules") showView("waiting");
     lobby.renderWaiting(app.table, app.seat);
+    // The host's Start shows once the table is known: the keyboard goes there.
+    if (document.activeElement === $("waiting-title") && !$("start-button").hidden) $("start-button").focus();
     return;
   }
   if (!app.view) return;
@@ -123,11 +196,13 @@ function renderTable() {
   body.version = String(app.version);
   body.phase = app.view.phase;
   body.myTurn = String(app.view.turn === app.seat && app.view.phase !== "over");
+  turnChanged(body.myTurn === "true" && !app.pause.active);
   body.round = String(app.view.round);
   body.seat = String(app.seat);
   const me = app.seat !== null && app.table.seats[app.seat];
   $("back-button").hidden = !(me && me.away);
   document.querySelector(".hand-area").hidden = app.seat === null;  // a spectator has no hand
+  $("watching-note").hidden = app.seat !== null;
   const over = app.view.phase === "over" || app.table.status === "finished";
   $("over-actions").hidden = !over;
   $("actions").hidden = over;
@@ -156,6 +231,7 @@ function maybeShowEnd() {
       isHost: app.seat === app.table.host,
       canReplay: app.table.game_id !== null && app.table.game_id !== undefined,
       lastRound: results[results.length - 1],
+      results,
     }).then((choice) => {
       if (choice === "rematch") app.conn.send({ type: "rematch" });
       else if (choice === "replay") openReplay(app.table.game_id);
@@ -165,8 +241,18 @@ function maybeShowEnd() {
   }
   if (!over && results.length > app.roundsShown) {
     app.roundsShown = results.length;
-    showRound(results[results.length - 1], names(), view.scores);
+    openRoundSummary();
   }
+}
+
+/** The last round's summary; the next round waits until this player continues (`pause`). */
+function openRoundSummary() {
+  const results = app.view.round_results || [];
+  if (!results.length) return;
+  showRound(results[results.length - 1], names(), app.view.scores, results).then(() => {
+    if (app.conn && app.seat !== null) app.conn.send({ type: "continue" });
+  });
+  app.pause.render();
 }
 
 /** The end of a classic game: the ranking (RULES.md §9). */
@@ -197,7 +283,88 @@ function normalized(view) {
   return { ...view, hand: view.hand || [], legal: view.legal || [] };
 }
 
+// --- moves you can follow: the server's messages, applied one at a time --------------------
+
+const inbox = [];
+let draining = false;
+let nextAt = 0;  // when the next message may be shown (after another player's move)
+
 function onMessage(message) {
+  inbox.push(message);
+  if (!draining) drain();
+}
+
+async function drain() {
+  draining = true;
+  try {
+    while (inbox.length) {
+      const wait = nextAt - performance.now();
+      if (wait > 0) await sleep(wait);
+      const message = inbox.shift();
+      if (!message) break;
+      const paced = handle(message);
+      nextAt = paced && !reducedMotion() ? performance.now() + PACE_MS : 0;
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+/** The cards an action moves to the table, and where they go, or null. */
+function moved(action) {
+  const rules = app.table ? app.table.rules : "official";
+  const text = String(action).replace(/^\d+:\s*/, "");
+  if (rules === "classic") {
+    if (text === "draw" || text === "timeout" || text.startsWith("react")) return null;
+    return { cards: [text.split("=")[0]], to: $("center-row").querySelector(".card") };
+  }
+  const parsed = parseAction(text);
+  if (parsed.kind === "match") return { cards: parsed.cards, to: $(`center-${parsed.target}`) };
+  if (parsed.kind === "lay" || parsed.kind === "place") {
+    return { cards: parsed.cards, to: $("center-row").lastElementChild };
+  }
+  return null;
+}
+
+/** Shows where the cards of another player's (or one's own) move go, before it is drawn. */
+function fly(message) {
+  const move = moved(message.action);
+  if (!move) return false;
+  const from = message.seat === app.seat ? $("hand")
+    : document.querySelector(`#opponents li[data-seat="${message.seat}"]`);
+  for (const card of move.cards) flyCard(card, from, move.to);
+  return true;
+}
+
+/** Applies one server message; whether it was another player's move worth a pause. */
+function handle(message) {
+  let paced = false;
+  if (message.type === "update" && app.table) {
+    const moves = fly(message);
+    const draw = /(^|:\s*)draw$/.test(String(message.action));
+    paced = message.seat !== app.seat && (moves || draw);
+    document.body.dataset.paced = String(paced);  // for people and tests: the next one waits
+  }
+  const before = app.view;
+  apply(message);
+  if (message.type === "update") soundFor(message, before, app.view);
+  return paced;
+}
+
+/** The sound of an update: the move, and what it brought (your turn, a round's end). */
+function soundFor(message, before, after) {
+  if (!after) return;
+  const text = String(message.action).replace(/^\d+:\s*/, "");
+  if (before && roundsOf(after) > roundsOf(before)) sound.play("round");
+  else if (text === "dos") sound.play("dos");
+  else if (text.startsWith("catch")) sound.play("catch");
+  else if (before && after.turn === app.seat && before.turn !== app.seat && after.phase !== "over") {
+    sound.play("turn");
+  } else if (text === "draw") sound.play("draw");
+  else if (moved(text)) sound.play("play");
+}
+
+function apply(message) {
   switch (message.type) {
     case "welcome":
       app.seat = message.seat;
@@ -209,8 +376,9 @@ function onMessage(message) {
       app.view = normalized(message.view);
       app.history = (message.view && message.view.history) || [];
       setTimer(message.timer);
+      app.pause.update({ waiting: [], seconds: null }, names());  // a `pause` follows if any
       if (newGame) {
-        restoreLog();
+        clearLog();
         if (isOpen("over")) closeDialog();
         // Rounds already finished before this page saw the game need no summary again.
         app.roundsShown = app.view ? (app.view.round_results || []).length : 0;
@@ -223,22 +391,7 @@ function onMessage(message) {
       app.version = message.version;
       app.history = [...app.history, message.action];
       app.view = normalized({ ...message.view, history: app.history });
-      addLog(describe(message.action, message.seat, before, names(), app.table.rules));
-      if (before && before.bonuses && before.bonuses.double > 0 && app.view.turn !== before.turn) {
-        addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
-      }
-      const results = app.view.round_results || [];
-      if (before && results.length > (before.round_results || []).length) {
-        const result = results[results.length - 1];
-        addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
-        if (app.view.phase !== "over") {
-          addLog(t("game.log_round_start", { round: app.view.round, dealer: names()[app.view.dealer] }), "round");
-        }
-      }
-      if (app.view.phase === "over" && before && before.phase !== "over") {
-        const winner = app.view.winner;
-        addLog(t("game.log_game_won", { player: names()[winner], points: app.view.scores[winner] }), "round");
-      }
+      logStep(message.action, message.seat, before, app.view);
       if (message.id && message.seat === app.seat) clearError();
       renderTable();
       break;
@@ -250,6 +403,20 @@ function onMessage(message) {
       renderTable();
       break;
     }
+    case "log":
+      rebuildLog(message);
+      break;
+    case "chat":
+      chat.add(message);
+      break;
+    case "chat_rules":
+      chat.setRules(message.spectators);
+      break;
+    case "pause":
+      app.pause.update(message, names());
+      if (app.pause.waitsFor(app.seat) && !isOpen("round") && app.view) openRoundSummary();
+      else if (!app.pause.active && isOpen("round")) closeDialog();
+      break;
     case "timer":
       setTimer(message);
       if (app.view) {
@@ -258,11 +425,8 @@ function onMessage(message) {
       }
       break;
     case "error":
-      // An illegal action's reason comes as catalog words too: said in the page's language.
-      showError(message.code === "stale" ? `${t("web.error_stale")} (${message.message})`
-        : t("web.error_refused", {
-          reason: message.key && has(message.key) ? tWords(message) : message.message,
-        }));
+      // In the page's language, from the error's code or reason key; never the English.
+      showError(errorText(message));
       break;
     default:
       break;
@@ -273,9 +437,11 @@ function setTimer(timer) {
   if (!timer || timer.seat === null || timer.seat === undefined || timer.seconds === null) {
     app.deadline = null;
     app.timerSeat = null;
+    app.timerPhase = null;
   } else {
     app.deadline = Date.now() + timer.seconds * 1000;
     app.timerSeat = timer.seat;
+    app.timerPhase = timer.phase;
   }
 }
 
@@ -307,6 +473,9 @@ function enterTable(code) {
   app.view = null;
   if (location.pathname !== `/t/${code}`) history.pushState({}, "", `/t/${code}`);
   if (app.conn) app.conn.close();
+  inbox.length = 0;
+  nextAt = 0;
+  chat.reset();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   app.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
     onOpen: (conn) => conn.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
@@ -315,11 +484,12 @@ function enterTable(code) {
   });
   showView("waiting");
   $("waiting-code").textContent = code;
-  restoreLog();
+  clearLog();
   app.conn.open();
 }
 
 function leaveTable() {
+  turnChanged(false);
   $("create-form").hidden = false;
   if (app.conn) app.conn.close();
   app.conn = null;
@@ -346,7 +516,7 @@ function sendAction(text) {
 async function openReplay(gameId) {
   try {
     showView("replay");
-    await replayView.load(gameId);
+    await replayView.load(gameId, names());
     $("replay-next").focus();
   } catch (error) {
     showError(error.message);
@@ -379,6 +549,7 @@ function rerender() {
   if (app.shown === "replay" && replayView.replay) replayView.render();
   if (app.table) renderTable();
   if (app.shown === "lobby") lobby.refresh();
+  lobby.syncForm();  // the bots' level menus, in the new language
 }
 
 async function boot() {
@@ -398,6 +569,22 @@ async function boot() {
     rerender();
   });
 
+  const refreshSound = sound.bindToggle($("sound-toggle"), () => t("web.sound"));
+  onLangChange(refreshSound);
+  onLangChange(bindNotifyButton($("notify-toggle"), () => t("web.notify")));
+  chat = new Chat({
+    send: (message) => {
+      if (app.conn && app.conn.send(message)) return true;
+      showError(t("web.error_offline"));
+      return false;
+    },
+    names: () => names(),
+    me: () => ({ seat: app.seat, host: app.table ? app.table.host : null, code: app.code }),
+  });
+  onLangChange(() => {
+    chat.renderReactions();
+    chat.render();
+  });
   officialView = new TableView(sendAction);
   classicView = new ClassicView(sendAction);
   tableView = officialView;
@@ -424,12 +611,15 @@ async function boot() {
   $("back-button").addEventListener("click", () => app.conn && app.conn.send({ type: "back" }));
   $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite-link").href));
   $("nav-rules").addEventListener("click", () => {
-    if (app.shown !== "rules") app.beforeRules = app.shown;
+    if (app.shown !== "rules") {
+      app.beforeRules = app.shown;
+      app.rulesOpener = document.activeElement;
+    }
     renderRules();
-    showView("rules");
-    $("rules-title").focus?.();
+    showView("rules", { focus: false });
+    $("rules-title").focus();
   });
-  $("rules-close").addEventListener("click", () => showView(app.beforeRules));
+  $("rules-close").addEventListener("click", closeRules);
   $("nav-play").addEventListener("click", () => {
     $("create-form").hidden = false;
     if (app.table) renderTable();
@@ -441,6 +631,11 @@ async function boot() {
     if (!app.table) showView("lobby");
   });
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && app.shown === "rules" && !isOpen()) {
+      event.preventDefault();
+      closeRules();
+      return;
+    }
     if (event.key === "?" && !(event.target instanceof Element ? event.target : document.body).closest("input, select, textarea")) $("nav-rules").click();
   });
   window.addEventListener("popstate", route);

@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
 import { describe } from "./log.js";
+import { errorText, codeOf } from "./errors.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,13 +28,15 @@ export class ReplayView {
     });
   }
 
-  async load(gameId) {
+  /** Loads a finished game; `names`: the players as the table calls them ("Bot 2 (easy)"). */
+  async load(gameId, names = []) {
     const response = await fetch(`/api/games/${gameId}/replay`);
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new Error(data.detail || `HTTP ${response.status}`);
+      throw new Error(errorText({ code: codeOf(data), status: response.status }));
     }
     this.replay = await response.json();
+    this.replay.players = this.replay.players.map((player, seat) => names[seat] ?? player);
     $("replay-slider").max = this.replay.frames.length - 1;
     this.go(0);
   }

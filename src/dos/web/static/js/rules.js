@@ -1,4 +1,4 @@
-// The rules page: the official rules in short (from the catalog, in the player's language),
+// The rules page: the official rules and the classic ones in short (from the catalog, in the player's language),
 // how to read the cards without colour, and the keyboard shortcuts.
 
 import { t } from "./i18n.js";
@@ -16,6 +16,9 @@ const SECTIONS = [
   ["web.rules_scoring_title", "web.rules_scoring"],
 ];
 
+const CLASSIC = ["classic.help_goal", "classic.help_turn", "classic.help_special",
+  "classic.help_wild", "classic.help_reaction"];
+
 const KEYS = [
   ["1 … 9", "web.key_select"],
   ["T", "web.key_targets"],
@@ -30,6 +33,7 @@ const KEYS = [
   ["Esc", "web.key_escape"],
   ["H", "web.key_hand"],
   ["?", "web.key_rules"],
+  ["1 … 9", "web.key_reaction"],
 ];
 
 function heading(text) {
@@ -46,6 +50,15 @@ export function renderRules() {
     p.textContent = t(text);
     body.append(heading(t(title)), p);
   }
+  const classic = document.createElement("section");
+  classic.id = "rules-classic";
+  classic.append(heading(t("web.rules_classic_title")));
+  for (const key of CLASSIC) {
+    const p = document.createElement("p");
+    p.textContent = t(key);
+    classic.append(p);
+  }
+  body.append(classic);
   body.append(heading(t("web.rules_legend_title")));
   const legend = document.createElement("p");
   legend.className = "example";

@@ -39,18 +39,57 @@ export function roundTable(result, names, scores) {
   return table;
 }
 
-export function showRound(result, names, scores) {
+/** The score sheet: every round's points per player (only the round's winner scores), and
+ * the totals. */
+export function scoreSheet(results, names) {
+  const table = document.createElement("table");
+  table.className = "summary score-sheet";
+  const caption = document.createElement("caption");
+  caption.textContent = t("web.score_sheet");
+  table.append(caption);
+  const head = document.createElement("tr");
+  head.append(cell("th", t("web.round_column")));
+  for (const name of names) head.append(cell("th", name));
+  const thead = document.createElement("thead");
+  thead.append(head);
+  const tbody = document.createElement("tbody");
+  const totals = names.map(() => 0);
+  for (const result of results) {
+    const row = document.createElement("tr");
+    row.dataset.round = result.round;
+    row.append(cell("th", String(result.round)));
+    names.forEach((_, seat) => {
+      const points = seat === result.winner ? result.points : 0;
+      totals[seat] += points;
+      row.append(cell("td", String(points)));
+    });
+    tbody.append(row);
+  }
+  const foot = document.createElement("tr");
+  foot.className = "total";
+  foot.append(cell("th", t("web.total")));
+  for (const total of totals) foot.append(cell("td", String(total)));
+  const tfoot = document.createElement("tfoot");
+  tfoot.append(foot);
+  table.append(thead, tbody, tfoot);
+  return table;
+}
+
+export function showRound(result, names, scores, results = [result]) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
   intro.textContent = t("game.log_round_won", { player: names[result.winner], points: result.points });
-  body.append(intro, roundTable(result, names, scores));
+  const countdown = document.createElement("p");
+  countdown.id = "pause-countdown";
+  countdown.className = "pause-countdown";
+  body.append(intro, roundTable(result, names, scores), scoreSheet(results, names), countdown);
   return show(t("web.round_summary", { round: result.round }), body,
     [{ label: t("web.continue"), value: "ok", id: "round-continue" }],
     { cancellable: false, kind: "round" });
 }
 
 /** Game over: the winner, the scores; rematch (host), replay, back to the lobby. */
-export function showGameOver({ winner, scores, names, isHost, canReplay, lastRound, ranking }) {
+export function showGameOver({ winner, scores, names, isHost, canReplay, lastRound, ranking, results }) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
   intro.className = "winner-line";
@@ -60,6 +99,7 @@ export function showGameOver({ winner, scores, names, isHost, canReplay, lastRou
     body.append(intro);
   }
   if (lastRound) body.append(roundTable(lastRound, names, scores));
+  if (results && results.length) body.append(scoreSheet(results, names));
   if (!isHost) {
     const wait = document.createElement("p");
     wait.textContent = t("web.rematch_wait");

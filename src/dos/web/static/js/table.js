@@ -7,6 +7,7 @@ import {
   parseAction, findMatch, targetsFor, playableCards, designationOutcomes, matchKindKey,
 } from "./actions.js";
 import { ask } from "./dialog.js";
+import { renderPiles } from "./piles.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,7 +67,8 @@ export class TableView {
     const mine = view.turn === view.seat;
     $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
       : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
-    $("phase-info").textContent = t(`game.phase_${view.phase}`);
+    // At the end the turn line already says "Game over": no second "game over".
+    $("phase-info").textContent = view.phase === "over" ? "" : t(`game.phase_${view.phase}`);
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
     $("center-title").textContent = t("game.center_row");
     $("hand-label").textContent = t("game.your_hand");
@@ -83,9 +85,14 @@ export class TableView {
       return;
     }
     el.hidden = false;
+    // The grace period after a turn timer ran out is not a new turn: it says what comes next.
+    const grace = this.model.timerPhase === "grace";
+    el.classList.toggle("grace", grace);
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      el.textContent = t("web.timer_n", { seconds: left });
+      el.textContent = grace
+        ? t("web.grace_n", { seconds: left, player: this.playerName(this.model.timerSeat) })
+        : t("web.timer_n", { seconds: left });
       if (!left) clearInterval(this.timerHandle);
     };
     tick();
@@ -143,6 +150,7 @@ export class TableView {
 
   renderCenter() {
     const view = this.view;
+    renderPiles(view.draw_pile_size, view.discard || []);
     const row = $("center-row");
     row.setAttribute("aria-label", t("game.center_row"));
     const centerKey = view.center.join(",");
@@ -198,6 +206,9 @@ export class TableView {
     const hand = $("hand");
     hand.setAttribute("aria-label", t("web.your_hand_n", { count: view.hand.length }));
     const playable = playableCards(this.legal);
+    // After a fruitless draw (or for a bonus): the cards that can be laid (placed) are marked.
+    const layable = new Set(this.legal.filter((a) => a.kind === "lay" || a.kind === "place")
+      .map((a) => a.cards[0]));
     const before = this.handKey ? this.handKey.split(",") : [];
     const fresh = [...view.hand];
     for (const card of before) {
@@ -215,8 +226,10 @@ export class TableView {
       el.setAttribute("aria-pressed", selected ? "true" : "false");
       if (selected) el.classList.add("selected");
       if (playable.has(card.split("=")[0])) el.classList.add("playable");
+      if (layable.has(card)) el.classList.add("layable");
       if (handKey !== this.handKey && this.handKey && fresh[index] !== null) el.classList.add("arrive");
-      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
+      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`
+        + (layable.has(card) ? `, ${t("web.can_lay")}` : ""));
       el.addEventListener("click", () => this.toggle(index));
       hand.append(el);
     });
@@ -234,10 +247,14 @@ export class TableView {
     $("btn-draw").disabled = !kinds.has("draw");
     $("btn-end").hidden = false;
     $("btn-end").disabled = !kinds.has("end");
+    // Lay and Place are offered as soon as they are legal: pressed with no card selected,
+    // they say to pick one and take the keyboard to the first card that can go.
     $("btn-lay").hidden = !kinds.has("lay");
-    $("btn-lay").disabled = !canWith("lay");
+    $("btn-lay").disabled = !kinds.has("lay");
+    $("btn-lay").classList.toggle("ready", canWith("lay"));
     $("btn-place").hidden = !kinds.has("place");
-    $("btn-place").disabled = !canWith("place");
+    $("btn-place").disabled = !kinds.has("place");
+    $("btn-place").classList.toggle("ready", canWith("place"));
     const dos = $("btn-dos");
     const mustCall = kinds.has("dos");
     dos.hidden = !(mustCall || this.view.hand.length === 2);
@@ -271,7 +288,7 @@ export class TableView {
       if (targets.size) hint = t("web.hint_pick_target");
       else if (kinds.has("lay") && this.selected.length === 1) hint = t("web.hint_lay");
       else hint = t("web.hint_no_target");
-    } else if (kinds.has("lay")) hint = t("web.hint_drawn");
+    } else if (kinds.has("lay")) hint = t("web.hint_drawn_lay");
     else if (kinds.has("match")) hint = t("web.hint_select");
     else if (kinds.has("end")) hint = t("web.hint_end");
     else if (kinds.has("draw")) hint = t("web.hint_must_draw");
@@ -311,7 +328,12 @@ export class TableView {
   }
 
   layOrPlace(kind) {
-    if (this.selected.length !== 1) return;
+    if (this.selected.length !== 1) {
+      $("hint").textContent = t("web.hint_pick_lay");
+      const first = document.querySelector("#hand button.card.layable");
+      if (first) first.focus();
+      return;
+    }
     const card = this.view.hand[this.selected[0]];
     const action = this.legal.find((a) => a.kind === kind && a.cards[0] === card);
     if (action) this.sendAction(action.text);
@@ -329,7 +351,7 @@ export class TableView {
       $("hint").textContent = t("web.hint_no_match_here");
       return;
     }
-    const outcomes = designationOutcomes(match, view.center);
+    const outcomes = designationOutcomes(match, view.center, view.options);
     let text = match.text;
     if (outcomes.length > 1) {
       const choice = await ask(t("web.designation_title"), t("web.designation_body"),

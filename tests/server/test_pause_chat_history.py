@@ -1,0 +1,121 @@
+"""Units of the round pause, the chat's refusals and the log's history (issue 12)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from dos import ruleset
+from dos.server.chat import TEXT_MAX, ChatRefusedError, ChatRoom
+from dos.server.history import log_entries
+from dos.server.limits import Counters, Limits
+from dos.server.pause import RoundPause
+
+
+@pytest.mark.asyncio
+async def test_the_pause_ends_with_the_last_player_or_the_countdown() -> None:
+    pause = RoundPause()
+    ended: list[str] = []
+    assert not pause.start(3, [], 5.0, lambda: ended.append("countdown"))  # nobody to wait for
+    assert pause.start(3, [0, 2], 5.0, lambda: ended.append("countdown"))
+    assert pause.message()["waiting"] == [0, 2] and pause.message()["round"] == 3
+    assert not pause.leave(2) and pause.active
+    assert not pause.leave(2)  # twice changes nothing
+    assert pause.leave(0) and not pause.active
+    assert pause.message()["seconds"] is None
+    assert pause.start(4, [1], 0.01, lambda: ended.append("countdown"))
+    await asyncio.sleep(0.05)
+    assert ended == ["countdown"] and not pause.active
+
+
+@dataclass(eq=False)
+class FakeClient:
+    seat: int | None
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    counters: Counters = field(default_factory=lambda: Counters(Limits()))
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def allow_chat(self) -> bool:
+        return self.counters.allow("chat", str(id(self)))
+
+
+@dataclass
+class FakeSeat:
+    name: str | None
+
+
+@dataclass
+class FakeTable:
+    people: list[FakeClient]
+    host: int = 0
+    seats: list[FakeSeat] = field(default_factory=lambda: [FakeSeat("Ada"), FakeSeat("Bo")])
+
+    def clients(self) -> list[FakeClient]:
+        return self.people
+
+
+@pytest.mark.parametrize(
+    ("text", "reaction", "code", "field_named"),
+    [
+        ("x" * (TEXT_MAX + 1), None, "chat_too_long", "chat.text"),
+        ("   ", None, "chat_empty", "chat.text"),
+        ("bell\x07", None, "bad_message", "chat.text"),
+        (None, "boo", "bad_message", "chat.reaction"),
+        (None, None, "bad_message", "text"),
+    ],
+)
+def test_a_bad_chat_message_is_refused_naming_the_field(
+    text: str | None, reaction: str | None, code: str, field_named: str
+) -> None:
+    ada, bo = FakeClient(0), FakeClient(1)
+    table = FakeTable([ada, bo])
+    with pytest.raises(ChatRefusedError) as refused:
+        ChatRoom().say(table, ada, text, reaction)  # type: ignore[arg-type]
+    assert refused.value.code == code
+    assert field_named in refused.value.message
+    assert bo.sent == []  # nothing went out
+
+
+def test_the_author_is_the_connection_and_spectators_need_the_host() -> None:
+    ada, bo, rail = FakeClient(0), FakeClient(1), FakeClient(None)
+    table = FakeTable([ada, bo, rail])
+    room = ChatRoom()
+    room.say(table, bo, "hi", None)  # type: ignore[arg-type]
+    assert bo.sent[-1] == {"type": "chat", "seat": 1, "name": "Bo", "text": "hi", "reaction": None}
+    with pytest.raises(ChatRefusedError, match="chat_not_allowed"):
+        room.say(table, rail, "hello", None)  # type: ignore[arg-type]
+    with pytest.raises(ChatRefusedError, match="not_host"):
+        room.allow_spectators(table, bo, True)  # type: ignore[arg-type]
+    room.allow_spectators(table, ada, True)  # type: ignore[arg-type]
+    assert rail.sent[-1] == {"type": "chat_rules", "spectators": True}
+    room.say(table, rail, "hello", None)  # type: ignore[arg-type]
+    assert ada.sent[-1]["seat"] is None and ada.sent[-1]["name"] is None
+    for _ in range(4):
+        room.say(table, bo, "again", None)  # type: ignore[arg-type]
+    with pytest.raises(ChatRefusedError, match="chat_rate_limited"):
+        room.say(table, bo, "once more", None)  # type: ignore[arg-type]
+
+
+def test_the_log_history_tells_a_seat_its_own_draws_only() -> None:
+    rules: Any = ruleset.get("official")
+    state = rules.new_game({"players": 2}, 7)
+    actions, seats = [], []
+    for _ in range(6):
+        seat = rules.turn(state)
+        action = "draw" if "draw" in [str(a) for a in rules.legal_actions(state)] else None
+        if action is None:
+            action = str(rules.legal_actions(state)[0])
+        rules.apply(state, rules.parse_action(action))
+        actions.append(str(state.history[-1]))
+        seats.append(seat)
+    entries, now = log_entries(rules, {"players": 2}, 7, actions, seats, viewer=0)
+    assert [e["action"] for e in entries] == actions
+    assert all(("drawn" in e) == (e["seat"] == 0 and e["action"] == "draw") for e in entries)
+    assert all("hand" not in e["before"] for e in entries) and "hand" not in now
+    assert any(len(e.get("drawn", [])) == 1 for e in entries)

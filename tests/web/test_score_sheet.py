@@ -1,0 +1,39 @@
+"""The score sheet (issue 12): every round's points per player, not only the last round's,
+with the totals, which are the scores."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, expect
+
+from .conftest import DESKTOP, Server
+from .pages import create_table, dialog_kind, open_page, start
+from .test_browser import play_round
+
+
+def test_the_summary_shows_every_rounds_points(browser: Browser, server: Server) -> None:
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        create_table(page, "Ada", seats=2, bots=1, level="easy")
+        start(page)
+        for played in (1, 2):
+            play_round([page], {page: "Ada"}, {page: "en"})
+            sheet = page.locator("#dialog .score-sheet")
+            expect(sheet.locator("tbody tr")).to_have_count(played)
+            expect(sheet.locator("thead th")).to_have_text(["Round", "Ada", "Bot 2 (easy)"])
+            rows = [
+                [int(x) for x in row.locator("td").all_inner_texts()]
+                for row in sheet.locator("tbody tr").all()
+            ]
+            totals = [int(x) for x in sheet.locator("tfoot td").all_inner_texts()]
+            assert totals == [sum(column) for column in zip(*rows, strict=True)]
+            # Each round, only its winner scores; the totals are the scores of the summary.
+            assert all(sum(1 for points in row if points) <= 1 for row in rows)
+            scores = page.locator(
+                "#dialog table.summary:not(.score-sheet) tr[data-seat] td:last-child"
+            )
+            assert [int(x) for x in scores.all_inner_texts()] == totals
+            if dialog_kind(page) == "over":
+                break
+            page.click("#round-continue")
+    finally:
+        context.close()
