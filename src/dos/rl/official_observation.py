@@ -1,0 +1,192 @@
+"""What one seat of an official game may know, as a flat ``float32`` tensor.
+
+Seats are written relative to the observing seat: entry 0 is the seat itself, entry 1 the seat
+to its left, and so on, so one policy can play any seat. The slices are declared once
+(``official_layout``); ``docs/rl.md`` prints the same table.
+
+Only what the seat may know goes in (RULES.md §6 and ``views.SeatView``): its own hand, the
+Center Row and the cards matched on it this turn, the face-up discard pile, hand sizes, pile
+size, scores, bonuses, open DOS obligations and penalties owed. ``unseen`` is worked out from
+those (the deck less every card the seat has seen), never from another hand.
+
+>>> from dos.rules.official import new_game
+>>> obs = observe(new_game(seed=3), 0)
+>>> layout = official_layout(4)
+>>> obs.shape == (layout.size,), int(obs[layout["hand"]].sum())
+(True, 7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from dos.cards import DECK_COUNTS, N_TYPES
+from dos.rl.layout import Layout, Slice
+from dos.rules.official import Phase, SeatView, State
+
+SIZE_SCALE = 10.0
+"""Hand sizes are divided by this."""
+DECK_SIZE = 108.0
+
+
+def official_layout(players: int) -> Layout:
+    """The observation layout for ``players`` seats."""
+    n = players
+    return Layout(
+        [
+            Slice("hand", (N_TYPES,), "cards of each type in the seat's hand"),
+            Slice("center", (N_TYPES,), "Center Row cards of each type not matched this turn"),
+            Slice("matched", (N_TYPES,), "Center Row cards of each type matched this turn"),
+            Slice("played", (N_TYPES,), "cards of each type played on them this turn"),
+            Slice("discard", (N_TYPES,), "cards of each type in the face-up discard pile"),
+            Slice(
+                "unseen",
+                (N_TYPES,),
+                "cards of each type the seat has not seen (deck less "
+                "hand, Center Row, played, discard)",
+            ),
+            Slice("phase", (4,), "one-hot: start, drawn, matching, placing (all 0: over)"),
+            Slice("bonuses", (3,), "Single and Double Color Matches this turn, placements left"),
+            Slice("to_act", (n,), "one-hot: the seat to act, relative (0: this seat)"),
+            Slice("hand_sizes", (n,), f"hand sizes / {SIZE_SCALE:g}, relative seats"),
+            Slice("dos_open", (n,), "1 where a DOS obligation is open, relative seats"),
+            Slice("penalties", (n,), "DOS penalty cards owed at the end of the turn"),
+            Slice("scores", (n,), "scores / target score, relative seats"),
+            Slice("draw_pile", (1,), f"draw pile size / {DECK_SIZE:g}"),
+        ]
+    )
+
+
+_DECK = np.array(DECK_COUNTS, dtype=np.float32)
+_layouts: dict[int, Layout] = {}
+
+
+def _layout(players: int) -> Layout:
+    layout = _layouts.get(players)
+    if layout is None:
+        layout = _layouts[players] = official_layout(players)
+    return layout
+
+
+def _fill(
+    *,
+    seat: int,
+    players: int,
+    hand: Iterable[int],
+    center: Iterable[int],
+    matched: Iterable[tuple[int, tuple[int, ...]]],
+    center_cards: list[int] | tuple[int, ...],
+    discard: Iterable[int],
+    phase: int,
+    bonuses: tuple[int, int, int],
+    turn: int,
+    hand_sizes: Iterable[int],
+    dos_open: int,
+    penalties: Iterable[int],
+    scores: Iterable[int],
+    target_score: int,
+    draw_pile: int,
+    out: np.ndarray | None,
+) -> np.ndarray:
+    layout = _layout(players)
+    obs = np.zeros(layout.size, np.float32) if out is None else out
+    if out is not None:
+        obs.fill(0.0)
+    base = layout["hand"].start
+    for card in hand:
+        obs[base + card] += 1.0
+    matched_at = set()
+    base_m = layout["matched"].start
+    base_p = layout["played"].start
+    for at, cards in matched:
+        matched_at.add(at)
+        obs[base_m + center_cards[at]] += 1.0
+        for card in cards:
+            obs[base_p + card] += 1.0
+    base = layout["center"].start
+    for at, card in enumerate(center):
+        if at not in matched_at:
+            obs[base + card] += 1.0
+    base = layout["discard"].start
+    for card in discard:
+        obs[base + card] += 1.0
+    seen = (
+        obs[layout["hand"]]
+        + obs[layout["center"]]
+        + obs[layout["matched"]]
+        + obs[layout["played"]]
+        + obs[layout["discard"]]
+    )
+    obs[layout["unseen"]] = np.maximum(_DECK - seen, 0.0)
+    if phase >= 0:
+        obs[layout["phase"].start + phase] = 1.0
+    obs[layout["bonuses"]] = bonuses
+    obs[layout["to_act"].start + (turn - seat) % players] = 1.0
+    rel = [(seat + r) % players for r in range(players)]
+    sizes = list(hand_sizes)
+    obs[layout["hand_sizes"]] = [sizes[s] / SIZE_SCALE for s in rel]
+    obs[layout["dos_open"]] = [float(dos_open >> s & 1) for s in rel]
+    owed = list(penalties)
+    obs[layout["penalties"]] = [owed[s] for s in rel]
+    points = list(scores)
+    obs[layout["scores"]] = [points[s] / target_score for s in rel]
+    obs[layout["draw_pile"].start] = draw_pile / DECK_SIZE
+    return obs
+
+
+def _phase(phase: Phase, drew: bool, matched: bool) -> int:
+    if phase == Phase.PLACING:
+        return 3
+    if phase == Phase.OVER:
+        return -1
+    if matched:
+        return 2
+    return 1 if drew else 0
+
+
+def observe(state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation of ``seat`` in ``state`` (written into ``out`` when given)."""
+    return _fill(
+        seat=seat,
+        players=state.options.players,
+        hand=state.hands[seat],
+        center=state.center,
+        matched=state.matched.items(),
+        center_cards=state.center,
+        discard=state.discard,
+        phase=_phase(state.phase, state.drew, bool(state.matched)),
+        bonuses=(state.single_bonuses, state.double_bonuses, state.placements_left),
+        turn=state.turn,
+        hand_sizes=(len(h) for h in state.hands),
+        dos_open=state.dos_open,
+        penalties=state.penalties,
+        scores=state.scores,
+        target_score=state.options.target_score,
+        draw_pile=len(state.draw_pile),
+        out=out,
+    )
+
+
+def observe_view(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    """The same observation from a ``SeatView`` (what a bot is given)."""
+    return _fill(
+        seat=view.seat,
+        players=view.options.players,
+        hand=view.hand,
+        center=view.center,
+        matched=view.matched,
+        center_cards=view.center,
+        discard=view.discard,
+        phase=_phase(view.phase, view.drew, bool(view.matched)),
+        bonuses=(view.single_bonuses, view.double_bonuses, view.placements_left),
+        turn=view.turn,
+        hand_sizes=view.hand_sizes,
+        dos_open=sum(1 << s for s in view.dos_open),
+        penalties=view.penalties,
+        scores=view.scores,
+        target_score=view.options.target_score,
+        draw_pile=view.draw_pile_size,
+        out=out,
+    )
