@@ -17,8 +17,8 @@ import pytest
 from dos.errors import IllegalActionError, NotationError
 from dos.fast import Batch, Game, core
 from dos.fast.check import walk
-from dos.fast.official_api import new_mts
 from dos.fast.official_convert import from_python_state, to_python_state
+from dos.fast.rng import new_mts
 from dos.rules import official
 from dos.simulate import random_game
 

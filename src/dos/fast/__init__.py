@@ -39,7 +39,7 @@ seeds[i])``; ``options`` is the rule set's JSON options (``{"players": 4}``), sh
 themselves: ``legal(s, out, want)`` (``want < 0``: write the codes into ``out`` and return the
 count; ``want >= 0``: return code number ``want``), ``apply(s, code, -1)``, ``step(s, k) ->
 count``, ``random_games(states, mts, budget)`` (random play of a whole batch with one
-``random.Random``-equal Mersenne Twister per game, ``dos.fast.official_api.new_mts``).
+``random.Random``-equal Mersenne Twister per game, ``dos.fast.rng.new_mts(seeds)``).
 """
 
 from __future__ import annotations

@@ -19,9 +19,15 @@ import numpy.typing as npt
 
 from dos.cards import DEALER_DRAW_VALUE, DECK_COUNTS, N_TYPES, POINTS
 from dos.fast import state as ly
-from dos.fast._jit import njit
+from dos.fast._jit import lowest_bit, njit, popcount
 from dos.fast.rng import mt_randbelow, shuffle
-from dos.rules.official.matching import PAIR_BONUS, PAIRS, SINGLE, SINGLE_BONUS
+from dos.rules.official.matching import (
+    FIRST_MASK,
+    PAIR_BONUS,
+    PAIR_MASK,
+    SINGLE_BONUS,
+    SINGLE_MASK,
+)
 
 I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
@@ -30,19 +36,19 @@ HAND_SIZE = 7
 CENTER_ROW_SIZE = 2
 DOS_PENALTY = 2
 
-# The matching tables of ``dos.rules.official.matching`` as arrays, [target, card(, card)].
-_SINGLE = np.array(SINGLE, dtype=np.uint8)
+# The matching tables of ``dos.rules.official.matching`` as arrays, indexed by target first.
 _SINGLE_BONUS = np.array(SINGLE_BONUS, dtype=np.uint8)
-_PAIR = np.zeros((N_TYPES, N_TYPES, N_TYPES), dtype=np.uint8)
+"""``_SINGLE_BONUS[target, card]``: that Single Number Match can be a Single Color Match."""
 _PAIR_BONUS = np.zeros((N_TYPES, N_TYPES, N_TYPES), dtype=np.uint8)
-_FIRST = np.zeros((N_TYPES, N_TYPES), dtype=np.uint8)
+"""``_PAIR_BONUS[target, a, b]``: that Double Number Match can be a Double Color Match."""
 for _t in range(N_TYPES):
     for _a in range(N_TYPES):
-        for _b in PAIRS[_t][_a]:
-            _PAIR[_t, _a, _b] = _PAIR[_t, _b, _a] = 1
-            _FIRST[_t, _a] = 1
         for _b in PAIR_BONUS[_t][_a]:
             _PAIR_BONUS[_t, _a, _b] = _PAIR_BONUS[_t, _b, _a] = 1
+_SINGLE_MASK = np.array(SINGLE_MASK, dtype=np.int64)
+_FIRST_MASK = np.array(FIRST_MASK, dtype=np.int64)
+_PAIR_MASK = np.array(PAIR_MASK, dtype=np.int64)
+"""``_PAIR_MASK[target, a]``: bit ``b`` (``b >= a``) set when ``a + b`` match ``target``."""
 _POINTS = np.array(POINTS, dtype=np.int64)
 _DEALER_VALUE = np.array(DEALER_DRAW_VALUE, dtype=np.int64)
 _DECK = np.array([t for t in range(N_TYPES) for _ in range(DECK_COUNTS[t])], dtype=np.int64)
@@ -97,22 +103,39 @@ def _resized(s: I64, seat: int, before: int) -> None:
 
 
 @njit
-def _give(s: I64, seat: int, count: int) -> None:
-    before = s[ly.HAND_SIZE + seat]
-    base = ly.HANDS + seat * ly.TYPES
-    for _ in range(count):
-        card = draw_card(s)
-        if card < 0:
-            break
-        s[base + card] += 1
-        s[ly.HAND_SIZE + seat] += 1
-    _resized(s, seat, before)
+def _add(s: I64, seat: int, card: int) -> None:
+    """One more ``card`` in ``seat``'s hand (a hand is its counts and two bit masks)."""
+    at = ly.HANDS + seat * ly.TYPES + card
+    count = s[at] + 1
+    s[at] = count
+    s[ly.HAND_SIZE + seat] += 1
+    if count == 1:
+        s[ly.HELD + seat] |= 1 << card
+    elif count == 2:
+        s[ly.TWICE + seat] |= 1 << card
 
 
 @njit
 def _remove(s: I64, seat: int, card: int) -> None:
-    s[ly.HANDS + seat * ly.TYPES + card] -= 1
+    at = ly.HANDS + seat * ly.TYPES + card
+    count = s[at] - 1
+    s[at] = count
     s[ly.HAND_SIZE + seat] -= 1
+    if count == 0:
+        s[ly.HELD + seat] &= ~(1 << card)
+    elif count == 1:
+        s[ly.TWICE + seat] &= ~(1 << card)
+
+
+@njit
+def _give(s: I64, seat: int, count: int) -> None:
+    before = s[ly.HAND_SIZE + seat]
+    for _ in range(count):
+        card = draw_card(s)
+        if card < 0:
+            break
+        _add(s, seat, card)
+    _resized(s, seat, before)
 
 
 # --- setting up (RULES §2; setup.py) ------------------------------------------------------
@@ -165,14 +188,15 @@ def deal_round(s: I64) -> None:
         s[ly.HANDS + i] = 0
     for seat in range(ly.MAX_PLAYERS):
         s[ly.HAND_SIZE + seat] = 0
+        s[ly.HELD + seat] = 0
+        s[ly.TWICE + seat] = 0
         s[ly.PENALTIES + seat] = 0
     dealer = s[ly.DEALER]
     for _ in range(HAND_SIZE):
         for k in range(1, players + 1):
             seat = (dealer + k) % players
             n -= 1
-            s[ly.HANDS + seat * ly.TYPES + s[ly.DRAW + n]] += 1
-            s[ly.HAND_SIZE + seat] += 1
+            _add(s, seat, s[ly.DRAW + n])
     for i in range(CENTER_ROW_SIZE):
         n -= 1
         s[ly.CENTER + i] = s[ly.DRAW + n]
@@ -213,74 +237,90 @@ def new_game(s: I64, rng: np.uint64) -> None:
 
 
 @njit
-def _distinct(s: I64, seat: int, types: I64) -> int:
-    """The distinct card types ``seat`` holds, ascending, into ``types``; returns how many."""
-    base = ly.HANDS + seat * ly.TYPES
-    d = 0
-    for t in range(ly.TYPES):
-        if s[base + t]:
-            types[d] = t
-            d += 1
-    return d
+def _nth_bit(bits: int, k: int) -> int:
+    """The index of set bit number ``k`` (from the lowest) of ``bits``."""
+    for _ in range(k):
+        bits &= bits - 1
+    return int(lowest_bit(bits))
 
 
 @njit
-def _matches(s: I64, types: I64, d: int, out: I64, want: int) -> int:
+def _partners(held: int, twice: int, target: int, a: int) -> int:
+    """The cards ``b >= a`` with which ``a`` makes a Double Number Match on ``target``: held
+    above ``a``, or ``a`` itself when held twice (``legal.matches``)."""
+    low = 1 << a
+    return int(_PAIR_MASK[target, a] & ((held & ~((low << 1) - 1)) | (twice & low)))
+
+
+@njit
+def _matches(s: I64, out: I64, want: int) -> int:
     """The matches open to the seat to act (``legal.matches``), in the engine's order: by
     Center Row index, singles then doubles, by card type. With ``want < 0``: writes them to
-    ``out`` (when it has room) and returns how many. Else returns the code of the
+    ``out`` (as far as it has room) and returns how many. Else returns the code of the
     ``want``-th, or ``-1 - count`` when there are fewer."""
-    base = ly.HANDS + s[ly.TURN] * ly.TYPES
+    turn = s[ly.TURN]
+    held = s[ly.HELD + turn]
+    twice = s[ly.TWICE + turn]
     found = 0
     collect = want < 0 and out.size > 0
     for index in range(s[ly.N_CENTER]):
         if s[ly.MATCH_A + index] >= 0:
             continue
         target = s[ly.CENTER + index]
-        for i in range(d):
-            c = types[i]
-            if _SINGLE[target, c]:
-                if found == want:
-                    return ly.encode(ly.MATCH, -1, c, -1, index)
-                if collect:
-                    out[found] = ly.encode(ly.MATCH, -1, c, -1, index)
-                found += 1
-        for i in range(d):
-            a = types[i]
-            if not _FIRST[target, a]:
+        bits = _SINGLE_MASK[target] & held
+        if bits:
+            count = popcount(bits)
+            if found <= want < found + count:
+                return ly.encode(ly.MATCH, -1, _nth_bit(bits, want - found), -1, index)
+            if collect:
+                k = found
+                while bits:
+                    if k < out.size:
+                        out[k] = ly.encode(ly.MATCH, -1, lowest_bit(bits), -1, index)
+                    bits &= bits - 1
+                    k += 1
+            found += count
+        firsts = _FIRST_MASK[target] & held
+        while firsts:
+            a = lowest_bit(firsts)
+            firsts &= firsts - 1
+            bits = _partners(held, twice, target, a)
+            if not bits:
                 continue
-            start = i if s[base + a] >= 2 else i + 1
-            for j in range(start, d):
-                b = types[j]
-                if _PAIR[target, a, b]:
-                    if found == want:
-                        return ly.encode(ly.MATCH, -1, a, b, index)
-                    if collect:
-                        out[found] = ly.encode(ly.MATCH, -1, a, b, index)
-                    found += 1
+            count = popcount(bits)
+            if found <= want < found + count:
+                return ly.encode(ly.MATCH, -1, a, _nth_bit(bits, want - found), index)
+            if collect:
+                k = found
+                while bits:
+                    if k < out.size:
+                        out[k] = ly.encode(ly.MATCH, -1, a, lowest_bit(bits), index)
+                    bits &= bits - 1
+                    k += 1
+            found += count
     if want >= 0:
         return -1 - found
     return found
 
 
 @njit
-def _any_match(s: I64, types: I64, d: int) -> bool:
+def _any_match(s: I64) -> bool:
     """Whether any match is open to the seat to act."""
-    base = ly.HANDS + s[ly.TURN] * ly.TYPES
+    turn = s[ly.TURN]
+    held = s[ly.HELD + turn]
+    twice = s[ly.TWICE + turn]
     for index in range(s[ly.N_CENTER]):
         if s[ly.MATCH_A + index] >= 0:
             continue
         target = s[ly.CENTER + index]
-        for i in range(d):
-            a = types[i]
-            if _SINGLE[target, a]:
+        if _SINGLE_MASK[target] & held:
+            return True
+        firsts = _FIRST_MASK[target] & held
+        while firsts:
+            a = lowest_bit(firsts)
+            firsts &= firsts - 1
+            if _partners(held, twice, target, a):
                 return True
-            if not _FIRST[target, a]:
-                continue
-            start = i if s[base + a] >= 2 else i + 1
-            for j in range(start, d):
-                if _PAIR[target, a, types[j]]:
-                    return True
     return False
 
 
@@ -304,11 +344,10 @@ def legal(s: I64, out: I64, want: int = -1) -> int:
     if phase == OVER:
         return 0 if want < 0 else -1
     turn = s[ly.TURN]
-    types = np.empty(ly.TYPES, dtype=np.int64)
-    d = _distinct(s, turn, types)
+    held = s[ly.HELD + turn]
     found = 0
     if phase == TURN:
-        got = _matches(s, types, d, out, want)
+        got = _matches(s, out, want)
         if want >= 0:
             if got >= 0:
                 return got
@@ -321,15 +360,21 @@ def legal(s: I64, out: I64, want: int = -1) -> int:
                 return code
             found = _emit(code, found, out, want)
         else:
-            for i in range(d):
-                if found == want:
-                    return ly.encode(ly.LAY, -1, types[i], -1, -1)
-                found = _emit(ly.encode(ly.LAY, -1, types[i], -1, -1), found, out, want)
+            count = popcount(held)
+            if found <= want < found + count:
+                return ly.encode(ly.LAY, -1, _nth_bit(held, want - found), -1, -1)
+            bits = held
+            while bits:
+                found = _emit(ly.encode(ly.LAY, -1, lowest_bit(bits), -1, -1), found, out, want)
+                bits &= bits - 1
     else:
-        for i in range(d):
-            if found == want:
-                return ly.encode(ly.PLACE, -1, types[i], -1, -1)
-            found = _emit(ly.encode(ly.PLACE, -1, types[i], -1, -1), found, out, want)
+        count = popcount(held)
+        if found <= want < found + count:
+            return ly.encode(ly.PLACE, -1, _nth_bit(held, want - found), -1, -1)
+        bits = held
+        while bits:
+            found = _emit(ly.encode(ly.PLACE, -1, lowest_bit(bits), -1, -1), found, out, want)
+            bits &= bits - 1
         if not s[ly.MANDATORY]:
             if found == want:
                 return ly.encode(ly.END, -1, -1, -1, -1)
@@ -457,11 +502,8 @@ def _match(s: I64, code: int, bonus_override: int) -> None:
         else:
             s[ly.DOUBLE_BONUSES] += 1
     _resized(s, turn, before)
-    if s[ly.HAND_SIZE + turn]:
-        types = np.empty(ly.TYPES, dtype=np.int64)
-        d = _distinct(s, turn, types)
-        if _any_match(s, types, d):
-            return
+    if s[ly.HAND_SIZE + turn] and _any_match(s):
+        return
     # The matches end by themselves: the hand is empty or no match is left (docs/engine.md).
     _end_matches(s)
 

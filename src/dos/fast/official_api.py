@@ -21,7 +21,7 @@ from dos.fast.official_convert import (
     to_python_state,
     write_options,
 )
-from dos.fast.rng import MT_SIZE, mt_randbelow, mt_seed, seed_key
+from dos.fast.rng import mt_randbelow
 from dos.rng import seed_state
 from dos.rules.official.actions import Action, Kind
 from dos.rules.official.options import Options
@@ -99,14 +99,6 @@ def random_games(states: I64, mts: I64, budget: int) -> int:
             made += 1
         total[g] = made
     return int(total.sum())
-
-
-def new_mts(seeds: list[int]) -> I64:
-    """One MT state per seed, each ``random.Random(seed)``'s."""
-    mts = np.zeros((len(seeds), MT_SIZE), dtype=np.int64)
-    for g, seed in enumerate(seeds):
-        mt_seed(mts[g], seed_key(seed))
-    return mts
 
 
 CORE = Core(

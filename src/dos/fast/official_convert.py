@@ -109,6 +109,9 @@ def from_python_state(state: State) -> I64:
     for seat, hand in enumerate(state.hands):
         for card in hand:
             s[ly.HANDS + seat * ly.TYPES + card] += 1
+            if s[ly.HANDS + seat * ly.TYPES + card] == 2:
+                s[ly.TWICE + seat] |= 1 << card
+            s[ly.HELD + seat] |= 1 << card
         s[ly.HAND_SIZE + seat] = len(hand)
     s[ly.MATCH_A : ly.MATCH_A + ly.CAPACITY] = -1
     s[ly.MATCH_B : ly.MATCH_B + ly.CAPACITY] = -1

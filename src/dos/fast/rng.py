@@ -146,3 +146,11 @@ def new_mt(seed: int) -> I64:
     mt = np.zeros(MT_SIZE, dtype=np.int64)
     mt_seed(mt, seed_key(seed))
     return mt
+
+
+def new_mts(seeds: list[int]) -> I64:
+    """One MT state per seed, row ``g`` equal to ``random.Random(seeds[g])``."""
+    mts = np.zeros((len(seeds), MT_SIZE), dtype=np.int64)
+    for g, seed in enumerate(seeds):
+        mt_seed(mts[g], seed_key(seed))
+    return mts

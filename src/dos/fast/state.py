@@ -64,7 +64,11 @@ HEADER = 32
 HAND_SIZE = HEADER
 PENALTIES = HAND_SIZE + MAX_PLAYERS
 SCORES = PENALTIES + MAX_PLAYERS
-HANDS = SCORES + MAX_PLAYERS
+HELD = SCORES + MAX_PLAYERS
+"""``HELD + seat``: bit ``card`` set when the seat holds ``card`` (kept with the counts)."""
+TWICE = HELD + MAX_PLAYERS
+"""``TWICE + seat``: bit ``card`` set when the seat holds ``card`` twice or more."""
+HANDS = TWICE + MAX_PLAYERS
 """``HANDS + seat * TYPES + card``: how many of ``card`` the seat holds."""
 CENTER = HANDS + MAX_PLAYERS * TYPES
 MATCH_A = CENTER + CAPACITY
