@@ -57,11 +57,15 @@ def cmd_apply(args: argparse.Namespace) -> None:
 def cmd_simulate(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise _RejectedError("--games: must be at least 1")
-    result = simulate(args.rules, args.players, args.games, args.seed)
+    try:
+        result = simulate(args.rules, args.players, args.games, args.seed, args.engine)
+    except ValueError as error:  # a rule set the fast core does not have
+        raise _RejectedError(f"--engine: {error}") from None
     if args.json:
         print(json.dumps(result.to_json()))
         return
     print(f"rules        {result.rules}")
+    print(f"engine       {result.engine}")
     print(f"players      {result.players}")
     print(f"games        {result.games}")
     print(f"rounds       {result.rounds}")
@@ -205,6 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--engine",
+        choices=("python", "fast"),
+        default="python",
+        help="python: the rules engine; fast: the compiled core (the same games)",
+    )
     p.set_defaults(func=cmd_simulate)
 
     p = command("replay", "replay a game record, checking every action and the result")
