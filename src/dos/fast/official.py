@@ -602,22 +602,26 @@ def _end_round(s: I64, winner: int) -> None:
 
 # --- random play --------------------------------------------------------------------------
 
+RANDOM_BUFFER = 128
+"""Legal actions listed at once by random play; with more, the chosen one is found again."""
+
 
 @njit
-def random_step(s: I64, mt: I64) -> None:
+def random_step(s: I64, mt: I64, buffer: I64) -> None:
     """One action drawn uniformly from every seat's legal actions with ``mt`` (as
-    ``random.Random.randrange`` in ``dos.simulate.random_game``), applied."""
-    n = legal_count(s)
-    apply(s, legal(s, np.empty(0, dtype=np.int64), mt_randbelow(mt, n)))
+    ``random.Random.randrange`` in ``dos.simulate.random_game``), applied. ``buffer``: room
+    for ``RANDOM_BUFFER`` codes, so that one pass both counts and lists the actions."""
+    n = legal(s, buffer, -1)
+    k = mt_randbelow(mt, n)
+    apply(s, buffer[k] if n <= buffer.size else legal(s, buffer[:0], k), -1)
 
 
 @njit
 def random_game(s: I64, mt: I64) -> None:
     """Plays the game in ``s`` to its end with random legal actions chosen by ``mt``."""
-    empty = np.empty(0, dtype=np.int64)
+    buffer = np.empty(RANDOM_BUFFER, dtype=np.int64)
     while s[ly.PHASE] != OVER:
-        n = legal(s, empty, -1)
-        apply(s, legal(s, empty, mt_randbelow(mt, n)))
+        random_step(s, mt, buffer)
 
 
 @njit
