@@ -59,8 +59,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         raise _RejectedError("--games: must be at least 1")
     try:
         result = simulate(args.rules, args.players, args.games, args.seed, args.engine)
-    except ValueError as error:  # a rule set the fast core does not have
-        raise _RejectedError(f"--engine: {error}") from None
+    except ImportError as error:  # numba and numpy come with the `fast` extra
+        raise _RejectedError(f"--engine fast needs the fast extra (numba): {error}") from None
     if args.json:
         print(json.dumps(result.to_json()))
         return

@@ -38,6 +38,14 @@ def test_cli_prints_the_same_games_rounds_and_decisions(
     assert fast["engine"] == "fast"
 
 
+def test_cli_classic_prints_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--rules", "classic", "--players", "4", "--games", "5", "--seed", "2")
+    python = _figures(capsys, *args, "--engine", "python")
+    fast = _figures(capsys, *args, "--engine", "fast")
+    for key in ("rules", "players", "games", "rounds", "decisions"):
+        assert fast[key] == python[key]
+
+
 def test_cli_text_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     main(["simulate", "--players", "2", "--games", "1", "--engine", "fast"])
     lines = capsys.readouterr().out.splitlines()
