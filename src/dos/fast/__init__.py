@@ -6,15 +6,17 @@ same order and the same states, step by step (``tests/fast/`` checks it against 
 It needs the ``fast`` extra (numba, numpy). Rule sets: ``official`` and ``classic``.
 
 A game is a flat ``int64`` array (layouts: ``dos.fast.state`` for official, the top of
-``dos.fast.classic`` for classic); a batch is a 2-D array, one row per game. An action is an ``int64`` code (``dos.fast.state.encode``) that stands for one
+``dos.fast.classic`` for classic); a batch is a 2-D array, one row per game. An action is an
+``int64`` code (``dos.fast.state.encode``, ``dos.fast.classic.encode``) that stands for one
 engine ``Action``.
 
 The stable API
 ==============
 
 ``Batch(rules, seeds, options=None, record=False)``: ``len(seeds)`` new games of rule set
-``rules`` (``"official"`` or ``"classic"``), game ``i`` dealt exactly as ``ruleset.get(rules).new_game(options,
-seeds[i])``; ``options`` is the rule set's JSON options (``{"players": 4}``), shared by all.
+``rules`` (``"official"`` or ``"classic"``), game ``i`` dealt exactly as
+``ruleset.get(rules).new_game(options, seeds[i])``; ``options`` is the rule set's JSON options
+(``{"players": 4}``), shared by all.
 
 - ``batch.states``: the games, ``int64`` [N, size], each row a game (copy, store, restore rows
   freely; ``batch.size`` is N);

@@ -4,6 +4,8 @@ actions, both ways, so that every step can be compared and every action written 
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import numpy.typing as npt
 
@@ -102,54 +104,74 @@ def to_python_state(
 
 def from_python_state(state: State) -> I64:
     """A flat game equal to the engine's ``state`` (history and records are not copied;
-    ``DECISIONS`` and ``ROUNDS`` count them)."""
-    s = np.zeros(ly.SIZE, dtype=np.int64)
-    write_options(s, state.options)
-    s[ly.RNG] = np.int64(np.uint64(state.rng))
+    ``DECISIONS`` and ``ROUNDS`` count them). Built as a Python list first: search bots
+    convert a state per simulation, and list stores are far cheaper than numpy's."""
+    v = _TEMPLATE[:]
+    options = state.options
+    v[ly.PLAYERS] = options.players
+    v[ly.TARGET] = options.target_score
+    v[ly.DEALER_STARTS] = int(options.dealer_starts)
+    v[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    v[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+    rng = state.rng
+    v[ly.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
     for seat, hand in enumerate(state.hands):
+        base = ly.HANDS + seat * ly.TYPES
+        held = twice = 0
         for card in hand:
-            s[ly.HANDS + seat * ly.TYPES + card] += 1
-            if s[ly.HANDS + seat * ly.TYPES + card] == 2:
-                s[ly.TWICE + seat] |= 1 << card
-            s[ly.HELD + seat] |= 1 << card
-        s[ly.HAND_SIZE + seat] = len(hand)
-    s[ly.MATCH_A : ly.MATCH_A + ly.CAPACITY] = -1
-    s[ly.MATCH_B : ly.MATCH_B + ly.CAPACITY] = -1
-    for i, card in enumerate(state.center):
-        s[ly.CENTER + i] = card
+            bit = 1 << card
+            if held & bit:
+                twice |= bit
+            held |= bit
+            v[base + card] += 1
+        v[ly.HELD + seat] = held
+        v[ly.TWICE + seat] = twice
+        v[ly.HAND_SIZE + seat] = len(hand)
+    center = state.center
+    v[ly.CENTER : ly.CENTER + len(center)] = center
     for index, cards in state.matched.items():
-        s[ly.MATCH_A + index] = min(cards)
-        s[ly.MATCH_B + index] = max(cards) if len(cards) == 2 else -1
-    s[ly.N_CENTER] = len(state.center)
-    s[ly.N_MATCHED] = len(state.matched)
-    s[ly.DRAW : ly.DRAW + len(state.draw_pile)] = state.draw_pile
-    s[ly.N_DRAW] = len(state.draw_pile)
-    s[ly.DISCARD : ly.DISCARD + len(state.discard)] = state.discard
-    s[ly.N_DISCARD] = len(state.discard)
-    s[ly.DEALER] = state.dealer
-    s[ly.TURN] = state.turn
-    s[ly.PHASE] = int(state.phase)
-    s[ly.DREW] = int(state.drew)
-    s[ly.SINGLE_BONUSES] = state.single_bonuses
-    s[ly.DOUBLE_BONUSES] = state.double_bonuses
-    s[ly.PLACEMENTS_LEFT] = state.placements_left
-    s[ly.PENALTIES : ly.PENALTIES + len(state.penalties)] = state.penalties
-    s[ly.DOS_OPEN] = state.dos_open
-    s[ly.SCORES : ly.SCORES + len(state.scores)] = state.scores
-    s[ly.ROUND] = state.round
-    s[ly.WINNER] = -1 if state.winner is None else state.winner
-    s[ly.ROUNDS] = len(state.round_results)
-    s[ly.DECISIONS] = len(state.history)
-    s[ly.LAST_WINNER] = -1
+        v[ly.MATCH_A + index] = min(cards)
+        v[ly.MATCH_B + index] = max(cards) if len(cards) == 2 else -1
+    v[ly.N_CENTER] = len(center)
+    v[ly.N_MATCHED] = len(state.matched)
+    v[ly.DRAW : ly.DRAW + len(state.draw_pile)] = state.draw_pile
+    v[ly.N_DRAW] = len(state.draw_pile)
+    v[ly.DISCARD : ly.DISCARD + len(state.discard)] = state.discard
+    v[ly.N_DISCARD] = len(state.discard)
+    v[ly.DEALER] = state.dealer
+    v[ly.TURN] = state.turn
+    v[ly.PHASE] = int(state.phase)
+    v[ly.DREW] = int(state.drew)
+    v[ly.SINGLE_BONUSES] = state.single_bonuses
+    v[ly.DOUBLE_BONUSES] = state.double_bonuses
+    v[ly.PLACEMENTS_LEFT] = state.placements_left
+    v[ly.PENALTIES : ly.PENALTIES + len(state.penalties)] = state.penalties
+    v[ly.DOS_OPEN] = state.dos_open
+    v[ly.SCORES : ly.SCORES + len(state.scores)] = state.scores
+    v[ly.ROUND] = state.round
+    v[ly.WINNER] = -1 if state.winner is None else state.winner
+    v[ly.ROUNDS] = len(state.round_results)
+    v[ly.DECISIONS] = len(state.history)
     if state.round_results:
         last = state.round_results[-1]
-        s[ly.LAST_ROUND] = last.round
-        s[ly.LAST_WINNER] = last.winner
-        s[ly.LAST_POINTS] = last.points
+        v[ly.LAST_ROUND] = last.round
+        v[ly.LAST_WINNER] = last.winner
+        v[ly.LAST_POINTS] = last.points
         for seat, last_hand in enumerate(last.hands):
             for card in last_hand:
-                s[ly.LAST_HANDS + seat * ly.TYPES + card] += 1
-    return s
+                v[ly.LAST_HANDS + seat * ly.TYPES + card] += 1
+    return np.frombuffer(array("q", v), dtype=np.int64).copy()
+
+
+def _template() -> list[int]:
+    v = [0] * ly.SIZE
+    v[ly.MATCH_A : ly.MATCH_A + ly.CAPACITY] = [-1] * ly.CAPACITY
+    v[ly.MATCH_B : ly.MATCH_B + ly.CAPACITY] = [-1] * ly.CAPACITY
+    v[ly.LAST_WINNER] = -1
+    return v
+
+
+_TEMPLATE = _template()
 
 
 _KINDS = tuple(Kind)
