@@ -11,6 +11,9 @@ the observation tensor and the legal-action mask of the player who decides next.
   ``last()`` (observation dict with the tensor and the mask), with its wrappers;
 * **DOS codec**: the same work without PettingZoo: ``apply`` an index, ``observe`` and
   ``mask`` into preallocated arrays (what ``VectorGames`` does per game);
+* **DOS fast vector**: ``dos.rl.fast_vector.FastVectorGames`` with 64 games on the compiled
+  core, one call per batch step (counted as 64 steps), uniformly random legal indices drawn
+  from the masks, one core;
 * **OpenSpiel crazy_eights** (C++ through ``pyspiel``): ``apply_action``, chance outcomes
   sampled, then ``observation_tensor`` and ``legal_actions_mask`` of the player to act;
 * **RLCard UNO**: ``env.step(action)``, which returns the next state with its observation
@@ -36,6 +39,8 @@ from typing import Any
 import numpy as np
 
 CLOCK_EVERY = 64
+BATCH = 64
+"""Games in the fast core's vector environment; each of its steps counts ``BATCH`` steps."""
 
 Stepper = Callable[[int], int]
 """Makes ``n`` steps; returns how many it made (always ``n``)."""
@@ -84,6 +89,22 @@ def dos_codec(seed: int) -> Stepper:
             codec.observe(state, seat, obs)
             codec.mask(state, seat, mask)
         return n
+
+    return run
+
+
+def dos_fast_vector(seed: int) -> Stepper:
+    from dos.rl.fast_vector import FastVectorGames
+
+    games = FastVectorGames(2, BATCH)
+    games.reset(seed=seed)
+
+    def run(n: int) -> int:
+        made = 0
+        while made < n:
+            games.step(games.random_actions())
+            made += BATCH
+        return made
 
     return run
 
@@ -146,6 +167,7 @@ def rlcard_uno(seed: int) -> Stepper:
 ENVIRONMENTS: dict[str, Callable[[int], Stepper]] = {
     "DOS AEC (PettingZoo)": dos_aec,
     "DOS codec": dos_codec,
+    f"DOS fast vector ({BATCH})": dos_fast_vector,
     "OpenSpiel crazy_eights": openspiel,
     "RLCard UNO": rlcard_uno,
 }
@@ -176,6 +198,7 @@ def main() -> None:
             timed(steppers[name], 0.5)  # warm-up
         except ImportError as error:
             print(f"{name}: skipped ({error})")
+            steppers.pop(name, None)
     rates: dict[str, list[float]] = {name: [] for name in steppers}
     for _ in range(args.repeats):
         for name, step in steppers.items():
@@ -184,7 +207,7 @@ def main() -> None:
     print(f"steps/s with observation and mask, 2 players ({platform.processor() or 'cpu'})")
     for name, rate in medians.items():
         print(f"  {name:<24} {rate:>10,.0f}")
-    for ours in ("DOS AEC (PettingZoo)", "DOS codec"):
+    for ours in ("DOS AEC (PettingZoo)", "DOS codec", f"DOS fast vector ({BATCH})"):
         for peer in ("OpenSpiel crazy_eights", "RLCard UNO"):
             if ours in medians and peer in medians:
                 print(f"  {ours} / {peer}: {medians[ours] / medians[peer]:.2f}x")

@@ -59,7 +59,7 @@ def official_layout(players: int) -> Layout:
     )
 
 
-_DECK = np.array(DECK_COUNTS, dtype=np.float32)
+_DECK = np.array(DECK_COUNTS, np.float32)
 _layouts: dict[int, Layout] = {}
 
 
@@ -75,9 +75,8 @@ def _fill(
     seat: int,
     players: int,
     hand: Iterable[int],
-    center: Iterable[int],
+    center: list[int] | tuple[int, ...],
     matched: Iterable[tuple[int, tuple[int, ...]]],
-    center_cards: list[int] | tuple[int, ...],
     discard: Iterable[int],
     phase: int,
     bonuses: tuple[int, int, int],
@@ -90,49 +89,50 @@ def _fill(
     draw_pile: int,
     out: np.ndarray | None,
 ) -> np.ndarray:
+    # Built as Python lists and written into the array once: element-wise NumPy writes cost
+    # more than the whole rest of an environment step.
     layout = _layout(players)
-    obs = np.zeros(layout.size, np.float32) if out is None else out
-    if out is not None:
-        obs.fill(0.0)
-    base = layout["hand"].start
+    types = N_TYPES
+    counts = [0.0] * (5 * types)  # hand, center, matched, played, discard
     for card in hand:
-        obs[base + card] += 1.0
+        counts[card] += 1.0
     matched_at = set()
-    base_m = layout["matched"].start
-    base_p = layout["played"].start
     for at, cards in matched:
         matched_at.add(at)
-        obs[base_m + center_cards[at]] += 1.0
+        counts[2 * types + center[at]] += 1.0
         for card in cards:
-            obs[base_p + card] += 1.0
-    base = layout["center"].start
+            counts[3 * types + card] += 1.0
     for at, card in enumerate(center):
         if at not in matched_at:
-            obs[base + card] += 1.0
-    base = layout["discard"].start
+            counts[types + card] += 1.0
     for card in discard:
-        obs[base + card] += 1.0
-    seen = (
-        obs[layout["hand"]]
-        + obs[layout["center"]]
-        + obs[layout["matched"]]
-        + obs[layout["played"]]
-        + obs[layout["discard"]]
-    )
-    obs[layout["unseen"]] = np.maximum(_DECK - seen, 0.0)
+        counts[4 * types + card] += 1.0
+    phases = [0.0] * 4
     if phase >= 0:
-        obs[layout["phase"].start + phase] = 1.0
-    obs[layout["bonuses"]] = bonuses
-    obs[layout["to_act"].start + (turn - seat) % players] = 1.0
+        phases[phase] = 1.0
+    to_act = [0.0] * players
+    to_act[(turn - seat) % players] = 1.0
     rel = [(seat + r) % players for r in range(players)]
     sizes = list(hand_sizes)
-    obs[layout["hand_sizes"]] = [sizes[s] / SIZE_SCALE for s in rel]
-    obs[layout["dos_open"]] = [float(dos_open >> s & 1) for s in rel]
     owed = list(penalties)
-    obs[layout["penalties"]] = [owed[s] for s in rel]
     points = list(scores)
-    obs[layout["scores"]] = [points[s] / target_score for s in rel]
-    obs[layout["draw_pile"].start] = draw_pile / DECK_SIZE
+    rest = (
+        phases
+        + list(bonuses)
+        + to_act
+        + [sizes[s] / SIZE_SCALE for s in rel]
+        + [float(dos_open >> s & 1) for s in rel]
+        + [owed[s] for s in rel]
+        + [points[s] / target_score for s in rel]
+        + [draw_pile / DECK_SIZE]
+    )
+    if len(rest) != layout.size - 6 * types:  # the slices must follow the declared layout
+        raise AssertionError(f"{len(rest)} values after 'unseen' for {layout.size} slots")
+    obs = np.empty(layout.size, np.float32) if out is None else out
+    obs[: 5 * types] = counts
+    seen = obs[: 5 * types].reshape(5, types).sum(axis=0)
+    np.maximum(_DECK - seen, 0.0, out=obs[5 * types : 6 * types])
+    obs[6 * types :] = rest
     return obs
 
 
@@ -154,7 +154,6 @@ def observe(state: State, seat: int, out: np.ndarray | None = None) -> np.ndarra
         hand=state.hands[seat],
         center=state.center,
         matched=state.matched.items(),
-        center_cards=state.center,
         discard=state.discard,
         phase=_phase(state.phase, state.drew, bool(state.matched)),
         bonuses=(state.single_bonuses, state.double_bonuses, state.placements_left),
@@ -177,7 +176,6 @@ def observe_view(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
         hand=view.hand,
         center=view.center,
         matched=view.matched,
-        center_cards=view.center,
         discard=view.discard,
         phase=_phase(view.phase, view.drew, bool(view.matched)),
         bonuses=(view.single_bonuses, view.double_bonuses, view.placements_left),
