@@ -211,9 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--engine",
-        choices=("python", "fast"),
-        default="python",
-        help="python: the rules engine; fast: the compiled core (the same games)",
+        choices=("auto", "python", "fast"),
+        default="auto",
+        help="python: the rules engine; fast: the compiled core, the same games; auto "
+        "(default): fast when it is installed",
     )
     p.set_defaults(func=cmd_simulate)
 

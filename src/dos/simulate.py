@@ -3,6 +3,7 @@
 Two engines play the very same games: ``python`` (the rules engine, the reference) and
 ``fast`` (the compiled core, ``dos.fast``), whose random play draws its choices from a
 Mersenne Twister equal to ``random.Random(seed)``, so games, rounds and decisions agree.
+``auto`` (the command's default) takes ``fast`` when numba is installed (the ``fast`` extra).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def random_game(rules_name: str, options: dict[str, Any], seed: int) -> Any:
     return state
 
 
-ENGINES = ("python", "fast")
+ENGINES = ("auto", "python", "fast")
 FAST_CHUNK = 1024
 """Games the fast engine plays at once (memory: about 12 KB a game)."""
 
@@ -56,6 +57,8 @@ def simulate(
     rules_name: str, players: int, games: int, seed: int, engine: str = "python"
 ) -> SimulationResult:
     """Plays ``games`` random games (seeds ``seed``, ``seed + 1``, ...) and counts them."""
+    if engine == "auto":
+        engine = "fast" if fast_available() else "python"
     if engine == "fast":
         return _simulate_fast(rules_name, players, games, seed)
     if engine != "python":
@@ -69,6 +72,15 @@ def simulate(
         decisions += len(state.history)
     seconds = time.perf_counter() - began
     return SimulationResult(rules_name, "python", players, games, rounds, decisions, seconds)
+
+
+def fast_available() -> bool:
+    """Whether the compiled fast core can be used (numba and numpy are installed)."""
+    try:
+        import dos.fast  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _simulate_fast(rules_name: str, players: int, games: int, seed: int) -> SimulationResult:
