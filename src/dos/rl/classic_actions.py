@@ -81,3 +81,20 @@ class ClassicActions:
     def action_in(self, state: State, index: int) -> Action:
         """``action`` for a game state."""
         return self.action(index, len(state.targets), state.options.reaction_time_ms)
+
+
+def markdown() -> str:
+    """The action table as Markdown (docs/rl.md prints it; a test compares the two)."""
+    return "\n".join(
+        [
+            "| indices | action |",
+            "|---|---|",
+            f"| {DRAW_INDEX} | `draw` |",
+            f"| {REACT_INDEX} | `react N LIMITms`: the reaction test passed |",
+            f"| {TIMEOUT_INDEX} | `timeout`: the reaction test failed |",
+            f"| {PLAY_BASE}-{WILD_BASE - 1} | play a coloured card, by card type "
+            "(`B0` ... `Y+2`) |",
+            f"| {WILD_BASE}-{WILD_BASE + 3} | `W=B`, `W=G`, `W=R`, `W=Y` |",
+            f"| {WILD_BASE + 4}-{SIZE - 1} | `W+4=B`, `W+4=G`, `W+4=R`, `W+4=Y` |",
+        ]
+    )

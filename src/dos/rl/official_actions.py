@@ -184,3 +184,28 @@ class OfficialActions:
     def action_in(self, state: State, seat: int, index: int) -> Action:
         """``action`` for a game state."""
         return self.action(index, seat, state.turn, state.options.players, state.center)
+
+
+def markdown() -> str:
+    """The action table as Markdown (docs/rl.md prints it; a test compares the two)."""
+    rows = [
+        "| indices | action |",
+        "|---|---|",
+        f"| {DRAW_INDEX} | `draw` |",
+        f"| {END_INDEX} | `end` |",
+        f"| {LAY_BASE}-{PLACE_BASE - 1} | `lay CARD`, by card type (`B1` ... `Y#`, `DOS`) |",
+        f"| {PLACE_BASE}-{CALL_INDEX - 1} | `place CARD`, by card type |",
+        f"| {CALL_INDEX} | `dos`: the seat's own call |",
+        f"| {CATCH_BASE}-{MATCH_BASE - 1} | `catch +r`: catch the seat r places to the left, "
+        f"r = 1-{MAX_PLAYERS - 1} |",
+        f"| {MATCH_BASE}-{SIZE - 1} | matches, by target slot (below) |",
+        "",
+        "| target type | copies | combinations each | first index |",
+        "|---|---:|---:|---:|",
+    ]
+    for target in range(N_TYPES):
+        rows.append(
+            f"| `{NAMES[target]}` | {DECK_COUNTS[target]} | {len(COMBOS[target])} "
+            f"| {SLOT_BASE[target][0]} |"
+        )
+    return "\n".join(rows)

@@ -49,6 +49,10 @@ class Settings:
     opponents: tuple[tuple[str, int], ...] = (("random", 32),)
     """(bot name, games in the batch) pairs."""
     round_target: int = 1
+    reward: str = "round"
+    """``round``: +1 for a round won, -1 lost; ``points``: the same sign, times
+    ``0.25 + points / 100`` (the points the round's winner scored), so that shedding points
+    counts even in a lost round, as it does in a game to 200."""
     steps: int = 32
     """Steps per game per iteration."""
     iterations: int = 1_000_000
@@ -229,6 +233,11 @@ def train(
             obs = np.concatenate([p[0] for p in parts])
             mask = np.concatenate([p[1] for p in parts])
             reward = np.concatenate([p[3][:, 0] for p in parts])
+            if s.reward == "points":
+                ended = [state for batch in batches for state in batch.finished]
+                for i, state in enumerate(ended):
+                    if state is not None:
+                        reward[i] *= 0.25 + state.round_results[-1].points / 100
             done = np.concatenate([p[4] for p in parts])
             rewards[t], dones[t] = reward, done
             episodes += int(done.sum())
@@ -300,6 +309,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--iterations", type=int, default=1_000_000)
     parser.add_argument("--round-target", type=int, default=1)
+    parser.add_argument("--reward", choices=("round", "points"), default="round")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--init", help="start from this policy file")
     parser.add_argument("--out", required=True, help="the policy file to write (.npz)")
@@ -310,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         minutes=args.minutes,
         iterations=args.iterations,
         round_target=args.round_target,
+        reward=args.reward,
         seed=args.seed,
     )
     initial = None

@@ -66,6 +66,8 @@ class VectorGames:
         self.obs = np.zeros((n, self.codec.layout.size), np.float32)
         self.mask = np.zeros((n, self.codec.size), np.int8)
         self.seats = np.zeros(n, np.int64)
+        self.finished: list[Any] = [None] * n
+        """After ``step``: the final state of each game that just ended (else ``None``)."""
         self._seeds = np.random.default_rng(0)
 
     def _deal(self, i: int) -> None:
@@ -117,6 +119,7 @@ class VectorGames:
         rewards = np.zeros((self.n, self.players), np.float32)
         done = np.zeros(self.n, bool)
         codec = self.codec
+        self.finished = [None] * self.n
         for i, index in enumerate(actions):
             index = int(index)
             if not self.mask[i, index]:
@@ -128,6 +131,7 @@ class VectorGames:
             while codec.is_over(self.states[i]):
                 if not done[i]:
                     rewards[i] = codec.rewards(self.states[i])
+                    self.finished[i] = self.states[i]
                     done[i] = True
                 self._deal(i)
                 self._advance(i)
