@@ -104,6 +104,9 @@ def measure_batch(
     from dos.fast.rng import new_mts
 
     numba.set_num_threads(threads)
+    # Games are handed to the threads in chunks of 16 as they free up, so that a thread the
+    # machine slows down does not leave the other waiting at the end of each call.
+    numba.set_parallel_chunksize(16)
     seeds = list(range(games))
     batch = Batch("official", seeds, {"players": players})
     mts = new_mts(seeds)

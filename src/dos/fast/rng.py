@@ -104,13 +104,22 @@ def mt_seed(mt: I64, key: I64) -> None:
 
 
 @njit
+def _mt_mix(mt: I64, kk: int, following: int, far: int) -> None:
+    y = (mt[kk] & 0x80000000) | (mt[following] & 0x7FFFFFFF)
+    value = mt[far] ^ (y >> 1)
+    if y & 1:
+        value ^= 0x9908B0DF
+    mt[kk] = value
+
+
+@njit
 def _mt_twist(mt: I64) -> None:
-    for kk in range(MT_N):
-        y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % MT_N] & 0x7FFFFFFF)
-        value = mt[(kk + MT_M) % MT_N] ^ (y >> 1)
-        if y & 1:
-            value ^= 0x9908B0DF
-        mt[kk] = value
+    """The next 624 words, in CPython's three loops (no modulo in the hot one)."""
+    for kk in range(MT_N - MT_M):
+        _mt_mix(mt, kk, kk + 1, kk + MT_M)
+    for kk in range(MT_N - MT_M, MT_N - 1):
+        _mt_mix(mt, kk, kk + 1, kk + MT_M - MT_N)
+    _mt_mix(mt, MT_N - 1, 0, MT_M - 1)
     mt[MT_N] = 0
 
 
