@@ -96,7 +96,7 @@ def test_an_illegal_action_ends_the_episode_lost_and_is_never_replaced() -> None
 
 
 def test_with_reflexes_the_race_is_settled_before_the_agent_decides() -> None:
-    game = dos.rl.raw_env(players=2)
+    game = dos.rl.raw_env(players=2, target_score=60)
     game.reset(seed=2)
     codec = game.codec
     while not codec.is_over(game.state_):
