@@ -36,14 +36,17 @@ _STAMP = hashlib.sha256(b"".join(p.read_bytes() for p in _SOURCES if p.exists())
 
 
 class _PackageLocator(caching.InTreeCacheLocator):
-    """numba's in-tree cache, stamped with the whole fast core's sources (see above)."""
+    """numba's in-tree cache for compiled code anywhere in the ``dos`` package, stamped with
+    the whole fast core's sources and the function's own file (code elsewhere, such as the RL
+    environment, inlines the fast core's layout and functions too)."""
 
-    def get_source_stamp(self) -> str:
-        return _STAMP
+    def get_source_stamp(self) -> tuple[str, str]:
+        own = Path(self._py_file).read_bytes()
+        return _STAMP, hashlib.sha256(own).hexdigest()
 
     @classmethod
     def from_function(cls, py_func: Any, py_file: str) -> Any:
-        if Path(py_file).resolve().parent != _HERE:
+        if not Path(py_file).resolve().is_relative_to(_HERE.parent):
             return None
         return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
 
