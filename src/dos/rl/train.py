@@ -214,6 +214,8 @@ def train(
         rewards = np.zeros(shape, np.float32)
         dones = np.zeros(shape, np.float32)
         episodes = wins = 0
+        per_kind = np.zeros((len(batches), 2), np.int64)  # (rounds, won) per opponent kind
+        kind_of = np.repeat(np.arange(len(batches)), [batch.n for batch in batches])
         for t in range(s.steps):
             key, sub = jax.random.split(key)
             legal, valid = _padded(mask)
@@ -242,6 +244,8 @@ def train(
             rewards[t], dones[t] = reward, done
             episodes += int(done.sum())
             wins += int((reward > 0).sum())
+            np.add.at(per_kind[:, 0], kind_of, done)
+            np.add.at(per_kind[:, 1], kind_of, reward > 0)
         _, last = _state_vector(params, jnp.asarray(obs))
         adv, ret = _advantages(rewards, values, dones, np.asarray(last), s)
         width = 1 << max(3, (max(x.shape[1] for x in store_legal) - 1).bit_length())
@@ -264,8 +268,9 @@ def train(
         losses = []
         for _ in range(s.epochs):
             order = rng.permutation(total)
-            for start in range(0, total - s.minibatch + 1, s.minibatch):
-                pick = order[start : start + s.minibatch]
+            size = min(s.minibatch, total)
+            for start in range(0, total - size + 1, size):
+                pick = order[start : start + size]
                 batch_j = {k: jnp.asarray(v[pick]) for k, v in flat.items()}
                 params, opt_state, value_ = update(params, opt_state, batch_j)
                 losses.append(float(value_))
@@ -275,9 +280,13 @@ def train(
         history.seconds = time.perf_counter() - began
         if log is not None:
             rate = wins / episodes if episodes else float("nan")
+            kinds = ", ".join(
+                f"{name} {won / max(rounds, 1):.0%}"
+                for (name, _), (rounds, won) in zip(s.opponents, per_kind, strict=True)
+            )
             log(
                 f"iteration {iteration + 1}: {episodes} rounds, won {rate:.1%}, "
-                f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min"
+                f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min ({kinds})"
             )
         done_training = history.seconds > s.minutes * 60 or iteration + 1 == s.iterations
         if out is not None and ((iteration + 1) % s.save_every == 0 or done_training):
