@@ -93,6 +93,8 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         )
         self._race.settle(self.state_)
         self.steps = 0
+        self._mask_now = np.zeros(self.codec.size, np.int8)
+        self._mask_step = -1
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,12 +103,20 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.codec.turn(self.state_)]
 
+    def _mask(self) -> np.ndarray:
+        """The mask of the seat to act, worked out once per decision."""
+        if self._mask_step != self.steps:
+            self.codec.mask(self.state_, self.codec.turn(self.state_), self._mask_now)
+            self._mask_step = self.steps
+        return self._mask_now
+
     def observe(self, agent: str) -> Observation:
         seat = self.possible_agents.index(agent)
         state = self.state_
-        mask = np.zeros(self.codec.size, np.int8)
         if not self.codec.is_over(state) and seat == self.codec.turn(state):
-            self.codec.mask(state, seat, mask)
+            mask = self._mask().copy()
+        else:
+            mask = np.zeros(self.codec.size, np.int8)
         return {"observation": self.codec.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -116,7 +126,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
             return
         state = self.state_
         seat = self.possible_agents.index(agent)
-        if action is None or not self.codec.mask(state, seat)[int(action)]:
+        if action is None or not self._mask()[int(action)]:
             raise ValueError(f"{agent}: action {action} is not legal here (see action_mask)")
         self.codec.apply(state, self.codec.action(state, seat, int(action)))
         self._race.settle(state)
