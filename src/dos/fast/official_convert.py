@@ -4,13 +4,12 @@ actions, both ways, so that every step can be compared and every action written 
 
 from __future__ import annotations
 
-from array import array
-
 import numpy as np
 import numpy.typing as npt
 
 from dos.errors import IllegalActionError, NotationError
 from dos.fast import state as ly
+from dos.fast._jit import njit
 from dos.rng import seed_state
 from dos.rules.official.actions import Action, Kind
 from dos.rules.official.matching import NO_DESIGNATION, colour_match, number_match
@@ -104,74 +103,108 @@ def to_python_state(
 
 def from_python_state(state: State) -> I64:
     """A flat game equal to the engine's ``state`` (history and records are not copied;
-    ``DECISIONS`` and ``ROUNDS`` count them). Built as a Python list first: search bots
-    convert a state per simulation, and list stores are far cheaper than numpy's."""
-    v = _TEMPLATE[:]
+    ``DECISIONS`` and ``ROUNDS`` count them).
+
+    Search bots convert a state per simulation, so this is quick: the state goes to compiled
+    code as one short list (the header slots, then each part with its length first) and is
+    unpacked there (``_unpack``)."""
     options = state.options
-    v[ly.PLAYERS] = options.players
-    v[ly.TARGET] = options.target_score
-    v[ly.DEALER_STARTS] = int(options.dealer_starts)
-    v[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
-    v[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+    header = [0] * ly.HEADER
     rng = state.rng
-    v[ly.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
-    for seat, hand in enumerate(state.hands):
-        base = ly.HANDS + seat * ly.TYPES
-        held = twice = 0
-        for card in hand:
+    header[ly.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
+    header[ly.PLAYERS] = options.players
+    header[ly.TARGET] = options.target_score
+    header[ly.DEALER_STARTS] = int(options.dealer_starts)
+    header[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    header[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+    header[ly.DEALER] = state.dealer
+    header[ly.TURN] = state.turn
+    header[ly.PHASE] = int(state.phase)
+    header[ly.DREW] = int(state.drew)
+    header[ly.SINGLE_BONUSES] = state.single_bonuses
+    header[ly.DOUBLE_BONUSES] = state.double_bonuses
+    header[ly.PLACEMENTS_LEFT] = state.placements_left
+    header[ly.DOS_OPEN] = state.dos_open
+    header[ly.ROUND] = state.round
+    header[ly.WINNER] = -1 if state.winner is None else state.winner
+    header[ly.ROUNDS] = len(state.round_results)
+    header[ly.DECISIONS] = len(state.history)
+    header[ly.N_CENTER] = len(state.center)
+    header[ly.N_DRAW] = len(state.draw_pile)
+    header[ly.N_DISCARD] = len(state.discard)
+    header[ly.N_MATCHED] = len(state.matched)
+    header[ly.LAST_WINNER] = -1
+    packed = header
+    packed += state.penalties
+    packed += state.scores
+    for hand in state.hands:
+        packed.append(len(hand))
+        packed += hand
+    packed += state.center
+    packed += state.draw_pile
+    packed += state.discard
+    for index, cards in state.matched.items():
+        packed += (index, min(cards), max(cards) if len(cards) == 2 else -1)
+    if state.round_results:
+        last = state.round_results[-1]
+        packed[ly.LAST_ROUND] = last.round
+        packed[ly.LAST_WINNER] = last.winner
+        packed[ly.LAST_POINTS] = last.points
+        for last_hand in last.hands:
+            packed.append(len(last_hand))
+            packed += last_hand
+    s = np.empty(ly.SIZE, dtype=np.int64)
+    _unpack(s, np.array(packed, dtype=np.int64))
+    return s
+
+
+@njit
+def _unpack(s: I64, packed: I64) -> None:
+    """Fills the flat game ``s`` from ``from_python_state``'s packed list."""
+    s[:] = 0
+    s[: ly.HEADER] = packed[: ly.HEADER]
+    players = s[ly.PLAYERS]
+    at = ly.HEADER
+    for seat in range(players):
+        s[ly.PENALTIES + seat] = packed[at + seat]
+        s[ly.SCORES + seat] = packed[at + players + seat]
+    at += 2 * players
+    for seat in range(players):
+        size = packed[at]
+        at += 1
+        held = 0
+        twice = 0
+        for k in range(size):
+            card = packed[at + k]
             bit = 1 << card
             if held & bit:
                 twice |= bit
             held |= bit
-            v[base + card] += 1
-        v[ly.HELD + seat] = held
-        v[ly.TWICE + seat] = twice
-        v[ly.HAND_SIZE + seat] = len(hand)
-    center = state.center
-    v[ly.CENTER : ly.CENTER + len(center)] = center
-    for index, cards in state.matched.items():
-        v[ly.MATCH_A + index] = min(cards)
-        v[ly.MATCH_B + index] = max(cards) if len(cards) == 2 else -1
-    v[ly.N_CENTER] = len(center)
-    v[ly.N_MATCHED] = len(state.matched)
-    v[ly.DRAW : ly.DRAW + len(state.draw_pile)] = state.draw_pile
-    v[ly.N_DRAW] = len(state.draw_pile)
-    v[ly.DISCARD : ly.DISCARD + len(state.discard)] = state.discard
-    v[ly.N_DISCARD] = len(state.discard)
-    v[ly.DEALER] = state.dealer
-    v[ly.TURN] = state.turn
-    v[ly.PHASE] = int(state.phase)
-    v[ly.DREW] = int(state.drew)
-    v[ly.SINGLE_BONUSES] = state.single_bonuses
-    v[ly.DOUBLE_BONUSES] = state.double_bonuses
-    v[ly.PLACEMENTS_LEFT] = state.placements_left
-    v[ly.PENALTIES : ly.PENALTIES + len(state.penalties)] = state.penalties
-    v[ly.DOS_OPEN] = state.dos_open
-    v[ly.SCORES : ly.SCORES + len(state.scores)] = state.scores
-    v[ly.ROUND] = state.round
-    v[ly.WINNER] = -1 if state.winner is None else state.winner
-    v[ly.ROUNDS] = len(state.round_results)
-    v[ly.DECISIONS] = len(state.history)
-    if state.round_results:
-        last = state.round_results[-1]
-        v[ly.LAST_ROUND] = last.round
-        v[ly.LAST_WINNER] = last.winner
-        v[ly.LAST_POINTS] = last.points
-        for seat, last_hand in enumerate(last.hands):
-            for card in last_hand:
-                v[ly.LAST_HANDS + seat * ly.TYPES + card] += 1
-    return np.frombuffer(array("q", v), dtype=np.int64).copy()
-
-
-def _template() -> list[int]:
-    v = [0] * ly.SIZE
-    v[ly.MATCH_A : ly.MATCH_A + ly.CAPACITY] = [-1] * ly.CAPACITY
-    v[ly.MATCH_B : ly.MATCH_B + ly.CAPACITY] = [-1] * ly.CAPACITY
-    v[ly.LAST_WINNER] = -1
-    return v
-
-
-_TEMPLATE = _template()
+            s[ly.HANDS + seat * ly.TYPES + card] += 1
+        at += size
+        s[ly.HAND_SIZE + seat] = size
+        s[ly.HELD + seat] = held
+        s[ly.TWICE + seat] = twice
+    for index in range(ly.CAPACITY):
+        s[ly.MATCH_A + index] = -1
+        s[ly.MATCH_B + index] = -1
+    for part, length in (
+        (ly.CENTER, s[ly.N_CENTER]),
+        (ly.DRAW, s[ly.N_DRAW]),
+        (ly.DISCARD, s[ly.N_DISCARD]),
+    ):
+        s[part : part + length] = packed[at : at + length]
+        at += length
+    for _ in range(s[ly.N_MATCHED]):
+        s[ly.MATCH_A + packed[at]] = packed[at + 1]
+        s[ly.MATCH_B + packed[at]] = packed[at + 2]
+        at += 3
+    if s[ly.LAST_WINNER] >= 0:
+        for seat in range(players):
+            size = packed[at]
+            for k in range(size):
+                s[ly.LAST_HANDS + seat * ly.TYPES + packed[at + 1 + k]] += 1
+            at += 1 + size
 
 
 _KINDS = tuple(Kind)
