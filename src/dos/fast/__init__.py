@@ -41,7 +41,14 @@ The stable API
 themselves: ``legal(s, out, want)`` (``want < 0``: write the codes into ``out`` and return the
 count; ``want >= 0``: return code number ``want``), ``apply(s, code, -1)``, ``step(s, k) ->
 count``, ``random_games(states, mts, budget)`` (random play of a whole batch with one
-``random.Random``-equal Mersenne Twister per game, ``dos.fast.rng.new_mts(seeds)``).
+``random.Random``-equal Mersenne Twister per game, ``dos.fast.rng.new_mts(seeds)``),
+``to_python_state(s, seed)`` and ``from_python_state(state)`` (any engine state, e.g. a
+position or a search bot's sample, becomes a flat game).
+
+Also here: ``dos.fast.official_api.random_play`` (throughput random play of a batch, games
+dealt anew as they end), ``dos.fast.rollout`` (the ``mcts`` bot's rollouts), and
+``dos.fast.check.walk`` (the differential check of one random game). Compiled code is cached
+on disk next to the sources; the first use on a machine compiles (under a minute).
 """
 
 from __future__ import annotations
