@@ -16,7 +16,7 @@ import pytest
 
 from dos.errors import IllegalActionError, NotationError
 from dos.fast import Batch, Game, core
-from dos.fast.check import walk
+from dos.fast.check import walk, walk_from
 from dos.fast.classic_api import from_python_state, to_python_state
 from dos.fast.rng import new_mts
 from dos.rules import classic
@@ -112,3 +112,28 @@ def test_states_convert_both_ways() -> None:
     while state.phase != classic.Phase.OVER:
         classic.apply(state, chooser.choice(classic.all_legal_actions(state)))
         assert to_python_state(from_python_state(state), 9, state.history) == state
+
+
+def test_empty_piles_agree() -> None:
+    """RULES §9 Decision: an empty draw pile is refilled with the discard pile but its top
+    card; with nothing to refill, a draw gives nothing."""
+    checked = 0
+    for seed in range(10):
+        position = classic.to_position(classic.new_game(classic.Options(players=3), seed))
+        position["draw_pile"] = position["draw_pile"][: seed % 3]
+        state = classic.from_position(position)
+        checked += walk_from("classic", state, seed=seed, limit=300)
+    assert checked > 500
+
+
+def test_the_random_play_buffer_overflow_path_agrees() -> None:
+    from dos.fast import classic as fc
+
+    for seed in (1, 2):
+        batch = Batch("classic", [seed], {"players": 6})
+        mt = new_mts([seed])[0]
+        tiny = np.empty(1, dtype=np.int64)
+        while not batch.over()[0]:
+            fc.random_step(batch.states[0], mt, tiny)
+        state = random_game("classic", {"players": 6}, seed)
+        assert to_python_state(batch.states[0], seed, state.history) == state

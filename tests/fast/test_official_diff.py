@@ -16,7 +16,7 @@ import pytest
 
 from dos.errors import IllegalActionError, NotationError
 from dos.fast import Batch, Game, core
-from dos.fast.check import walk
+from dos.fast.check import walk, walk_from
 from dos.fast.official_convert import from_python_state, to_python_state
 from dos.fast.rng import new_mts
 from dos.rules import official
@@ -130,3 +130,32 @@ def test_states_convert_both_ways() -> None:
     for _ in range(40):
         official.apply(mid, chooser.choice(official.all_legal_actions(mid)))
         assert to_python_state(from_python_state(mid), 2, mid.history, mid.round_results) == mid
+
+
+def test_empty_piles_and_a_short_center_row_agree() -> None:
+    """RULES §4 Decisions: an empty draw pile is refilled from the discard pile, and with
+    both empty a draw gives nothing and the Center Row may stay short."""
+    checked = 0
+    for seed in range(12):
+        position = official.to_position(official.new_game(official.Options(players=3), seed))
+        position["draw_pile"] = position["draw_pile"][: seed % 3]
+        position["discard"] = []
+        state = official.from_position(position)
+        checked += walk_from("official", state, seed=seed, limit=300)
+    assert checked > 500
+
+
+def test_the_random_play_buffer_overflow_path_agrees() -> None:
+    """Random play lists up to ``RANDOM_BUFFER`` actions at once and finds a later one
+    again: with a buffer of two, every choice takes that path."""
+    from dos.fast import official as fo
+
+    for seed in (1, 2):
+        batch = Batch("official", [seed], {"players": 5})
+        mt = new_mts([seed])[0]
+        tiny = np.empty(2, dtype=np.int64)
+        while not batch.over()[0]:
+            fo.random_step(batch.states[0], mt, tiny)
+        state = random_game("official", {"players": 5}, seed)
+        assert batch.decisions(0) == len(state.history)
+        assert to_python_state(batch.states[0], seed, state.history, state.round_results) == state

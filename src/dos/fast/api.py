@@ -189,6 +189,23 @@ class Game(Batch):
     def __init__(self, rules: str, seed: int, options: dict[str, Any] | None = None) -> None:
         super().__init__(rules, [seed], options, record=True)
         self.state = self.states[0]
+        self._draws: list[Any] | None = None
+        """The draw for dealer of a game loaded from a state (else worked out from the seed)."""
+
+    @classmethod
+    def from_python_state(cls, rules: str, state: Any) -> Game:
+        """A game that goes on from the engine's ``state`` (a position, a search sample),
+        its history and round results carried over."""
+        game = cls.__new__(cls)
+        Batch.__init__(game, rules, [], None, record=True)
+        game.states = game.core.from_python_state(state)[None, :].copy()
+        game.seeds = [0]
+        game.histories = [list(state.history)]
+        game.round_results = [list(getattr(state, "round_results", []))]
+        game.state = game.states[0]
+        draws = getattr(state, "dealer_draws", None)  # the classic game draws no dealer
+        game._draws = None if draws is None else list(draws)
+        return game
 
     def legal_actions(self, i: int = 0) -> list[Any]:
         """The legal actions, in the engine's order."""
@@ -201,4 +218,7 @@ class Game(Batch):
 
     def to_python_state(self, i: int = 0) -> Any:
         """The engine's ``State`` of this game, history and round results included."""
-        return super().to_python_state(i)
+        state = super().to_python_state(i)
+        if self._draws is not None:
+            state.dealer_draws = list(self._draws)
+        return state

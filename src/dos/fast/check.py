@@ -29,10 +29,27 @@ def _differences(expected: Any, got: Any) -> list[str]:
 
 def walk(rules: str, seed: int, options: dict[str, Any] | None = None) -> int:
     """Plays one random game (choices by ``random.Random(seed)``, as ``dos simulate``) in
-    both engines, checking every step; returns the decisions made. Raises ``DivergenceError``."""
+    both engines, checking every step; returns the decisions made. Raises
+    ``DivergenceError``."""
     engine = ruleset.get(rules)
     state = engine.new_game(options, seed)
-    game = Game(rules, seed, options)
+    return walk_from(rules, state, game=Game(rules, seed, options), seed=seed, options=options)
+
+
+def walk_from(
+    rules: str,
+    state: Any,
+    *,
+    game: Game | None = None,
+    seed: int = 0,
+    options: Any = None,
+    limit: int | None = None,
+) -> int:
+    """``walk`` from the engine state ``state`` (``game``: the same game on the fast core,
+    by default converted from ``state``), for at most ``limit`` decisions."""
+    engine = ruleset.get(rules)
+    if game is None:
+        game = Game.from_python_state(rules, state)
     chooser = random.Random(seed)
     steps = 0
     while True:
@@ -47,7 +64,7 @@ def walk(rules: str, seed: int, options: dict[str, Any] | None = None) -> int:
                 f"{rules} seed {seed} options {options} after {steps} decisions: legal "
                 f"actions: engine {expected}, fast {found}"
             )
-        if engine.is_over(state):
+        if engine.is_over(state) or steps == limit:
             return steps
         k = chooser.randrange(len(expected))
         engine.apply(state, engine.all_legal_actions(state)[k])
