@@ -17,16 +17,16 @@ from dos.rules.official import Options, all_legal_actions, apply, new_game, view
 def test_rollout_policy_is_the_python_policy() -> None:
     buffer = np.empty(512, dtype=np.int64)
     checked = 0
-    for seed in range(15):
+    for seed in range(8):
         state = new_game(Options(players=2 + seed % 4), seed)
         chooser = random.Random(seed)
-        while state.winner is None and checked < 100 * (seed + 1):
+        while state.winner is None and checked < 200 * (seed + 1):
             expected = mcts._policy(state)
             got = action_of(policy(from_python_state(state), buffer))
             assert got == expected, (seed, str(got), str(expected))
             checked += 1
             apply(state, chooser.choice(all_legal_actions(state)))
-    assert checked > 1000
+    assert checked >= 1000
 
 
 def test_search_decides_the_same_with_fast_rollouts() -> None:
