@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import speed
 
 FAST = "DOS fast core (official)"
+FAST_LIST = "DOS fast core, list + apply"
 DEFAULT_BATCH = 1024
 DEFAULT_BUDGET = 256
 """Decisions per game in one compiled call of the batch measurement."""
@@ -81,6 +82,48 @@ def fast_runner(players: int) -> speed.Runner:
             n = fast.legal(state, empty, -1)
             while n:
                 n = step(state, randrange(n))
+                decisions += 1
+                if not decisions % speed.CLOCK_EVERY and clock() >= deadline:
+                    stopped = True
+                    break
+            rounds += int(state[ROUNDS])
+            if state[WINNER] >= 0:
+                games += 1
+        return speed.Counts(decisions, rounds, games, clock() - start)
+
+    return run
+
+
+def fast_list_runner(players: int) -> speed.Runner:
+    """Python-driven random play of the fast core in two calls per decision, as the Python
+    engine is driven: the legal actions written out (as codes, into a buffer), one chosen in
+    Python, then applied."""
+    import numpy as np
+
+    from dos.fast import core
+    from dos.fast.state import ROUNDS, WINNER
+
+    fast = core("official")
+    legal = fast.legal
+    apply = fast.apply
+    options = {"players": players}
+    state = np.zeros(fast.size, dtype=np.int64)
+    codes = np.empty(4096, dtype=np.int64)
+
+    def run(rng: random.Random, seconds: float) -> speed.Counts:
+        clock = time.perf_counter
+        randrange = rng.randrange
+        decisions = rounds = games = 0
+        start = clock()
+        deadline = start + seconds
+        stopped = False
+        while not stopped:
+            fast.new_game(state, options, rng.getrandbits(63))
+            while True:
+                n = legal(state, codes, -1)
+                if not n:
+                    break
+                apply(state, int(codes[randrange(n)]), -1)
                 decisions += 1
                 if not decisions % speed.CLOCK_EVERY and clock() >= deadline:
                     stopped = True
@@ -160,21 +203,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def python_driven_table(rows: list[speed.Row]) -> str:
-    """The Python-driven rows with the fast core's ratio to each engine."""
-    fast = {r.players: r.decision_rate for r in rows if r.engine == FAST and r.counts}
+    """The Python-driven rows with the fast core's ratios to each engine (one call per
+    decision, and two: list then apply)."""
+    rates = {(r.engine, r.players): r.decision_rate for r in rows if r.counts}
     lines = [
-        "| engine | players | decisions/s | games/s | fast core ÷ engine (decisions/s) |",
-        "|---|---:|---:|---:|---:|",
+        "| engine | players | decisions/s | games/s | fast core ÷ engine | list + apply ÷ engine |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for row in sorted(rows, key=lambda r: r.players):
         c = row.counts
         if c is None:
-            lines.append(f"| {row.engine} | {row.players} | failed | | |")
+            lines.append(f"| {row.engine} | {row.players} | failed | | | |")
             continue
-        ratio = "" if row.engine == FAST else f"{fast[row.players] / row.decision_rate:.2f}x"
+        ratios = ["", ""]
+        if row.engine not in (FAST, FAST_LIST):
+            for i, name in enumerate((FAST, FAST_LIST)):
+                mine = rates.get((name, row.players))
+                if mine:
+                    ratios[i] = f"{mine / row.decision_rate:.2f}x"
         lines.append(
             f"| {row.engine} | {row.players} | {row.decision_rate:,.0f} "
-            f"| {c.rate(c.games):,.2f} | {ratio} |"
+            f"| {c.rate(c.games):,.2f} | {ratios[0]} | {ratios[1]} |"
         )
     return "\n".join(lines)
 
@@ -203,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python: {host['python']}; machine: {host['cpu']}, {host['cpu_count']} CPUs")
     print(f"Load average before: {os.getloadavg()[0]:.2f}")
     print(f"Command: python {' '.join(sys.argv)}\n", flush=True)
-    engines = [speed.Engine(FAST, load_fast, fast_runner), *speed.ENGINES]
+    engines = [
+        speed.Engine(FAST, load_fast, fast_runner),
+        speed.Engine(FAST_LIST, load_fast, fast_list_runner),
+        *speed.ENGINES,
+    ]
     versions: list[str] = []
     loaded: list[speed.Engine] = []
     for engine in engines:
