@@ -86,10 +86,18 @@ def test_engine_actions_are_applied_as_the_engine_applies_them() -> None:
             action = chooser.choice(official.all_legal_actions(state))
             if action.seat is None and action.kind in (official.Kind.CALL, official.Kind.CATCH):
                 action = action._replace(seat=state.turn)  # written out: the same action
+            written = chooser.random() < 0.5  # as notation text, else as the Action
             if action.kind == official.Kind.MATCH:
                 action = _designated(action, state)
+                if len(action.cards) == 2 and chooser.random() < 0.5:
+                    written = False  # notation writes a match's cards in type order
+                    # Written in the other order, as an Action may be built: the engine
+                    # keeps (and discards) the cards in the order given.
+                    action = action._replace(
+                        cards=action.cards[::-1], designations=action.designations[::-1]
+                    )
             official.apply(state, action)
-            game.apply(0, str(action) if chooser.random() < 0.5 else action)
+            game.apply(0, str(action) if written else action)
             assert game.to_python_state() == state
 
 

@@ -59,6 +59,11 @@ def prepare(s: I64, action: Any) -> tuple[int, int]:
     n = fo.legal(s, codes, -1)
     if code not in codes[:n]:
         return -1, -1
+    if action.kind == Kind.MATCH and len(action.cards) == 2 and action.cards[0] > action.cards[1]:
+        # The engine keeps a match's cards as the action gives them, and discards them in
+        # that order (RULES §4.1): so does the flat game.
+        first, second = action.cards
+        code = (code & ~(63 << 8 | 63 << 14)) | (first + 1) << 8 | (second + 1) << 14
     return code, bonus
 
 

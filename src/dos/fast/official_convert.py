@@ -144,7 +144,7 @@ def from_python_state(state: State) -> I64:
     packed += state.draw_pile
     packed += state.discard
     for index, cards in state.matched.items():
-        packed += (index, min(cards), max(cards) if len(cards) == 2 else -1)
+        packed += (index, cards[0], cards[1] if len(cards) == 2 else -1)
     if state.round_results:
         last = state.round_results[-1]
         packed[ly.LAST_ROUND] = last.round

@@ -72,7 +72,7 @@ HANDS = TWICE + MAX_PLAYERS
 """``HANDS + seat * TYPES + card``: how many of ``card`` the seat holds."""
 CENTER = HANDS + MAX_PLAYERS * TYPES
 MATCH_A = CENTER + CAPACITY
-"""``MATCH_A + index``: the (lower) card matched on Center Row card ``index`` this turn, or
+"""``MATCH_A + index``: the (first) card matched on Center Row card ``index`` this turn, or
 ``-1`` when it was not matched."""
 MATCH_B = MATCH_A + CAPACITY
 """The second card of a Double Number Match on that index, else ``-1``."""
