@@ -149,6 +149,7 @@ def test_simulate_json_prints_counts_and_speed(capsys: pytest.CaptureFixture[str
     result = json.loads(out)
     assert set(result) == {
         "rules",
+        "engine",
         "players",
         "games",
         "rounds",

@@ -58,11 +58,15 @@ def cmd_apply(args: argparse.Namespace) -> None:
 def cmd_simulate(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise _RejectedError("--games: must be at least 1")
-    result = simulate(args.rules, args.players, args.games, args.seed)
+    try:
+        result = simulate(args.rules, args.players, args.games, args.seed, args.engine)
+    except ImportError as error:  # numba and numpy come with the `fast` extra
+        raise _RejectedError(f"--engine fast needs the fast extra (numba): {error}") from None
     if args.json:
         print(json.dumps(result.to_json()))
         return
     print(f"rules        {result.rules}")
+    print(f"engine       {result.engine}")
     print(f"players      {result.players}")
     print(f"games        {result.games}")
     print(f"rounds       {result.rounds}")
@@ -223,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--engine",
+        choices=("auto", "python", "fast"),
+        default="auto",
+        help="python: the rules engine; fast: the compiled core, the same games; auto "
+        "(default): fast when it is installed",
+    )
     p.set_defaults(func=cmd_simulate)
 
     p = command("replay", "replay a game record, checking every action and the result")

@@ -44,6 +44,10 @@ or after ``horizon`` turns, and score the round from each seat's point of view:
 * cut at the horizon, each seat's chance to go out first is estimated from the hand sizes
   (``exp(-hand_size)``, normalised) and the rewards are the expectation of the above.
 
+Rollouts run on the compiled fast core (``dos.fast.rollout``) when it is installed and the
+rollout is the deterministic heuristic one to the end of the round (setting ``fast``): it
+plays the very same actions, so the search gives the same answers, only sooner.
+
 The search respects ``Budget``: it stops after ``budget.iterations`` iterations or
 ``budget.seconds`` of wall time (monotonic clock, checked every few iterations), whichever
 comes first; with neither, ``iterations`` (the bot's setting). Limited by iterations only, the
@@ -121,7 +125,7 @@ class MctsBot:
     that a heuristic rollout step is uniformly random instead); ``horizon`` (turns a simulation
     plays before it is cut and estimated; ``None``: to the end of the round); ``round_weight``
     (share of a round's reward for going out at all, the rest is for the points it brings
-    towards the target).
+    towards the target); ``fast`` (rollouts on the compiled core; ``None``: when installed).
     """
 
     name = "mcts"
@@ -139,6 +143,7 @@ class MctsBot:
         search: str = "flat",
         prior: str | None = "greedy",
         confidence: float = 1.0,
+        fast: bool | None = None,
     ) -> None:
         if prior not in (None, "greedy", "policy"):
             raise ValueError(f"prior: 'greedy', 'policy' or None, not {prior!r}")
@@ -162,6 +167,10 @@ class MctsBot:
         self.search = search
         self.prior = prior
         self.confidence = confidence
+        self.fast = _fast_rollout() if fast is None else fast
+        """Rollouts on the compiled fast core where they would play the same actions."""
+        if self.fast and not _fast_rollout():
+            raise ValueError("fast: the fast core is not installed (the `fast` extra)")
         self._target = 200
         self.iterations_done = 0
         """How many iterations the last ``choose`` ran (0 when it had a single choice)."""
@@ -237,6 +246,9 @@ class MctsBot:
         timed = limit is None
         scores = view.scores
         start_round = view.round
+        fast = None
+        if self.fast and self.rollout == "heuristic" and not self.epsilon and not self.horizon:
+            fast = _FastFlat(self, choices, view)
         while True:
             per = max(1, budget // (len(alive) * rounds))
             for _ in range(per):
@@ -247,6 +259,10 @@ class MctsBot:
                 base = sampler.sample(rng)
                 if base.dos_open:
                     _call_all(base)
+                if fast is not None:
+                    fast.simulate(base, alive, results)
+                    done += len(alive)
+                    continue
                 for i in alive:
                     state = base.copy()
                     apply(state, choices[i])
@@ -353,6 +369,8 @@ class MctsBot:
         """Plays the rollout policy to the end of the round or the horizon; the rewards."""
         heuristic = self.rollout == "heuristic"
         epsilon = self.epsilon
+        if self.fast and heuristic and not epsilon and self.horizon is None:
+            return self._simulate_fast(state, scores, start_round)
         if self.rollout == "greedy":
             from dos.bots.greedy import GreedyBot
             from dos.rules.official import view as _view
@@ -383,6 +401,20 @@ class MctsBot:
                     if turns_left <= 0:
                         break
         return self._estimate(state, scores)
+
+    def _simulate_fast(
+        self, state: State, scores: tuple[int, ...], start_round: int
+    ) -> list[float]:
+        """``_simulate`` with the heuristic policy on the compiled core: the same actions."""
+        from dos.fast import state as layout
+        from dos.fast.official_convert import from_python_state, to_python_state
+        from dos.fast.rollout import rollout
+
+        flat = from_python_state(state)
+        if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS):
+            winner = int(flat[layout.LAST_WINNER])
+            return self._round_rewards(scores, self._target, winner, int(flat[layout.LAST_POINTS]))
+        return self._estimate(to_python_state(flat), scores)
 
     # --- rewards ------------------------------------------------------------------------
 
@@ -423,6 +455,56 @@ class MctsBot:
             for seat in range(count):
                 rewards[seat] += share * round_rewards[seat]
         return rewards
+
+
+class _FastFlat:
+    """The flat search's simulations on the compiled core: each sample is converted once,
+    then every surviving action is applied and rolled out there (``dos.fast.rollout``),
+    with the same actions, hence the same rewards, as the Python path."""
+
+    def __init__(self, bot: MctsBot, choices: list[Action], view: SeatView) -> None:
+        import numpy as np
+
+        from dos.fast.official_convert import code_of
+
+        self.bot = bot
+        self.seat = view.seat
+        self.scores = view.scores
+        self.start_round = view.round
+        self.codes = np.array([code_of(a, view.turn) for a in choices], dtype=np.int64)
+        self.results = np.zeros((len(choices), 2), dtype=np.int64)
+
+    def simulate(self, base: State, alive: list[int], results: list[list[float]]) -> None:
+        """Appends to ``results[i]`` the reward of the searching seat after action ``i`` on
+        ``base``, for every ``i`` in ``alive``."""
+        from dos.fast.official_convert import from_python_state, to_python_state
+        from dos.fast.rollout import simulate_action, simulate_actions
+
+        bot = self.bot
+        scores = self.scores
+        start_round = self.start_round
+        flat = from_python_state(base)
+        codes = self.codes[alive]
+        out = self.results[: len(alive)]
+        simulate_actions(flat, codes, start_round, MAX_ROLLOUT_ACTIONS, out)
+        for k, i in enumerate(alive):
+            winner = int(out[k, 0])
+            if winner >= 0:
+                rewards = bot._round_rewards(scores, bot._target, winner, int(out[k, 1]))
+            else:  # cut after MAX_ROLLOUT_ACTIONS: estimated from the hands, as in Python
+                cut = flat.copy()
+                simulate_action(cut, int(codes[k]), start_round, MAX_ROLLOUT_ACTIONS)
+                rewards = bot._estimate(to_python_state(cut), scores)
+            results[i].append(rewards[self.seat])
+
+
+def _fast_rollout() -> bool:
+    """Whether the compiled fast core (numba) can be imported."""
+    try:
+        import dos.fast.rollout  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _mean(values: list[float]) -> float:

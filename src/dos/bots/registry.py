@@ -74,15 +74,31 @@ its two-target tests (12% at one target), ``medium`` 9% (3%) and ``hard`` practi
 CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
 
 
+POLICY_PREFIX = "policy:"
+"""``policy:FILE`` names a trained policy file (``dos.bots.policy``, official rules)."""
+
+
+class _Names(list[str]):
+    """The known names; ``in`` also accepts any ``policy:FILE`` (checked when it is loaded)."""
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or (
+            isinstance(name, str) and name.startswith(POLICY_PREFIX) and len(name) > 7
+        )
+
+
 def names(rules: str = "official") -> list[str]:
-    """Every name ``make_player`` accepts for the rule set ``rules``.
+    """Every name ``make_player`` accepts for the rule set ``rules`` (official: and any
+    ``policy:FILE``).
 
     >>> names("classic")
     ['random', 'greedy', 'mcts', 'easy', 'medium', 'hard']
+    >>> "policy:trained.npz" in names()
+    True
     """
     if rules == "classic":
         return [*CLASSIC_BOTS, *CLASSIC_LEVELS]
-    return [*BOTS, *LEVELS]
+    return _Names([*BOTS, *LEVELS])
 
 
 def make_bot(name: str, **settings: Any) -> Bot:
@@ -128,6 +144,10 @@ def make_player(name: str, rules: str = "official") -> Player | ClassicPlayer:
         return Player(make_bot(bot, **settings), reflex, budget)
     if name in BOTS:
         return Player(make_bot(name), Reflex(), DEFAULT_BUDGET)
+    if name.startswith(POLICY_PREFIX):
+        from dos.bots.policy import PolicyBot
+
+        return Player(PolicyBot(name[len(POLICY_PREFIX) :]), Reflex(), DEFAULT_BUDGET)
     raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
 
 

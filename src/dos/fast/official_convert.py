@@ -1,0 +1,270 @@
+"""Between the fast core's flat official games and ``dos.rules.official``: states and
+actions, both ways, so that every step can be compared and every action written in notation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from dos.errors import IllegalActionError, NotationError
+from dos.fast import state as ly
+from dos.fast._jit import njit
+from dos.rng import seed_state
+from dos.rules.official.actions import Action, Kind
+from dos.rules.official.matching import NO_DESIGNATION, colour_match, number_match
+from dos.rules.official.options import Options
+from dos.rules.official.setup import draw_for_dealer
+from dos.rules.official.state import Phase, RoundResult, State
+
+I64 = npt.NDArray[np.int64]
+_MASK = (1 << 64) - 1
+
+
+def write_options(s: I64, options: Options) -> None:
+    """Puts ``options`` into the option slots of the flat game ``s``."""
+    s[ly.PLAYERS] = options.players
+    s[ly.TARGET] = options.target_score
+    s[ly.DEALER_STARTS] = int(options.dealer_starts)
+    s[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    s[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+
+
+def read_options(s: I64) -> Options:
+    """The options of the flat game ``s``."""
+    return Options(
+        players=int(s[ly.PLAYERS]),
+        target_score=int(s[ly.TARGET]),
+        dealer_starts=bool(s[ly.DEALER_STARTS]),
+        deal_passes_left=bool(s[ly.DEAL_PASSES_LEFT]),
+        bonus_lay_mandatory=bool(s[ly.MANDATORY]),
+    )
+
+
+def _hand(s: I64, base: int) -> list[int]:
+    return [t for t in range(ly.TYPES) for _ in range(int(s[base + t]))]
+
+
+def last_round(s: I64) -> RoundResult:
+    """The result of the last round finished in ``s`` (``State.round_results[-1]``)."""
+    players = int(s[ly.PLAYERS])
+    hands = tuple(tuple(_hand(s, ly.LAST_HANDS + seat * ly.TYPES)) for seat in range(players))
+    return RoundResult(int(s[ly.LAST_ROUND]), int(s[ly.LAST_WINNER]), int(s[ly.LAST_POINTS]), hands)
+
+
+def to_python_state(
+    s: I64,
+    seed: int | None = None,
+    history: list[Action] | None = None,
+    round_results: list[RoundResult] | None = None,
+) -> State:
+    """The engine's ``State`` equal to the flat game ``s``.
+
+    The flat game does not keep what is only a record: ``dealer_draws`` is worked out again
+    from ``seed`` (empty when it is ``None``), and ``history`` and ``round_results`` are the
+    lists given (empty by default; ``dos.fast.api.Game`` keeps them).
+    """
+    options = read_options(s)
+    players = options.players
+    n_center = int(s[ly.N_CENTER])
+    matched: dict[int, tuple[int, ...]] = {}
+    for index in range(n_center):
+        a = int(s[ly.MATCH_A + index])
+        if a >= 0:
+            b = int(s[ly.MATCH_B + index])
+            matched[index] = (a,) if b < 0 else (a, b)
+    winner = int(s[ly.WINNER])
+    draws = [] if seed is None else draw_for_dealer(seed_state(seed), players)[2]
+    return State(
+        options=options,
+        rng=int(s[ly.RNG]) & _MASK,
+        hands=[_hand(s, ly.HANDS + seat * ly.TYPES) for seat in range(players)],
+        center=[int(c) for c in s[ly.CENTER : ly.CENTER + n_center]],
+        draw_pile=[int(c) for c in s[ly.DRAW : ly.DRAW + s[ly.N_DRAW]]],
+        discard=[int(c) for c in s[ly.DISCARD : ly.DISCARD + s[ly.N_DISCARD]]],
+        dealer=int(s[ly.DEALER]),
+        turn=int(s[ly.TURN]),
+        phase=Phase(int(s[ly.PHASE])),
+        drew=bool(s[ly.DREW]),
+        matched=matched,
+        single_bonuses=int(s[ly.SINGLE_BONUSES]),
+        double_bonuses=int(s[ly.DOUBLE_BONUSES]),
+        placements_left=int(s[ly.PLACEMENTS_LEFT]),
+        penalties=[int(p) for p in s[ly.PENALTIES : ly.PENALTIES + players]],
+        dos_open=int(s[ly.DOS_OPEN]),
+        scores=[int(p) for p in s[ly.SCORES : ly.SCORES + players]],
+        round=int(s[ly.ROUND]),
+        winner=None if winner < 0 else winner,
+        round_results=list(round_results or []),
+        dealer_draws=draws,
+        history=list(history or []),
+    )
+
+
+def from_python_state(state: State) -> I64:
+    """A flat game equal to the engine's ``state`` (history and records are not copied;
+    ``DECISIONS`` and ``ROUNDS`` count them).
+
+    Search bots convert a state per simulation, so this is quick: the state goes to compiled
+    code as one short list (the header slots, then each part with its length first) and is
+    unpacked there (``_unpack``)."""
+    options = state.options
+    header = [0] * ly.HEADER
+    rng = state.rng
+    header[ly.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
+    header[ly.PLAYERS] = options.players
+    header[ly.TARGET] = options.target_score
+    header[ly.DEALER_STARTS] = int(options.dealer_starts)
+    header[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    header[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+    header[ly.DEALER] = state.dealer
+    header[ly.TURN] = state.turn
+    header[ly.PHASE] = int(state.phase)
+    header[ly.DREW] = int(state.drew)
+    header[ly.SINGLE_BONUSES] = state.single_bonuses
+    header[ly.DOUBLE_BONUSES] = state.double_bonuses
+    header[ly.PLACEMENTS_LEFT] = state.placements_left
+    header[ly.DOS_OPEN] = state.dos_open
+    header[ly.ROUND] = state.round
+    header[ly.WINNER] = -1 if state.winner is None else state.winner
+    header[ly.ROUNDS] = len(state.round_results)
+    header[ly.DECISIONS] = len(state.history)
+    header[ly.N_CENTER] = len(state.center)
+    header[ly.N_DRAW] = len(state.draw_pile)
+    header[ly.N_DISCARD] = len(state.discard)
+    header[ly.N_MATCHED] = len(state.matched)
+    header[ly.LAST_WINNER] = -1
+    packed = header
+    packed += state.penalties
+    packed += state.scores
+    for hand in state.hands:
+        packed.append(len(hand))
+        packed += hand
+    packed += state.center
+    packed += state.draw_pile
+    packed += state.discard
+    for index, cards in state.matched.items():
+        packed += (index, cards[0], cards[1] if len(cards) == 2 else -1)
+    if state.round_results:
+        last = state.round_results[-1]
+        packed[ly.LAST_ROUND] = last.round
+        packed[ly.LAST_WINNER] = last.winner
+        packed[ly.LAST_POINTS] = last.points
+        for last_hand in last.hands:
+            packed.append(len(last_hand))
+            packed += last_hand
+    s = np.empty(ly.SIZE, dtype=np.int64)
+    _unpack(s, np.array(packed, dtype=np.int64))
+    return s
+
+
+@njit
+def _unpack(s: I64, packed: I64) -> None:
+    """Fills the flat game ``s`` from ``from_python_state``'s packed list."""
+    s[:] = 0
+    s[: ly.HEADER] = packed[: ly.HEADER]
+    players = s[ly.PLAYERS]
+    at = ly.HEADER
+    for seat in range(players):
+        s[ly.PENALTIES + seat] = packed[at + seat]
+        s[ly.SCORES + seat] = packed[at + players + seat]
+    at += 2 * players
+    for seat in range(players):
+        size = packed[at]
+        at += 1
+        held = 0
+        twice = 0
+        for k in range(size):
+            card = packed[at + k]
+            bit = 1 << card
+            if held & bit:
+                twice |= bit
+            held |= bit
+            s[ly.HANDS + seat * ly.TYPES + card] += 1
+        at += size
+        s[ly.HAND_SIZE + seat] = size
+        s[ly.HELD + seat] = held
+        s[ly.TWICE + seat] = twice
+    for index in range(ly.CAPACITY):
+        s[ly.MATCH_A + index] = -1
+        s[ly.MATCH_B + index] = -1
+    for part, length in (
+        (ly.CENTER, s[ly.N_CENTER]),
+        (ly.DRAW, s[ly.N_DRAW]),
+        (ly.DISCARD, s[ly.N_DISCARD]),
+    ):
+        s[part : part + length] = packed[at : at + length]
+        at += length
+    for _ in range(s[ly.N_MATCHED]):
+        s[ly.MATCH_A + packed[at]] = packed[at + 1]
+        s[ly.MATCH_B + packed[at]] = packed[at + 2]
+        at += 3
+    if s[ly.LAST_WINNER] >= 0:
+        for seat in range(players):
+            size = packed[at]
+            for k in range(size):
+                s[ly.LAST_HANDS + seat * ly.TYPES + packed[at + 1 + k]] += 1
+            at += 1 + size
+
+
+_KINDS = tuple(Kind)
+_ACTIONS: dict[int, Action] = {}
+
+
+def action_of(code: int) -> Action:
+    """The engine's ``Action`` for an action code (``str`` of it is its notation)."""
+    action = _ACTIONS.get(code)
+    if action is None:
+        kind = _KINDS[code & 7]
+        seat = ((code >> 3) & 31) - 1
+        a = ((code >> 8) & 63) - 1
+        b = ((code >> 14) & 63) - 1
+        target = (code >> 20) - 1
+        cards = () if a < 0 else (a,) if b < 0 else (a, b)
+        action = Action(kind, cards, target, None if seat < 0 else seat)
+        _ACTIONS[code] = action
+    return action
+
+
+def code_of(action: Action, turn: int) -> int:
+    """The code of an engine action in a game whose seat to act is ``turn`` (designations
+    aside: see ``designated_bonus``).
+
+    Raises ``NotationError`` for an action no code can stand for (the engine would reject it
+    as malformed); whether it is legal is for the caller to check against the legal list.
+    """
+    seat = -1 if action.seat is None or action.seat == turn else action.seat
+    if type(seat) is not int or not -1 <= seat < ly.MAX_PLAYERS:
+        raise IllegalActionError(f"RULES §2: there is no seat {action.seat}")
+    cards = action.cards
+    if action.kind == Kind.MATCH:
+        if len(cards) not in (1, 2):
+            raise IllegalActionError("RULES §3: a match plays one card or two")
+        low, high = min(cards), max(cards)
+        a, b = low, high if len(cards) == 2 else -1
+    elif len(cards) == 1:
+        a, b = cards[0], -1
+    elif cards:
+        raise NotationError(f"malformed {action.kind.name.lower()} action")
+    else:
+        a = b = -1
+    for card in (a, b):
+        if type(card) is not int or not -1 <= card < ly.TYPES:
+            raise NotationError(f"not a card: {card!r}")
+    target = action.target
+    if type(target) is not int or not -1 <= target < 1 << 40:
+        raise IllegalActionError(f"RULES §3: no such target {target!r}")
+    code = int(action.kind) | (seat + 1) << 3 | (a + 1) << 8 | (b + 1) << 14 | (target + 1) << 20
+    return code
+
+
+def designated_bonus(action: Action, center_card: int) -> int | None:
+    """For a match on ``center_card``: ``-1`` without designations (the engine picks the
+    best colour result), else ``None`` if the designations break the number rule, else
+    whether it earns a colour bonus (1 or 0)."""
+    designations = action.designations
+    if not designations or all(d == NO_DESIGNATION for d in designations):
+        return -1
+    if not number_match(action.cards, designations, center_card):
+        return None
+    return int(colour_match(action.cards, designations, center_card))

@@ -1,0 +1,59 @@
+"""Observation layouts: every slice of an observation tensor declared once, by name and shape.
+
+A ``Layout`` is the one declaration an observer fills and ``docs/rl.md`` documents (a test
+checks the page against ``Layout.table()``), as OpenSpiel's observers name their tensors.
+
+>>> layout = Layout([Slice("hand", (41,), "cards in hand, by type"), Slice("turn", (2,), "x")])
+>>> layout.size, layout["turn"]
+(43, slice(41, 43, None))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """One named part of an observation: its shape and what it holds."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+class Layout:
+    """Slices laid end to end in a flat ``float32`` vector."""
+
+    def __init__(self, slices: Sequence[Slice]) -> None:
+        self.slices = tuple(slices)
+        self._ranges: dict[str, slice] = {}
+        start = 0
+        for part in self.slices:
+            if part.name in self._ranges:
+                raise ValueError(f"slice {part.name!r} declared twice")
+            self._ranges[part.name] = slice(start, start + part.size)
+            start += part.size
+        self.size = start
+
+    def __getitem__(self, name: str) -> slice:
+        """Where slice ``name`` lies in the flat vector."""
+        return self._ranges[name]
+
+    def __iter__(self) -> Iterator[Slice]:
+        return iter(self.slices)
+
+    def table(self) -> str:
+        """The layout as a Markdown table (offset, name, shape, meaning), for docs/rl.md."""
+        rows = ["| offset | slice | shape | meaning |", "|---:|---|---|---|"]
+        for part in self.slices:
+            where = self._ranges[part.name]
+            shape = "x".join(str(n) for n in part.shape)
+            rows.append(f"| {where.start} | `{part.name}` | {shape} | {part.meaning} |")
+        return "\n".join(rows)

@@ -1,0 +1,113 @@
+"""A masked policy network for the official rule set, and its file format (NumPy only).
+
+The network scores every action index: a *state tower* turns the observation into a vector
+``h``; an *action tower* turns each index's fixed features (``dos.rl.features``) into a vector
+``e_i``; the logit of index ``i`` is ``e_i . h + bias_i``, and only indices in the mask are
+ever chosen. A value head on the state tower serves training. ``dos.rl.train`` trains it
+with JAX; playing needs only NumPy (``dos.bots.policy``).
+
+A policy file is a ``.npz``: the arrays of ``PARAMS`` and ``meta``, a JSON text holding the
+rule set, the player count and how it was trained.
+
+>>> rng = np.random.default_rng(0)
+>>> policy = Policy(init_params(rng, obs_size=10, hidden=8, embed=4), {"players": 2})
+>>> obs = np.zeros(10, np.float32)
+>>> policy.choose(obs, [3, 7, 11]) in (3, 7, 11)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dos.rl.features import WIDTH, action_features
+from dos.rl.official_actions import SIZE
+
+PARAMS = ("w1", "b1", "w2", "b2", "wh", "bh", "u1", "c1", "u2", "c2", "bias", "wv", "bv")
+"""The arrays of the network, in order."""
+
+Params = dict[str, np.ndarray]
+
+
+def init_params(
+    rng: np.random.Generator, obs_size: int, hidden: int = 128, embed: int = 64
+) -> Params:
+    """Fresh parameters: scaled Gaussian weights, zero biases."""
+
+    def dense(n_in: int, n_out: int) -> np.ndarray:
+        weights: np.ndarray = rng.standard_normal((n_in, n_out)) * np.sqrt(2.0 / n_in)
+        return weights.astype(np.float32)
+
+    return {
+        "w1": dense(obs_size, hidden),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": dense(hidden, hidden),
+        "b2": np.zeros(hidden, np.float32),
+        "wh": dense(hidden, embed) * 0.1,
+        "bh": np.zeros(embed, np.float32),
+        "u1": dense(WIDTH, hidden),
+        "c1": np.zeros(hidden, np.float32),
+        "u2": dense(hidden, embed),
+        "c2": np.zeros(embed, np.float32),
+        "bias": np.zeros(SIZE, np.float32),
+        "wv": dense(hidden, 1) * 0.1,
+        "bv": np.zeros(1, np.float32),
+    }
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    result: np.ndarray = np.maximum(x, 0.0)
+    return result
+
+
+class Policy:
+    """A trained network, ready to play: the action tower is worked out once, at load."""
+
+    def __init__(self, params: Params, meta: dict[str, Any]) -> None:
+        self.params = params
+        self.meta = meta
+        p = params
+        hidden = _relu(action_features() @ p["u1"] + p["c1"])
+        self.embeddings = (hidden @ p["u2"] + p["c2"]).astype(np.float32)
+
+    def state_vector(self, obs: np.ndarray) -> np.ndarray:
+        p = self.params
+        x = _relu(obs @ p["w1"] + p["b1"])
+        x = _relu(x @ p["w2"] + p["b2"])
+        result: np.ndarray = x @ p["wh"] + p["bh"]
+        return result
+
+    def logits(self, obs: np.ndarray, indices: list[int]) -> np.ndarray:
+        """The logits of the given action indices."""
+        h = self.state_vector(obs)
+        result: np.ndarray = self.embeddings[indices] @ h + self.params["bias"][indices]
+        return result
+
+    def choose(self, obs: np.ndarray, indices: list[int]) -> int:
+        """The index with the highest logit among ``indices`` (the first on a tie)."""
+        return indices[int(np.argmax(self.logits(obs, indices)))]
+
+
+def save(path: str | Path, params: Params, meta: dict[str, Any]) -> None:
+    """Writes a policy file (``.npz``)."""
+    arrays: dict[str, Any] = {name: np.asarray(params[name], np.float32) for name in PARAMS}
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def load(path: str | Path) -> Policy:
+    """Reads a policy file; raises ``ValueError`` naming what is missing."""
+    with np.load(path, allow_pickle=False) as data:
+        missing = [name for name in (*PARAMS, "meta") if name not in data]
+        if missing:
+            raise ValueError(f"{path}: not a DOS policy file (missing {', '.join(missing)})")
+        params = {name: data[name] for name in PARAMS}
+        meta = json.loads(str(data["meta"]))
+    if meta.get("rules", "official") != "official":
+        raise ValueError(f"{path}: a policy for {meta['rules']!r}; only official ones play")
+    return Policy(params, meta)

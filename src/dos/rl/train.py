@@ -1,0 +1,344 @@
+"""Training example: a masked policy for official DOS, trained by PPO with JAX and optax on
+the CPU (the ``train`` extra).
+
+    python -m dos.rl.train --opponents random:32,greedy:32 --minutes 60 --out policy.npz
+
+Experience comes from ``VectorGames`` (one batch per opponent kind, the learner at seat 0);
+each episode is one round (``--round-target``, default 1: the first to score wins, so a round
+is a game) unless told otherwise, which gives a reward per round instead of per 200 points.
+The network is ``dos.rl.policy``'s: a state tower, an action tower over the fixed features of
+each index (``dos.rl.features``), logits ``e_i . h + bias_i`` masked to the legal indices, and
+a value head. Every ``--save-every`` iterations the policy file is written, so a run cut
+short still leaves a policy. The run is reproducible from ``--seed`` (one CPU thread).
+
+``train(...)`` is the same from Python; it returns the history of the run.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
+
+import argparse
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax  # type: ignore[import-untyped]
+
+from dos.rl.features import action_features
+from dos.rl.policy import PARAMS, init_params, save
+from dos.rl.vector import VectorGames
+
+NEG = -1e9
+
+
+@dataclass
+class Settings:
+    """What a training run does."""
+
+    players: int = 2
+    opponents: tuple[tuple[str, int], ...] = (("random", 32),)
+    """(bot name, games in the batch) pairs."""
+    round_target: int = 1
+    reward: str = "round"
+    """``round``: +1 for a round won, -1 lost; ``points``: the same sign, times
+    ``0.25 + points / 100`` (the points the round's winner scored), so that shedding points
+    counts even in a lost round, as it does in a game to 200."""
+    steps: int = 32
+    """Steps per game per iteration."""
+    iterations: int = 1_000_000
+    minutes: float = 60.0
+    hidden: int = 128
+    embed: int = 64
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    lam: float = 0.95
+    clip: float = 0.2
+    epochs: int = 3
+    minibatch: int = 512
+    entropy: float = 0.01
+    value: float = 0.5
+    seed: int = 0
+    save_every: int = 20
+
+
+@dataclass
+class History:
+    """What happened in a run: per iteration, the learner's finished episodes and wins."""
+
+    episodes: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    losses: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _state_vector(p: dict[str, jax.Array], obs: jax.Array) -> tuple[jax.Array, jax.Array]:
+    x = jax.nn.relu(obs @ p["w1"] + p["b1"])
+    x = jax.nn.relu(x @ p["w2"] + p["b2"])
+    return x @ p["wh"] + p["bh"], (x @ p["wv"] + p["bv"])[..., 0]
+
+
+def _embeddings(p: dict[str, jax.Array], features: jax.Array) -> jax.Array:
+    return jax.nn.relu(features @ p["u1"] + p["c1"]) @ p["u2"] + p["c2"]
+
+
+def _legal_logits(
+    p: dict[str, jax.Array], emb: jax.Array, obs: jax.Array, legal: jax.Array, valid: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """Logits of each game's legal indices (``legal`` [B, K], padded; ``valid`` marks the
+    real ones) and the value of each observation."""
+    h, value = _state_vector(p, obs)
+    logits = jnp.einsum("bd,bkd->bk", h, emb[legal]) + p["bias"][legal]
+    return jnp.where(valid, logits, NEG), value
+
+
+def _make_functions(
+    settings: Settings, features: jax.Array, optimiser: optax.GradientTransformation
+) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    @jax.jit
+    def embed(p: dict[str, jax.Array]) -> jax.Array:
+        return _embeddings(p, features)
+
+    @jax.jit
+    def act(  # noqa: PLR0917 (jitted: positional arguments)
+        p: dict[str, jax.Array],
+        emb: jax.Array,
+        obs: jax.Array,
+        legal: jax.Array,
+        valid: jax.Array,
+        key: jax.Array,
+    ) -> tuple[jax.Array, jax.Array, jax.Array]:
+        logits, value = _legal_logits(p, emb, obs, legal, valid)
+        choice = jax.random.categorical(key, logits)
+        logp = jax.nn.log_softmax(logits)
+        return choice, jnp.take_along_axis(logp, choice[:, None], 1)[:, 0], value
+
+    def loss(p: dict[str, jax.Array], batch: dict[str, jax.Array]) -> jax.Array:
+        emb = _embeddings(p, features)
+        logits, value = _legal_logits(p, emb, batch["obs"], batch["legal"], batch["valid"])
+        logp_all = jax.nn.log_softmax(logits)
+        logp = jnp.take_along_axis(logp_all, batch["choice"][:, None], 1)[:, 0]
+        ratio = jnp.exp(logp - batch["logp"])
+        adv = batch["adv"]
+        clipped = jnp.clip(ratio, 1 - settings.clip, 1 + settings.clip)
+        policy_loss = -jnp.mean(jnp.minimum(ratio * adv, clipped * adv))
+        value_loss = jnp.mean((value - batch["ret"]) ** 2)
+        probs = jnp.exp(logp_all)
+        entropy = -jnp.mean(jnp.sum(jnp.where(batch["valid"], probs * logp_all, 0.0), 1))
+        return policy_loss + settings.value * value_loss - settings.entropy * entropy
+
+    @jax.jit
+    def update(
+        p: dict[str, jax.Array], opt_state: Any, batch: dict[str, jax.Array]
+    ) -> tuple[dict[str, jax.Array], Any, jax.Array]:
+        value, grads = jax.value_and_grad(loss)(p, batch)
+        updates, opt_state = optimiser.update(grads, opt_state, p)
+        return optax.apply_updates(p, updates), opt_state, value
+
+    return embed, act, update
+
+
+def _padded(mask: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's legal indices, padded to a power of two (or ``width``), and which are real."""
+    rows = [np.flatnonzero(row) for row in mask]
+    longest = max(len(r) for r in rows)
+    k = width or 1 << max(3, (longest - 1).bit_length())
+    legal = np.zeros((len(rows), k), np.int32)
+    valid = np.zeros((len(rows), k), bool)
+    for i, row in enumerate(rows):
+        legal[i, : len(row)] = row
+        valid[i, : len(row)] = True
+    return legal, valid
+
+
+def _advantages(
+    rewards: np.ndarray, values: np.ndarray, done: np.ndarray, last: np.ndarray, s: Settings
+) -> tuple[np.ndarray, np.ndarray]:
+    steps = rewards.shape[0]
+    adv = np.zeros_like(rewards)
+    running = np.zeros(rewards.shape[1], np.float32)
+    for t in reversed(range(steps)):
+        following = last if t == steps - 1 else values[t + 1]
+        alive = 1.0 - done[t]
+        delta = rewards[t] + s.gamma * following * alive - values[t]
+        running = delta + s.gamma * s.lam * alive * running
+        adv[t] = running
+    return adv, adv + values
+
+
+def train(
+    settings: Settings,
+    out: str | None = None,
+    initial: dict[str, np.ndarray] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[dict[str, np.ndarray], History]:
+    """Trains a policy; returns its parameters and the run's history (see the module)."""
+    s = settings
+    batches = [
+        VectorGames("official", s.players, games, opponents=[name], target_score=s.round_target)
+        for name, games in s.opponents
+    ]
+    n = sum(games for _, games in s.opponents)
+    first = [batch.reset(seed=s.seed * 1000 + k) for k, batch in enumerate(batches)]
+    obs = np.concatenate([f[0] for f in first])
+    mask = np.concatenate([f[1] for f in first])
+    rng = np.random.default_rng(s.seed)
+    params_np = initial or init_params(rng, obs.shape[1], s.hidden, s.embed)
+    params = {k: jnp.asarray(v) for k, v in params_np.items()}
+    optimiser = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(s.learning_rate))
+    opt_state = optimiser.init(params)
+    features = jnp.asarray(action_features())
+    embed, act, update = _make_functions(s, features, optimiser)
+    key = jax.random.PRNGKey(s.seed)
+    history = History()
+    began = time.perf_counter()
+    meta = {"rules": "official", "players": s.players, "training": _jsonable(asdict(s))}
+    for iteration in range(s.iterations):
+        emb = embed(params)
+        shape = (s.steps, n)
+        store_obs = np.zeros((*shape, obs.shape[1]), np.float32)
+        store_legal: list[np.ndarray] = []
+        store_valid: list[np.ndarray] = []
+        choices = np.zeros(shape, np.int32)
+        logps = np.zeros(shape, np.float32)
+        values = np.zeros(shape, np.float32)
+        rewards = np.zeros(shape, np.float32)
+        dones = np.zeros(shape, np.float32)
+        episodes = wins = 0
+        per_kind = np.zeros((len(batches), 2), np.int64)  # (rounds, won) per opponent kind
+        kind_of = np.repeat(np.arange(len(batches)), [batch.n for batch in batches])
+        for t in range(s.steps):
+            key, sub = jax.random.split(key)
+            legal, valid = _padded(mask)
+            choice, logp, value = act(params, emb, obs, legal, valid, sub)
+            store_obs[t] = obs
+            longest = int(valid.sum(1).max())
+            store_legal.append(legal[:, :longest])
+            store_valid.append(valid[:, :longest])
+            choices[t] = np.asarray(choice)
+            logps[t], values[t] = np.asarray(logp), np.asarray(value)
+            actions = legal[np.arange(n), choices[t]]
+            parts = []
+            start = 0
+            for batch in batches:
+                parts.append(batch.step(actions[start : start + batch.n]))
+                start += batch.n
+            obs = np.concatenate([p[0] for p in parts])
+            mask = np.concatenate([p[1] for p in parts])
+            reward = np.concatenate([p[3][:, 0] for p in parts])
+            if s.reward == "points":
+                ended = [state for batch in batches for state in batch.finished]
+                for i, state in enumerate(ended):
+                    if state is not None:
+                        reward[i] *= 0.25 + state.round_results[-1].points / 100
+            done = np.concatenate([p[4] for p in parts])
+            rewards[t], dones[t] = reward, done
+            episodes += int(done.sum())
+            wins += int((reward > 0).sum())
+            np.add.at(per_kind[:, 0], kind_of, done)
+            np.add.at(per_kind[:, 1], kind_of, reward > 0)
+        _, last = _state_vector(params, jnp.asarray(obs))
+        adv, ret = _advantages(rewards, values, dones, np.asarray(last), s)
+        width = 1 << max(3, (max(x.shape[1] for x in store_legal) - 1).bit_length())
+        all_legal = np.zeros((s.steps * n, width), np.int32)
+        all_valid = np.zeros((s.steps * n, width), bool)
+        for t, (legal, valid) in enumerate(zip(store_legal, store_valid, strict=True)):
+            rows = slice(t * n, (t + 1) * n)
+            all_legal[rows, : legal.shape[1]] = legal
+            all_valid[rows, : legal.shape[1]] = valid
+        flat = {
+            "obs": store_obs.reshape(-1, obs.shape[1]),
+            "legal": all_legal,
+            "valid": all_valid,
+            "choice": choices.reshape(-1),
+            "logp": logps.reshape(-1),
+            "adv": ((adv - adv.mean()) / (adv.std() + 1e-8)).reshape(-1),
+            "ret": ret.reshape(-1),
+        }
+        total = flat["choice"].shape[0]
+        losses = []
+        for _ in range(s.epochs):
+            order = rng.permutation(total)
+            size = min(s.minibatch, total)
+            for start in range(0, total - size + 1, size):
+                pick = order[start : start + size]
+                batch_j = {k: jnp.asarray(v[pick]) for k, v in flat.items()}
+                params, opt_state, value_ = update(params, opt_state, batch_j)
+                losses.append(float(value_))
+        history.episodes.append(episodes)
+        history.wins.append(wins)
+        history.losses.append(float(np.mean(losses)) if losses else 0.0)
+        history.seconds = time.perf_counter() - began
+        if log is not None:
+            rate = wins / episodes if episodes else float("nan")
+            kinds = ", ".join(
+                f"{name} {won / max(rounds, 1):.0%}"
+                for (name, _), (rounds, won) in zip(s.opponents, per_kind, strict=True)
+            )
+            log(
+                f"iteration {iteration + 1}: {episodes} rounds, won {rate:.1%}, "
+                f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min ({kinds})"
+            )
+        done_training = history.seconds > s.minutes * 60 or iteration + 1 == s.iterations
+        if out is not None and ((iteration + 1) % s.save_every == 0 or done_training):
+            meta["iterations"] = iteration + 1
+            meta["minutes"] = round(history.seconds / 60, 2)
+            save(out, {k: np.asarray(v) for k, v in params.items()}, meta)
+        if done_training:
+            break
+    return {k: np.asarray(params[k]) for k in PARAMS}, history
+
+
+def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(json.dumps(data))
+    return result
+
+
+def _opponents(text: str) -> tuple[tuple[str, int], ...]:
+    found = []
+    for part in text.split(","):
+        name, _, games = part.strip().partition(":")
+        found.append((name, int(games or 32)))
+    return tuple(found)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m dos.rl.train", description=__doc__)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponents", default="random:32", help="NAME:GAMES,... (bots)")
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--iterations", type=int, default=1_000_000)
+    parser.add_argument("--round-target", type=int, default=1)
+    parser.add_argument("--reward", choices=("round", "points"), default="round")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--init", help="start from this policy file")
+    parser.add_argument("--out", required=True, help="the policy file to write (.npz)")
+    args = parser.parse_args(argv)
+    settings = Settings(
+        players=args.players,
+        opponents=_opponents(args.opponents),
+        minutes=args.minutes,
+        iterations=args.iterations,
+        round_target=args.round_target,
+        reward=args.reward,
+        seed=args.seed,
+    )
+    initial = None
+    if args.init:
+        from dos.rl.policy import load
+
+        initial = load(args.init).params
+    train(settings, args.out, initial, log=lambda line: print(line, flush=True))
+
+
+if __name__ == "__main__":
+    main()
