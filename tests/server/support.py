@@ -237,6 +237,8 @@ class WsPlayer:
         self.history: list[str] = []
         self.result: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
+        self.waited_for = False
+        """A round's summary pauses the table until this seat continues."""
         self._ids = 0
 
     async def connect(self, hello: bool = True) -> WsPlayer:
@@ -281,6 +283,8 @@ class WsPlayer:
             self.result = message["result"]
         elif kind == "table":
             self.table = message["table"]
+        elif kind == "pause":
+            self.waited_for = self.seat in message["waiting"]
         return message
 
     async def expect(self, kind: str, timeout: float = TIMEOUT, **fields: Any) -> dict[str, Any]:
@@ -328,10 +332,14 @@ class WsPlayer:
         return None
 
     async def play_to_end(self, rng: random.Random, limit: int = 5000) -> dict[str, Any]:
-        """Plays until the game is over; returns the result."""
+        """Plays until the game is over, reading each round's summary at once; returns the
+        result."""
         for _ in range(limit):
             if self.result is not None:
                 return self.result
+            if self.waited_for:
+                self.waited_for = False
+                await self.send({"type": "continue"})
             action = self.choice(rng)
             if action is None:
                 await self.recv()
