@@ -18,7 +18,6 @@ from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table as create_at_page
 from .pages import open_page, set_language
 
-
 PLAYER = "Lea Board"
 
 
