@@ -9,6 +9,7 @@ Also writes the README's screenshots of the table (``tests/web/output/game-deskt
 from __future__ import annotations
 
 from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
