@@ -6,6 +6,7 @@ import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
+import { fan, placeSeats } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -99,10 +100,11 @@ export class ClassicView {
         place >= 0 ? t("web.classic_place", { place: place + 1 }) : "",
         player.bot ? t("web.bot") : player.connected === false ? t("web.disconnected") : t("web.connected"),
       ].filter(Boolean).join(" · ");
-      li.append(name, meta);
+      li.append(name, fan(size), meta);
       li.setAttribute("aria-label", `${name.textContent}: ${meta.textContent}`);
       list.append(li);
     });
+    placeSeats(list, view.seat);
   }
 
   renderPile() {

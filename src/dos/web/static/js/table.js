@@ -8,6 +8,7 @@ import {
 } from "./actions.js";
 import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
+import { fan, placeSeats } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -141,11 +142,12 @@ export class TableView {
         flag.textContent = t("web.two_cards_flag");
         meta.append(flag);
       }
-      li.append(name, meta);
+      li.append(name, fan(size), meta);
       const turnWord = seat === view.turn && view.phase !== "over" ? `, ${t("web.their_turn")}` : "";
       li.setAttribute("aria-label", `${name.textContent}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
       list.append(li);
     });
+    placeSeats(list, view.seat);
   }
 
   renderCenter() {

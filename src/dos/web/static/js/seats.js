@@ -1,0 +1,61 @@
+// Where each player sits around the table top: the player at the bottom (their hand), the
+// others in seat order going round from them: up the left side, across the top, down the
+// right side. 2 players: one opposite; 3: left and right; 4: left, top, right; more: shared
+// out between the three sides. The places are grid cells of #opponents (style.css, "Seats").
+
+const TRACKS = 6; // each side is cut in 6 tracks: 1, 2 or 3 boxes per side fit evenly
+
+/** How many opponents sit on the left, top and right for `count` opponents. */
+export function sides(count) {
+  if (count <= 1) return { left: 0, top: count, right: 0 };
+  if (count === 2) return { left: 1, top: 0, right: 1 };
+  const side = Math.min(3, Math.round(count / 3));
+  return { left: side, top: count - 2 * side, right: side };
+}
+
+/** Places the `li[data-seat]` of `list` around the table for the player of seat `me`
+ * (null: a spectator, who sees the table from seat 0's chair, that seat included). */
+export function placeSeats(list, me) {
+  const items = [...list.children];
+  const count = items.length;
+  const base = me === null || me === undefined ? 0 : me;
+  const watching = me === null || me === undefined;
+  const others = items
+    .filter((li) => watching || Number(li.dataset.seat) !== me)
+    .sort((a, b) => ((a.dataset.seat - base + count) % count) - ((b.dataset.seat - base + count) % count));
+  const { left, top } = sides(others.length);
+  const span = (n) => TRACKS / Math.max(1, Math.min(n, TRACKS));
+  others.forEach((li, index) => {
+    let side;
+    let at;
+    let of;
+    if (index < left) [side, at, of] = ["left", left - 1 - index, left]; // going up the left side
+    else if (index < left + top) [side, at, of] = ["top", index - left, top];
+    else [side, at, of] = ["right", index - left - top, others.length - left - top];
+    li.dataset.place = side;
+    li.style.setProperty("--slot", String(2 + at * span(of)));
+    li.style.setProperty("--span", String(span(of)));
+    li.style.order = String(index); // the phone's row across the top: the same order
+  });
+  for (const li of items) {
+    if (!others.includes(li)) {
+      li.dataset.place = "bottom";
+      li.style.order = String(count);
+    }
+  }
+}
+
+/** A small fan of card backs for a hand of `size` cards (the count is said in words beside it). */
+export function fan(size) {
+  const el = document.createElement("span");
+  el.className = "fan";
+  el.setAttribute("aria-hidden", "true");
+  const shown = Math.min(size, 7);
+  for (let i = 0; i < shown; i++) {
+    const back = document.createElement("span");
+    back.className = "card back mini";
+    back.style.setProperty("--tilt", `${(i - (shown - 1) / 2) * 8}deg`);
+    el.append(back);
+  }
+  return el;
+}
