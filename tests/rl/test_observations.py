@@ -6,10 +6,10 @@ import random
 
 import numpy as np
 import pytest
-from tests.rl.support import positions
 
 from dos.rl import make_codec, resample_from_infostate
 from dos.rl.codec import Codec
+from rl.support import positions
 
 CASES = [("official", 2), ("official", 4), ("classic", 2), ("classic", 4)]
 
