@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
-from dos.server.app import client_address
 from dos.server.errors import ErrorBody, SafeJSONResponse
 from dos.server.limits import Counters
+from dos.server.limits import limited as limits_dependency
 from dos.server.messages import TableInfo
 from dos.server.tables import RefusedError
 
@@ -125,18 +125,7 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
     """The agent API's endpoints, to include in the server's application."""
 
     def limited(*kinds: str) -> Any:
-        def check(request: Request) -> None:
-            who = client_address(request.client)
-            for kind in kinds:
-                if not counters.allow(kind, who):
-                    wait = counters.retry_after(kind, who)
-                    raise HTTPException(
-                        429,
-                        f"too many requests ({kind}): try again in {wait} s",
-                        headers={"Retry-After": str(wait)},
-                    )
-
-        return Depends(check)
+        return limits_dependency(counters, *kinds)
 
     router = APIRouter(
         prefix="/api/agent",

@@ -64,10 +64,7 @@ class Agents:
         table = await self.service.table(claim.code)
         if table is None:
             raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
-        if (
-            not 0 <= claim.seat < len(table.seats)
-            or table.seats[claim.seat].player_id != claim.player_id
-        ):
+        if not table.opens(claim.seat, claim.player_id):
             raise RefusedError(
                 "bad_token", "this token does not open a seat at this table", field="token"
             )

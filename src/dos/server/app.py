@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import Response
@@ -38,7 +38,8 @@ from dos.server.connections import Client
 from dos.server.delivery import file_response, json_response
 from dos.server.errors import ApiError
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
-from dos.server.limits import Counters, Limits
+from dos.server.limits import Counters, Limits, client_address
+from dos.server.limits import limited as limits_dependency
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -122,11 +123,6 @@ RatedId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za
 """A rated player in a path: a player id, or ``bot:<level>``."""
 
 
-def client_address(scope_client: Any) -> str:
-    """The client's network address, the key of its limits."""
-    return str(scope_client[0]) if scope_client else "unknown"
-
-
 def _static_dir() -> Path:
     from dos.web import STATIC_DIR
 
@@ -153,18 +149,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     def limited(kind: str) -> Any:
         """A dependency that counts one ``kind`` request of the client (429 past its limit)."""
-
-        def check(request: Request) -> None:
-            who = client_address(request.client)
-            if not counters.allow(kind, who):
-                wait = counters.retry_after(kind, who)
-                raise HTTPException(
-                    429,
-                    f"too many requests ({kind}): try again in {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
-
-        return Depends(check)
+        return limits_dependency(counters, kind)
 
     app = FastAPI(
         title="DOS game server",
@@ -553,11 +538,7 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
                 client.close(4401, error.code)
                 await client.drain()
                 return True
-            if (
-                claim.code != table.code
-                or not 0 <= claim.seat < len(table.seats)
-                or table.seats[claim.seat].player_id != claim.player_id
-            ):
+            if claim.code != table.code or not table.opens(claim.seat, claim.player_id):
                 _error(client, "bad_token", "this token does not open a seat at this table")
                 client.close(4401, "bad_token")
                 await client.drain()

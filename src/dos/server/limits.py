@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from fastapi import Depends, HTTPException, Request
 from limits import RateLimitItem, parse, storage, strategies
 
 
@@ -126,6 +127,29 @@ class Counters:
         limiter = self._many if kind in _MANY else self._few
         reset = limiter.get_window_stats(item, kind, *key).reset_time
         return max(1, int(reset - time.time() + 0.999))
+
+
+def client_address(scope_client: Any) -> str:
+    """The client's network address, the key of its limits."""
+    return str(scope_client[0]) if scope_client else "unknown"
+
+
+def limited(counters: Counters, *kinds: str) -> Any:
+    """A FastAPI dependency that counts one request of each ``kind`` for the client; past a
+    limit, 429 ``rate_limited`` with ``Retry-After``."""
+
+    def check(request: Request) -> None:
+        who = client_address(request.client)
+        for kind in kinds:
+            if not counters.allow(kind, who):
+                wait = counters.retry_after(kind, who)
+                raise HTTPException(
+                    429,
+                    f"too many requests ({kind}): try again in {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+
+    return Depends(check)
 
 
 _RATES = ("create", "join", "lookup", "connects", "client_messages", "messages", "syncs", "chat")

@@ -192,6 +192,10 @@ class Table:
             self.status = Status.FINISHED
             self.finish_pending = True
 
+    def opens(self, seat: int, player_id: str) -> bool:
+        """Whether a seat token's claim (``seat``, ``player_id``) opens a seat of this table."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].player_id == player_id
+
     def playing(self) -> bool:
         """Whether a game is being played (not while it pauses between rounds)."""
         return self.status == Status.PLAYING and self.state is not None and not self.pause.active
