@@ -62,7 +62,8 @@ def _serve_flags() -> list[str]:
         timeout=WAIT,
         check=True,
     ).stdout
-    return ["--limit", "off"] if "--limit" in shown else ["--rate", "1000"]
+    flags = ["--limit", "off"] if "--limit" in shown else ["--rate", "1000"]
+    return flags + (["--pause", "0"] if "--pause" in shown else [])  # clients never read summaries
 
 
 class Server:

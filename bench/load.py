@@ -263,6 +263,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
     and its URL."""
     command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(data)]
     command += ["--limit", "off"]  # thousands of clients from one address
+    command += ["--pause", "0"]  # the clients go on at once after a round
     data.mkdir(parents=True, exist_ok=True)
     log = data / "server.log"
     with log.open("w") as out:

@@ -30,7 +30,7 @@ LIFTED = ["client_messages", "connects", "create", "join", "lookup", "client_con
 def start(data: Path, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
     """``dos serve`` on a free port; its process and base URL."""
     command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(data)]
-    command += ["--bot-delay", "0"]
+    command += ["--bot-delay", "0", "--pause", "0"]
     for name in [*LIFTED, *extra]:
         command += ["--limit", f"{name}=off"]
     process = subprocess.Popen(
