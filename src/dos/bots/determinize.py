@@ -12,7 +12,8 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from dos.cards import full_deck
+from dos.bots.inference import fruitless_draw
+from dos.cards import N_TYPES, full_deck
 from dos.rules.official import Phase, SeatView, State
 
 
@@ -28,6 +29,10 @@ def unseen_cards(view: SeatView) -> list[int]:
     return sorted(remaining.elements())
 
 
+_TRIES = 8
+"""Draws of a hand before a sampler settles for the single-card condition (``Sampler._kept``)."""
+
+
 class Sampler:
     """Samples states consistent with one view; the work that depends only on the view (the
     unseen cards) is done once, so a search bot can draw thousands of samples per decision.
@@ -41,17 +46,29 @@ class Sampler:
 
     If the view's game holds fewer than 108 cards (a loaded position), a sample leaves the
     surplus out of play.
+
+    With ``infer`` (a share of the samples, 0 to 1) a sample also agrees with what the history
+    tells of a hidden hand (``dos.bots.inference``): after a fruitless draw, the cards that
+    player kept are dealt from the cards that matched nothing on the row they faced.
     """
 
-    __slots__ = ("options", "pool", "round_only", "view")
+    __slots__ = ("allowed", "fruitless", "infer", "options", "pool", "round_only", "view")
 
-    def __init__(self, view: SeatView, *, round_only: bool = False) -> None:
+    def __init__(self, view: SeatView, *, round_only: bool = False, infer: float = 0.0) -> None:
         if view.options.players != len(view.hand_sizes):
             raise ValueError(f"view of seat {view.seat} lists {len(view.hand_sizes)} hands")
         self.view = view
         self.round_only = round_only
         self.pool = unseen_cards(view)
         self.options = replace(view.options, target_score=1) if round_only else view.options
+        self.infer = infer
+        """The share of samples that follow the inference (players now and then lay while
+        they could match: ``greedy`` does when a lay sheds as much, about 1 time in 20)."""
+        self.fruitless = fruitless_draw(view) if infer > 0 else None
+        """With ``infer``: what the history proves about a hidden hand (``dos.bots.inference``)."""
+        self.allowed = (
+            [self.fruitless.allows_card(card) for card in range(N_TYPES)] if self.fruitless else []
+        )
 
     def sample(self, rng: random.Random) -> State:
         """One state consistent with the view, the hidden cards dealt with ``rng``."""
@@ -59,11 +76,20 @@ class Sampler:
         pool = self.pool[:]
         rand = rng.random
         pool.sort(key=lambda _: rand())  # a uniform shuffle, faster than rng.shuffle
+        kept: list[int] = []
+        fruitless = self.fruitless
+        if fruitless is not None and (self.infer >= 1.0 or rand() < self.infer):
+            kept = self._kept(pool, rng)
         hands: list[list[int]] = []
         start = 0
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
                 hands.append(list(view.hand))
+            elif fruitless is not None and seat == fruitless.seat and kept:
+                hand = kept + pool[start : start + size - len(kept)]
+                hand.sort()
+                hands.append(hand)
+                start += size - len(kept)
             else:
                 hand = pool[start : start + size]
                 hand.sort()
@@ -93,6 +119,32 @@ class Sampler:
             round_results=list(view.round_results) if full else [],
             history=list(view.history) if full else [],
         )
+
+    def _kept(self, pool: list[int], rng: random.Random) -> list[int]:
+        """Cards for the hand a fruitless draw speaks of, taken out of the shuffled ``pool``:
+        cards that match nothing on the row it faced, and no two of them adding up to a
+        number there (rejection, a few tries; then the single-card condition alone). Empty
+        when the pool cannot supply them (a loaded position)."""
+        fruitless = self.fruitless
+        assert fruitless is not None
+        allowed = self.allowed
+        for attempt in range(_TRIES):
+            if attempt:
+                pool.sort(key=lambda _: rng.random())
+            picks: list[int] = []
+            for index, card in enumerate(pool):
+                if allowed[card]:
+                    picks.append(index)
+                    if len(picks) == fruitless.cards:
+                        break
+            else:
+                return []
+            part = [pool[i] for i in picks]
+            if fruitless.allows(part) or attempt == _TRIES - 1:
+                for i in reversed(picks):
+                    del pool[i]
+                return part
+        return []  # pragma: no cover - the loop returns on its last attempt
 
 
 def sample_state(view: SeatView, rng: random.Random) -> State:

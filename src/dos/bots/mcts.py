@@ -192,7 +192,7 @@ class MctsBot:
             return self._flat(view, choices, rng, limit, seconds)
         trees = max(1, self.determinizations)
         roots = [_Node(view.seat) for _ in range(trees)]
-        sampler = Sampler(view, round_only=True)
+        sampler = self._sampler(view)
         fixed = [sampler.sample(rng) for _ in range(self.determinizations)]
         done = 0
         while limit is None or done < limit:
@@ -234,7 +234,7 @@ class MctsBot:
         whose paired advantage over it is ``confidence`` standard errors above zero."""
         began = time.monotonic()
         deadline = None if seconds is None else began + seconds
-        sampler = Sampler(view, round_only=True)
+        sampler = self._sampler(view)
         seat = view.seat
         count = len(choices)
         default = self._default(view, choices, sampler)
@@ -300,6 +300,10 @@ class MctsBot:
         if gain > self.confidence * spread / math.sqrt(paired):
             return choices[best]
         return choices[default]
+
+    def _sampler(self, view: SeatView) -> Sampler:
+        """Where the search's determinizations come from (uniform over the unseen cards)."""
+        return Sampler(view, round_only=True)
 
     def _default(self, view: SeatView, choices: list[Action], sampler: Sampler) -> int | None:
         """Index of the prior's action, or ``None`` without a prior."""

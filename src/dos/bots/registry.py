@@ -25,6 +25,7 @@ BOTS: dict[str, str] = {
     "random": "dos.bots.random_bot:RandomBot",
     "greedy": "dos.bots.greedy:GreedyBot",
     "mcts": "dos.bots.mcts:MctsBot",
+    "sage": "dos.bots.expert:ExpertBot",
 }
 """Bot name -> ``module:class``; the class takes keyword settings."""
 
@@ -49,10 +50,21 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
         Reflex(call_reliability=1.0, catch_reliability=0.9, reaction=0.8, own_call=0.0),
         Budget(iterations=400, seconds=1.0),
     ),
+    # The bare `sage` bot is expert's play with the bare bots' reflexes; the level calls DOS
+    # with its move and catches like a quick human.
+    "expert": (
+        "sage",
+        {},
+        Reflex(call_reliability=1.0, catch_reliability=0.95, reaction=0.6, own_call=0.0),
+        Budget(iterations=1600, seconds=1.0),
+    ),
 }
 """Level -> (bot name, bot settings, reflexes, budget)."""
 
 DEFAULT_BUDGET = Budget(iterations=400, seconds=1.0)
+
+SEARCH_BOTS = frozenset({"mcts", "sage"})
+"""The bots (of either rule set) that search: a decision takes up to its budget's time."""
 
 
 CLASSIC_BOTS: dict[str, str] = {
@@ -91,8 +103,8 @@ def names(rules: str = "official") -> list[str]:
     """Every name ``make_player`` accepts for the rule set ``rules`` (official: and any
     ``policy:FILE``).
 
-    >>> names("classic")
-    ['random', 'greedy', 'mcts', 'easy', 'medium', 'hard']
+    >>> names()
+    ['random', 'greedy', 'mcts', 'sage', 'easy', 'medium', 'hard', 'expert']
     >>> "policy:trained.npz" in names()
     True
     """

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dos.arena.game import Player
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS, make_player
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS, SEARCH_BOTS, make_player
 
 if TYPE_CHECKING:
     from dos.bots.classic.runner import ClassicPlayer
@@ -70,7 +70,7 @@ class _OfficialSupport:
         return False
 
     def search_levels(self) -> set[str]:
-        return {level for level, (bot, *_) in LEVELS.items() if bot == "mcts"}
+        return {level for level, (bot, *_) in LEVELS.items() if bot in SEARCH_BOTS}
 
     def obligations(self, state: Any) -> dict[int, Any]:
         return {
@@ -95,7 +95,7 @@ class _ClassicSupport:
         return bool(state.phase == Phase.REACTION)
 
     def search_levels(self) -> set[str]:
-        return {level for level, (bot, *_) in CLASSIC_LEVELS.items() if bot == "mcts"}
+        return {level for level, (bot, *_) in CLASSIC_LEVELS.items() if bot in SEARCH_BOTS}
 
 
 def bot_support(rules: str) -> BotSupport | None:
