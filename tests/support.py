@@ -16,7 +16,9 @@ import pytest
 from hypothesis import strategies as st
 
 from dos import ruleset
+from dos.bots.base import turn_choices
 from dos.cli import main
+from dos.rules.official import Phase, SeatView, State, view
 
 TESTS = Path(__file__).parent
 UPDATE_GOLDEN = os.environ.get("DOS_UPDATE_GOLDEN") == "1"
@@ -127,3 +129,34 @@ def check_golden(path: Path, actual: str, name: str) -> None:
             f"{name} differs from its golden file (DOS_UPDATE_GOLDEN=1 rewrites it after "
             "an intended change):\n" + first_differences(expected, actual, fromfile)
         )
+
+
+# --- official views for the search bots' tests ------------------------------------------------
+
+
+def choice_views(players: int, seed: int, steps: int, every: int) -> list[SeatView]:
+    """Views of the seat to act, with a real choice, from a seeded random game."""
+    found = []
+    for state in random_states(players, seed, steps)[::every]:
+        if state.phase == Phase.OVER:
+            continue
+        seat_view = view(state, state.turn)
+        if len(turn_choices(seat_view)) > 1:
+            found.append(seat_view)
+    return found
+
+
+def hidden_shuffled(state: State, seat: int, seed: int) -> State:
+    """The same game as ``seat`` sees it, with the other hands and the draw pile dealt anew
+    from the same cards, and another generator state."""
+    other = state.copy()
+    seats = [s for s in range(state.players) if s != seat]
+    pool = [c for s in seats for c in state.hands[s]] + state.draw_pile
+    random.Random(seed).shuffle(pool)
+    for s in seats:
+        size = len(state.hands[s])
+        other.hands[s] = sorted(pool[:size])
+        del pool[:size]
+    other.draw_pile = pool
+    other.rng = state.rng ^ 0x5DEECE66D
+    return other

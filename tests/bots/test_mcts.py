@@ -14,27 +14,15 @@ from dos.bots.determinize import Sampler
 from dos.bots.mcts import MctsBot
 from dos.bots.random_bot import RandomBot
 from dos.cards import full_deck
-from dos.rules.official import Options, Phase, SeatView, State, from_position, view
-from support import random_states
-
-
-def _views(players: int, seed: int, steps: int, every: int) -> list[SeatView]:
-    """Views of the seat to act, with a real choice, from a seeded random game."""
-    found = []
-    for state in random_states(players, seed, steps)[::every]:
-        if state.phase == Phase.OVER:
-            continue
-        seat_view = view(state, state.turn)
-        if len(turn_choices(seat_view)) > 1:
-            found.append(seat_view)
-    return found
+from dos.rules.official import Options, Phase, State, from_position, view
+from support import choice_views, hidden_shuffled, random_states
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (6, 4)])
 def test_the_bot_returns_only_legal_turn_actions(players: int, seed: int) -> None:
     bot = MctsBot(search="ismcts", prior=None)
     rng = random.Random(seed)
-    views = _views(players, seed, 240, 6)
+    views = choice_views(players, seed, 240, 6)
     assert len(views) > 10
     for seat_view in views:
         action = bot.choose(seat_view, rng, Budget(iterations=6))
@@ -54,12 +42,12 @@ def test_the_bot_returns_only_legal_turn_actions(players: int, seed: int) -> Non
 def test_every_setting_gives_legal_actions(settings: dict[str, object]) -> None:
     bot = MctsBot(**settings)  # type: ignore[arg-type]
     rng = random.Random(5)
-    for seat_view in _views(3, 5, 150, 11):
+    for seat_view in choice_views(3, 5, 150, 11):
         assert bot.choose(seat_view, rng, Budget(iterations=8)) in turn_choices(seat_view)
 
 
 def test_same_view_same_generator_same_action() -> None:
-    for seat_view in _views(4, 7, 200, 23):
+    for seat_view in choice_views(4, 7, 200, 23):
         first = MctsBot(search="ismcts", prior=None).choose(
             seat_view, random.Random(11), Budget(iterations=40)
         )
@@ -91,22 +79,6 @@ def test_the_search_improves_on_its_first_guesses() -> None:
     assert str(action) == "R7@1"
 
 
-def _hidden_shuffled(state: State, seat: int, seed: int) -> State:
-    """The same game as ``seat`` sees it, with the other hands and the draw pile dealt anew
-    from the same cards, and another generator state."""
-    other = state.copy()
-    seats = [s for s in range(state.players) if s != seat]
-    pool = [c for s in seats for c in state.hands[s]] + state.draw_pile
-    random.Random(seed).shuffle(pool)
-    for s in seats:
-        size = len(state.hands[s])
-        other.hands[s] = sorted(pool[:size])
-        del pool[:size]
-    other.draw_pile = pool
-    other.rng = state.rng ^ 0x5DEECE66D
-    return other
-
-
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
 def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> None:
     """Two games that differ only in what the seat cannot see give it the same view, and so
@@ -116,7 +88,7 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
         if state.phase == Phase.OVER:
             continue
         seat = state.turn
-        other = _hidden_shuffled(state, seat, seed)
+        other = hidden_shuffled(state, seat, seed)
         assert other != state
         seat_view = view(state, seat)
         assert view(other, seat) == seat_view
@@ -135,7 +107,7 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
 
 def test_a_sample_agrees_with_the_view() -> None:
     rng = random.Random(2)
-    for seat_view in _views(4, 6, 200, 13):
+    for seat_view in choice_views(4, 6, 200, 13):
         sample = Sampler(seat_view, round_only=True).sample(rng)
         seat = seat_view.seat
         assert sample.hands[seat] == list(seat_view.hand)
@@ -151,7 +123,7 @@ def turn_actions_of(state: State) -> list[object]:
 
 
 def test_the_iteration_budget_is_respected() -> None:
-    seat_view = _views(2, 9, 60, 5)[0]
+    seat_view = choice_views(2, 9, 60, 5)[0]
     bot = MctsBot(iterations=17, search="ismcts", prior=None)
     bot.choose(seat_view, random.Random(0), Budget())
     assert bot.iterations_done == 17  # no limit in the budget: the bot's own setting
@@ -160,7 +132,7 @@ def test_the_iteration_budget_is_respected() -> None:
 
 
 def test_the_seconds_budget_is_respected() -> None:
-    seat_view = _views(4, 10, 40, 3)[0]
+    seat_view = choice_views(4, 10, 40, 3)[0]
     bot = MctsBot(search="ismcts", prior=None)
     began = time.monotonic()
     bot.choose(seat_view, random.Random(0), Budget(seconds=0.05))

@@ -29,10 +29,6 @@ def unseen_cards(view: SeatView) -> list[int]:
     return sorted(remaining.elements())
 
 
-_TRIES = 8
-"""Draws of a hand before a sampler settles for the single-card condition (``Sampler._kept``)."""
-
-
 class Sampler:
     """Samples states consistent with one view; the work that depends only on the view (the
     unseen cards) is done once, so a search bot can draw thousands of samples per decision.
@@ -79,7 +75,7 @@ class Sampler:
         kept: list[int] = []
         fruitless = self.fruitless
         if fruitless is not None and (self.infer >= 1.0 or rand() < self.infer):
-            kept = self._kept(pool, rng)
+            kept = self._kept(pool)
         hands: list[list[int]] = []
         start = 0
         for seat, size in enumerate(view.hand_sizes):
@@ -120,31 +116,25 @@ class Sampler:
             history=list(view.history) if full else [],
         )
 
-    def _kept(self, pool: list[int], rng: random.Random) -> list[int]:
-        """Cards for the hand a fruitless draw speaks of, taken out of the shuffled ``pool``:
-        cards that match nothing on the row it faced, and no two of them adding up to a
-        number there (rejection, a few tries; then the single-card condition alone). Empty
-        when the pool cannot supply them (a loaded position)."""
+    def _kept(self, pool: list[int]) -> list[int]:
+        """Cards for the hand a fruitless draw speaks of, taken out of the shuffled ``pool``
+        in its order: each card that matches nothing on the row that hand faced, alone or with
+        the cards taken before it (so no two add up to a number there). Empty, and the pool
+        untouched, when the pool cannot supply them (a loaded position)."""
         fruitless = self.fruitless
         assert fruitless is not None
         allowed = self.allowed
-        for attempt in range(_TRIES):
-            if attempt:
-                pool.sort(key=lambda _: rng.random())
-            picks: list[int] = []
-            for index, card in enumerate(pool):
-                if allowed[card]:
-                    picks.append(index)
-                    if len(picks) == fruitless.cards:
-                        break
-            else:
-                return []
-            part = [pool[i] for i in picks]
-            if fruitless.allows(part) or attempt == _TRIES - 1:
-                for i in reversed(picks):
-                    del pool[i]
-                return part
-        return []  # pragma: no cover - the loop returns on its last attempt
+        picks: list[int] = []
+        part: list[int] = []
+        for index, card in enumerate(pool):
+            if allowed[card] and (not part or fruitless.allows([*part, card])):
+                picks.append(index)
+                part.append(card)
+                if len(part) == fruitless.cards:
+                    for i in reversed(picks):
+                        del pool[i]
+                    return part
+        return []
 
 
 def sample_state(view: SeatView, rng: random.Random) -> State:

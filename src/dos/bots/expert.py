@@ -5,12 +5,12 @@ common random numbers, sequential halving, the ``greedy`` bot's choice as the de
 is given up only for a paired advantage), changed where it judged badly:
 
 * **Points, not rounds.** A game is won by reaching the target (RULES.md §7), and a round won
-  with few points changes little. With two players a simulated round is scored by the chance
-  of winning the *game* from the scores it leaves (``game_values``): a table worked out once
-  per target by dynamic programming over rounds, each round won by either player alike, its
-  points drawn from the distribution measured in self-play (``ROUND_POINTS``). So the search
-  sheds points before an opponent goes out and lets a round go when little is at stake. With
-  more players it keeps ``mcts``'s reward.
+  with few points changes little. A simulated round is scored by the chance of winning the
+  *game* from the scores it leaves: between two players a table worked out once per target by
+  dynamic programming over rounds (``game_values``), each round won by either alike, its
+  points drawn from the distribution measured in self-play (``ROUND_POINTS``); with more
+  players the pairwise chances combined (``win_chances``). So the search sheds points before
+  an opponent goes out and lets a round go when little is at stake.
 * **What the history tells.** A player who drew and then laid made no match with the hand
   they held (``dos.bots.inference``); most samples deal that player's kept cards from the
   cards that match nothing on the row they faced (``infer``, default 0.9: players now and
@@ -43,21 +43,38 @@ from dos.rules.official import Action, SeatView
 ITERATIONS: Final = 1600
 """Simulations a decision runs when its budget sets no count (``mcts``: 400)."""
 
-ROUND_POINTS: Final = (2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 20, 22, 24, 27, 29, 32, 36, 42, 50, 65)
-"""The points a two-player round brings its winner: the 20 ventiles of 4,462 rounds of
-``greedy`` self-play (``bench/round_points.py`` measures them again), each taken as equally
-likely."""
+ROUND_POINTS: Final = {
+    2: (2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 20, 22, 24, 27, 29, 32, 36, 42, 50, 65),
+    3: (15, 22, 27, 30, 34, 37, 40, 43, 46, 50, 53, 57, 61, 65, 69, 75, 82, 94, 107, 134),
+    4: (34, 42, 50, 56, 59, 65, 69, 73, 78, 84, 89, 95, 100, 107, 114, 125, 138, 150, 169, 213),
+}
+"""The points a round brings its winner, by player count: the 20 ventiles of the rounds of
+``greedy`` self-play (2 players: 4,462 rounds, 3: 1,085, 4: 697; ``bench/round_points.py``
+measures them again), each taken as equally likely. Larger tables scale the four-player one
+by the number of hands the winner scores (``round_points``)."""
 
 LARGEST_TABLE: Final = 1000
 """Targets above this are not tabled (the table grows with the square of the target): the
 search then keeps ``mcts``'s reward."""
 
 
+def round_points(players: int) -> tuple[int, ...]:
+    """The ventiles of the points a round brings its winner at a table of ``players``.
+
+    >>> round_points(2)[0], round_points(8)[0]
+    (2, 79)
+    """
+    if players in ROUND_POINTS:
+        return ROUND_POINTS[players]
+    return tuple(round(x * (players - 1) / 3) for x in ROUND_POINTS[4])
+
+
 @functools.cache
-def game_values(target: int) -> tuple[tuple[float, ...], ...]:
-    """``game_values(target)[a][b]``: the chance that a player with ``a`` points beats one with
-    ``b`` (both below ``target``) in a two-player game, if every later round is won by either
-    player alike and brings one of ``ROUND_POINTS`` alike.
+def game_values(target: int, players: int = 2) -> tuple[tuple[float, ...], ...]:
+    """``game_values(target, players)[a][b]``: the chance that a player with ``a`` points
+    reaches ``target`` before a player with ``b`` (both below it), if every later round that
+    one of the two wins is won by either alike and brings one of ``round_points(players)``
+    alike (rounds the others win leave the two as they are).
 
     >>> values = game_values(200)
     >>> round(values[0][0], 6)
@@ -67,7 +84,7 @@ def game_values(target: int) -> tuple[tuple[float, ...], ...]:
     """
     if not 1 <= target <= LARGEST_TABLE:
         raise ValueError(f"target: 1 to {LARGEST_TABLE}, not {target}")
-    outcomes = ROUND_POINTS
+    outcomes = round_points(players)
     share = 1.0 / (2 * len(outcomes))
     rows = [[0.0] * target for _ in range(target)]
     # Scores only grow, so each entry needs only entries of higher scores: fill from the top.
@@ -100,8 +117,8 @@ class ExpertBot(MctsBot):
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
         target = view.options.target_score
-        two = len(view.hand_sizes) == 2 and target <= LARGEST_TABLE
-        self._values = game_values(target) if two else None
+        tabled = target <= LARGEST_TABLE
+        self._values = game_values(target, len(view.hand_sizes)) if tabled else None
         return super().choose(view, rng, budget)
 
     def _sampler(self, view: SeatView) -> Sampler:
@@ -115,9 +132,33 @@ class ExpertBot(MctsBot):
             return super()._round_rewards(scores, target, winner, points)
         after = list(scores)
         after[winner] += points
+        rewards = [0.0] * len(after)
         if after[winner] >= target:
-            rewards = [0.0, 0.0]
             rewards[winner] = 1.0
             return rewards
-        first = values[after[0]][after[1]]
-        return [first, 1.0 - first]
+        return win_chances(values, after)
+
+
+def win_chances(values: tuple[tuple[float, ...], ...], scores: list[int]) -> list[float]:
+    """Each player's chance of winning the game from ``scores`` (all below the target), from
+    the two-player chances ``values`` (``game_values``): a player's weight is the product of
+    their chances against each other player, the weights normalised. With two players these
+    are the table's own chances; at equal scores every player has an equal share.
+
+    >>> values = game_values(200, 4)
+    >>> [round(p, 3) for p in win_chances(values, [50, 50, 50, 50])]
+    [0.25, 0.25, 0.25, 0.25]
+    >>> a, b, c = win_chances(values, [180, 20, 20])
+    >>> a > 0.5 and b == c
+    True
+    """
+    weights = []
+    for me, mine in enumerate(scores):
+        row = values[mine]
+        weight = 1.0
+        for other, theirs in enumerate(scores):
+            if other != me:
+                weight *= row[theirs]
+        weights.append(weight)
+    total = sum(weights)
+    return [w / total for w in weights]
