@@ -120,9 +120,11 @@ class LadderResult:
     def headline(self) -> str:
         """One line saying what was played, how and in how long."""
         s = self.settings
+        pairs = f"{s['pairs']} pair{'' if s['pairs'] == 1 else 's'}"
+        deals = f"{s['deals']} deal{'' if s['deals'] == 1 else 's'}"
         return (
-            f"{len(self.games)} games: {len(s['bots'])} names, {s['pairs']} pairs x "
-            f"{s['games_per_pair']} games ({s['deals']} deals x 2 seatings), seed {s['seed']}, "
+            f"{len(self.games)} games: {len(s['bots'])} names, {pairs} x "
+            f"{s['games_per_pair']} games ({deals} x 2 seatings), seed {s['seed']}, "
             + (
                 f"target {s['options']['target_score']}, "
                 if "target_score" in s["options"]
