@@ -80,6 +80,17 @@ def test_a_tournament_without_matplotlib_leaves_the_plot_out(tmp_path: Path) -> 
     ]
 
 
+def test_a_ladder_with_an_output_folder_names_the_plots_extra(tmp_path: Path) -> None:
+    done = _run(
+        "from dos.cli import main\n"
+        "sys.exit(main(['ladder', '--bots', 'greedy,random', '--games', '2', '--out', 'out']))\n",
+        tmp_path,
+    )
+    assert done.returncode == 2
+    assert "needs matplotlib: pip install 'dos-game[arena]'" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_command_that_needs_an_extra_names_it(tmp_path: Path) -> None:
     done = _run("from dos.cli import main\nsys.exit(main(['play']))\n", tmp_path)
     assert done.returncode == 2

@@ -149,6 +149,30 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         print(f"\nwrote {', '.join(str(path) for path in result.files)}")
 
 
+def cmd_ladder(args: argparse.Namespace) -> None:
+    from dos.arena.backends import make_backend
+    from dos.arena.ladder import run_ladder
+
+    backend = make_backend(args.jobs, args.ray, args.ray_timeout)
+    result = run_ladder(
+        None if args.bots is None else [name.strip() for name in args.bots.split(",")],
+        args.games,
+        players=args.players,
+        seed=args.seed,
+        target_score=args.target,
+        backend=backend,
+        out=None if args.out is None else Path(args.out),
+        progress=False if args.no_progress else None,
+        rules=args.rules,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    print(result.table())
+    if result.files:
+        print(f"\nwrote {', '.join(str(path) for path in result.files)}")
+
+
 def cmd_play(args: argparse.Namespace) -> None:
     require("textual", "tui", "dos play")
     from dos.tui.launch import play
@@ -201,6 +225,28 @@ def _players(text: str) -> int:
     if not 2 <= value <= 10:
         raise argparse.ArgumentTypeError("must be from 2 to 10")
     return value
+
+
+def _arena_options(p: argparse.ArgumentParser, files: str) -> None:
+    """The options ``dos tournament`` and ``dos ladder`` share: backend, seed, target, output."""
+    p.add_argument("--jobs", type=int, help="local worker processes (with --ray auto: CPUs)")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS ('auto': start a local one on 127.0.0.1)",
+    )
+    p.add_argument(
+        "--ray-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to wait for the Ray address to answer",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    p.add_argument("--target", type=int, default=200, help="target score")
+    p.add_argument("--out", metavar="DIR", help=f"write {files} into DIR")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -267,27 +313,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
     p.add_argument("--games", type=int, default=100, help="games, a multiple of --players")
-    p.add_argument("--jobs", type=int, help="local worker processes (with --ray auto: CPUs)")
-    p.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run on the Ray cluster at ADDRESS ('auto': start a local one on 127.0.0.1)",
-    )
-    p.add_argument(
-        "--ray-timeout",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long to wait for the Ray address to answer",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals")
-    p.add_argument("--target", type=int, default=200, help="target score")
-    p.add_argument(
-        "--out", metavar="DIR", help="write games.csv, tournament.json and win_rates.png into DIR"
-    )
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _arena_options(p, "games.csv, tournament.json and win_rates.png")
     p.set_defaults(func=cmd_tournament)
+
+    p = command("ladder", "play every bot and level against every other in one round-robin, rated")
+    p.add_argument(
+        "--bots",
+        help="bot or level names, comma-separated (default: every one of the rule set; a "
+        "policy:FILE only when named)",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=20,
+        help="games per pair, a multiple of 2: each deal under both seatings (default 20)",
+    )
+    p.add_argument(
+        "--players", type=int, default=2, help="seats at the table: 2 only (a ladder plays pairs)"
+    )
+    _arena_options(p, "games.csv, ladder.json, ladder.txt and ladder.png")
+    p.set_defaults(func=cmd_ladder)
 
     p = command("play", "play a full game against bots in a full-screen terminal interface")
     p.add_argument("--players", type=int, default=2, choices=range(2, 5), help="2-4 players")

@@ -191,7 +191,12 @@ def check_out(out: Path) -> None:
         raise TournamentError(f"--out: {existing} is not writable")
 
 
-def _percent(value: float | None) -> str:
+def percent(value: float | None) -> str:
+    """A share as a percentage with one decimal; ``-`` for none.
+
+    >>> percent(0.5), percent(None)
+    ('50.0%', '-')
+    """
     return "-" if value is None else f"{value:.1%}"
 
 
@@ -232,9 +237,9 @@ def format_table(summary: Summary) -> str:
                 str(bot.seats),
                 str(bot.games),
                 str(bot.wins),
-                _percent(bot.win_rate),
+                percent(bot.win_rate),
                 f"{low:.1%} - {high:.1%}",
-                _percent(bot.fair_share),
+                percent(bot.fair_share),
                 f"{bot.rating.mu:.1f}",
                 f"±{bot.rating_interval[1] - bot.rating.mu:.1f}",
                 _number(bot.mean_points),
@@ -247,13 +252,18 @@ def format_table(summary: Summary) -> str:
     seat_header = ["win rate by seat", *[f"seat {s}" for s in range(summary.players)]]
     seat_rows = [seat_header]
     for bot in summary.bots:
-        seat_rows.append([bot.name, *[_percent(seat.win_rate) for seat in bot.per_seat]])
-    seat_rows.append(["any bot", *[_percent(seat.win_rate) for seat in summary.seats]])
-    return _align(rows) + "\n\n" + _align(seat_rows)
+        seat_rows.append([bot.name, *[percent(seat.win_rate) for seat in bot.per_seat]])
+    seat_rows.append(["any bot", *[percent(seat.win_rate) for seat in summary.seats]])
+    return align(rows) + "\n\n" + align(seat_rows)
 
 
-def _align(rows: list[list[str]]) -> str:
-    """Columns padded to their widest cell: the first to the left, the others to the right."""
+def align(rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell: the first to the left, the others to the right.
+
+    >>> print(align([["bot", "wins"], ["greedy", "7"]]))
+    bot     wins
+    greedy     7
+    """
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:

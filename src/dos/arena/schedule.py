@@ -79,12 +79,9 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
     return seeds
 
 
-def check(bots: Sequence[str], players: int, games: int, known: Sequence[str]) -> None:
-    """Raises ``TournamentError`` with a message naming the first thing wrong, if any."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise TournamentError(
-            f"--players: must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
-        )
+def check_names(bots: Sequence[str], known: Sequence[str], once: str = "") -> None:
+    """Raises ``TournamentError`` unless ``bots`` are two or more known names, each named once
+    (``once``: why, added to that message)."""
     for name in bots:
         if name not in known:
             shown = name if name else "(empty)"
@@ -92,9 +89,12 @@ def check(bots: Sequence[str], players: int, games: int, known: Sequence[str]) -
     if len(bots) < 2:
         raise TournamentError("--bots: name at least two bots, separated by commas")
     if len(set(bots)) != len(bots):
-        raise TournamentError("--bots: each bot may be named once (the last fills the seats left)")
-    if len(bots) > players:
-        raise TournamentError(f"--bots: {len(bots)} bots do not fit {players} seats")
+        raise TournamentError(f"--bots: each bot may be named once{once}")
+
+
+def check_games(games: int, players: int) -> None:
+    """Raises ``TournamentError`` unless ``games`` is a positive multiple of ``players`` (one
+    game per seat rotation of every deal)."""
     if games < 1:
         raise TournamentError(f"--games: must be at least 1, not {games}")
     if games % players:
@@ -104,6 +104,35 @@ def check(bots: Sequence[str], players: int, games: int, known: Sequence[str]) -
             f"--games: must be a multiple of {players} (every deal is played once under each "
             f"of the {players} seat rotations); try {suggestion}"
         )
+
+
+def check(bots: Sequence[str], players: int, games: int, known: Sequence[str]) -> None:
+    """Raises ``TournamentError`` with a message naming the first thing wrong, if any."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise TournamentError(
+            f"--players: must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}"
+        )
+    check_names(bots, known, " (the last fills the seats left)")
+    if len(bots) > players:
+        raise TournamentError(f"--bots: {len(bots)} bots do not fit {players} seats")
+    check_games(games, players)
+
+
+def game_options(rules: str, players: int, target_score: int) -> Options | ClassicOptions:
+    """The options of every game of a tournament under ``rules``; checks the rule set and the
+    target (``TournamentError``). A classic game has no target score (it is one hand played to
+    a full ranking).
+
+    >>> game_options("official", 2, 30).target_score
+    30
+    """
+    if rules not in ("official", "classic"):
+        raise TournamentError(f"--rules: unknown rule set {rules!r}")
+    if target_score < 1:
+        raise TournamentError(f"--target: must be at least 1, not {target_score}")
+    if rules == "classic":
+        return ClassicOptions(players=players)
+    return Options(players=players, target_score=target_score)
 
 
 def make_schedule(
@@ -126,13 +155,7 @@ def make_schedule(
     if known is None:
         known = names(rules)
     check(bots, players, games, known)
-    if target_score < 1:
-        raise TournamentError(f"--target: must be at least 1, not {target_score}")
-    options: Options | ClassicOptions = (
-        ClassicOptions(players=players)
-        if rules == "classic"
-        else Options(players=players, target_score=target_score)
-    )
+    options = game_options(rules, players, target_score)
     base = lineup(bots, players)
     seatings = [seating(base, rotation) for rotation in range(players)]
     return [

@@ -18,7 +18,7 @@ from dos import __version__
 from dos.arena.backends import Backend, Sequential
 from dos.arena.played import PlayedGame
 from dos.arena.report import check_out, format_table, write_results
-from dos.arena.schedule import TournamentError, lineup, make_schedule, seating
+from dos.arena.schedule import GameSpec, TournamentError, lineup, make_schedule, seating
 from dos.arena.stats import Summary, summarize
 from dos.bots.registry import make_player
 
@@ -64,6 +64,28 @@ def check_bots(bots: Sequence[str], rules: str = "official") -> None:
             raise TournamentError(f"--bots: {name!r} cannot be loaded: {error}") from None
 
 
+def play_schedule(
+    specs: Sequence[GameSpec], backend: Backend, progress: bool | None, desc: str
+) -> tuple[list[PlayedGame], float]:
+    """Plays ``specs`` on ``backend`` with a progress bar on stderr labelled ``desc``
+    (``progress`` ``None``: only if stderr is a terminal); returns the games in schedule order
+    and the wall time in seconds.
+    """
+    from tqdm import tqdm
+
+    began = time.perf_counter()
+    with tqdm(
+        total=len(specs),
+        unit="game",
+        desc=desc,
+        file=sys.stderr,
+        disable=None if progress is None else not progress,
+        dynamic_ncols=True,
+    ) as bar:
+        played = backend.run(specs, bar.update)
+    return played, time.perf_counter() - began
+
+
 def run_tournament(
     bots: Sequence[str],
     players: int,
@@ -86,19 +108,7 @@ def run_tournament(
     if out is not None:
         check_out(out)
     backend = backend or Sequential()
-    from tqdm import tqdm
-
-    began = time.perf_counter()
-    with tqdm(
-        total=len(specs),
-        unit="game",
-        desc="tournament",
-        file=sys.stderr,
-        disable=None if progress is None else not progress,
-        dynamic_ncols=True,
-    ) as bar:
-        played = backend.run(specs, bar.update)
-    seconds = time.perf_counter() - began
+    played, seconds = play_schedule(specs, backend, progress, "tournament")
     summary = summarize(played, bots)
     base = lineup(bots, players)
     settings: dict[str, Any] = {
