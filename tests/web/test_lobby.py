@@ -44,9 +44,11 @@ def test_every_level_of_the_rule_set_is_offered_in_the_players_words(
         expect(menu).to_have_text([text("de", f"web.level_{level}") for level in LEVELS])
         assert menu.evaluate_all("options => options.map(o => o.value)") == list(LEVELS)
         assert "expert" in LEVELS and text("de", "web.level_expert") == "Experte"
+        page.select_option("#create-level-1", "expert")
         page.select_option("#create-rules", "classic")  # the classic rule set's own levels
         expect(menu).to_have_text([text("de", f"web.level_{level}") for level in CLASSIC_LEVELS])
         page.select_option("#create-rules", "official")
+        expect(page.locator("#create-level-1")).to_have_value("expert")  # the choice is kept
         code = create_table(page, "Ada", seats=2, bots=1, level="expert")
         seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
         assert [s["bot"] for s in seats] == [None, "expert"]

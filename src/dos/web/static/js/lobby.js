@@ -141,7 +141,6 @@ export class Lobby {
   renderBotLevels(seats, bots) {
     const allowed = this.allowedLevels();
     const box = $("bot-levels");
-    for (const [i, select] of [...box.querySelectorAll("select")].entries()) this.levels[i] = select.value;
     box.replaceChildren();
     for (let i = 0; i < bots; i++) {
       const seat = seats - bots + i;
@@ -159,6 +158,7 @@ export class Lobby {
       }
       const kept = this.levels[i];
       select.value = allowed.includes(kept) ? kept : allowed.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : allowed[0];
+      select.addEventListener("change", () => { this.levels[i] = select.value; });
       label.append(span, select);
       box.append(label);
     }
