@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dos import records, ruleset
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.extras import MissingExtraError, require
 from dos.perft import divide, perft
@@ -336,7 +337,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("play", "play a full game against bots in a full-screen terminal interface")
     p.add_argument("--players", type=int, default=2, choices=range(2, 5), help="2-4 players")
-    p.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
+    p.add_argument(
+        "--level",
+        default="medium",
+        choices=list(dict.fromkeys([*LEVELS, *CLASSIC_LEVELS])),
+        help=f"the bots' level: {', '.join(LEVELS)} (classic: {', '.join(CLASSIC_LEVELS)})",
+    )
     p.add_argument("--lang", default="en", choices=["en", "fr", "de", "it", "nl", "cy", "ja"])
     p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
     p.add_argument("--target", type=int, help="target score (official rules; default 200)")

@@ -13,6 +13,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from dos.bots.registry import LEVELS
 from server.support import ServerProcess
 
 pytestmark = pytest.mark.asyncio
@@ -48,8 +49,10 @@ def token_of(grant: str) -> str:
 async def play_a_game(session: ClientSession, rng: random.Random) -> str:
     """Creates a table with an easy bot, plays it to the end; returns the final text."""
     await session.initialize()
-    names = {tool.name for tool in (await session.list_tools()).tools}
-    assert names == TOOLS
+    tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert set(tools) == TOOLS
+    levels = (tools["create_table"].description or "").split("easiest first: ", 1)[1]
+    assert f"official {', '.join(LEVELS)};" in levels and "expert" in LEVELS
     assert "Double Number Match" in text_of(await session.call_tool("rules", {}))
     grant = text_of(
         await session.call_tool(

@@ -17,6 +17,7 @@ import pytest
 
 from dos import ruleset
 from dos.agents.text import FORMAT, TABLE_EXAMPLE, meaning, render
+from dos.bots.registry import LEVELS
 from support import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -117,6 +118,16 @@ def test_the_lobby_has_no_game_and_nothing_to_do() -> None:
         "phase: lobby (no game yet: you start it (start))",
         "legal:",
     ]
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_a_bot_seat_says_its_level(level: str) -> None:
+    seats = [dict(seat) for seat in TABLE_EXAMPLE["seats"]]
+    seats[3]["bot"] = level
+    table = {**TABLE_EXAMPLE, "status": "lobby", "game": 0, "seats": seats}
+    lines = render(table, 0, version=0, change=3, view=None, result=None).splitlines()
+    assert f"player 3: {level} bot" in lines
+    assert "expert" in LEVELS
 
 
 @pytest.mark.parametrize("rules_name", ruleset.NAMES)

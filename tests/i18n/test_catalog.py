@@ -99,3 +99,14 @@ def test_an_unknown_key_or_language_is_an_error() -> None:
         text("en", "game.no_such_key")
     with pytest.raises(i18n.CatalogError):
         text("xx", "game.center_row")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_bot_level_of_either_rule_set_has_its_name(lang: str) -> None:
+    from dos.bots.registry import CLASSIC_LEVELS, LEVELS
+
+    texts = catalog(lang)
+    assert "expert" in LEVELS
+    for level in [*LEVELS, *CLASSIC_LEVELS]:
+        for namespace in ("web", "tui"):
+            assert texts.get(f"{namespace}.level_{level}", "").strip(), (lang, namespace, level)

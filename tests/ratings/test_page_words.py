@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n import LANGS, catalog
 from dos.web import STATIC_DIR
 
@@ -36,5 +37,5 @@ def test_every_word_of_the_pages_is_in_the_catalog(lang: str) -> None:
     assert missing == []
     for rules in ("official", "classic"):
         assert f"web.rules_{rules}" in texts
-    for level in ("easy", "medium", "hard"):
+    for level in [*LEVELS, *CLASSIC_LEVELS]:  # a rated bot is shown by its level's name
         assert f"web.level_{level}" in texts

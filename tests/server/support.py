@@ -400,6 +400,39 @@ def check_hidden(player: WsPlayer, hands: list[list[list[str]]], keys: set[str] 
     return checked
 
 
+BOT_REFLEXES = ("dos", "catch", "react", "timeout")
+"""How a bot's update begins when it is no move of its turn (a DOS call, a catch, a reaction
+test, or the server's timeout)."""
+
+
+async def play_until_the_bot_moves(
+    player: WsPlayer, bot_seat: int, moves: int, rng: random.Random, limit: int = 5000
+) -> list[str]:
+    """Plays ``player``'s seat at random (reading each round's summary at once) until the bot
+    at ``bot_seat`` has made ``moves`` moves of its own turns; returns those moves."""
+    for _ in range(limit):
+        made = [
+            m["action"]
+            for m in player.messages
+            if m["type"] == "update"
+            and m["by_bot"]
+            and m["seat"] == bot_seat
+            and not m["action"].startswith(BOT_REFLEXES)
+        ]
+        if len(made) >= moves:
+            return made
+        assert player.result is None, "the game ended before the bot made its moves"
+        if player.waited_for:
+            player.waited_for = False
+            await player.send({"type": "continue"})
+        action = player.choice(rng)
+        if action is None:
+            await player.recv()
+        else:
+            await player.act(action)
+    raise AssertionError("the bot did not move")
+
+
 @contextlib.contextmanager
 def running(server: ServerProcess) -> Iterator[ServerProcess]:
     """Starts a server and stops it at the end."""

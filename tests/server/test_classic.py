@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from dos.bots.registry import CLASSIC_LEVELS
 from dos.cli import main as dos_main
 from dos.rules.classic import FakeClock, Phase
 from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
@@ -26,6 +27,7 @@ from server.support import (
     create_table,
     join_table,
     play_to_reaction,
+    play_until_the_bot_moves,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -79,6 +81,18 @@ async def test_two_players_and_two_server_bots_play_classic_to_a_full_ranking(
     assert checked > 3 * len(ada.history) // 2
     for player in (ada, bob, watcher):
         await player.close()
+
+
+@pytest.mark.skipif("expert" not in CLASSIC_LEVELS, reason="no classic expert level yet")
+async def test_a_classic_expert_bot_plays_its_turns(server: ServerProcess) -> None:
+    host = create_table(server.url, rules="classic", seats=[None, "expert"])
+    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    assert ada.table is not None and ada.table["seats"][1]["bot"] == "expert"
+    moves = await play_until_the_bot_moves(ada, 1, 3, random.Random(8))
+    assert len(moves) >= 3
+    await ada.close()
 
 
 async def test_a_reaction_test_nobody_answers_times_out_on_the_server(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from server.support import ServerProcess, create_table
 
 
@@ -12,7 +13,20 @@ def test_the_server_says_what_it_offers(server: ServerProcess) -> None:
     info = httpx.get(f"{server.url}/api/info").json()
     assert info["protocol"] == 1
     assert "official" in info["rules"]
-    assert info["levels"] == ["easy", "medium", "hard"]
+    assert info["levels"] == list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    assert info["levels_by_rules"] == {"official": list(LEVELS), "classic": list(CLASSIC_LEVELS)}
+
+
+def test_a_table_takes_a_bot_of_every_level_of_its_rule_set(server: ServerProcess) -> None:
+    levels = httpx.get(f"{server.url}/api/info").json()["levels_by_rules"]
+    assert "expert" in levels["official"]
+    for rules, names in levels.items():
+        for level in names:
+            host = create_table(server.url, rules=rules, seats=[None, level])
+            assert [s["bot"] for s in host["table"]["seats"]] == [None, level], (rules, level)
+        body = {"name": "Ada", "rules": rules, "seats": [None, "sage"]}  # a bot, no level
+        refused = httpx.post(f"{server.url}/api/tables", json=body)
+        assert refused.status_code == 400 and refused.json()["field"] == "seats.1", refused.text
 
 
 def test_the_openapi_document_lists_the_endpoints(server: ServerProcess) -> None:

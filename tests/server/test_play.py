@@ -17,6 +17,7 @@ from server.support import (
     create_table,
     hands_by_version,
     join_table,
+    play_until_the_bot_moves,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -103,6 +104,17 @@ async def test_a_rematch_deals_a_new_game_with_the_same_seats(server: ServerProc
     assert set(first) == set(second)
     games = httpx.get(f"{server.url}/api/tables/{code}/games").json()["games"]
     assert [g["status"] for g in games] == ["finished", "finished"]
+    await ada.close()
+
+
+async def test_an_expert_bot_plays_its_turns(server: ServerProcess) -> None:
+    host = create_table(server.url, seats=[None, "expert"])
+    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    assert ada.table is not None and ada.table["seats"][1]["bot"] == "expert"
+    moves = await play_until_the_bot_moves(ada, 1, 3, random.Random(8))
+    assert len(moves) >= 3
     await ada.close()
 
 

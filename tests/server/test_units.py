@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -125,3 +130,42 @@ def test_a_limit_that_is_off_counts_nothing() -> None:
         Limits().with_changes(["table_page=off"])
     with pytest.raises(ValueError, match="create: 'fast' is not a valid value"):
         Limits().with_changes(["create=fast"])
+
+
+class _ThreadRecorder:
+    """A bot that only notes the thread it was asked to decide on."""
+
+    def __init__(self) -> None:
+        self.threads: list[int] = []
+
+    def choose(self, view: Any, rng: Any, budget: Any) -> str:
+        self.threads.append(threading.get_ident())
+        return "draw"
+
+
+@pytest.mark.parametrize("rules", ["official", "classic"])
+def test_every_searching_level_decides_off_the_event_loop(rules: str) -> None:
+    from dos.bots.registry import CLASSIC_LEVELS, LEVELS, SEARCH_BOTS
+    from dos.rules import classic, official
+    from dos.server.bots import BotDriver, bot_support
+
+    levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
+    support = bot_support(rules)
+    assert support is not None and support.levels() == list(levels)
+    searching = {level for level, (bot, *_) in levels.items() if bot in SEARCH_BOTS}
+    assert "hard" in searching and ("expert" in searching or "expert" not in levels)
+    assert rules == "classic" or "expert" in searching
+    state = (classic if rules == "classic" else official).new_game(seed=1)
+    table = SimpleNamespace(rules_name=rules, state=state)
+    driver = BotDriver(table, scale=0.0, seed=1)
+
+    async def decide(level: str) -> bool:
+        """Whether the level's decision ran on another thread than the event loop's."""
+        recorder = _ThreadRecorder()
+        driver._players[level] = replace(driver._player(level), bot=recorder)
+        await driver._choose(1, level)
+        assert len(recorder.threads) == 1
+        return recorder.threads[0] != threading.get_ident()
+
+    off_the_loop = {level for level in levels if asyncio.run(decide(level))}
+    assert off_the_loop == searching

@@ -9,10 +9,12 @@ import pytest
 from textual.widgets import Static
 
 from dos import records
+from dos.bots.registry import CLASSIC_LEVELS
 from dos.i18n import LANGS, text
 from dos.rules.classic import Kind, Phase, from_position
 from dos.rules.classic.cards import NAMES, parse_card
 from dos.tui.app import DosApp, Settings
+from dos.tui.classic import present as classic_present
 from dos.tui.classic.cards import ClassicHandView, DiscardView
 from dos.tui.classic.controller import ClassicController
 from dos.tui.clock import ManualClock
@@ -385,6 +387,14 @@ async def test_the_official_game_over_offers_a_classic_game() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ClassicGameScreen)
         assert app.settings.rules == "classic"
+
+
+@pytest.mark.parametrize("level", list(CLASSIC_LEVELS))
+def test_the_classic_header_names_every_classic_level(level: str) -> None:
+    game = ClassicController(level=level, lang="ja", clock=ManualClock(), timing=FAST)
+    assert classic_present.header(game) == text(
+        "ja", "classic.header", level=text("ja", f"tui.level_{level}")
+    )
 
 
 def test_dos_play_takes_the_classic_rules() -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.cli import main
 from dos.i18n import text
 from dos.tui.app import DosApp
@@ -38,7 +39,8 @@ def recorded_game(tmp_path: Path) -> Path:
     ("options", "message"),
     [
         ({"players": 5}, "--players"),
-        ({"level": "expert"}, "--level"),
+        ({"level": "grandmaster"}, "--level"),
+        ({"level": "sage"}, "--level"),  # a bot's name, no level
         ({"lang": "es"}, "--lang"),
         ({"target": 0}, "--target"),
         ({"replay": "/no/such/file"}, "cannot read"),
@@ -47,6 +49,34 @@ def recorded_game(tmp_path: Path) -> Path:
 def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(PlayError, match=message):
         build_app(**options)  # type: ignore[arg-type]
+
+
+def test_the_expert_level_is_played_and_each_rule_set_takes_only_its_own_levels() -> None:
+    from dos.bots.expert import ExpertBot
+
+    app = build_app(level="expert")
+    try:
+        assert app.controller is not None and app.controller.level == "expert"
+        assert all(type(p.bot) is ExpertBot for p in app.controller.players[1:] if p is not None)
+    finally:
+        assert app.thinker is not None
+        app.thinker.shutdown(cancel_futures=True)
+    for level in [*LEVELS, *CLASSIC_LEVELS]:
+        for rules, levels in (("official", LEVELS), ("classic", CLASSIC_LEVELS)):
+            if level not in levels:
+                with pytest.raises(PlayError, match="--level"):
+                    build_app(rules=rules, level=level)
+
+
+def test_the_command_line_offers_every_level(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--level", "grandmaster"])
+    assert exit_info.value.code == 2
+    offered = capsys.readouterr().err.split("choose from ", 1)[1]
+    assert [name.strip(" ')\n") for name in offered.split(",")] == list(
+        dict.fromkeys([*LEVELS, *CLASSIC_LEVELS])
+    )
+    assert "expert" in LEVELS
 
 
 def test_the_command_line_refuses_five_players(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+from dos.bots.registry import LEVELS
 from dos.cards import parse_card
 from dos.i18n import text
 from dos.rules.official import parse_action
 from dos.tui import present
 from dos.tui.clock import ManualClock
-from dos.tui.controller import HUMAN
+from dos.tui.controller import HUMAN, GameController
 
-from .conftest import bots, controller
+from .conftest import FAST, bots, controller
 
 
 def test_the_header_names_round_target_and_level() -> None:
@@ -19,6 +22,14 @@ def test_the_header_names_round_target_and_level() -> None:
     assert (
         present.header(game) == "DOS · Runde 1 · wer zuerst 150 Punkte hat, gewinnt · Bots: leicht"
     )
+
+
+@pytest.mark.parametrize("level", present.LEVELS)
+def test_the_header_names_every_level_in_the_players_language(level: str) -> None:
+    game = GameController(level=level, lang="ja", clock=ManualClock(), timing=FAST)
+    assert present.header(game).endswith(text("ja", f"tui.level_{level}"))
+    assert "expert" in present.LEVELS
+    assert tuple(LEVELS) == present.LEVELS
 
 
 def test_opponents_show_name_size_score_turn_and_dealer() -> None:

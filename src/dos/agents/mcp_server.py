@@ -24,6 +24,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
+from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
 from dos.server.errors import error_response
 from dos.server.limits import Counters
@@ -40,6 +41,15 @@ Play DOS (Mattel's sequel to UNO) at a DOS game server.
    refused: look again). call_dos and catch are the DOS race: be quick.
 4. wait returns when the game moves on (until="turn": when you have something to do).
 5. When the game is over, game_record gives its record."""
+
+CREATE_TABLE = f"""\
+Creates a table with you, ``name``, as its host at seat 0. ``bots``: the other seats (1-3 of
+them), each a bot level or null for a human seat others join; default one medium bot.
+The bot levels, easiest first: official {", ".join(LEVELS)}; classic {", ".join(CLASSIC_LEVELS)}.
+``target_score`` (official): the points that win (200 by default; 20 makes a short game);
+``options``: any other options of the rule set (docs/classic.md: ``reaction_time_ms``, ...).
+Returns the table code and your seat token. Then start_game."""
+"""What the agent reads about ``create_table``: the levels are the bot registry's."""
 
 MCP_PATH = "/mcp"
 """Where ``dos serve`` serves the MCP server (streamable HTTP)."""
@@ -100,7 +110,7 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         """The public tables in the lobby or playing, newest first (50 at most from offset)."""
         return dict(await call(backend.tables(offset)))
 
-    @server.tool()
+    @server.tool(description=CREATE_TABLE)
     async def create_table(
         name: str,
         *,
@@ -110,12 +120,7 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         public: bool = False,
         options: dict[str, Any] | None = None,
     ) -> str:
-        """Creates a table with you, ``name``, as its host at seat 0. ``bots``: the other
-        seats (1-3 of them), each a bot level (official: easy, medium, hard; classic the
-        same) or null for a human seat others join; default one medium bot. ``target_score``
-        (official): the points that win (200 by default; 20 makes a short game); ``options``:
-        any other options of the rule set (docs/classic.md: ``reaction_time_ms``, ...).
-        Returns the table code and your seat token. Then start_game."""
+        """A new table (the agent reads ``CREATE_TABLE``)."""
         options = dict(options or {})
         if target_score is not None:
             options["target_score"] = target_score

@@ -26,13 +26,13 @@ from fastapi.responses import Response
 from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
-from dos.bots.registry import LEVELS
 from dos.i18n.explain import Words
 from dos.ratings.api import LEADERBOARD_PAGE, RECENT_GAMES, Leaderboard, PlayerPage
 from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
 from dos.ratings.store import leaderboard, player_ratings
 from dos.server import errors
 from dos.server.auth import TokenError
+from dos.server.bots import bot_support
 from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
 from dos.server.delivery import file_response, json_response
@@ -123,6 +123,13 @@ RatedId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za
 """A rated player in a path: a player id, or ``bot:<level>``."""
 
 
+def _levels(rules: str) -> list[str]:
+    """The bot levels a table of ``rules`` accepts, easiest first (none where bots cannot
+    play it)."""
+    support = bot_support(rules)
+    return support.levels() if support is not None else []
+
+
 def _static_dir() -> Path:
     from dos.web import STATIC_DIR
 
@@ -184,7 +191,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         return {
             "protocol": PROTOCOL_VERSION,
             "rules": list(ruleset.NAMES),
-            "levels": list(LEVELS),
+            "levels": _levels("official"),
+            "levels_by_rules": {name: _levels(name) for name in ruleset.NAMES},
             "max_message_bytes": MAX_MESSAGE_BYTES,
             "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
         }

@@ -55,6 +55,10 @@ class BotSupport(Protocol):
         """Whether the seat to act is taking a reaction test (answered in real time)."""
         ...
 
+    def levels(self) -> list[str]:
+        """The bot levels of the rule set, easiest first (``dos.bots.registry``)."""
+        ...
+
     def search_levels(self) -> set[str]:
         """The levels whose bot searches (its decisions run off the event loop)."""
         ...
@@ -68,6 +72,9 @@ class _OfficialSupport:
 
     def reacting(self, state: Any) -> bool:
         return False
+
+    def levels(self) -> list[str]:
+        return list(LEVELS)
 
     def search_levels(self) -> set[str]:
         return {level for level, (bot, *_) in LEVELS.items() if bot in SEARCH_BOTS}
@@ -93,6 +100,9 @@ class _ClassicSupport:
         from dos.rules.classic import Phase
 
         return bool(state.phase == Phase.REACTION)
+
+    def levels(self) -> list[str]:
+        return list(CLASSIC_LEVELS)
 
     def search_levels(self) -> set[str]:
         return {level for level, (bot, *_) in CLASSIC_LEVELS.items() if bot in SEARCH_BOTS}

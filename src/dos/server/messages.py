@@ -489,6 +489,9 @@ class ServerInfo(_Message):
     protocol: int
     rules: list[str]
     levels: list[str]
+    """The official rule set's bot levels, easiest first."""
+    levels_by_rules: dict[str, list[str]]
+    """Each rule set's bot levels, easiest first (empty where bots cannot play it)."""
     max_message_bytes: int
     seats: list[int]
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from dos import ruleset
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
@@ -125,7 +124,12 @@ class Service:
             raise RefusedError(
                 "bad_request", "seats: seat 0 is the host's: it must be null", field="seats.0"
             )
-        levels = CLASSIC_LEVELS if request.rules == "classic" else LEVELS
+        support = bot_support(request.rules)
+        if support is None and any(s is not None for s in request.seats):
+            raise RefusedError(
+                "bad_request", f"seats: bots cannot play {request.rules}", field="seats"
+            )
+        levels = support.levels() if support is not None else []
         for index, level in enumerate(request.seats):
             if level is not None and level not in levels:
                 raise RefusedError(
@@ -133,10 +137,6 @@ class Service:
                     f"seats.{index}: unknown bot level {level!r} (known: {', '.join(levels)})",
                     field=f"seats.{index}",
                 )
-        if bot_support(request.rules) is None and any(s is not None for s in request.seats):
-            raise RefusedError(
-                "bad_request", f"seats: bots cannot play {request.rules}", field="seats"
-            )
         rules = ruleset.get(request.rules)
         options = {k: v for k, v in request.options.items() if k != "players"}
         try:

@@ -10,13 +10,15 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from dos.bots import registry
 from dos.i18n import text
 from dos.rules.official import Action, Kind, Phase
 from dos.rules.official.views import phase_name
 from dos.tui.controller import HUMAN, GameController
 from dos.tui.widgets.cards import face
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = tuple(registry.LEVELS)
+"""The official rules' bot levels, easiest first, each named by ``tui.level_<level>``."""
 
 
 class OpponentLine(NamedTuple):

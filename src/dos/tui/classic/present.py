@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from dos.bots.registry import CLASSIC_LEVELS
 from dos.i18n import text
 from dos.rules.classic import Action, Kind, Phase, State
 from dos.rules.classic.cards import IS_WILD
@@ -18,12 +19,12 @@ from dos.tui.classic.cards import colour_mark
 from dos.tui.classic.controller import ClassicController
 from dos.tui.classic.words import colour_words
 from dos.tui.controller import HUMAN
-from dos.tui.present import LEVELS, OpponentLine
+from dos.tui.present import OpponentLine
 
 
 def header(c: ClassicController) -> str:
     """The rule set and the bots' level."""
-    level = text(c.lang, f"tui.level_{c.level}") if c.level in LEVELS else c.level
+    level = text(c.lang, f"tui.level_{c.level}") if c.level in CLASSIC_LEVELS else c.level
     return text(c.lang, "classic.header", level=level)
 
 

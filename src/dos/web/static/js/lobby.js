@@ -50,7 +50,10 @@ function playerName() {
   return name;
 }
 
-const LEVELS = ["easy", "medium", "hard"];
+// The levels offered until the server says its own (GET /api/info: each rule set's levels,
+// easiest first, from the bot registry); the server checks every seat's level anyway.
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const DEFAULT_LEVEL = "medium";
 
 /** People first, then the bots, each at the level its own menu says. */
 function seatsFromForm(form) {
@@ -95,8 +98,8 @@ export class Lobby {
     $("create-rules").addEventListener("change", () => this.syncForm());
     $("create-seats").addEventListener("input", () => this.syncForm());
     $("create-bots").addEventListener("input", () => this.syncForm());
-    this.levels = [];  // each bot's chosen level, kept while the counts change
-    this.allowedLevels = LEVELS;
+    this.levels = [];  // each bot's chosen level, kept while the counts and rule set change
+    this.levelsByRules = {};  // rule set -> its bot levels, from the server
     $("refresh-tables").addEventListener("click", () => this.refresh());
     this.syncForm();
   }
@@ -107,7 +110,7 @@ export class Lobby {
       const info = await getJSON("/api/info");
       const rules = $("create-rules");
       for (const option of [...rules.options]) option.hidden = !info.rules.includes(option.value);
-      this.allowedLevels = LEVELS.filter((level) => info.levels.includes(level));
+      this.levelsByRules = info.levels_by_rules || { official: info.levels };
       if (info.seats && info.seats.length) {
         $("create-seats").min = Math.min(...info.seats);
         $("create-seats").max = Math.max(...info.seats);
@@ -129,10 +132,15 @@ export class Lobby {
     this.renderBotLevels(seats, Math.max(0, Number(form.bots.value) || 0));
   }
 
+  /** The bot levels of the rule set chosen in the form, easiest first. */
+  allowedLevels() {
+    return this.levelsByRules[$("create-form").rules.value] || LEVELS;
+  }
+
   /** One level menu per bot seat (the bots take the last seats). */
   renderBotLevels(seats, bots) {
+    const allowed = this.allowedLevels();
     const box = $("bot-levels");
-    for (const [i, select] of [...box.querySelectorAll("select")].entries()) this.levels[i] = select.value;
     box.replaceChildren();
     for (let i = 0; i < bots; i++) {
       const seat = seats - bots + i;
@@ -142,13 +150,15 @@ export class Lobby {
       const select = document.createElement("select");
       select.id = `create-level-${i + 1}`;
       select.className = "bot-level";
-      for (const level of this.allowedLevels) {
+      for (const level of allowed) {
         const option = document.createElement("option");
         option.value = level;
         option.textContent = t(`web.level_${level}`);
         select.append(option);
       }
-      select.value = this.levels[i] && this.allowedLevels.includes(this.levels[i]) ? this.levels[i] : "medium";
+      const kept = this.levels[i];
+      select.value = allowed.includes(kept) ? kept : allowed.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : allowed[0];
+      select.addEventListener("change", () => { this.levels[i] = select.value; });
       label.append(span, select);
       box.append(label);
     }
