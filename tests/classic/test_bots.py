@@ -100,7 +100,7 @@ def test_the_search_respects_its_iteration_budget_and_is_deterministic() -> None
 
 
 def test_levels_and_bots_are_made_by_name_for_the_classic_rules() -> None:
-    assert names("classic") == ["random", "greedy", "mcts", "easy", "medium", "hard", "expert"]
+    assert names("classic") == ["random", "greedy", "mcts", "easy", "medium", "hard"]
     for name in names("classic"):
         assert isinstance(make_player(name, "classic"), ClassicPlayer)
     assert type(make_player("easy", "classic").bot) is RandomBot

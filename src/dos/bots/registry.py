@@ -78,7 +78,6 @@ CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget
     "easy": ("random", {}, (1.6, 0.1), Budget()),
     "medium": ("greedy", {}, (1.0, 0.03), Budget()),
     "hard": ("mcts", {}, (0.7, 0.0), Budget(iterations=200, seconds=0.5)),
-    "expert": ("mcts", {}, (0.7, 0.0), Budget(iterations=200, seconds=0.5)),
 }
 """Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
 chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
