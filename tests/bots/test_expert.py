@@ -9,9 +9,9 @@ import pytest
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
-from dos.bots.expert import ROUND_POINTS, ExpertBot, game_values, win_chances
+from dos.bots.expert import ROUND_POINTS, ExpertBot, game_values
 from dos.bots.greedy import GreedyBot
-from dos.bots.inference import fruitless_draw
+from dos.bots.inference import last_turn
 from dos.bots.mcts import _call_all
 from dos.bots.registry import make_player
 from dos.cards import parse_card
@@ -159,22 +159,44 @@ def _after_a_fruitless_draw() -> State:
 
 
 def test_a_fruitless_draw_is_read_from_the_history() -> None:
-    found = fruitless_draw(view(_after_a_fruitless_draw(), 0))
+    found = last_turn(view(_after_a_fruitless_draw(), 0))
     assert found is not None
     assert found.seat == 1 and found.cards == 5
     assert found.faced == (parse_card("R4"), parse_card("B7"))
-    assert found.laid == parse_card("Y10")
+    assert found.extra == (parse_card("Y10"),)
+    assert not found.proven
 
 
 def test_the_inference_holds_while_the_seat_matches_and_not_after() -> None:
     state = _after_a_fruitless_draw()
     apply(state, parse_action("G7@1"))
-    assert fruitless_draw(view(state, 0)) == fruitless_draw(view(_after_a_fruitless_draw(), 0))
+    assert last_turn(view(state, 0)) == last_turn(view(_after_a_fruitless_draw(), 0))
     apply(state, parse_action("end"))
-    assert fruitless_draw(view(state, state.turn)) is None
+    assert last_turn(view(state, state.turn)) is None
 
 
-def test_nothing_is_inferred_without_a_draw_and_a_lay() -> None:
+def test_a_match_turn_that_ended_by_itself_proves_the_hand_matched_nothing_left() -> None:
+    state = from_position(
+        {
+            "players": 2,
+            "dealer": 0,
+            "turn": 1,
+            "hands": [["R3", "G3", "B8"], ["Y4", "B10", "G10", "R10", "Y8"]],
+            "center": ["R4", "B7", "G9", "Y3"],
+            "draw_pile": ["Y5", "B5", "G1"],
+            "discard": [],
+            "scores": [0, 0],
+        }
+    )
+    apply(state, parse_action("Y4@0"))  # nothing left to match on B7, G9, Y3: the turn ends
+    assert state.turn == 0
+    found = last_turn(view(state, 0))
+    assert found is not None and found.proven
+    assert found.seat == 1 and found.cards == 4 and found.extra == ()
+    assert found.faced == tuple(parse_card(c) for c in ("B7", "G9", "Y3"))
+
+
+def test_a_refilled_row_or_a_chosen_end_tells_nothing() -> None:
     state = from_position(
         {
             "players": 2,
@@ -187,15 +209,15 @@ def test_nothing_is_inferred_without_a_draw_and_a_lay() -> None:
             "scores": [0, 0],
         }
     )
-    assert fruitless_draw(view(state, 1)) is None  # no history at all
+    assert last_turn(view(state, 1)) is None  # no history at all
     apply(state, parse_action("Y4@0"))  # nothing else to match: the turn ends (RULES.md §4)
     assert state.turn == 0
-    assert fruitless_draw(view(state, 0)) is None  # a match, not a draw
+    assert last_turn(view(state, 0)) is None  # the row was refilled: which cards were left?
 
 
 def test_a_sample_deals_the_kept_cards_from_cards_that_match_nothing_there() -> None:
     seat_view = view(_after_a_fruitless_draw(), 0)
-    found = fruitless_draw(seat_view)
+    found = last_turn(seat_view)
     assert found is not None
     sampler = Sampler(seat_view, round_only=True, infer=1.0)
     rng = random.Random(3)
@@ -203,41 +225,32 @@ def test_a_sample_deals_the_kept_cards_from_cards_that_match_nothing_there() -> 
         sample = sampler.sample(rng)
         kept = sample.hands[1]
         assert len(kept) == 5
-        assert not matches([*kept, found.laid], list(found.faced), {})
+        assert not matches([*kept, *found.extra], list(found.faced), {})
     # Without the inference, samples often hold such cards.
     plain = Sampler(seat_view, round_only=True)
     assert any(matches(plain.sample(rng).hands[1], list(found.faced), {}) for _ in range(50))
 
 
-def test_greedy_players_mostly_make_the_inference_true() -> None:
-    """The inference is about players who match when they can: ``greedy`` lays instead now
-    and then (when a lay sheds as much), which is why only ``infer`` of the samples use it."""
-    seen = held = 0
+def test_facts_always_hold_and_fruitless_draws_mostly_do() -> None:
+    """What the rules prove holds of every true hand; a fruitless draw's reading holds of
+    ``greedy``'s hands but now and then (it lays when a lay sheds as much), which is why only
+    ``infer`` of the samples follow it."""
+    counts = {True: [0, 0], False: [0, 0]}
     bot = GreedyBot()
-    for seed in range(12):
-        state = new_game(Options(players=2), seed)
+    for players, seed in [(2, s) for s in range(8)] + [(4, s) for s in range(4)]:
+        state = new_game(Options(players=players), seed)
         rng = random.Random(seed)
-        for _ in range(600):
+        for _ in range(800):
             if state.phase == Phase.OVER:
                 break
             if state.dos_open:
                 _call_all(state)
             seat_view = view(state, state.turn)
-            found = fruitless_draw(seat_view)
+            found = last_turn(seat_view)
             if found is not None and found.cards == len(state.hands[found.seat]):
-                seen += 1
-                held += found.allows(list(state.hands[found.seat]))
+                counts[found.proven][0] += 1
+                counts[found.proven][1] += found.allows(list(state.hands[found.seat]))
             apply(state, bot.choose(seat_view, rng, Budget()))
-    assert seen > 40
-    assert held / seen > 0.8
-
-
-def test_win_chances_share_the_game_among_the_players() -> None:
-    values = game_values(200, 4)
-    for scores in ([0, 0, 0, 0], [150, 20, 90, 100], [190, 0, 0, 195]):
-        chances = win_chances(values, scores)
-        assert sum(chances) == pytest.approx(1.0)
-        order = sorted(range(4), key=scores.__getitem__)
-        assert [chances[i] for i in order] == sorted(chances)  # more points, better chances
-    two = game_values(200, 2)
-    assert win_chances(two, [120, 80]) == pytest.approx([two[120][80], two[80][120]])
+    (facts, facts_held), (likely, likely_held) = counts[True], counts[False]
+    assert facts > 30 and facts_held == facts
+    assert likely > 30 and likely_held / likely > 0.8

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from dos.bots.inference import fruitless_draw
+from dos.bots.inference import last_turn
 from dos.cards import N_TYPES, full_deck
 from dos.rules.official import Phase, SeatView, State
 
@@ -43,12 +43,13 @@ class Sampler:
     If the view's game holds fewer than 108 cards (a loaded position), a sample leaves the
     surplus out of play.
 
-    With ``infer`` (a share of the samples, 0 to 1) a sample also agrees with what the history
-    tells of a hidden hand (``dos.bots.inference``): after a fruitless draw, the cards that
-    player kept are dealt from the cards that matched nothing on the row they faced.
+    With ``infer`` a sample also agrees with what the history tells of a hidden hand
+    (``dos.bots.inference``): the cards the player before the seat kept from their last turn
+    are dealt from cards that match nothing on the row they left — in every sample when the
+    rules prove it, in the share ``infer`` (0 to 1) of them when it is a likely reading.
     """
 
-    __slots__ = ("allowed", "fruitless", "infer", "options", "pool", "round_only", "view")
+    __slots__ = ("allowed", "infer", "known", "options", "pool", "round_only", "view")
 
     def __init__(self, view: SeatView, *, round_only: bool = False, infer: float = 0.0) -> None:
         if view.options.players != len(view.hand_sizes):
@@ -58,12 +59,12 @@ class Sampler:
         self.pool = unseen_cards(view)
         self.options = replace(view.options, target_score=1) if round_only else view.options
         self.infer = infer
-        """The share of samples that follow the inference (players now and then lay while
-        they could match: ``greedy`` does when a lay sheds as much, about 1 time in 20)."""
-        self.fruitless = fruitless_draw(view) if infer > 0 else None
-        """With ``infer``: what the history proves about a hidden hand (``dos.bots.inference``)."""
+        """The share of samples that follow a likely reading of the history (a fruitless draw:
+        players now and then lay while they could match); facts are followed by all."""
+        self.known = last_turn(view) if infer > 0 else None
+        """With ``infer``: what the history tells about a hidden hand (``dos.bots.inference``)."""
         self.allowed = (
-            [self.fruitless.allows_card(card) for card in range(N_TYPES)] if self.fruitless else []
+            [self.known.allows_card(card) for card in range(N_TYPES)] if self.known else []
         )
 
     def sample(self, rng: random.Random) -> State:
@@ -73,15 +74,15 @@ class Sampler:
         rand = rng.random
         pool.sort(key=lambda _: rand())  # a uniform shuffle, faster than rng.shuffle
         kept: list[int] = []
-        fruitless = self.fruitless
-        if fruitless is not None and (self.infer >= 1.0 or rand() < self.infer):
+        known = self.known
+        if known is not None and (known.proven or self.infer >= 1.0 or rand() < self.infer):
             kept = self._kept(pool)
         hands: list[list[int]] = []
         start = 0
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
                 hands.append(list(view.hand))
-            elif fruitless is not None and seat == fruitless.seat and kept:
+            elif known is not None and seat == known.seat and kept:
                 hand = kept + pool[start : start + size - len(kept)]
                 hand.sort()
                 hands.append(hand)
@@ -117,20 +118,20 @@ class Sampler:
         )
 
     def _kept(self, pool: list[int]) -> list[int]:
-        """Cards for the hand a fruitless draw speaks of, taken out of the shuffled ``pool``
-        in its order: each card that matches nothing on the row that hand faced, alone or with
-        the cards taken before it (so no two add up to a number there). Empty, and the pool
-        untouched, when the pool cannot supply them (a loaded position)."""
-        fruitless = self.fruitless
-        assert fruitless is not None
+        """Cards for the hand the history speaks of, taken out of the shuffled ``pool`` in its
+        order: each card that matches nothing on the row that hand left, alone or with the
+        cards taken before it and the public ones of that hand (so no two add up to a number
+        there). Empty, and the pool untouched, when the pool cannot supply them."""
+        known = self.known
+        assert known is not None
         allowed = self.allowed
         picks: list[int] = []
         part: list[int] = []
         for index, card in enumerate(pool):
-            if allowed[card] and (not part or fruitless.allows([*part, card])):
+            if allowed[card] and known.allows([*part, card]):
                 picks.append(index)
                 part.append(card)
-                if len(part) == fruitless.cards:
+                if len(part) == known.cards:
                     for i in reversed(picks):
                         del pool[i]
                     return part

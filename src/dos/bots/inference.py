@@ -1,19 +1,27 @@
-"""What the public history proves about a hidden hand (for search bots, official rules).
+"""What the public history tells about a hidden hand (for search bots, official rules).
 
-A player who **draws and then lays** (RULES.md §3: "If you make none, you must lay one card")
-showed that the hand they held after the draw made no match on the Center Row they faced: a
-player who could shed cards by matching does not shed a single card by laying instead. So
-every card they still hold from that hand is a card that matched nothing there — no number
-of a Center Row card, no Wild # (it matches any number), no two cards adding up to one.
+Two kinds of turns tell what a player does *not* hold:
 
-This module reads that fact from a seat's view for the player who acted just before the
-seat's turn (in two-player games: the opponent's last turn), the case the view alone proves
-without remembering earlier views: the Center Row they faced is the seat's own Center Row
-without the card they laid, which lies at its end. Cards they received since (penalties of
-a catch) are not covered.
+* **A match turn that ended by itself.** The engine ends a player's matching as soon as the
+  hand left can make no match on the Center Row cards not yet matched that turn
+  (RULES.md §3-§4; ``dos.rules.official.transitions``), and an ``end`` is recorded only when
+  the player stopped while a match was left. So when the history shows the last match with no
+  ``end`` after it, it is a *fact* that the hand then (the cards kept, and the cards placed
+  afterwards for bonuses) matched nothing on the row cards left unmatched.
+* **A fruitless draw.** A player who draws and then lays (RULES.md §3: "If you make none, you
+  must lay one card") showed that the hand after the draw made no match on the row they
+  faced — *if* they match whenever they can: a lay sheds one card, a match at least one, and
+  players rarely prefer the lay (``greedy`` does about one time in twenty, when a lay sheds as
+  many points). This is likely, not certain.
+
+This module reads either from a seat's view for the player who acted just before the seat's
+turn (in two-player games: the opponent's last turn), the case the view alone settles
+without remembering earlier views: the row they left is the seat's own Center Row less what
+arrived after (refills, placements, the laid card). Cards they received since (DOS penalties)
+are not covered.
 
 >>> from dos.rules.official import new_game, view
->>> fruitless_draw(view(new_game(seed=5), 0)) is None
+>>> last_turn(view(new_game(seed=5), 0)) is None
 True
 """
 
@@ -21,68 +29,104 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dos.rules.official import Kind, Phase, SeatView
+from dos.rules.official import Action, Kind, Phase, SeatView
 from dos.rules.official.legal import matches
+
+CENTER_ROW_SIZE = 2
+"""The Center Row is refilled to this many cards after the matches of a turn (RULES.md §4.2)."""
 
 
 @dataclass(frozen=True, slots=True)
-class FruitlessDraw:
-    """A player's last turn was a draw and a lay: ``cards`` of their current hand are cards
-    that, together with ``laid``, made no match on ``faced`` (the Center Row of that turn)."""
+class NoMatch:
+    """``cards`` of the seat's current hand, together with the public cards ``extra`` (laid or
+    placed from that same hand), made no match on the row cards ``faced``. ``proven``: a fact
+    of the rules (a match turn that ended by itself), else a likely reading of a fruitless
+    draw."""
 
     seat: int
     cards: int
     faced: tuple[int, ...]
-    laid: int
+    extra: tuple[int, ...]
+    proven: bool
 
     def allows(self, part: list[int]) -> bool:
-        """Whether ``part`` (``cards`` cards) could be what the seat kept from that hand."""
-        return not matches([*part, self.laid], list(self.faced), {})
+        """Whether ``part`` could be what the seat kept from that hand."""
+        return not matches([*part, *self.extra], list(self.faced), {})
 
     def allows_card(self, card: int) -> bool:
         """Whether one card could be among them (it matches nothing on its own)."""
         return not matches([card], list(self.faced), {})
 
 
-def fruitless_draw(view: SeatView) -> FruitlessDraw | None:
-    """The fruitless draw of the player who acted just before ``view``'s turn, if that is what
-    their turn was and the view is still in the Center Row it left (``None`` otherwise).
+def last_turn(view: SeatView) -> NoMatch | None:
+    """What the last turn of the player who acted just before ``view``'s seat tells about
+    their hand (see the module), or ``None`` when it tells nothing the view can settle.
 
-    The seat's own turn so far is skipped: its draw, its matches (the Center Row does not
-    change until the turn's matching ends, RULES.md §4), so the inference holds until the
-    seat ends its matching; in the placing phase the row has changed and nothing is inferred.
+    The seat's own turn so far is skipped (its draw and matches: the Center Row does not
+    change until its matching ends, RULES.md §4); in its placing phase the row has changed and
+    nothing is inferred.
     """
     if view.phase != Phase.TURN or view.seat != view.turn:
         return None
-    players = len(view.hand_sizes)
-    previous = (view.turn - 1) % players
+    previous = (view.turn - 1) % len(view.hand_sizes)
     own = int(view.drew) + len(view.matched)
     caught = 0
-    turn_actions = []
+    tail: list[Action] = []
     for action in reversed(view.history):
         if action.kind == Kind.CATCH:
-            if action.target == previous:
-                caught += 1
+            caught += action.target == previous
             continue
         if action.kind == Kind.CALL:
             continue
         if own:
             own -= 1
             continue
-        turn_actions.append(action)
-        if len(turn_actions) == 2:
+        tail.append(action)
+        # Enough to read the turn: its placements and one action before them, and one more
+        # (the draw before a lay, or catches among the matches before the last one).
+        if len(tail) > 12:
             break
-    if len(turn_actions) < 2:
+    found = _read(view, tail)
+    if found is None:
         return None
-    lay, draw = turn_actions
-    # The row they faced held two cards at least (RULES.md §4.2): a shorter one means the lay
-    # was in another round, or the piles ran dry; either way nothing is inferred.
-    if lay.kind != Kind.LAY or draw.kind != Kind.DRAW or len(view.center) < 3:
-        return None
-    laid = lay.cards[0]
-    if view.center[-1] != laid:
-        return None
+    faced, extra, proven = found
     cards = view.hand_sizes[previous] - 2 * caught
-    if cards <= 0:
+    if cards <= 0 or not faced:
         return None
-    return FruitlessDraw(previous, cards, view.center[:-1], laid)
+    return NoMatch(previous, cards, faced, extra, proven)
+
+
+def _read(
+    view: SeatView, tail: list[Action]
+) -> tuple[tuple[int, ...], tuple[int, ...], bool] | None:
+    """The row left unmatched, the public cards of that hand and whether it is a fact, from
+    the previous player's last actions (newest first)."""
+    center = view.center
+    if len(tail) >= 2 and tail[0].kind == Kind.LAY and tail[1].kind == Kind.DRAW:
+        laid = tail[0].cards[0]
+        # The row they faced held two cards at least (RULES.md §4.2): a shorter one means the
+        # lay was in another round, or the piles ran dry; either way nothing is inferred.
+        if len(center) < 3 or center[-1] != laid:
+            return None
+        return center[:-1], (laid,), False
+    i = 0
+    declined = bool(tail) and tail[0].kind == Kind.END
+    if declined:
+        i = 1
+    placed: list[int] = []
+    while i < len(tail) and tail[i].kind == Kind.PLACE:
+        placed.append(tail[i].cards[0])
+        i += 1
+    if i >= len(tail) or tail[i].kind != Kind.MATCH:
+        return None
+    if declined and not placed:
+        return None  # "match, end": a voluntary end, or every placement declined
+    if not view.discard:
+        return None  # the match ended a round: this row was dealt since
+    # The row now: the cards left unmatched, then refills up to two, then the placements.
+    left = len(center) - len(placed)
+    if left <= CENTER_ROW_SIZE:
+        return None  # refilled or not: which cards were left is not settled
+    if tuple(center[left:]) != tuple(reversed(placed)):
+        return None
+    return center[:left], tuple(placed), True
