@@ -56,12 +56,15 @@ LEVELS: dict[str, tuple[str, dict[str, Any], Reflex, Budget]] = {
         "sage",
         {},
         Reflex(call_reliability=1.0, catch_reliability=0.95, reaction=0.6, own_call=0.0),
-        Budget(iterations=1600, seconds=1.0),
+        Budget(iterations=800, seconds=1.0),
     ),
 }
 """Level -> (bot name, bot settings, reflexes, budget)."""
 
 DEFAULT_BUDGET = Budget(iterations=400, seconds=1.0)
+
+BOT_BUDGETS: dict[str, Budget] = {"sage": LEVELS["expert"][3]}
+"""A bare bot's budget where it is not ``DEFAULT_BUDGET``: ``sage`` thinks as ``expert`` does."""
 
 SEARCH_BOTS = frozenset({"mcts", "sage"})
 """The bots (of either rule set) that search: a decision takes up to its budget's time."""
@@ -155,7 +158,7 @@ def make_player(name: str, rules: str = "official") -> Player | ClassicPlayer:
         bot, settings, reflex, budget = LEVELS[name]
         return Player(make_bot(bot, **settings), reflex, budget)
     if name in BOTS:
-        return Player(make_bot(name), Reflex(), DEFAULT_BUDGET)
+        return Player(make_bot(name), Reflex(), BOT_BUDGETS.get(name, DEFAULT_BUDGET))
     if name.startswith(POLICY_PREFIX):
         from dos.bots.policy import PolicyBot
 
