@@ -11,10 +11,12 @@ is given up only for a paired advantage), changed where it judged badly:
   points drawn from the distribution measured in self-play (``ROUND_POINTS``); with more
   players the pairwise chances combined (``win_chances``). So the search sheds points before
   an opponent goes out and lets a round go when little is at stake.
-* **What the history tells.** A player who drew and then laid made no match with the hand
-  they held (``dos.bots.inference``); most samples deal that player's kept cards from the
-  cards that match nothing on the row they faced (``infer``, default 0.9: players now and
-  then lay while they could match).
+* **What the history tells** (``dos.bots.inference``). When the player before it matched and
+  the engine ended their matching (it does as soon as the hand left matches nothing more), it
+  is a fact that the cards they kept match nothing on the row they left: every sample deals
+  their hand so. A player who drew and then laid most likely held no match either; ``infer``
+  of the samples (default 0.9) follow that reading (players now and then lay while they could
+  match).
 * **Twice the simulations** of ``mcts`` (``ITERATIONS``), affordable with the compiled rollouts
   (``dos.fast``, the ``fast`` extra).
 
