@@ -59,6 +59,7 @@ CLASSIC_BOTS: dict[str, str] = {
     "random": "dos.bots.classic.random_bot:RandomBot",
     "greedy": "dos.bots.classic.greedy:GreedyBot",
     "mcts": "dos.bots.classic.mcts:MctsBot",
+    "sage": "dos.bots.classic.expert:ExpertBot",
 }
 """Classic bot name -> ``module:class``; the class takes keyword settings."""
 
@@ -66,6 +67,7 @@ CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget
     "easy": ("random", {}, (1.6, 0.1), Budget()),
     "medium": ("greedy", {}, (1.0, 0.03), Budget()),
     "hard": ("mcts", {}, (0.7, 0.0), Budget(iterations=200, seconds=0.5)),
+    "expert": ("sage", {}, (0.5, 0.0), Budget(iterations=200, seconds=0.5)),
 }
 """Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
 chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
@@ -92,7 +94,7 @@ def names(rules: str = "official") -> list[str]:
     ``policy:FILE``).
 
     >>> names("classic")
-    ['random', 'greedy', 'mcts', 'easy', 'medium', 'hard']
+    ['random', 'greedy', 'mcts', 'sage', 'easy', 'medium', 'hard', 'expert']
     >>> "policy:trained.npz" in names()
     True
     """
