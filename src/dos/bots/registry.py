@@ -71,7 +71,9 @@ CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget
 }
 """Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
 chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
-its two-target tests (12% at one target), ``medium`` 9% (3%) and ``hard`` practically never."""
+its two-target tests (12% at one target), ``medium`` 9% (3%), ``hard`` and ``expert``
+practically never. ``expert`` is the ``sage`` search (``dos.bots.classic.expert``), whose
+iteration is one determinization with every legal action simulated on it."""
 
 CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
 
