@@ -330,3 +330,21 @@ def test_the_opponent_model_rejects_a_hand_greedy_would_not_have_played_from() -
     # one card of the wished colour, the rest of another colour
     hand = [wish * 13 + 1] + [other * 13 + 2 + i % 8 for i in range(size - 1)]
     assert not greedy_consistent(GreedyBot(), seat_view, known.plays, hand)
+
+
+def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without numba (the optional ``fast`` extra) the bot plays on the Python path; asking
+    for the compiled one then is an error."""
+    from dos.bots.classic import expert
+
+    monkeypatch.setattr(expert, "_fast_rollout", lambda: False)
+    bot = ExpertBot()
+    assert not bot.fast
+    state = next(s for s in _states(2, 5) if len(view(s, s.turn).legal) > 1)
+    seat_view = view(state, state.turn)
+    assert bot.choose(seat_view, random.Random(0), Budget(iterations=5)) in seat_view.legal
+    assert bot.iterations_done == 5
+    with pytest.raises(ValueError, match="fast core"):
+        ExpertBot(fast=True)
