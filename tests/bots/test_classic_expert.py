@@ -169,7 +169,9 @@ def test_same_view_same_generator_same_decision() -> None:
 
 
 def test_without_a_budget_the_bot_runs_its_own_iterations() -> None:
-    state = next(s for s in _states(2, 9) if len(view(s, s.turn).legal) > 1)
+    state = next(
+        s for s in _states(2, 9) if s.phase == Phase.PLAY and len(view(s, s.turn).legal) > 1
+    )
     bot = ExpertBot(iterations=17)
     bot.choose(view(state, state.turn), random.Random(0), Budget())
     assert bot.iterations_done == 17
@@ -342,7 +344,9 @@ def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
     monkeypatch.setattr(expert, "_fast_rollout", lambda: False)
     bot = ExpertBot()
     assert not bot.fast
-    state = next(s for s in _states(2, 5) if len(view(s, s.turn).legal) > 1)
+    state = next(
+        s for s in _states(2, 5) if s.phase == Phase.PLAY and len(view(s, s.turn).legal) > 1
+    )
     seat_view = view(state, state.turn)
     assert bot.choose(seat_view, random.Random(0), Budget(iterations=5)) in seat_view.legal
     assert bot.iterations_done == 5
