@@ -8,6 +8,7 @@ import pytest
 
 from dos.bots.base import BotError, Budget
 from dos.bots.classic.base import ReactionReflex
+from dos.bots.classic.expert import ExpertBot
 from dos.bots.classic.greedy import GreedyBot
 from dos.bots.classic.mcts import MctsBot, sample_state, unseen_cards
 from dos.bots.classic.random_bot import RandomBot
@@ -100,11 +101,15 @@ def test_the_search_respects_its_iteration_budget_and_is_deterministic() -> None
 
 
 def test_levels_and_bots_are_made_by_name_for_the_classic_rules() -> None:
-    assert names("classic") == ["random", "greedy", "mcts", "easy", "medium", "hard"]
+    assert names("classic") == [
+        *("random", "greedy", "mcts", "sage"),
+        *("easy", "medium", "hard", "expert"),
+    ]
     for name in names("classic"):
         assert isinstance(make_player(name, "classic"), ClassicPlayer)
     assert type(make_player("easy", "classic").bot) is RandomBot
     assert type(make_player("hard", "classic").bot) is MctsBot
+    assert type(make_player("expert", "classic").bot) is ExpertBot
     with pytest.raises(ValueError, match="unknown classic bot"):
         make_player("nobody", "classic")
 

@@ -74,6 +74,7 @@ CLASSIC_BOTS: dict[str, str] = {
     "random": "dos.bots.classic.random_bot:RandomBot",
     "greedy": "dos.bots.classic.greedy:GreedyBot",
     "mcts": "dos.bots.classic.mcts:MctsBot",
+    "sage": "dos.bots.classic.expert:ExpertBot",
 }
 """Classic bot name -> ``module:class``; the class takes keyword settings."""
 
@@ -81,10 +82,13 @@ CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget
     "easy": ("random", {}, (1.6, 0.1), Budget()),
     "medium": ("greedy", {}, (1.0, 0.03), Budget()),
     "hard": ("mcts", {}, (0.7, 0.0), Budget(iterations=200, seconds=0.5)),
+    "expert": ("sage", {}, (0.5, 0.0), Budget(iterations=200, seconds=0.5)),
 }
 """Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
 chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
-its two-target tests (12% at one target), ``medium`` 9% (3%) and ``hard`` practically never."""
+its two-target tests (12% at one target), ``medium`` 9% (3%), ``hard`` and ``expert``
+practically never. ``expert`` is the ``sage`` search (``dos.bots.classic.expert``), whose
+iteration is one determinization with every legal action simulated on it."""
 
 CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
 
@@ -106,8 +110,10 @@ def names(rules: str = "official") -> list[str]:
     """Every name ``make_player`` accepts for the rule set ``rules`` (official: and any
     ``policy:FILE``).
 
-    >>> names()
-    ['random', 'greedy', 'mcts', 'sage', 'easy', 'medium', 'hard', 'expert']
+    >>> names() == names("classic") == [
+    ...     "random", "greedy", "mcts", "sage", "easy", "medium", "hard", "expert"
+    ... ]
+    True
     >>> "policy:trained.npz" in names()
     True
     """
