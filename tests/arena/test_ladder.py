@@ -51,7 +51,9 @@ def test_the_games_run_deal_by_deal_so_every_pair_is_spread_through_the_ladder()
 
 @pytest.mark.parametrize("rules", RULES)
 def test_by_default_every_bot_and_level_but_no_policy_file(rules: str) -> None:
-    assert default_names(rules) == ["random", "greedy", "mcts", "easy", "medium", "hard"]
+    names = default_names(rules)
+    assert names == ["random", "greedy", "mcts", "sage", "easy", "medium", "hard", "expert"]
+    assert not any(name.startswith("policy:") for name in names)
 
 
 @pytest.mark.parametrize("rules", RULES)

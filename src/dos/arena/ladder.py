@@ -59,7 +59,7 @@ def default_names(rules: str = "official") -> list[str]:
     (a ``policy:FILE`` only when named).
 
     >>> default_names("classic")
-    ['random', 'greedy', 'mcts', 'easy', 'medium', 'hard']
+    ['random', 'greedy', 'mcts', 'sage', 'easy', 'medium', 'hard', 'expert']
     """
     return list(names(rules))
 
