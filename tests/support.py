@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from dos import ruleset
 from dos.bots.base import turn_choices
 from dos.cli import main
-from dos.rules.official import Phase, SeatView, State, view
+from dos.rules.official import Phase, SeatView, view
 
 TESTS = Path(__file__).parent
 UPDATE_GOLDEN = os.environ.get("DOS_UPDATE_GOLDEN") == "1"
@@ -146,11 +146,11 @@ def choice_views(players: int, seed: int, steps: int, every: int) -> list[SeatVi
     return found
 
 
-def hidden_shuffled(state: State, seat: int, seed: int) -> State:
-    """The same game as ``seat`` sees it, with the other hands and the draw pile dealt anew
-    from the same cards, and another generator state."""
+def hidden_shuffled(state: Any, seat: int, seed: int) -> Any:
+    """The same game as ``seat`` sees it (either rule set), with the other hands and the draw
+    pile dealt anew from the same cards, and another generator state."""
     other = state.copy()
-    seats = [s for s in range(state.players) if s != seat]
+    seats = [s for s in range(len(state.hands)) if s != seat]
     pool = [c for s in seats for c in state.hands[s]] + state.draw_pile
     random.Random(seed).shuffle(pool)
     for s in seats:

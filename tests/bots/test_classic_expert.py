@@ -33,6 +33,7 @@ from dos.rules.classic import (
     view,
 )
 from dos.rules.classic.cards import full_deck, parse_card
+from support import hidden_shuffled
 
 
 def _states(players: int, seed: int, limit: int = 400, randomness: float = 0.2) -> list[State]:
@@ -50,22 +51,6 @@ def _states(players: int, seed: int, limit: int = 400, randomness: float = 0.2) 
             action = greedy.choose(seat_view, chooser, Budget())
         apply(state, action)
     return found
-
-
-def _hidden_shuffled(state: State, seat: int, seed: int) -> State:
-    """The same game as ``seat`` sees it, the other hands and the draw pile dealt anew from
-    the same cards, and another generator state."""
-    other = state.copy()
-    seats = [s for s in range(state.players) if s != seat]
-    pool = [c for s in seats for c in state.hands[s]] + state.draw_pile
-    random.Random(seed).shuffle(pool)
-    for s in seats:
-        size = len(state.hands[s])
-        other.hands[s] = sorted(pool[:size])
-        del pool[:size]
-    other.draw_pile = pool
-    other.rng = state.rng ^ 0x5DEECE66D
-    return other
 
 
 def _fits(hand: list[int], masks: list[int]) -> bool:
@@ -137,7 +122,7 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
         if state.phase != Phase.PLAY:
             continue
         seat = state.turn
-        other = _hidden_shuffled(state, seat, seed)
+        other = hidden_shuffled(state, seat, seed)
         assert other != state
         seat_view = view(state, seat)
         assert view(other, seat) == seat_view

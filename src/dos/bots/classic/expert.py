@@ -88,7 +88,7 @@ from typing import TYPE_CHECKING, Any, Final
 from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex, reaction_answer
 from dos.bots.classic.greedy import GreedyBot, GreedyWeights
-from dos.bots.classic.mcts import unseen_cards
+from dos.bots.classic.mcts import dealt_state, unseen_cards
 from dos.rules.classic import Action, Kind, Phase, SeatView, State, apply, view
 from dos.rules.classic.actions import react
 from dos.rules.classic.cards import (
@@ -389,29 +389,7 @@ def deal_hidden(
 
 def sample_from(view: SeatView, cards: list[int], rng_state: int) -> State:
     """The engine state of a determinization ``cards`` (as ``deal_hidden`` orders them)."""
-    hands: list[list[int]] = []
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append(list(view.hand))
-        else:
-            hands.append(sorted(cards[at : at + size]))
-            at += size
-    return State(
-        options=view.options,
-        rng=rng_state,
-        hands=hands,
-        draw_pile=cards[at:],
-        discard=list(view.discard),
-        turn=view.turn,
-        colour=view.colour,
-        direction=view.direction,
-        pending=view.pending,
-        phase=view.phase,
-        targets=view.targets,
-        ranking=list(view.ranking),
-        starter=view.starter,
-    )
+    return dealt_state(view, cards, rng_state)
 
 
 # --- the bot -----------------------------------------------------------------------------

@@ -70,6 +70,13 @@ def sample_state(view: SeatView, rng: random.Random, pool: list[int] | None = No
     """
     cards = (pool if pool is not None else unseen_cards(view))[:]
     rng.shuffle(cards)
+    return dealt_state(view, cards, rng.getrandbits(64))
+
+
+def dealt_state(view: SeatView, cards: list[int], rng_state: int) -> State:
+    """The state that agrees with ``view`` whose hidden cards are ``cards`` in order: the
+    other hands in seat order (each keeping its size), then the draw pile, bottom first; the
+    game's generator state is ``rng_state``."""
     hands: list[list[int]] = []
     start = 0
     for seat, size in enumerate(view.hand_sizes):
@@ -80,7 +87,7 @@ def sample_state(view: SeatView, rng: random.Random, pool: list[int] | None = No
             start += size
     return State(
         options=view.options,
-        rng=rng.getrandbits(64),
+        rng=rng_state,
         hands=hands,
         draw_pile=cards[start : start + view.draw_pile_size],
         discard=list(view.discard),
