@@ -35,7 +35,7 @@ from dos.arena.ladder_report import (
     write_ladder,
 )
 from dos.arena.played import PlayedGame
-from dos.arena.report import check_out
+from dos.arena.report import check_out, run_line
 from dos.arena.schedule import (
     GameSpec,
     TournamentError,
@@ -125,12 +125,7 @@ class LadderResult:
         return (
             f"{len(self.games)} games: {len(s['bots'])} names, {pairs} x "
             f"{s['games_per_pair']} games ({deals} x 2 seatings), seed {s['seed']}, "
-            + (
-                f"target {s['options']['target_score']}, "
-                if "target_score" in s["options"]
-                else f"{s['rules']} rules, "
-            )
-            + f"{s['backend']}, {self.seconds:.1f} s"
+            + run_line(s, self.seconds)
         )
 
     def table(self) -> str:

@@ -31,6 +31,20 @@ from dos.ratings.model import Rating
 FILES = ("games.csv", "tournament.json", "win_rates.png")
 
 
+def run_line(settings: dict[str, Any], seconds: float) -> str:
+    """The end of a run's headline: its target (or its rule set), backend and time.
+
+    >>> run_line({"options": {"target_score": 100}, "backend": "sequential"}, 2.04)
+    'target 100, sequential, 2.0 s'
+    """
+    options = settings["options"]
+    if "target_score" in options:
+        where = f"target {options['target_score']}"
+    else:
+        where = f"{settings.get('rules', 'official')} rules"
+    return f"{where}, {settings['backend']}, {seconds:.1f} s"
+
+
 def csv_header(players: int) -> list[str]:
     """The columns of ``games.csv`` for a table of ``players`` seats."""
     columns = ["game", "deal", "rotation", "seed", "winner_seat", "winner_bot", "rounds"]

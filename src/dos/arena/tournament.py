@@ -17,7 +17,7 @@ from typing import Any
 from dos import __version__
 from dos.arena.backends import Backend, Sequential
 from dos.arena.played import PlayedGame
-from dos.arena.report import check_out, format_table, write_results
+from dos.arena.report import check_out, format_table, run_line, write_results
 from dos.arena.schedule import GameSpec, TournamentError, lineup, make_schedule, seating
 from dos.arena.stats import Summary, summarize
 from dos.bots.registry import make_player
@@ -41,12 +41,7 @@ class TournamentResult:
         return (
             f"{s['games']} games ({deals} x {s['players']} seatings), "
             f"{', '.join(s['lineup'])}, seed {s['seed']}, "
-            + (
-                f"target {s['options']['target_score']}, "
-                if "target_score" in s["options"]
-                else f"{s.get('rules', 'official')} rules, "
-            )
-            + f"{s['backend']}, {self.seconds:.1f} s"
+            + run_line(s, self.seconds)
         )
 
     def table(self) -> str:
