@@ -40,8 +40,7 @@ class TournamentResult:
         deals = f"{s['deals']} deal{'' if s['deals'] == 1 else 's'}"
         return (
             f"{s['games']} games ({deals} x {s['players']} seatings), "
-            f"{', '.join(s['lineup'])}, seed {s['seed']}, "
-            + run_line(s, self.seconds)
+            f"{', '.join(s['lineup'])}, seed {s['seed']}, " + run_line(s, self.seconds)
         )
 
     def table(self) -> str:
