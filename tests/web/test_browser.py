@@ -457,8 +457,10 @@ def test_a_page_plays_classic_against_a_server_bot(browser: Browser, server: Ser
         bot_turns = 0
         own_tests = 0  # reaction tests the page showed and answered through its targets
         for _ in range(300):
-            if body(page, "view") != "table":
-                break  # the game is over: the page went back to the lobby
+            if body(page, "view") != "table" or body(page, "phase") == "over":
+                # The game is over (its dialog open on the table, or back in the lobby): a
+                # dialog also ends wait_for_change at once, so the loop must not go on.
+                break
             assert_no_foreign_cards(page, [])
             if bot_turns and own_tests:
                 break
@@ -475,7 +477,8 @@ def test_a_page_plays_classic_against_a_server_bot(browser: Browser, server: Ser
         assert bot_turns > 0
         assert reactions, "no reaction test was taken"
         # Unless the bot won before the page's hand came down to two cards:
-        assert own_tests or body(page, "view") != "table", log
+        over = body(page, "view") != "table" or body(page, "phase") == "over"
+        assert own_tests or over, log
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
     finally:
         context.close()
