@@ -73,6 +73,7 @@ from typing import Final
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
+from dos.bots.paired import paired_advantage
 from dos.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
 from dos.rules.official.legal import matches, turn_actions
@@ -291,13 +292,7 @@ class MctsBot:
         best = max(alive, key=lambda i: (len(results[i]) > 0, _mean(results[i]), -i))
         if default is None or best == default:
             return choices[best]
-        paired = min(len(results[best]), len(results[default]))
-        if paired < 2:
-            return choices[default]
-        gains = [a - b for a, b in zip(results[best], results[default][:paired], strict=False)]
-        gain = sum(gains) / paired
-        spread = math.sqrt(sum((g - gain) ** 2 for g in gains) / (paired - 1))
-        if gain > self.confidence * spread / math.sqrt(paired):
+        if paired_advantage(results[best], results[default], self.confidence):
             return choices[best]
         return choices[default]
 

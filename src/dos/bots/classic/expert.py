@@ -79,7 +79,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -89,6 +88,7 @@ from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex, reaction_answer
 from dos.bots.classic.greedy import GreedyBot, GreedyWeights
 from dos.bots.classic.mcts import dealt_state, unseen_cards
+from dos.bots.paired import paired_advantage
 from dos.rules.classic import Action, Kind, Phase, SeatView, State, apply, view
 from dos.rules.classic.actions import react
 from dos.rules.classic.cards import (
@@ -488,13 +488,11 @@ class ExpertBot:
         standard errors above zero; else the default."""
         means = self.means
         best = max(range(len(means)), key=lambda i: (means[i], -i))
-        paired = len(results[default])
-        if best == default or paired < 2:
+        if best == default:
             return default
-        gains = [a - b for a, b in zip(results[best], results[default], strict=True)]
-        gain = sum(gains) / paired
-        spread = math.sqrt(sum((g - gain) ** 2 for g in gains) / (paired - 1))
-        return best if gain > self.confidence * spread / math.sqrt(paired) else default
+        return (
+            best if paired_advantage(results[best], results[default], self.confidence) else default
+        )
 
 
 class _Simulator:

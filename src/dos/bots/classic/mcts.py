@@ -38,6 +38,7 @@ from collections import Counter
 from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex, reaction_answer
 from dos.bots.classic.greedy import GreedyBot
+from dos.bots.paired import paired_advantage
 from dos.rules.classic import Action, Phase, SeatView, State, apply
 from dos.rules.classic.actions import DRAW, play, react
 from dos.rules.classic.cards import COLOUR, IS_DRAW_TWO, IS_WILD, full_deck
@@ -175,13 +176,11 @@ class MctsBot:
         if default_action not in choices:
             return best
         default = choices.index(default_action)
-        paired = len(results[default])
-        if best == default or paired < 2:
+        if best == default:
             return default
-        gains = [a - b for a, b in zip(results[best], results[default], strict=True)]
-        gain = sum(gains) / paired
-        spread = math.sqrt(sum((g - gain) ** 2 for g in gains) / (paired - 1))
-        return best if gain > self.confidence * spread / math.sqrt(paired) else default
+        return (
+            best if paired_advantage(results[best], results[default], self.confidence) else default
+        )
 
     def _simulate(self, state: State, seat: int, placed: int) -> float:
         """Plays the policy on until a hand empties (the ranking grows beyond ``placed``) or
