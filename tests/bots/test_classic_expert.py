@@ -17,10 +17,9 @@ from dos.bots.classic.expert import (
     greedy_consistent,
     hand_constraints,
     infer,
-    sample_from,
 )
 from dos.bots.classic.greedy import GreedyBot
-from dos.bots.classic.mcts import unseen_cards
+from dos.bots.classic.mcts import dealt_state, unseen_cards
 from dos.rules.classic import (
     Kind,
     Options,
@@ -207,7 +206,7 @@ def test_a_draw_shows_the_player_held_nothing_that_fitted() -> None:
     pool = unseen_cards(seat_view)
     rng = random.Random(1)
     for _ in range(50):
-        sample = sample_from(seat_view, deal_hidden(seat_view, [[], masks], pool, rng), 0)
+        sample = dealt_state(seat_view, deal_hidden(seat_view, [[], masks], pool, rng), 0)
         assert _fits(sample.hands[1], masks)
         assert sorted(sample.all_cards()) == sorted(full_deck())
         assert len(sample.draw_pile) == len(state.draw_pile)

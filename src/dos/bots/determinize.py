@@ -82,16 +82,12 @@ class Sampler:
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
                 hands.append(list(view.hand))
-            elif known is not None and seat == known.seat and kept:
-                hand = kept + pool[start : start + size - len(kept)]
-                hand.sort()
-                hands.append(hand)
-                start += size - len(kept)
-            else:
-                hand = pool[start : start + size]
-                hand.sort()
-                hands.append(hand)
-                start += size
+                continue
+            own = kept if known is not None and seat == known.seat else []
+            hand = own + pool[start : start + size - len(own)]
+            hand.sort()
+            hands.append(hand)
+            start += size - len(own)
         full = not self.round_only
         return State(
             options=self.options,

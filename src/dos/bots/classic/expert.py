@@ -387,11 +387,6 @@ def deal_hidden(
     return dealt
 
 
-def sample_from(view: SeatView, cards: list[int], rng_state: int) -> State:
-    """The engine state of a determinization ``cards`` (as ``deal_hidden`` orders them)."""
-    return dealt_state(view, cards, rng_state)
-
-
 # --- the bot -----------------------------------------------------------------------------
 
 
@@ -510,7 +505,7 @@ class _PythonSimulator(_Simulator):
         self.greedy = GreedyBot(weights=bot.weights)
 
     def simulate(self, cards: list[int], rng_state: int, choices: list[Action]) -> list[float]:
-        base = sample_from(self.view, cards, rng_state)
+        base = dealt_state(self.view, cards, rng_state)
         seat = self.view.seat
         placed = len(base.ranking)
         active = base.players - placed
@@ -552,7 +547,7 @@ class _FastSimulator(_Simulator):
         self.np = np
         self.seat = view.seat
         pool_size = sum(view.hand_sizes) - len(view.hand) + view.draw_pile_size
-        self.base = from_python_state(sample_from(view, [0] * pool_size, 0))
+        self.base = from_python_state(dealt_state(view, [0] * pool_size, 0))
         self.codes = np.array(
             [fc.encode(int(a.kind), -1, a.card, a.wish, 0, 0) for a in choices], dtype=np.int64
         )

@@ -71,13 +71,16 @@ def sample_state(view: SeatView, rng: random.Random, pool: list[int] | None = No
     """
     cards = (pool if pool is not None else unseen_cards(view))[:]
     rng.shuffle(cards)
-    return dealt_state(view, cards, rng.getrandbits(64))
+    # A loaded position may leave cards out of play: the sample keeps the view's pile size.
+    needed = sum(view.hand_sizes) - len(view.hand) + view.draw_pile_size
+    return dealt_state(view, cards[:needed], rng.getrandbits(64))
 
 
 def dealt_state(view: SeatView, cards: list[int], rng_state: int) -> State:
     """The state that agrees with ``view`` whose hidden cards are ``cards`` in order: the
-    other hands in seat order (each keeping its size), then the draw pile, bottom first; the
-    game's generator state is ``rng_state``."""
+    other hands in seat order (each keeping its size), then the rest as the draw pile, bottom
+    first (as ``dos.fast.classic_rollout.deal`` deals them); the game's generator state is
+    ``rng_state``."""
     hands: list[list[int]] = []
     start = 0
     for seat, size in enumerate(view.hand_sizes):
@@ -90,7 +93,7 @@ def dealt_state(view: SeatView, cards: list[int], rng_state: int) -> State:
         options=view.options,
         rng=rng_state,
         hands=hands,
-        draw_pile=cards[start : start + view.draw_pile_size],
+        draw_pile=cards[start:],
         discard=list(view.discard),
         turn=view.turn,
         colour=view.colour,
