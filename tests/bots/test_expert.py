@@ -134,6 +134,12 @@ def test_tables_are_refused_for_targets_out_of_range() -> None:
         game_values(0)
 
 
+@pytest.mark.parametrize("settings", [{"infer": -0.1}, {"model": 1.5}])
+def test_shares_of_samples_are_between_0_and_1(settings: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        ExpertBot(**settings)
+
+
 # --- inference ------------------------------------------------------------------------------
 
 

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
-from dos.bots.inference import last_turn
-from dos.cards import N_TYPES, full_deck
+from dos.bots.inference import Rule, read_history
+from dos.bots.opponent import GreedyModel
+from dos.cards import full_deck
 from dos.rules.official import Phase, SeatView, State
+
+PARTICLES = 48
+"""Hands per seat a sampler keeps that agree with the opponent model."""
+TRIES = 4
+"""Hands dealt per hand kept, at most, while looking for them."""
+CHECKS = 2000
+"""Decisions the opponent model may retake per seat while looking for them (a bound on the
+work: about 0.1 s)."""
 
 
 def unseen_cards(view: SeatView) -> list[int]:
@@ -43,15 +53,34 @@ class Sampler:
     If the view's game holds fewer than 108 cards (a loaded position), a sample leaves the
     surplus out of play.
 
-    With ``infer`` a sample also agrees with what the history tells of a hidden hand
-    (``dos.bots.inference``): the cards the player before the seat kept from their last turn
-    are dealt from cards that match nothing on the row they left — in every sample when the
-    rules prove it, in the share ``infer`` (0 to 1) of them when it is a likely reading.
+    With ``infer`` a sample also agrees with what the history tells of the hidden hands
+    (``dos.bots.inference``): each reading of the round (a hand that made no match on a row)
+    holds of the cards the player still holds from then — in every sample when the rules
+    prove it, a likely reading in the share ``infer`` (0 to 1) of them. A hand is dealt card
+    by card from the shuffled unseen cards, the cards held longest first: each card is the
+    first that, with the cards dealt before it, breaks none of the readings that cover it.
     """
 
-    __slots__ = ("allowed", "infer", "known", "options", "pool", "round_only", "view")
+    __slots__ = (
+        "infer",
+        "model",
+        "model_share",
+        "options",
+        "particles",
+        "pool",
+        "round_only",
+        "rules",
+        "view",
+    )
 
-    def __init__(self, view: SeatView, *, round_only: bool = False, infer: float = 0.0) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        *,
+        round_only: bool = False,
+        infer: float = 0.0,
+        model: float = 0.0,
+    ) -> None:
         if view.options.players != len(view.hand_sizes):
             raise ValueError(f"view of seat {view.seat} lists {len(view.hand_sizes)} hands")
         self.view = view
@@ -61,11 +90,23 @@ class Sampler:
         self.infer = infer
         """The share of samples that follow a likely reading of the history (a fruitless draw:
         players now and then lay while they could match); facts are followed by all."""
-        self.known = last_turn(view) if infer > 0 else None
-        """With ``infer``: what the history tells about a hidden hand (``dos.bots.inference``)."""
-        self.allowed = (
-            [self.known.allows_card(card) for card in range(N_TYPES)] if self.known else []
-        )
+        self.rules: dict[int, list[Rule]] = {}
+        """With ``infer``: per other seat, what the history asks of its hand."""
+        self.model_share = model
+        """The share of samples whose hands agree with the opponent model."""
+        self.model: GreedyModel | None = None
+        self.particles: dict[int, list[list[int]]] = {}
+        """Per seat, hands that agree with the model (dealt at the first sample)."""
+        if infer <= 0 and model <= 0:
+            return
+        history = read_history(view)
+        if infer > 0:
+            for reading in history.readings:
+                rule = Rule.of(reading)
+                if rule is not None:
+                    self.rules.setdefault(reading.seat, []).append(rule)
+        if model > 0 and history.decisions:
+            self.model = GreedyModel(history.decisions)
 
     def sample(self, rng: random.Random) -> State:
         """One state consistent with the view, the hidden cards dealt with ``rng``."""
@@ -73,21 +114,30 @@ class Sampler:
         pool = self.pool[:]
         rand = rng.random
         pool.sort(key=lambda _: rand())  # a uniform shuffle, faster than rng.shuffle
-        kept: list[int] = []
-        known = self.known
-        if known is not None and (known.proven or self.infer >= 1.0 or rand() < self.infer):
-            kept = self._kept(pool)
+        kept: dict[int, list[int]] = {}
+        model = self.model
+        if model is not None and not self.particles:
+            self._find_particles(model, rng)
+        for seat in self._informed():
+            particles = self.particles.get(seat)
+            if particles and (self.model_share >= 1.0 or rand() < self.model_share):
+                hand = _take(pool, particles[int(rand() * len(particles))])
+                if hand is not None:
+                    kept[seat] = hand
+                    continue
+            kept[seat] = self._hand(pool, seat, rand)
         hands: list[list[int]] = []
         start = 0
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
                 hands.append(list(view.hand))
                 continue
-            own = kept if known is not None and seat == known.seat else []
-            hand = own + pool[start : start + size - len(own)]
+            hand = kept.get(seat)
+            if hand is None:
+                hand = pool[start : start + size]
+                start += size
             hand.sort()
             hands.append(hand)
-            start += size - len(own)
         full = not self.round_only
         return State(
             options=self.options,
@@ -113,25 +163,88 @@ class Sampler:
             history=list(view.history) if full else [],
         )
 
-    def _kept(self, pool: list[int]) -> list[int]:
-        """Cards for the hand the history speaks of, taken out of the shuffled ``pool`` in its
-        order: each card that matches nothing on the row that hand left, alone or with the
-        cards taken before it and the public ones of that hand (so no two add up to a number
-        there). Empty, and the pool untouched, when the pool cannot supply them."""
-        known = self.known
-        assert known is not None
-        allowed = self.allowed
-        picks: list[int] = []
-        part: list[int] = []
-        for index, card in enumerate(pool):
-            if allowed[card] and known.allows([*part, card]):
-                picks.append(index)
-                part.append(card)
-                if len(part) == known.cards:
-                    for i in reversed(picks):
-                        del pool[i]
-                    return part
+    def _informed(self) -> list[int]:
+        """The seats whose hands the history tells something about."""
+        seats = set(self.rules)
+        seats.update(self.particles)
+        return sorted(seats)
+
+    def _hand(self, pool: list[int], seat: int, rand: Callable[[], float]) -> list[int]:
+        """A hand for ``seat`` taken from the shuffled ``pool``: its oldest cards honour the
+        readings (the likely ones in the share ``infer``), the rest in the pool's order."""
+        size = self.view.hand_sizes[seat]
+        rules = self.rules.get(seat, [])
+        chosen = [r for r in rules if r.proven or self.infer >= 1.0 or rand() < self.infer]
+        found = _deal(pool, size, chosen) if chosen else []
+        if found is None and len(chosen) > 1:
+            found = _deal(pool, size, [r for r in chosen if r.proven])
+        hand = found or []
+        rest = size - len(hand)
+        hand.extend(pool[:rest])
+        del pool[:rest]
+        return hand
+
+    def _find_particles(self, model: GreedyModel, rng: random.Random) -> None:
+        """Up to ``PARTICLES`` hands per seat the model agrees with, from ``TRIES`` times as
+        many dealt as ``_hand`` deals them (fewer if the checks run past ``CHECKS``)."""
+        rand = rng.random
+        for seat in model.seats():
+            found: list[list[int]] = []
+            limit = model.checks + CHECKS
+            for _ in range(PARTICLES * TRIES):
+                if model.checks >= limit:
+                    break
+                pool = self.pool[:]
+                pool.sort(key=lambda _: rand())
+                hand = self._hand(pool, seat, rand)
+                if model.agrees(seat, hand):
+                    found.append(hand)
+                    if len(found) == PARTICLES:
+                        break
+            self.particles[seat] = found
+
+
+def _take(pool: list[int], hand: list[int]) -> list[int] | None:
+    """``hand``'s cards taken out of ``pool`` (a new list), or ``None`` and the pool as it
+    was when the pool lacks one of them."""
+    taken: list[int] = []
+    for card in hand:
+        try:
+            pool.remove(card)
+        except ValueError:
+            pool.extend(taken)
+            return None
+        taken.append(card)
+    return taken
+
+
+def _deal(pool: list[int], size: int, rules: list[Rule]) -> list[int] | None:
+    """The oldest cards of a hand of ``size`` that ``rules`` cover, taken out of the shuffled
+    ``pool`` in its order (see ``Sampler``); ``None``, and the pool untouched, when the pool
+    cannot supply them."""
+    needs = [size - rule.since for rule in rules]
+    count = max(needs, default=0)
+    if count <= 0:
         return []
+    forbidden = [rule.banned for rule in rules]
+    taken = [False] * len(pool)
+    picks: list[int] = []
+    for position in range(count):
+        active = [k for k, need in enumerate(needs) if need > position]
+        for index, card in enumerate(pool):
+            if taken[index] or any(forbidden[k] >> card & 1 for k in active):
+                continue
+            taken[index] = True
+            picks.append(index)
+            for k in active:
+                forbidden[k] |= rules[k].partners[card]
+            break
+        else:
+            return None
+    hand = [pool[i] for i in picks]
+    for i in sorted(picks, reverse=True):
+        del pool[i]
+    return hand
 
 
 def sample_state(view: SeatView, rng: random.Random) -> State:

@@ -11,12 +11,20 @@ is given up only for a paired advantage), changed where it judged badly:
   points drawn from the distribution measured in self-play (``ROUND_POINTS``); with more
   players the pairwise chances combined (``win_chances``). So the search sheds points before
   an opponent goes out and lets a round go when little is at stake.
-* **What the history tells** (``dos.bots.inference``). When the player before it matched and
-  the engine ended their matching (it does as soon as the hand left matches nothing more), it
-  is a fact that the cards they kept match nothing on the row they left: every sample deals
-  their hand so. A player who drew and then laid most likely held no match either; ``infer``
-  of the samples (default 0.9) follow that reading (players now and then lay while they could
-  match).
+* **What the history tells** (``dos.bots.replay``, ``dos.bots.inference``). The round is
+  replayed from the public history: every Center Row it went through (the discard pile names
+  each row card matched, the row now the others), who took which turn, where the round began.
+  The engine ends a player's matching as soon as the hand left matches nothing more, so every
+  turn of the round that ended so is a *fact* about the cards that player still holds from
+  then; every sample deals their hand accordingly. A player who drew, or laid after a
+  fruitless draw, most likely held no match either: ``infer`` of the samples (default 0.9)
+  follow that reading.
+* **What the others chose** (``dos.bots.opponent``). Which matches a player made, which card
+  they laid or placed, when they stopped: a hand is kept for the samples only if ``greedy``,
+  holding it, would have chosen the same at each of that player's decisions since their last
+  card but one. This assumes players who play much as ``greedy`` does (``mcts`` and ``hard``
+  start from its choice); ``model`` of the samples (default 1) follow it, and a player whose
+  choices no dealt hand explains is dealt without it.
 * **Twice the simulations** of ``mcts`` (``ITERATIONS``), affordable with the compiled rollouts
   (``dos.fast``, the ``fast`` extra).
 
@@ -105,17 +113,24 @@ def game_values(target: int, players: int = 2) -> tuple[tuple[float, ...], ...]:
 
 class ExpertBot(MctsBot):
     """The ``sage`` bot (see the module docstring). Settings as ``MctsBot``'s, and ``infer``:
-    the share of samples that follow what the history tells of hidden hands (0 to 1)."""
+    the share of samples that follow the likely readings of the history (0 to 1), ``model``:
+    the share whose hands agree with the opponent model (0 to 1)."""
 
     name = "sage"
 
     def __init__(
-        self, *, infer: float = 0.9, iterations: int = ITERATIONS, **settings: Any
+        self,
+        *,
+        infer: float = 0.9,
+        model: float = 1.0,
+        iterations: int = ITERATIONS,
+        **settings: Any,
     ) -> None:
-        if not 0.0 <= infer <= 1.0:
-            raise ValueError("infer: between 0 and 1")
+        if not 0.0 <= infer <= 1.0 or not 0.0 <= model <= 1.0:
+            raise ValueError("infer and model: between 0 and 1")
         super().__init__(iterations=iterations, **settings)
         self.infer = infer
+        self.model = model
         self._values: tuple[tuple[float, ...], ...] | None = None
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
@@ -125,7 +140,7 @@ class ExpertBot(MctsBot):
         return super().choose(view, rng, budget)
 
     def _sampler(self, view: SeatView) -> Sampler:
-        return Sampler(view, round_only=True, infer=self.infer)
+        return Sampler(view, round_only=True, infer=self.infer, model=self.model)
 
     def _round_rewards(
         self, scores: tuple[int, ...], target: int, winner: int, points: int

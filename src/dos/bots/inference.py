@@ -14,11 +14,11 @@ Two kinds of turns tell what a player does *not* hold:
   players rarely prefer the lay (``greedy`` does about one time in twenty, when a lay sheds as
   many points). This is likely, not certain.
 
-This module reads either from a seat's view for the player who acted just before the seat's
-turn (in two-player games: the opponent's last turn), the case the view alone settles
-without remembering earlier views: the row they left is the seat's own Center Row less what
-arrived after (refills, placements, the laid card). Cards they received since (DOS penalties)
-are not covered.
+``read_history`` reads every such turn of the round, of every other player (``dos.bots.replay``
+rebuilds the round from the history); where that replay gives up, ``last_turn`` reads the
+turn of the player who acted just before the seat, which the view alone settles: the row they
+left is the seat's own Center Row less what arrived after (refills, placements, the laid
+card). ``Rule`` is what one reading asks of a sampled hand.
 
 >>> from dos.rules.official import new_game, view
 >>> last_turn(view(new_game(seed=5), 0)) is None
@@ -27,10 +27,15 @@ True
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from dos.bots.replay import Reading, Replayed, read_round
+from dos.cards import N_TYPES
 from dos.rules.official import Action, Kind, Phase, SeatView
 from dos.rules.official.legal import matches
+from dos.rules.official.matching import PAIR_MASK, SINGLE_MASK
 
 CENTER_ROW_SIZE = 2
 """The Center Row is refilled to this many cards after the matches of a turn (RULES.md §4.2)."""
@@ -130,3 +135,64 @@ def _read(
     if tuple(center[left:]) != tuple(reversed(placed)):
         return None
     return center[:left], tuple(placed), True
+
+
+def read_history(view: SeatView) -> Replayed:
+    """What the history tells about the other hands (``dos.bots.replay.read_round``), or
+    where the round cannot be replayed, what ``last_turn`` tells."""
+    found = read_round(view)
+    if found is not None:
+        return found
+    last = last_turn(view)
+    if last is None:
+        return Replayed((), ())
+    since = view.hand_sizes[last.seat] - last.cards
+    return Replayed((Reading(last.seat, last.faced, last.extra, since, last.proven),), ())
+
+
+@functools.cache
+def _partners(target: int) -> tuple[int, ...]:
+    """``_partners(target)[c]``: the card types that make a Double Number Match on ``target``
+    together with ``c`` (a bit mask over types)."""
+    masks = [0] * N_TYPES
+    pairs = PAIR_MASK[target]
+    for low in range(N_TYPES):
+        for high in range(low, N_TYPES):
+            if pairs[low] >> high & 1:
+                masks[low] |= 1 << high
+                masks[high] |= 1 << low
+    return tuple(masks)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What one ``Reading`` asks of a sampled hand of the seat: its ``size - since`` oldest
+    cards (those still held from then) may not be of the types in ``banned`` (a Single Number
+    Match, or a Double with a public card of that hand), and no two of them ``partners``
+    (``partners[c]``: the types that make a Double Number Match with ``c``)."""
+
+    since: int
+    proven: bool
+    banned: int
+    partners: tuple[int, ...]
+
+    @staticmethod
+    def of(reading: Reading) -> Rule | None:
+        """The rule of ``reading``; ``None`` when its public cards alone make a match (a
+        likely reading the player did not follow)."""
+        faced = list(reading.faced)
+        if matches(list(reading.extra), faced, {}):
+            return None
+        tables = [_partners(target) for target in set(faced)]
+        partners = tuple(_or(table[c] for table in tables) for c in range(N_TYPES))
+        banned = _or(SINGLE_MASK[target] for target in faced)
+        for card in reading.extra:
+            banned |= partners[card]
+        return Rule(reading.since, reading.proven, banned, partners)
+
+
+def _or(masks: Iterable[int]) -> int:
+    total = 0
+    for mask in masks:
+        total |= mask
+    return total
