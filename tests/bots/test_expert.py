@@ -11,9 +11,10 @@ from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.expert import ROUND_POINTS, ExpertBot, game_values
 from dos.bots.greedy import GreedyBot
-from dos.bots.inference import last_turn
+from dos.bots.inference import last_turn, read_history
 from dos.bots.mcts import _call_all
 from dos.bots.registry import make_player
+from dos.bots.replay import Reading, read_round
 from dos.cards import parse_card
 from dos.rules.official import (
     Options,
@@ -200,6 +201,10 @@ def test_a_match_turn_that_ended_by_itself_proves_the_hand_matched_nothing_left(
     assert found is not None and found.proven
     assert found.seat == 1 and found.cards == 4 and found.extra == ()
     assert found.faced == tuple(parse_card(c) for c in ("B7", "G9", "Y3"))
+    # A loaded position was not dealt from a full deck: the round cannot be replayed
+    # (dos.bots.replay), and the samples fall back on this reading of the last turn.
+    assert read_round(view(state, 0)) is None
+    assert read_history(view(state, 0)).readings == (Reading(1, found.faced, (), 0, proven=True),)
 
 
 def test_a_refilled_row_or_a_chosen_end_tells_nothing() -> None:

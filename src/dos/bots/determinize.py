@@ -59,6 +59,11 @@ class Sampler:
     prove it, a likely reading in the share ``infer`` (0 to 1) of them. A hand is dealt card
     by card from the shuffled unseen cards, the cards held longest first: each card is the
     first that, with the cards dealt before it, breaks none of the readings that cover it.
+
+    With ``model`` the hands also agree with what the players chose (``dos.bots.opponent``):
+    at the first sample, up to ``PARTICLES`` hands per player that the model accepts are
+    dealt as above; the share ``model`` of the samples then take one of them (when the cards
+    are still free), the others are dealt as above.
     """
 
     __slots__ = (

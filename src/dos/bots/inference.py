@@ -36,9 +36,7 @@ from dos.cards import N_TYPES
 from dos.rules.official import Action, Kind, Phase, SeatView
 from dos.rules.official.legal import matches
 from dos.rules.official.matching import PAIR_MASK, SINGLE_MASK
-
-CENTER_ROW_SIZE = 2
-"""The Center Row is refilled to this many cards after the matches of a turn (RULES.md §4.2)."""
+from dos.rules.official.setup import CENTER_ROW_SIZE
 
 
 @dataclass(frozen=True, slots=True)
