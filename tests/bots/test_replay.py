@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import pytest
@@ -53,7 +54,9 @@ def _held(reading: Reading, held: list[int], then: tuple[int, ...]) -> bool:
     return sum((Counter(held) & old).values()) >= len(held) - reading.since
 
 
-def _play(players: int, seed: int, bot: GreedyBot | RandomBot, target: int = 200):  # type: ignore[no-untyped-def]
+def _play(
+    players: int, seed: int, bot: GreedyBot | RandomBot, target: int = 200
+) -> Iterator[tuple[State, list[Truth], bool]]:
     """Plays one game, yielding (state, the truth of the round so far, whether the draw pile
     was reshuffled in the round) before every turn action; DOS obligations are called or
     caught now and then (a catch in the turn of the caught player waits for its end)."""

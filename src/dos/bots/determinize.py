@@ -68,6 +68,7 @@ class Sampler:
 
     __slots__ = (
         "infer",
+        "informed",
         "model",
         "model_share",
         "options",
@@ -102,6 +103,8 @@ class Sampler:
         self.model: GreedyModel | None = None
         self.particles: dict[int, list[list[int]]] = {}
         """Per seat, hands that agree with the model (dealt at the first sample)."""
+        self.informed: list[int] = []
+        """The seats whose hands the history tells something about."""
         if infer <= 0 and model <= 0:
             return
         history = read_history(view)
@@ -112,6 +115,10 @@ class Sampler:
                     self.rules.setdefault(reading.seat, []).append(rule)
         if model > 0 and history.decisions:
             self.model = GreedyModel(history.decisions)
+        seats = set(self.rules)
+        if self.model is not None:
+            seats.update(self.model.seats())
+        self.informed = sorted(seats)
 
     def sample(self, rng: random.Random) -> State:
         """One state consistent with the view, the hidden cards dealt with ``rng``."""
@@ -123,7 +130,7 @@ class Sampler:
         model = self.model
         if model is not None and not self.particles:
             self._find_particles(model, rng)
-        for seat in self._informed():
+        for seat in self.informed:
             particles = self.particles.get(seat)
             if particles and (self.model_share >= 1.0 or rand() < self.model_share):
                 hand = _take(pool, particles[int(rand() * len(particles))])
@@ -167,12 +174,6 @@ class Sampler:
             round_results=list(view.round_results) if full else [],
             history=list(view.history) if full else [],
         )
-
-    def _informed(self) -> list[int]:
-        """The seats whose hands the history tells something about."""
-        seats = set(self.rules)
-        seats.update(self.particles)
-        return sorted(seats)
 
     def _hand(self, pool: list[int], seat: int, rand: Callable[[], float]) -> list[int]:
         """A hand for ``seat`` taken from the shuffled ``pool``: its oldest cards honour the

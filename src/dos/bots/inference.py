@@ -56,10 +56,6 @@ class NoMatch:
         """Whether ``part`` could be what the seat kept from that hand."""
         return not matches([*part, *self.extra], list(self.faced), {})
 
-    def allows_card(self, card: int) -> bool:
-        """Whether one card could be among them (it matches nothing on its own)."""
-        return not matches([card], list(self.faced), {})
-
 
 def last_turn(view: SeatView) -> NoMatch | None:
     """What the last turn of the player who acted just before ``view``'s seat tells about

@@ -82,6 +82,7 @@ def _chooses(decision: Decision, then: list[int]) -> bool:
     """Whether ``greedy`` holding ``then`` takes ``decision``'s action."""
     before = decision.before
     seat = decision.seat
+    # ``before`` is this decision's own scratch state: only the deciding hand changes.
     if len(then) != len(before.hands[seat]):
         return False
     before.hands[seat] = then

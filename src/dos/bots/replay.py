@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from dos.rules.official import Action, Kind, Phase, SeatView, State
 from dos.rules.official.matching import colour_match
-from dos.rules.official.setup import CENTER_ROW_SIZE, HAND_SIZE
+from dos.rules.official.setup import CENTER_ROW_SIZE, HAND_SIZE, first_player
 
 MAX_STEPS = 20_000
 """Actions replayed for one view, over every start and every branch, before giving up."""
@@ -250,7 +250,8 @@ class _Replay:
     def _from(self, start: int, full: int) -> Replayed | None:
         """The readings of a replay from ``start``, or ``None`` when none agrees with the view."""
         history = self.view.history
-        stack = [(_Trace(self.players, full, _first_turn(self.view)), start)]
+        view = self.view
+        stack = [(_Trace(self.players, full, first_player(view.options, view.dealer)), start)]
         while stack:
             trace, i = stack.pop()
             try:
@@ -545,13 +546,6 @@ def _name(trace: _Trace, token: int, card: int) -> None:
         trace.names[token] = card
     elif known != card:
         raise _DeadEndError
-
-
-def _first_turn(view: SeatView) -> int:
-    """Who took the first turn of the round (RULES.md §2: left of the dealer, or the dealer)."""
-    if view.options.dealer_starts:
-        return view.dealer
-    return (view.dealer + 1) % len(view.hand_sizes)
 
 
 def read_round(view: SeatView) -> Replayed | None:

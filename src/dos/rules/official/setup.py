@@ -57,6 +57,16 @@ def draw_for_dealer(rng: int, players: int) -> tuple[int, int, list[tuple[tuple[
             return rng, contenders[0], passes
 
 
+def first_player(options: Options, dealer: int) -> int:
+    """Who takes the first turn of a round: the player left of the dealer, or the dealer
+    (option dealer_starts) (RULES.md §2).
+
+    >>> first_player(Options(players=3), 2), first_player(Options(dealer_starts=True), 2)
+    (0, 2)
+    """
+    return dealer if options.dealer_starts else (dealer + 1) % options.players
+
+
 def deal_round(state: State) -> None:
     """Shuffles all 108 cards and deals the round (RULES.md §2): seven cards each, one at a
     time from the dealer's left, then two cards face up for the Center Row; the rest is the
@@ -75,7 +85,7 @@ def deal_round(state: State) -> None:
     state.center = [deck.pop() for _ in range(CENTER_ROW_SIZE)]
     state.draw_pile = deck
     state.discard = []
-    state.turn = state.dealer if state.options.dealer_starts else (state.dealer + 1) % players
+    state.turn = first_player(state.options, state.dealer)
     state.phase = Phase.TURN
     state.drew = False
     state.matched = {}
