@@ -129,21 +129,8 @@ def dialog_kind(page: Page) -> str | None:
     return result
 
 
-def mark(page: Page) -> str:
-    """The page's state version, as the point a wait (``wait_for_change``) starts from. An
-    error still shown from an earlier action is put away first, as the page itself does once
-    its next action is accepted: otherwise that old refusal would end the wait at once, before
-    the state the wait is for has arrived."""
-    result: str = page.evaluate(
-        "() => { const b = document.getElementById('error-banner');"
-        " b.hidden = true; b.textContent = ''; return document.body.dataset.version; }"
-    )
-    return result
-
-
 def wait_for_change(page: Page, old_version: str) -> None:
-    """Until the page shows a newer state than ``old_version`` (from ``mark``, taken before
-    acting), or shows why its action was refused."""
+    """Until the page shows a newer state, or shows why its action was refused."""
     page.wait_for_function(
         "v => document.body.dataset.version !== v"
         " || !document.getElementById('error-banner').hidden"
@@ -158,7 +145,7 @@ def take_step(page: Page) -> str:
     ("dialog" and nothing done when a round summary or game over opened meanwhile)."""
     if dialog_kind(page) is not None:
         return "dialog"
-    before = mark(page)
+    before = version(page)
     phase = body(page, "phase")
     if phase == "placing":
         page.locator("#hand button.card").first.click()

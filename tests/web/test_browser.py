@@ -29,7 +29,6 @@ from .pages import (
     dialog_kind,
     hand,
     join_by_link,
-    mark,
     my_turn,
     open_page,
     race,
@@ -74,7 +73,7 @@ def catch_bots(page: Page, bot_seats: set[str]) -> None:
     """Catch a bot that has not called DOS! (it may well call first: then the page is told).
     Pressed from within the page: the button goes as soon as the bot calls."""
     for seat in bot_seats:
-        before = mark(page)
+        before = version(page)
         if page.evaluate(PRESS_JS, f".catch-button[data-seat='{seat}']"):
             wait_for_change(page, before)
 
@@ -89,7 +88,7 @@ def play_round(
     """Plays through the pages until a round summary shows; returns counts of what happened."""
     counts = {"race": 0, "steps": 0}
     for step in range(MAX_STEPS):
-        seen = mark(pages[0])  # before anything is read: a change after it is not missed
+        seen = version(pages[0])  # before anything is read: a change after it is not missed
         if any(dialog_kind(page) in ("round", "over") for page in pages):
             return counts
         for viewer in pages:
@@ -100,7 +99,7 @@ def play_round(
             on_step(step)
         racers = [p for p in pages if dos_pending(p)]
         if racers and len(pages) == 1:
-            before = mark(racers[0])
+            before = version(racers[0])
             if racers[0].evaluate(PRESS_JS, "#btn-dos:enabled"):
                 wait_for_change(racers[0], before)
             continue
@@ -396,7 +395,7 @@ def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
 def classic_step(page: Page) -> None:
     """One move at a classic table through the page: the reaction test's targets, else the
     first playable card (wishing the first colour offered), else a draw."""
-    before = mark(page)
+    before = version(page)
     if page.locator("#reaction-area").count():
         while page.locator(".reaction-target").count():
             page.locator(".reaction-target").first.click()
@@ -465,7 +464,7 @@ def test_a_page_plays_classic_against_a_server_bot(browser: Browser, server: Ser
             assert_no_foreign_cards(page, [])
             if bot_turns and own_tests:
                 break
-            before = mark(page)
+            before = version(page)
             if my_turn(page):
                 if page.locator("#reaction-area .reaction-target").count():
                     own_tests += 1

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 from dos.i18n import text
 
 from .conftest import DESKTOP, Server
-from .pages import body, create_table, mark, my_turn, open_page, start, wait_for_change
+from .pages import body, create_table, my_turn, open_page, start, version, wait_for_change
 from .test_browser import classic_step
 
 
@@ -67,7 +67,7 @@ def test_the_reaction_test_counts_down_and_its_digits_hit_the_targets(
                 page.click("#rematch-button")
                 expect(page.locator("body")).not_to_have_attribute("data-phase", "over")
                 continue
-            before = mark(page)
+            before = version(page)
             if not my_turn(page):
                 wait_for_change(page, before)
                 continue
