@@ -142,7 +142,9 @@ def wait_for_change(page: Page, old_version: str) -> None:
 
 def take_step(page: Page) -> str:
     """One action of the seat to act, through the page's controls; returns what it did
-    ("dialog" and nothing done when a round summary or game over opened meanwhile)."""
+    ("dialog" and nothing done when a round summary or game over opened meanwhile; "stale"
+    when the control the page's state called for was no longer offered: the state had
+    changed since it was read, and the step waited for the new one instead)."""
     if dialog_kind(page) is not None:
         return "dialog"
     before = version(page)
@@ -150,23 +152,25 @@ def take_step(page: Page) -> str:
     if phase == "placing":
         page.locator("#hand button.card").first.click()
         if page.locator("#btn-place").is_enabled():
-            page.click("#btn-place")
-            done = "place"
+            done, control = "place", "#btn-place"
         else:
-            page.click("#btn-end")
-            done = "end"
+            done, control = "end", "#btn-end"
     elif page.evaluate(MATCH_JS):
-        done = "match"
+        wait_for_change(page, before)
+        return "match"
     elif phase == "matching":
-        page.click("#btn-end")
-        done = "end"
+        done, control = "end", "#btn-end"
     elif phase == "start":
-        page.click("#btn-draw")
-        done = "draw"
+        done, control = "draw", "#btn-draw"
     else:  # drawn, and no match: lay the first card
         page.locator("#hand button.card").first.click()
-        page.click("#btn-lay")
-        done = "lay"
+        done, control = "lay", "#btn-lay"
+    button = page.locator(control)
+    if not (button.is_visible() and button.is_enabled()):
+        # Read from a state that has gone by (its update was on the way): act on the next.
+        wait_for_change(page, before)
+        return "stale"
+    button.click()
     wait_for_change(page, before)
     return done
 
