@@ -47,8 +47,13 @@ from typing import Any, Final
 
 from dos.bots.base import Budget
 from dos.bots.determinize import Sampler
-from dos.bots.mcts import MctsBot
+from dos.bots.mcts import MctsBot, Playout
 from dos.rules.official import Action, SeatView
+
+SHARP: Final = Playout(wild_number=25, double_bonus=30, feed=True)
+"""The simulated players' play (``mcts.PLAIN``'s changed where it played worse than
+``greedy``): a Wild # is kept for a better use, a Double Color Match is worth more, and a card
+laid or placed is one the next player cannot match where one is held."""
 
 ITERATIONS: Final = 800
 """Simulations a decision runs when its budget sets no count (``mcts``: 400)."""
@@ -124,11 +129,12 @@ class ExpertBot(MctsBot):
         infer: float = 0.9,
         model: float = 1.0,
         iterations: int = ITERATIONS,
+        playout: Playout = SHARP,
         **settings: Any,
     ) -> None:
         if not 0.0 <= infer <= 1.0 or not 0.0 <= model <= 1.0:
             raise ValueError("infer and model: between 0 and 1")
-        super().__init__(iterations=iterations, **settings)
+        super().__init__(iterations=iterations, playout=playout, **settings)
         self.infer = infer
         self.model = model
         self._values: tuple[tuple[float, ...], ...] | None = None

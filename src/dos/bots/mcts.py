@@ -69,15 +69,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Final
+from typing import Final, NamedTuple
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.paired import paired_advantage
-from dos.cards import IS_WILD, N_TYPES, POINTS
+from dos.cards import IS_WILD, IS_WILD_NUMBER, N_TYPES, POINTS
 from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
-from dos.rules.official.legal import matches, turn_actions
-from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
+from dos.rules.official.legal import hand_masks, matches, turn_actions
+from dos.rules.official.matching import (
+    FIRST_MASK,
+    PAIR_BONUS,
+    PAIR_MASK,
+    SINGLE_BONUS,
+    SINGLE_MASK,
+)
 
 DEFAULT_ITERATIONS: Final = 400
 CLOCK_EVERY: Final = 4
@@ -101,6 +107,25 @@ _LAY_RANK: Final = tuple((0 if IS_WILD[card] else 100) + POINTS[card] for card i
 """Which card to lay or place: number cards before wilds, high points first."""
 
 
+class Playout(NamedTuple):
+    """How a simulated player plays: the weights of the heuristic rollout policy, in the
+    units of its match values (a card shed is worth 10)."""
+
+    wild_number: int = 12
+    """What spending a Wild # on a match costs."""
+    wild_dos: int = 12
+    """What spending a Wild DOS on a match costs."""
+    double_bonus: int = 16
+    """What a Double Color Match earns beyond its two cards."""
+    feed: bool = False
+    """Lay and place a card the next player cannot match while one is held. A simulated
+    player sees the next hand: a determinization is a full state."""
+
+
+PLAIN: Final = Playout()
+"""The ``mcts`` bot's rollout policy."""
+
+
 class _Node:
     """A node of the search tree: the action that led here was chosen by ``player``."""
 
@@ -122,7 +147,8 @@ class MctsBot:
     action must beat the default); ``exploration`` (UCB constant, rewards are in [0, 1]);
     ``iterations`` (used when the budget sets no limit); ``determinizations`` (0: ISMCTS, a
     fresh sample every iteration; ``k`` > 0: determinized UCT with ``k`` fixed samples, one tree
-    each, visits summed); ``rollout`` (``"heuristic"`` or ``"random"``); ``epsilon`` (chance
+    each, visits summed); ``rollout`` (``"heuristic"`` or ``"random"``); ``playout`` (the
+    heuristic's weights, ``Playout``); ``epsilon`` (chance
     that a heuristic rollout step is uniformly random instead); ``horizon`` (turns a simulation
     plays before it is cut and estimated; ``None``: to the end of the round); ``round_weight``
     (share of a round's reward for going out at all, the rest is for the points it brings
@@ -145,6 +171,7 @@ class MctsBot:
         prior: str | None = "greedy",
         confidence: float = 1.0,
         fast: bool | None = None,
+        playout: Playout = PLAIN,
     ) -> None:
         if prior not in (None, "greedy", "policy"):
             raise ValueError(f"prior: 'greedy', 'policy' or None, not {prior!r}")
@@ -162,6 +189,7 @@ class MctsBot:
         self.iterations = iterations
         self.determinizations = determinizations
         self.rollout = rollout
+        self.playout = playout
         self.epsilon = epsilon
         self.horizon = horizon
         self.round_weight = round_weight
@@ -308,8 +336,8 @@ class MctsBot:
         if self.prior == "greedy":
             action = _greedy_action(view)
         if action is None:
-            # The rollout policy reads only the seat's own hand and the public Center Row,
-            # so any sample gives the same action.
+            # The plain rollout policy reads only the seat's own hand and the public Center
+            # Row, so any sample gives the same action.
             action = _policy(sampler.sample(random.Random(0)))
         return choices.index(action) if action in choices else None
 
@@ -384,7 +412,7 @@ class MctsBot:
             if greedy is not None:
                 action = greedy.choose(_view(state, state.turn), rng, budget)
             elif heuristic and (not epsilon or rng.random() >= epsilon):
-                action = _policy(state)
+                action = _policy(state, self.playout)
             else:
                 actions = turn_actions(state)
                 action = actions[rng.randrange(len(actions))]
@@ -407,10 +435,10 @@ class MctsBot:
         """``_simulate`` with the heuristic policy on the compiled core: the same actions."""
         from dos.fast import state as layout
         from dos.fast.official_convert import from_python_state, to_python_state
-        from dos.fast.rollout import rollout
+        from dos.fast.rollout import rollout, weights
 
         flat = from_python_state(state)
-        if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS):
+        if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS, weights(self.playout)):
             winner = int(flat[layout.LAST_WINNER])
             return self._round_rewards(scores, self._target, winner, int(flat[layout.LAST_POINTS]))
         return self._estimate(to_python_state(flat), scores)
@@ -465,8 +493,10 @@ class _FastFlat:
         import numpy as np
 
         from dos.fast.official_convert import code_of
+        from dos.fast.rollout import weights
 
         self.bot = bot
+        self.weights = weights(bot.playout)
         self.seat = view.seat
         self.scores = view.scores
         self.start_round = view.round
@@ -485,14 +515,14 @@ class _FastFlat:
         flat = from_python_state(base)
         codes = self.codes[alive]
         out = self.results[: len(alive)]
-        simulate_actions(flat, codes, start_round, MAX_ROLLOUT_ACTIONS, out)
+        simulate_actions(flat, codes, start_round, MAX_ROLLOUT_ACTIONS, self.weights, out)
         for k, i in enumerate(alive):
             winner = int(out[k, 0])
             if winner >= 0:
                 rewards = bot._round_rewards(scores, bot._target, winner, int(out[k, 1]))
             else:  # cut after MAX_ROLLOUT_ACTIONS: estimated from the hands, as in Python
                 cut = flat.copy()
-                simulate_action(cut, int(codes[k]), start_round, MAX_ROLLOUT_ACTIONS)
+                simulate_action(cut, int(codes[k]), start_round, MAX_ROLLOUT_ACTIONS, self.weights)
                 rewards = bot._estimate(to_python_state(cut), scores)
             results[i].append(rewards[self.seat])
 
@@ -530,13 +560,13 @@ def _call_all(state: State) -> None:
         apply(state, _SELF_CALL if seat == turn else _CALLS[seat])
 
 
-def _policy(state: State) -> Action:
+def _policy(state: State, playout: Playout = PLAIN) -> Action:
     """The heuristic rollout policy: the best match, else draw; lay or place the card of
-    highest rank (number cards first, high points first)."""
+    highest rank (number cards first, high points first; with ``playout.feed``, cards the
+    next player can match last)."""
     hand = state.hands[state.turn]
     if state.phase == _PLACING:
-        best_card = max(hand, key=_LAY_RANK.__getitem__)
-        return _PLACES[best_card]
+        return _PLACES[_lay_card(state, hand, playout.feed)]
     found = state.match_cache
     if found is None:
         found = matches(hand, state.center, state.matched)
@@ -544,6 +574,8 @@ def _policy(state: State) -> Action:
         center = state.center
         best = found[0]
         best_value = -1000
+        wild_number = playout.wild_number
+        wild_dos = playout.wild_dos
         for action in found:
             cards = action.cards
             target = center[action.target]
@@ -553,16 +585,16 @@ def _policy(state: State) -> Action:
                 if SINGLE_BONUS[target][card]:
                     value += 10
                 if IS_WILD[card]:
-                    value -= 12
+                    value -= wild_number if IS_WILD_NUMBER[card] else wild_dos
             else:
                 first, second = cards
                 value = 20 + (POINTS[first] + POINTS[second]) // 4
                 if second in PAIR_BONUS[target][first]:
-                    value += 16
+                    value += playout.double_bonus
                 if IS_WILD[first]:
-                    value -= 12
+                    value -= wild_number if IS_WILD_NUMBER[first] else wild_dos
                 if IS_WILD[second]:
-                    value -= 12
+                    value -= wild_number if IS_WILD_NUMBER[second] else wild_dos
             if value > best_value:
                 best, best_value = action, value
         return best
@@ -570,4 +602,27 @@ def _policy(state: State) -> Action:
         return _END
     if not state.drew:
         return _DRAW
-    return _LAYS[max(hand, key=_LAY_RANK.__getitem__)]
+    return _LAYS[_lay_card(state, hand, playout.feed)]
+
+
+def _lay_card(state: State, hand: list[int], feed: bool) -> int:
+    """The card of highest rank in ``hand`` (the lowest type among equals); with ``feed``,
+    of those the next player's hand cannot match, while there are any."""
+    if not feed:
+        return max(hand, key=_LAY_RANK.__getitem__)
+    held, twice = hand_masks(state.hands[(state.turn + 1) % len(state.hands)])
+    return max(hand, key=lambda card: _LAY_RANK[card] - 1000 * _can_match(held, twice, card))
+
+
+def _can_match(held: int, twice: int, target: int) -> bool:
+    """Whether a hand (its ``hand_masks``) can match ``target`` with one card or two."""
+    if SINGLE_MASK[target] & held:
+        return True
+    firsts = FIRST_MASK[target] & held
+    pair_masks = PAIR_MASK[target]
+    while firsts:
+        low = firsts & -firsts
+        firsts ^= low
+        if pair_masks[low.bit_length() - 1] & ((held & -(low << 1)) | (twice & low)):
+            return True
+    return False

@@ -7,14 +7,20 @@ colour bonus and points (a wild spent costs), first best in the engine's order; 
 card of highest rank (number cards before wilds, high points first; the lowest type among
 equals, as Python's ``max`` over a sorted hand). Every open DOS obligation is called at once
 after each action, so nobody is caught in a simulation.
+
+Its weights come as an array (``weights(playout)``, ``mcts.Playout``): the cost of a Wild #
+and of a Wild DOS spent on a match, the worth of a Double Color Match, and whether a card the
+next player can match is laid or placed last.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from dos.cards import IS_WILD, N_TYPES, POINTS
+from dos.cards import IS_WILD, IS_WILD_NUMBER, N_TYPES, POINTS
 from dos.fast import official as fo
 from dos.fast import state as ly
 from dos.fast._jit import lowest_bit, njit
@@ -22,32 +28,75 @@ from dos.fast._jit import lowest_bit, njit
 I64 = npt.NDArray[np.int64]
 
 _POINTS = np.array(POINTS, dtype=np.int64)
-_WILD = np.array([int(IS_WILD[c]) for c in range(N_TYPES)], dtype=np.int64)
+_WILD = np.array(
+    [-1 if not IS_WILD[c] else 0 if IS_WILD_NUMBER[c] else 1 for c in range(N_TYPES)],
+    dtype=np.int64,
+)
+"""The index of a card's cost in the weights when spent on a match: -1 for none."""
 _LAY_RANK = np.array(
     [(0 if IS_WILD[c] else 100) + POINTS[c] for c in range(N_TYPES)], dtype=np.int64
 )
 
 
+WILD_NUMBER, WILD_DOS, DOUBLE_BONUS, FEED = range(4)
+"""Indices into a policy's weights."""
+
+
+def weights(playout: Sequence[int]) -> I64:
+    """The weights array of ``playout`` (a ``mcts.Playout``) for ``policy`` and the rollouts."""
+    return np.array(playout, dtype=np.int64)
+
+
 @njit
-def _best_card(held: int) -> int:
+def _spent(w: I64, card: int) -> int:
+    """What spending ``card`` on a match costs (a wild's weight, else nothing)."""
+    k = _WILD[card]
+    return 0 if k < 0 else int(w[k])
+
+
+@njit
+def _can_match(held: int, twice: int, target: int) -> bool:
+    """Whether a hand (its bit masks) can match ``target`` (``mcts._can_match``)."""
+    if fo._SINGLE_MASK[target] & held:
+        return True
+    firsts = fo._FIRST_MASK[target] & held
+    while firsts:
+        a = lowest_bit(firsts)
+        firsts &= firsts - 1
+        if fo._partners(held, twice, target, a):
+            return True
+    return False
+
+
+@njit
+def _best_card(s: I64, held: int, feed: int) -> int:
+    """``mcts._lay_card``: the card of highest rank held, with ``feed`` one the next player
+    cannot match while there is one."""
+    nxt = (s[ly.TURN] + 1) % s[ly.PLAYERS]
+    next_held = s[ly.HELD + nxt]
+    next_twice = s[ly.TWICE + nxt]
     best = -1
-    best_rank = -1
+    best_rank = -(10**9)
     bits = held
     while bits:
         card = lowest_bit(bits)
         bits &= bits - 1
-        if _LAY_RANK[card] > best_rank:
-            best, best_rank = card, _LAY_RANK[card]
+        rank = _LAY_RANK[card]
+        if feed and _can_match(next_held, next_twice, card):
+            rank -= 1000
+        if rank > best_rank:
+            best, best_rank = card, rank
     return best
 
 
 @njit
-def policy(s: I64, buffer: I64) -> int:
-    """The code of the action the heuristic policy takes in ``s`` (``mcts._policy``)."""
+def policy(s: I64, buffer: I64, w: I64) -> int:
+    """The code of the action the heuristic policy with weights ``w`` takes in ``s``
+    (``mcts._policy``)."""
     turn = s[ly.TURN]
     held = s[ly.HELD + turn]
     if s[ly.PHASE] == fo.PLACING:
-        return ly.encode(ly.PLACE, -1, _best_card(held), -1, -1)
+        return ly.encode(ly.PLACE, -1, _best_card(s, held, w[FEED]), -1, -1)
     found = fo.legal(s, buffer, -1)
     n = 0
     best = -1
@@ -65,12 +114,12 @@ def policy(s: I64, buffer: I64) -> int:
             value = 10 + _POINTS[a] // 4
             if fo._SINGLE_BONUS[target, a]:
                 value += 10
-            value -= 12 * _WILD[a]
+            value -= _spent(w, a)
         else:
             value = 20 + (_POINTS[a] + _POINTS[b]) // 4
             if fo._PAIR_BONUS[target, a, b]:
-                value += 16
-            value -= 12 * _WILD[a] + 12 * _WILD[b]
+                value += w[DOUBLE_BONUS]
+            value -= _spent(w, a) + _spent(w, b)
         if value > best_value:
             best, best_value = code, value
     if n:
@@ -79,7 +128,7 @@ def policy(s: I64, buffer: I64) -> int:
         return ly.encode(ly.END, -1, -1, -1, -1)
     if not s[ly.DREW]:
         return ly.encode(ly.DRAW_KIND, -1, -1, -1, -1)
-    return ly.encode(ly.LAY, -1, _best_card(held), -1, -1)
+    return ly.encode(ly.LAY, -1, _best_card(s, held, w[FEED]), -1, -1)
 
 
 @njit
@@ -93,12 +142,12 @@ def call_all(s: I64) -> None:
 
 
 @njit
-def rollout(s: I64, start_round: int, max_actions: int) -> bool:
-    """Plays the policy until the round ``start_round`` ends (or the game), or for
+def rollout(s: I64, start_round: int, max_actions: int, w: I64) -> bool:
+    """Plays the policy (weights ``w``) until the round ``start_round`` ends (or the game), or for
     ``max_actions`` actions; returns whether it ended (``mcts.MctsBot._simulate``)."""
     buffer = np.empty(512, dtype=np.int64)
     for _ in range(max_actions):
-        fo.apply(s, policy(s, buffer), -1)
+        fo.apply(s, policy(s, buffer, w), -1)
         if s[ly.DOS_OPEN]:
             call_all(s)
         if s[ly.ROUND] != start_round or s[ly.PHASE] == fo.OVER:
@@ -107,7 +156,7 @@ def rollout(s: I64, start_round: int, max_actions: int) -> bool:
 
 
 @njit
-def simulate_action(s: I64, code: int, start_round: int, max_actions: int) -> bool:
+def simulate_action(s: I64, code: int, start_round: int, max_actions: int, w: I64) -> bool:
     """The legal action ``code``, every open DOS obligation called, then the rollout unless
     the game ended (``mcts.MctsBot._flat``'s inner step); whether the round ended."""
     fo.apply(s, code, -1)
@@ -115,16 +164,18 @@ def simulate_action(s: I64, code: int, start_round: int, max_actions: int) -> bo
         call_all(s)
     if s[ly.PHASE] == fo.OVER:
         return True
-    return rollout(s, start_round, max_actions)
+    return rollout(s, start_round, max_actions, w)
 
 
 @njit
-def simulate_actions(s: I64, codes: I64, start_round: int, max_actions: int, results: I64) -> None:
+def simulate_actions(  # noqa: PLR0917 (compiled: positional arguments)
+    s: I64, codes: I64, start_round: int, max_actions: int, w: I64, results: I64
+) -> None:
     """``simulate_action`` on a copy of ``s`` for each code: ``results[k]`` is the winner
     and the points of the round that ended, or ``-1, 0`` when the rollout was cut."""
     for k in range(codes.size):
         copy = s.copy()
-        if simulate_action(copy, codes[k], start_round, max_actions):
+        if simulate_action(copy, codes[k], start_round, max_actions, w):
             results[k, 0] = copy[ly.LAST_WINNER]
             results[k, 1] = copy[ly.LAST_POINTS]
         else:
