@@ -9,10 +9,10 @@ import pytest
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
-from dos.bots.expert import ROUND_POINTS, SHARP, ExpertBot, game_values
+from dos.bots.expert import ROUND_POINTS, ExpertBot, game_values
 from dos.bots.greedy import GreedyBot
 from dos.bots.inference import last_turn, read_history
-from dos.bots.mcts import PLAIN, _call_all, _policy
+from dos.bots.mcts import _call_all
 from dos.bots.registry import make_player
 from dos.bots.replay import Reading, read_round
 from dos.cards import parse_card
@@ -267,50 +267,10 @@ def test_facts_always_hold_and_fruitless_draws_mostly_do() -> None:
     assert likely > 30 and likely_held / likely > 0.8
 
 
-# --- the simulated players' play ----------------------------------------------------------
-
-
-def _after_a_fruitless_draw(next_hand: list[str]) -> State:
-    return from_position(
-        {
-            "players": 3,
-            "dealer": 2,
-            "turn": 0,
-            "phase": "drawn",
-            "hands": [["R9", "B3", "G10"], next_hand, ["Y1", "Y3"]],
-            "center": ["R1", "G8"],
-            "draw_pile": ["G1", "B9", "R3", "Y4", "G8"],
-            "discard": [],
-            "scores": [0, 0, 0],
-        }
-    )
-
-
-def test_sharp_simulated_players_lay_what_the_next_player_cannot_match() -> None:
-    # The next player matches 9 (B4 + Y5) and 10, not 3: the plain policy lays its highest
-    # number card anyway, the sharp one the 9 is held back for.
-    fed = _after_a_fruitless_draw(["B4", "Y5", "G10", "Y8"])
-    assert str(_policy(fed, PLAIN)) == "lay G10"
-    assert str(_policy(fed, SHARP)) == "lay B3"
-    # With nothing safe to lay it lays the highest card, as the plain policy does.
-    hungry = _after_a_fruitless_draw(["B4", "Y5", "G10", "R3"])
-    assert str(_policy(hungry, SHARP)) == str(_policy(hungry, PLAIN)) == "lay G10"
-
-
-def test_sharp_simulated_players_keep_a_wild_number_for_a_better_use() -> None:
-    state = from_position(
-        {
-            "players": 2,
-            "dealer": 1,
-            "turn": 0,
-            "hands": [["Y#", "B3", "G6", "R8"], ["G5", "Y10", "B3", "B4", "G1", "R9", "R3"]],
-            "center": ["R3", "Y5"],
-            "draw_pile": ["G1", "B9", "R3", "Y4", "G8"],
-            "discard": [],
-            "scores": [0, 0],
-        }
-    )
-    # The Wild # on Y5 earns a Single Color Match; the B3 on R3 is a plain match.
-    assert str(_policy(state, PLAIN)) == "Y#@1"
-    assert str(_policy(state, SHARP)) == "B3@0"
-    assert ExpertBot().playout == SHARP
+def test_simulated_players_plan_at_a_table_of_three_or_more() -> None:
+    bot = ExpertBot()
+    for players, playout in ((2, bot.duel), (3, bot.crowded), (4, bot.crowded)):
+        views = choice_views(players, players, 200, 9)
+        bot.choose(views[0], random.Random(0), Budget(iterations=8))
+        assert bot.playout == playout
+    assert bot.crowded.plan and not bot.duel.plan

@@ -10,15 +10,23 @@ import pytest
 
 from dos.bots import mcts
 from dos.bots.base import Budget, turn_choices
+from dos.bots.playout import PLAIN, Playout
+from dos.bots.playout import policy as playout_policy
 from dos.fast.official_convert import action_of, from_python_state
 from dos.fast.rollout import policy, weights
 from dos.rules.official import Options, all_legal_actions, apply, new_game, view
 
 
 @pytest.mark.parametrize(
-    "playout", [mcts.PLAIN, mcts.Playout(wild_number=25, wild_dos=5, double_bonus=30, feed=True)]
+    "playout",
+    [
+        PLAIN,
+        Playout(wild_number=25, wild_dos=5, double_bonus=30),
+        Playout(wild_number=40, double_bonus=30, plan=True),
+        Playout(plan=True),
+    ],
 )
-def test_rollout_policy_is_the_python_policy(playout: mcts.Playout) -> None:
+def test_rollout_policy_is_the_python_policy(playout: Playout) -> None:
     buffer = np.empty(512, dtype=np.int64)
     w = weights(playout)
     checked = 0
@@ -26,7 +34,7 @@ def test_rollout_policy_is_the_python_policy(playout: mcts.Playout) -> None:
         state = new_game(Options(players=2 + seed % 4), seed)
         chooser = random.Random(seed)
         while state.winner is None and checked < 200 * (seed + 1):
-            expected = mcts._policy(state, playout)
+            expected = playout_policy(state, playout)
             got = action_of(policy(from_python_state(state), buffer, w))
             assert got == expected, (seed, str(got), str(expected))
             checked += 1

@@ -34,7 +34,8 @@ Two searches (setting ``search``):
 
 Simulations play a fast heuristic policy (``rollout="heuristic"``): the best match by cards
 shed, colour bonus and points, more matches while there are any, else draw; after a fruitless
-draw lay, and for a bonus place, the highest-point number card. They stop when the round ends,
+draw lay, and for a bonus place, the highest-point number card (``dos.bots.playout``; its
+weights are the setting ``playout``, ``mcts`` plays ``PLAIN``). They stop when the round ends,
 or after ``horizon`` turns, and score the round from each seat's point of view:
 
 * the round's winner ``w`` scored ``P`` points with ``D = target - score_w`` still to go; its
@@ -69,21 +70,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Final, NamedTuple
+from typing import Final
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.paired import paired_advantage
-from dos.cards import IS_WILD, IS_WILD_NUMBER, N_TYPES, POINTS
+from dos.bots.playout import PLAIN, Playout, policy
+from dos.cards import POINTS
 from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
-from dos.rules.official.legal import hand_masks, matches, turn_actions
-from dos.rules.official.matching import (
-    FIRST_MASK,
-    PAIR_BONUS,
-    PAIR_MASK,
-    SINGLE_BONUS,
-    SINGLE_MASK,
-)
+from dos.rules.official.legal import turn_actions
 
 DEFAULT_ITERATIONS: Final = 400
 CLOCK_EVERY: Final = 4
@@ -91,39 +86,9 @@ CLOCK_EVERY: Final = 4
 MAX_ROLLOUT_ACTIONS: Final = 2000
 """A safety net: no simulated round is played further than this many actions."""
 
-_DRAW: Final = Action(Kind.DRAW)
-_END: Final = Action(Kind.END)
-_LAYS: Final = tuple(Action(Kind.LAY, (card,)) for card in range(N_TYPES))
-_PLACES: Final = tuple(Action(Kind.PLACE, (card,)) for card in range(N_TYPES))
 _CALLS: Final = tuple(Action(Kind.CALL, seat=seat) for seat in range(64))
 _SELF_CALL: Final = Action(Kind.CALL)
 _OVER: Final = Phase.OVER
-_PLACING: Final = Phase.PLACING
-
-# How a simulated player rates a match (heuristic rollout policy, RULES.md §3-§4): every card
-# shed, every colour bonus (a placement: one more card shed; a double makes the others draw),
-# the points shed, and a small reluctance to spend a wild.
-_LAY_RANK: Final = tuple((0 if IS_WILD[card] else 100) + POINTS[card] for card in range(N_TYPES))
-"""Which card to lay or place: number cards before wilds, high points first."""
-
-
-class Playout(NamedTuple):
-    """How a simulated player plays: the weights of the heuristic rollout policy, in the
-    units of its match values (a card shed is worth 10)."""
-
-    wild_number: int = 12
-    """What spending a Wild # on a match costs."""
-    wild_dos: int = 12
-    """What spending a Wild DOS on a match costs."""
-    double_bonus: int = 16
-    """What a Double Color Match earns beyond its two cards."""
-    feed: bool = False
-    """Lay and place a card the next player cannot match while one is held. A simulated
-    player sees the next hand: a determinization is a full state."""
-
-
-PLAIN: Final = Playout()
-"""The ``mcts`` bot's rollout policy."""
 
 
 class _Node:
@@ -338,7 +303,7 @@ class MctsBot:
         if action is None:
             # The plain rollout policy reads only the seat's own hand and the public Center
             # Row, so any sample gives the same action.
-            action = _policy(sampler.sample(random.Random(0)))
+            action = policy(sampler.sample(random.Random(0)))
         return choices.index(action) if action in choices else None
 
     def _iterate(self, root: _Node, state: State, view: SeatView, rng: random.Random) -> None:
@@ -412,7 +377,7 @@ class MctsBot:
             if greedy is not None:
                 action = greedy.choose(_view(state, state.turn), rng, budget)
             elif heuristic and (not epsilon or rng.random() >= epsilon):
-                action = _policy(state, self.playout)
+                action = policy(state, self.playout)
             else:
                 actions = turn_actions(state)
                 action = actions[rng.randrange(len(actions))]
@@ -558,71 +523,3 @@ def _call_all(state: State) -> None:
         bits ^= low
         seat = low.bit_length() - 1
         apply(state, _SELF_CALL if seat == turn else _CALLS[seat])
-
-
-def _policy(state: State, playout: Playout = PLAIN) -> Action:
-    """The heuristic rollout policy: the best match, else draw; lay or place the card of
-    highest rank (number cards first, high points first; with ``playout.feed``, cards the
-    next player can match last)."""
-    hand = state.hands[state.turn]
-    if state.phase == _PLACING:
-        return _PLACES[_lay_card(state, hand, playout.feed)]
-    found = state.match_cache
-    if found is None:
-        found = matches(hand, state.center, state.matched)
-    if found:
-        center = state.center
-        best = found[0]
-        best_value = -1000
-        wild_number = playout.wild_number
-        wild_dos = playout.wild_dos
-        for action in found:
-            cards = action.cards
-            target = center[action.target]
-            if len(cards) == 1:
-                card = cards[0]
-                value = 10 + POINTS[card] // 4
-                if SINGLE_BONUS[target][card]:
-                    value += 10
-                if IS_WILD[card]:
-                    value -= wild_number if IS_WILD_NUMBER[card] else wild_dos
-            else:
-                first, second = cards
-                value = 20 + (POINTS[first] + POINTS[second]) // 4
-                if second in PAIR_BONUS[target][first]:
-                    value += playout.double_bonus
-                if IS_WILD[first]:
-                    value -= wild_number if IS_WILD_NUMBER[first] else wild_dos
-                if IS_WILD[second]:
-                    value -= wild_number if IS_WILD_NUMBER[second] else wild_dos
-            if value > best_value:
-                best, best_value = action, value
-        return best
-    if state.matched:
-        return _END
-    if not state.drew:
-        return _DRAW
-    return _LAYS[_lay_card(state, hand, playout.feed)]
-
-
-def _lay_card(state: State, hand: list[int], feed: bool) -> int:
-    """The card of highest rank in ``hand`` (the lowest type among equals); with ``feed``,
-    of those the next player's hand cannot match, while there are any."""
-    if not feed:
-        return max(hand, key=_LAY_RANK.__getitem__)
-    held, twice = hand_masks(state.hands[(state.turn + 1) % len(state.hands)])
-    return max(hand, key=lambda card: _LAY_RANK[card] - 1000 * _can_match(held, twice, card))
-
-
-def _can_match(held: int, twice: int, target: int) -> bool:
-    """Whether a hand (its ``hand_masks``) can match ``target`` with one card or two."""
-    if SINGLE_MASK[target] & held:
-        return True
-    firsts = FIRST_MASK[target] & held
-    pair_masks = PAIR_MASK[target]
-    while firsts:
-        low = firsts & -firsts
-        firsts ^= low
-        if pair_masks[low.bit_length() - 1] & ((held & -(low << 1)) | (twice & low)):
-            return True
-    return False

@@ -1,16 +1,12 @@
-"""The ``mcts`` bot's heuristic rollout (``dos.bots.mcts._simulate`` with its ``_policy``),
-compiled over a flat official game: the same actions, so the same search results.
+"""The search bots' rollout (``dos.bots.mcts``'s ``_simulate`` with ``dos.bots.playout``'s
+policy), compiled over a flat official game: the same actions, so the same search results.
 
-The policy (RULES §3-§4 as a simulated player sees them): the best match by cards shed,
-colour bonus and points (a wild spent costs), first best in the engine's order; with none,
-``end`` after matches, else ``draw``; after a fruitless draw lay, and for a bonus place, the
-card of highest rank (number cards before wilds, high points first; the lowest type among
-equals, as Python's ``max`` over a sorted hand). Every open DOS obligation is called at once
-after each action, so nobody is caught in a simulation.
-
-Its weights come as an array (``weights(playout)``, ``mcts.Playout``): the cost of a Wild #
-and of a Wild DOS spent on a match, the worth of a Double Color Match, and whether a card the
-next player can match is laid or placed last.
+The policy and its weights are ``dos.bots.playout``'s (``Playout``, passed here as an array,
+``weights(playout)``): with a match open the match of highest value, or with ``plan`` the first
+match of the best plan (walked in the same order, without recursion); with none, ``end`` after
+matches, else ``draw``; after a fruitless draw lay, and for a bonus place, the card of highest
+rank (the lowest type among equals, as Python's ``max`` over a sorted hand). Every open DOS
+obligation is called at once after each action, so nobody is caught in a simulation.
 """
 
 from __future__ import annotations
@@ -20,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from dos.bots.playout import LAY_RANK, PLAN_LEAVES, PLAN_OPTIONS
 from dos.cards import IS_WILD, IS_WILD_NUMBER, N_TYPES, POINTS
 from dos.fast import official as fo
 from dos.fast import state as ly
@@ -33,12 +30,10 @@ _WILD = np.array(
     dtype=np.int64,
 )
 """The index of a card's cost in the weights when spent on a match: -1 for none."""
-_LAY_RANK = np.array(
-    [(0 if IS_WILD[c] else 100) + POINTS[c] for c in range(N_TYPES)], dtype=np.int64
-)
+_LAY_RANK = np.array(LAY_RANK, dtype=np.int64)
 
 
-WILD_NUMBER, WILD_DOS, DOUBLE_BONUS, FEED = range(4)
+WILD_NUMBER, WILD_DOS, DOUBLE_BONUS, PLAN = range(4)
 """Indices into a policy's weights."""
 
 
@@ -55,80 +50,155 @@ def _spent(w: I64, card: int) -> int:
 
 
 @njit
-def _can_match(held: int, twice: int, target: int) -> bool:
-    """Whether a hand (its bit masks) can match ``target`` (``mcts._can_match``)."""
-    if fo._SINGLE_MASK[target] & held:
-        return True
-    firsts = fo._FIRST_MASK[target] & held
-    while firsts:
-        a = lowest_bit(firsts)
-        firsts &= firsts - 1
-        if fo._partners(held, twice, target, a):
-            return True
-    return False
-
-
-@njit
-def _best_card(s: I64, held: int, feed: int) -> int:
-    """``mcts._lay_card``: the card of highest rank held, with ``feed`` one the next player
-    cannot match while there is one."""
-    nxt = (s[ly.TURN] + 1) % s[ly.PLAYERS]
-    next_held = s[ly.HELD + nxt]
-    next_twice = s[ly.TWICE + nxt]
+def _best_card(held: int) -> int:
+    """The card of highest rank held (the lowest type among equals)."""
     best = -1
-    best_rank = -(10**9)
+    best_rank = -1
     bits = held
     while bits:
         card = lowest_bit(bits)
         bits &= bits - 1
-        rank = _LAY_RANK[card]
-        if feed and _can_match(next_held, next_twice, card):
-            rank -= 1000
-        if rank > best_rank:
-            best, best_rank = card, rank
+        if _LAY_RANK[card] > best_rank:
+            best, best_rank = card, _LAY_RANK[card]
     return best
+
+
+@njit
+def _match_value(s: I64, code: int, w: I64) -> int:
+    """``playout.match_value`` of the match ``code``."""
+    a = ly.card1(code)
+    b = ly.card2(code)
+    target = s[ly.CENTER + ly.target(code)]
+    if b < 0:
+        value = 10 + _POINTS[a] // 4
+        if fo._SINGLE_BONUS[target, a]:
+            value += 10
+        return int(value - _spent(w, a))
+    value = 20 + (_POINTS[a] + _POINTS[b]) // 4
+    if fo._PAIR_BONUS[target, a, b]:
+        value += w[DOUBLE_BONUS]
+    return int(value - _spent(w, a) - _spent(w, b))
+
+
+@njit
+def _take(counts: I64, code: int, sign: int) -> bool:
+    """Takes the match's cards out of ``counts`` (``sign`` 1) or puts them back (-1);
+    whether the counts stay non-negative."""
+    a = ly.card1(code)
+    b = ly.card2(code)
+    counts[a] -= sign
+    if b >= 0:
+        counts[b] -= sign
+    return counts[a] >= 0 and (b < 0 or counts[b] >= 0)
+
+
+@njit
+def plan_first(s: I64, codes: I64, values: I64, n: int) -> int:
+    """``playout.plan_first`` over the ``n`` matches ``codes`` (engine order) and their
+    ``values``: the index of the best plan's first match, or -1; the same plans walked in
+    the same order, without recursion."""
+    turn = s[ly.TURN]
+    counts = s[ly.HANDS + turn * ly.TYPES : ly.HANDS + (turn + 1) * ly.TYPES].copy()
+    starts = np.empty(n + 1, dtype=np.int64)
+    rows = 0
+    previous = -1
+    for i in range(n):
+        target = ly.target(codes[i])
+        if target != previous:
+            starts[rows] = i
+            rows += 1
+            previous = target
+    starts[rows] = n
+    options = np.full((rows, PLAN_OPTIONS), -1, dtype=np.int64)
+    counted = np.zeros(rows, dtype=np.int64)
+    for r in range(rows):
+        lo = starts[r]
+        hi = starts[r + 1]
+        used = np.zeros(hi - lo, dtype=np.bool_)
+        for k in range(min(PLAN_OPTIONS, hi - lo)):
+            chosen = -1
+            for i in range(lo, hi):
+                if not used[i - lo] and (chosen < 0 or values[i] > values[chosen]):
+                    chosen = i
+            used[chosen - lo] = True
+            options[r, k] = chosen
+            counted[r] = k + 1
+    position = np.full(rows + 1, -2, dtype=np.int64)
+    best_total = 0
+    best_first = -1
+    leaves = 0
+    total = 0
+    row = 0
+    while row >= 0:
+        if row == rows:
+            leaves += 1
+            if total > best_total:
+                best_total = total
+                for j in range(rows):
+                    if position[j] >= 0:
+                        best_first = options[j, position[j]]
+                        break
+            row -= 1
+            continue
+        p = position[row]
+        if p >= 0:
+            _take(counts, codes[options[row, p]], -1)
+            total -= values[options[row, p]]
+        p += 1
+        while 0 <= p < counted[row]:
+            if _take(counts, codes[options[row, p]], 1):
+                break
+            _take(counts, codes[options[row, p]], -1)
+            p += 1
+        if p >= counted[row] or leaves >= PLAN_LEAVES:
+            if 0 <= p < counted[row]:
+                _take(counts, codes[options[row, p]], -1)
+            position[row] = -2
+            row -= 1
+            continue
+        position[row] = p
+        if p >= 0:
+            total += values[options[row, p]]
+        row += 1
+        position[row] = -2
+    return best_first
 
 
 @njit
 def policy(s: I64, buffer: I64, w: I64) -> int:
     """The code of the action the heuristic policy with weights ``w`` takes in ``s``
-    (``mcts._policy``)."""
+    (``playout.policy``)."""
     turn = s[ly.TURN]
     held = s[ly.HELD + turn]
     if s[ly.PHASE] == fo.PLACING:
-        return ly.encode(ly.PLACE, -1, _best_card(s, held, w[FEED]), -1, -1)
+        return ly.encode(ly.PLACE, -1, _best_card(held), -1, -1)
     found = fo.legal(s, buffer, -1)
     n = 0
-    best = -1
-    best_value = -1000
     for i in range(found):
         # Matches come first in the legal list; the buffer holds its first codes.
         code = buffer[i] if i < buffer.size else fo.legal(s, buffer[:0], i)
         if ly.kind(code) != ly.MATCH:
             break
         n += 1
-        a = ly.card1(code)
-        b = ly.card2(code)
-        target = s[ly.CENTER + ly.target(code)]
-        if b < 0:
-            value = 10 + _POINTS[a] // 4
-            if fo._SINGLE_BONUS[target, a]:
-                value += 10
-            value -= _spent(w, a)
-        else:
-            value = 20 + (_POINTS[a] + _POINTS[b]) // 4
-            if fo._PAIR_BONUS[target, a, b]:
-                value += w[DOUBLE_BONUS]
-            value -= _spent(w, a) + _spent(w, b)
-        if value > best_value:
-            best, best_value = code, value
     if n:
-        return best
+        codes = np.empty(n, dtype=np.int64)
+        values = np.empty(n, dtype=np.int64)
+        best = 0
+        for i in range(n):
+            codes[i] = buffer[i] if i < buffer.size else fo.legal(s, buffer[:0], i)
+            values[i] = _match_value(s, codes[i], w)
+            if values[i] > values[best]:
+                best = i
+        if w[PLAN]:
+            first = plan_first(s, codes, values, n)
+            if first >= 0:
+                return int(codes[first])
+        return int(codes[best])
     if s[ly.N_MATCHED]:
         return ly.encode(ly.END, -1, -1, -1, -1)
     if not s[ly.DREW]:
         return ly.encode(ly.DRAW_KIND, -1, -1, -1, -1)
-    return ly.encode(ly.LAY, -1, _best_card(s, held, w[FEED]), -1, -1)
+    return ly.encode(ly.LAY, -1, _best_card(held), -1, -1)
 
 
 @njit
