@@ -265,12 +265,3 @@ def test_facts_always_hold_and_fruitless_draws_mostly_do() -> None:
     (facts, facts_held), (likely, likely_held) = counts[True], counts[False]
     assert facts > 30 and facts_held == facts
     assert likely > 30 and likely_held / likely > 0.8
-
-
-def test_simulated_players_plan_at_a_table_of_three_or_more() -> None:
-    bot = ExpertBot()
-    for players, playout in ((2, bot.duel), (3, bot.crowded), (4, bot.crowded)):
-        views = choice_views(players, players, 200, 9)
-        bot.choose(views[0], random.Random(0), Budget(iterations=8))
-        assert bot.playout == playout
-    assert bot.crowded.plan and not bot.duel.plan

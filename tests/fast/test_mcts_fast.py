@@ -6,36 +6,23 @@ from __future__ import annotations
 import random
 
 import numpy as np
-import pytest
 
 from dos.bots import mcts
 from dos.bots.base import Budget, turn_choices
-from dos.bots.playout import PLAIN, Playout
-from dos.bots.playout import policy as playout_policy
 from dos.fast.official_convert import action_of, from_python_state
-from dos.fast.rollout import policy, weights
+from dos.fast.rollout import policy
 from dos.rules.official import Options, all_legal_actions, apply, new_game, view
 
 
-@pytest.mark.parametrize(
-    "playout",
-    [
-        PLAIN,
-        Playout(wild_number=25, wild_dos=5, double_bonus=30),
-        Playout(wild_number=40, double_bonus=30, plan=True),
-        Playout(plan=True),
-    ],
-)
-def test_rollout_policy_is_the_python_policy(playout: Playout) -> None:
+def test_rollout_policy_is_the_python_policy() -> None:
     buffer = np.empty(512, dtype=np.int64)
-    w = weights(playout)
     checked = 0
     for seed in range(8):
         state = new_game(Options(players=2 + seed % 4), seed)
         chooser = random.Random(seed)
         while state.winner is None and checked < 200 * (seed + 1):
-            expected = playout_policy(state, playout)
-            got = action_of(policy(from_python_state(state), buffer, w))
+            expected = mcts._policy(state)
+            got = action_of(policy(from_python_state(state), buffer))
             assert got == expected, (seed, str(got), str(expected))
             checked += 1
             apply(state, chooser.choice(all_legal_actions(state)))

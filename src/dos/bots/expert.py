@@ -27,11 +27,6 @@ is given up only for a paired advantage), changed where it judged badly:
   choices no dealt hand explains is dealt without it.
 * **Twice the simulations** of ``mcts`` (``ITERATIONS``), affordable with the compiled rollouts
   (``dos.fast``, the ``fast`` extra).
-* **Simulated players who plan** (``CROWDED``, three or more players). A flat search judges
-  its moves by how the simulated players go on; with more players most of a round is theirs,
-  and ``mcts``'s players, one match at a time, won only 21% of four-player games against three
-  ``greedy``. Here they plan the whole turn, keep a Wild # and value a Double Color Match
-  more.
 
 Its budget is an option like every bot's (``Budget``); limited by iterations only, the same
 view and generator give the same action. DOS calls and catches are reflexes
@@ -53,14 +48,7 @@ from typing import Any, Final
 from dos.bots.base import Budget
 from dos.bots.determinize import Sampler
 from dos.bots.mcts import MctsBot
-from dos.bots.playout import PLAIN, Playout
 from dos.rules.official import Action, SeatView
-
-CROWDED: Final = Playout(wild_number=25, double_bonus=30, plan=True)
-"""How the simulated players play at a table of three or more (``dos.bots.playout``): each
-plans their whole turn, keeps a Wild # for a better use and values a Double Color Match
-(every other player draws) more. Two players simulate ``PLAIN``, the play their figures of
-record were measured with."""
 
 ITERATIONS: Final = 800
 """Simulations a decision runs when its budget sets no count (``mcts``: 400)."""
@@ -126,8 +114,7 @@ def game_values(target: int, players: int = 2) -> tuple[tuple[float, ...], ...]:
 class ExpertBot(MctsBot):
     """The ``sage`` bot (see the module docstring). Settings as ``MctsBot``'s, and ``infer``:
     the share of samples that follow the likely readings of the history (0 to 1), ``model``:
-    the share whose hands agree with the opponent model (0 to 1), ``crowded``: the simulated
-    players' play at a table of three or more (``playout``: of two)."""
+    the share whose hands agree with the opponent model (0 to 1)."""
 
     name = "sage"
 
@@ -137,26 +124,19 @@ class ExpertBot(MctsBot):
         infer: float = 0.9,
         model: float = 1.0,
         iterations: int = ITERATIONS,
-        playout: Playout = PLAIN,
-        crowded: Playout = CROWDED,
         **settings: Any,
     ) -> None:
         if not 0.0 <= infer <= 1.0 or not 0.0 <= model <= 1.0:
             raise ValueError("infer and model: between 0 and 1")
-        super().__init__(iterations=iterations, playout=playout, **settings)
+        super().__init__(iterations=iterations, **settings)
         self.infer = infer
         self.model = model
-        self.duel = playout
-        """The simulated players' play with two players."""
-        self.crowded = crowded
-        """The simulated players' play with three or more."""
         self._values: tuple[tuple[float, ...], ...] | None = None
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
         target = view.options.target_score
         tabled = target <= LARGEST_TABLE
         self._values = game_values(target, len(view.hand_sizes)) if tabled else None
-        self.playout = self.crowded if len(view.hand_sizes) > 2 else self.duel
         return super().choose(view, rng, budget)
 
     def _sampler(self, view: SeatView) -> Sampler:

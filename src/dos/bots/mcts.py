@@ -34,8 +34,7 @@ Two searches (setting ``search``):
 
 Simulations play a fast heuristic policy (``rollout="heuristic"``): the best match by cards
 shed, colour bonus and points, more matches while there are any, else draw; after a fruitless
-draw lay, and for a bonus place, the highest-point number card (``dos.bots.playout``; its
-weights are the setting ``playout``, ``mcts`` plays ``PLAIN``). They stop when the round ends,
+draw lay, and for a bonus place, the highest-point number card. They stop when the round ends,
 or after ``horizon`` turns, and score the round from each seat's point of view:
 
 * the round's winner ``w`` scored ``P`` points with ``D = target - score_w`` still to go; its
@@ -75,10 +74,10 @@ from typing import Final
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.paired import paired_advantage
-from dos.bots.playout import PLAIN, Playout, policy
-from dos.cards import POINTS
+from dos.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
-from dos.rules.official.legal import turn_actions
+from dos.rules.official.legal import matches, turn_actions
+from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
 
 DEFAULT_ITERATIONS: Final = 400
 CLOCK_EVERY: Final = 4
@@ -86,9 +85,20 @@ CLOCK_EVERY: Final = 4
 MAX_ROLLOUT_ACTIONS: Final = 2000
 """A safety net: no simulated round is played further than this many actions."""
 
+_DRAW: Final = Action(Kind.DRAW)
+_END: Final = Action(Kind.END)
+_LAYS: Final = tuple(Action(Kind.LAY, (card,)) for card in range(N_TYPES))
+_PLACES: Final = tuple(Action(Kind.PLACE, (card,)) for card in range(N_TYPES))
 _CALLS: Final = tuple(Action(Kind.CALL, seat=seat) for seat in range(64))
 _SELF_CALL: Final = Action(Kind.CALL)
 _OVER: Final = Phase.OVER
+_PLACING: Final = Phase.PLACING
+
+# How a simulated player rates a match (heuristic rollout policy, RULES.md §3-§4): every card
+# shed, every colour bonus (a placement: one more card shed; a double makes the others draw),
+# the points shed, and a small reluctance to spend a wild.
+_LAY_RANK: Final = tuple((0 if IS_WILD[card] else 100) + POINTS[card] for card in range(N_TYPES))
+"""Which card to lay or place: number cards before wilds, high points first."""
 
 
 class _Node:
@@ -112,8 +122,7 @@ class MctsBot:
     action must beat the default); ``exploration`` (UCB constant, rewards are in [0, 1]);
     ``iterations`` (used when the budget sets no limit); ``determinizations`` (0: ISMCTS, a
     fresh sample every iteration; ``k`` > 0: determinized UCT with ``k`` fixed samples, one tree
-    each, visits summed); ``rollout`` (``"heuristic"`` or ``"random"``); ``playout`` (the
-    heuristic's weights, ``Playout``); ``epsilon`` (chance
+    each, visits summed); ``rollout`` (``"heuristic"`` or ``"random"``); ``epsilon`` (chance
     that a heuristic rollout step is uniformly random instead); ``horizon`` (turns a simulation
     plays before it is cut and estimated; ``None``: to the end of the round); ``round_weight``
     (share of a round's reward for going out at all, the rest is for the points it brings
@@ -136,7 +145,6 @@ class MctsBot:
         prior: str | None = "greedy",
         confidence: float = 1.0,
         fast: bool | None = None,
-        playout: Playout = PLAIN,
     ) -> None:
         if prior not in (None, "greedy", "policy"):
             raise ValueError(f"prior: 'greedy', 'policy' or None, not {prior!r}")
@@ -154,7 +162,6 @@ class MctsBot:
         self.iterations = iterations
         self.determinizations = determinizations
         self.rollout = rollout
-        self.playout = playout
         self.epsilon = epsilon
         self.horizon = horizon
         self.round_weight = round_weight
@@ -301,9 +308,9 @@ class MctsBot:
         if self.prior == "greedy":
             action = _greedy_action(view)
         if action is None:
-            # The plain rollout policy reads only the seat's own hand and the public Center
-            # Row, so any sample gives the same action.
-            action = policy(sampler.sample(random.Random(0)))
+            # The rollout policy reads only the seat's own hand and the public Center Row,
+            # so any sample gives the same action.
+            action = _policy(sampler.sample(random.Random(0)))
         return choices.index(action) if action in choices else None
 
     def _iterate(self, root: _Node, state: State, view: SeatView, rng: random.Random) -> None:
@@ -377,7 +384,7 @@ class MctsBot:
             if greedy is not None:
                 action = greedy.choose(_view(state, state.turn), rng, budget)
             elif heuristic and (not epsilon or rng.random() >= epsilon):
-                action = policy(state, self.playout)
+                action = _policy(state)
             else:
                 actions = turn_actions(state)
                 action = actions[rng.randrange(len(actions))]
@@ -400,10 +407,10 @@ class MctsBot:
         """``_simulate`` with the heuristic policy on the compiled core: the same actions."""
         from dos.fast import state as layout
         from dos.fast.official_convert import from_python_state, to_python_state
-        from dos.fast.rollout import rollout, weights
+        from dos.fast.rollout import rollout
 
         flat = from_python_state(state)
-        if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS, weights(self.playout)):
+        if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS):
             winner = int(flat[layout.LAST_WINNER])
             return self._round_rewards(scores, self._target, winner, int(flat[layout.LAST_POINTS]))
         return self._estimate(to_python_state(flat), scores)
@@ -458,10 +465,8 @@ class _FastFlat:
         import numpy as np
 
         from dos.fast.official_convert import code_of
-        from dos.fast.rollout import weights
 
         self.bot = bot
-        self.weights = weights(bot.playout)
         self.seat = view.seat
         self.scores = view.scores
         self.start_round = view.round
@@ -480,14 +485,14 @@ class _FastFlat:
         flat = from_python_state(base)
         codes = self.codes[alive]
         out = self.results[: len(alive)]
-        simulate_actions(flat, codes, start_round, MAX_ROLLOUT_ACTIONS, self.weights, out)
+        simulate_actions(flat, codes, start_round, MAX_ROLLOUT_ACTIONS, out)
         for k, i in enumerate(alive):
             winner = int(out[k, 0])
             if winner >= 0:
                 rewards = bot._round_rewards(scores, bot._target, winner, int(out[k, 1]))
             else:  # cut after MAX_ROLLOUT_ACTIONS: estimated from the hands, as in Python
                 cut = flat.copy()
-                simulate_action(cut, int(codes[k]), start_round, MAX_ROLLOUT_ACTIONS, self.weights)
+                simulate_action(cut, int(codes[k]), start_round, MAX_ROLLOUT_ACTIONS)
                 rewards = bot._estimate(to_python_state(cut), scores)
             results[i].append(rewards[self.seat])
 
@@ -523,3 +528,46 @@ def _call_all(state: State) -> None:
         bits ^= low
         seat = low.bit_length() - 1
         apply(state, _SELF_CALL if seat == turn else _CALLS[seat])
+
+
+def _policy(state: State) -> Action:
+    """The heuristic rollout policy: the best match, else draw; lay or place the card of
+    highest rank (number cards first, high points first)."""
+    hand = state.hands[state.turn]
+    if state.phase == _PLACING:
+        best_card = max(hand, key=_LAY_RANK.__getitem__)
+        return _PLACES[best_card]
+    found = state.match_cache
+    if found is None:
+        found = matches(hand, state.center, state.matched)
+    if found:
+        center = state.center
+        best = found[0]
+        best_value = -1000
+        for action in found:
+            cards = action.cards
+            target = center[action.target]
+            if len(cards) == 1:
+                card = cards[0]
+                value = 10 + POINTS[card] // 4
+                if SINGLE_BONUS[target][card]:
+                    value += 10
+                if IS_WILD[card]:
+                    value -= 12
+            else:
+                first, second = cards
+                value = 20 + (POINTS[first] + POINTS[second]) // 4
+                if second in PAIR_BONUS[target][first]:
+                    value += 16
+                if IS_WILD[first]:
+                    value -= 12
+                if IS_WILD[second]:
+                    value -= 12
+            if value > best_value:
+                best, best_value = action, value
+        return best
+    if state.matched:
+        return _END
+    if not state.drew:
+        return _DRAW
+    return _LAYS[max(hand, key=_LAY_RANK.__getitem__)]
