@@ -325,7 +325,7 @@ def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
     for the compiled one then is an error."""
     from dos.bots.classic import expert
 
-    monkeypatch.setattr(expert, "_fast_rollout", lambda: False)
+    monkeypatch.setattr(expert, "fast_installed", lambda: False)
     bot = ExpertBot()
     assert not bot.fast
     state = next(

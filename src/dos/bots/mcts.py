@@ -50,7 +50,9 @@ plays the very same actions, so the search gives the same answers, only sooner.
 
 The search respects ``Budget``: it stops after ``budget.iterations`` iterations or
 ``budget.seconds`` of wall time (monotonic clock, checked every few iterations), whichever
-comes first; with neither, ``iterations`` (the bot's setting). Limited by iterations only, the
+comes first; with neither, ``iterations`` (the bot's setting). The clock starts once the
+compiled rollouts are ready (``warm_up``: compiling them, or loading them from the disk cache,
+takes seconds once per process, and is not the search's time). Limited by iterations only, the
 same view and generator give the same action. With a single legal turn action the bot answers
 at once. The answer is the root action visited most (ties: the better mean reward).
 
@@ -66,6 +68,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -75,7 +78,17 @@ from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.paired import paired_advantage
 from dos.cards import IS_WILD, N_TYPES, POINTS
-from dos.rules.official import Action, Kind, Phase, SeatView, State, apply
+from dos.rules.official import (
+    Action,
+    Kind,
+    Options,
+    Phase,
+    SeatView,
+    State,
+    apply,
+    new_game,
+    view,
+)
 from dos.rules.official.legal import matches, turn_actions
 from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
 
@@ -168,9 +181,9 @@ class MctsBot:
         self.search = search
         self.prior = prior
         self.confidence = confidence
-        self.fast = _fast_rollout() if fast is None else fast
+        self.fast = fast_installed() if fast is None else fast
         """Rollouts on the compiled fast core where they would play the same actions."""
-        if self.fast and not _fast_rollout():
+        if self.fast and not fast_installed():
             raise ValueError("fast: the fast core is not installed (the `fast` extra)")
         self._target = 200
         self.iterations_done = 0
@@ -188,6 +201,8 @@ class MctsBot:
         seconds = budget.seconds
         if limit is None and seconds is None:
             limit = self.iterations
+        if self.fast:
+            warm_up()
         deadline = None if seconds is None else time.monotonic() + seconds
         if self.search == "flat":
             return self._flat(view, choices, rng, limit, seconds)
@@ -372,7 +387,6 @@ class MctsBot:
             return self._simulate_fast(state, scores, start_round)
         if self.rollout == "greedy":
             from dos.bots.greedy import GreedyBot
-            from dos.rules.official import view as _view
 
             greedy = GreedyBot()
             budget = Budget()
@@ -382,7 +396,7 @@ class MctsBot:
         turn = state.turn
         for _ in range(MAX_ROLLOUT_ACTIONS):
             if greedy is not None:
-                action = greedy.choose(_view(state, state.turn), rng, budget)
+                action = greedy.choose(view(state, state.turn), rng, budget)
             elif heuristic and (not epsilon or rng.random() >= epsilon):
                 action = _policy(state)
             else:
@@ -497,7 +511,27 @@ class _FastFlat:
             results[i].append(rewards[self.seat])
 
 
-def _fast_rollout() -> bool:
+@functools.cache
+def warm_up() -> None:
+    """Compiles the fast core's rollouts, or loads them from the disk cache, once per process:
+    one simulation of every kind the search runs (``_FastFlat``'s for each candidate of a new
+    game, a rollout cut short, ``_simulate_fast``'s), so that no search pays for it within its
+    time budget."""
+    from dos.fast.official_convert import from_python_state, to_python_state
+    from dos.fast.rollout import rollout, simulate_action
+
+    state = new_game(Options(players=2), seed=0)
+    seen = view(state, state.turn)
+    choices = turn_choices(seen)
+    fast = _FastFlat(MctsBot(fast=True), choices, seen)
+    fast.simulate(state, list(range(len(choices))), [[] for _ in choices])
+    cut = from_python_state(state)
+    simulate_action(cut, int(fast.codes[0]), state.round, 1)
+    rollout(cut, state.round, 1)
+    to_python_state(cut)
+
+
+def fast_installed() -> bool:
     """Whether the compiled fast core (numba) can be imported."""
     try:
         import dos.fast.rollout  # noqa: F401

@@ -185,3 +185,16 @@ def _make_classic_player(name: str) -> ClassicPlayer:
     raise ValueError(
         f"unknown classic bot or level {name!r} (known: {', '.join(names('classic'))})"
     )
+
+
+def warm_up() -> None:
+    """Readies the compiled rollouts of both rule sets' search bots (compiled on a machine's
+    first use, under a minute; loaded from the disk cache after), once per process and only
+    where the fast core is installed, so that no game's first searched move waits for it."""
+    from dos.bots import mcts
+    from dos.bots.classic import expert
+
+    if mcts.fast_installed():
+        mcts.warm_up()
+    if expert.fast_installed():
+        expert.warm_up()

@@ -14,6 +14,7 @@ import logging
 import re
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -629,6 +630,8 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     """Runs the server until interrupted; prints the address to open once it listens."""
     import uvicorn
 
+    from dos.bots.registry import warm_up
+
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     # The database thread must not hold the event loop up for long: switch threads often.
@@ -637,6 +640,9 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     # every table at once (hundreds of milliseconds with 500 tables). So the automatic
     # collector only looks at young objects, and a full collection runs every few minutes.
     gc.set_threshold(1000, 20, 1_000_000)
+    # A searching bot's first move would otherwise wait for its compiled rollouts (seconds,
+    # under a minute on a machine's first start): ready them while the first players gather.
+    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -47,7 +47,9 @@ same actions, so the same answers, only much slower (setting ``fast``).
 One *iteration* is one determinization, on which every candidate action is simulated once.
 The search stops after ``budget.iterations`` iterations or ``budget.seconds`` of wall time
 (monotonic clock, looked at every ``CLOCK_EVERY`` iterations), whichever comes first; with
-neither, its ``iterations`` setting. Limited by iterations only, the same view and generator
+neither, its ``iterations`` setting. The clock starts once the compiled simulations are ready
+(``warm_up``: compiling them, or loading them from the disk cache, takes seconds once per
+process, and is not the search's time). Limited by iterations only, the same view and generator
 give the same action. A single legal action is returned at once; the reaction test is a
 reflex (``ReactionReflex``), never searched.
 
@@ -79,6 +81,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -89,7 +92,7 @@ from dos.bots.classic.base import ReactionReflex, reaction_answer
 from dos.bots.classic.greedy import GreedyBot, GreedyWeights
 from dos.bots.classic.mcts import dealt_state, unseen_cards
 from dos.bots.paired import paired_advantage
-from dos.rules.classic import Action, Kind, Phase, SeatView, State, apply, view
+from dos.rules.classic import Action, Kind, Phase, SeatView, State, apply, new_game, view
 from dos.rules.classic.actions import react
 from dos.rules.classic.cards import (
     COLOUR,
@@ -428,8 +431,8 @@ class ExpertBot:
         self.tries = max(1, tries)
         self.weights = weights or GreedyWeights()
         self.reaction = reaction or ReactionReflex()
-        self.fast = _fast_rollout() if fast is None else fast
-        if self.fast and not _fast_rollout():
+        self.fast = fast_installed() if fast is None else fast
+        if self.fast and not fast_installed():
             raise ValueError("fast: the fast core is not installed (the `fast` extra)")
         self._greedy = GreedyBot(weights=self.weights, reaction=self.reaction)
         self._model = GreedyBot(weights=self.weights)
@@ -451,6 +454,8 @@ class ExpertBot:
         limit = budget.iterations
         if limit is None and budget.seconds is None:
             limit = self.iterations
+        if self.fast:
+            warm_up()
         deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
         known = infer(view, self.stackers) if self.inference else None
         masks = known.masks if known else [[]] * len(view.hand_sizes)
@@ -582,7 +587,19 @@ def weights_array(weights: GreedyWeights) -> npt.NDArray[np.float64]:
     return np.array([values[i] for i in range(cr.N_WEIGHTS)], dtype=np.float64)
 
 
-def _fast_rollout() -> bool:
+@functools.cache
+def warm_up() -> None:
+    """Compiles the fast core's simulations, or loads them from the disk cache, once per
+    process (``_FastSimulator``'s, on a new game), so that no search pays for it within its
+    time budget."""
+    state = new_game(seed=0)
+    seen = view(state, state.turn)
+    choices = list(seen.legal)
+    cards = deal_hidden(seen, [[]] * len(seen.hand_sizes), unseen_cards(seen), random.Random(0))
+    _FastSimulator(ExpertBot(fast=True), seen, choices).simulate(cards, 0, choices)
+
+
+def fast_installed() -> bool:
     """Whether the compiled fast core (numba) can be imported."""
     try:
         import dos.fast.classic_rollout  # noqa: F401
