@@ -81,7 +81,12 @@ async def play_a_game(session: ClientSession, rng: random.Random) -> str:
             text_of(await session.call_tool("wait", since))
             continue
         if answer.is_error:  # only a bot's faster action may refuse ours
-            assert "refused (stale)" in answer.content[0].text
+            refusal = answer.content[0].text
+            if "refused (not_playing)" in refusal:  # the bot's action ended the game
+                after = (await session.call_tool("look_json", {"token": token})).structured_content
+                assert after is not None and after["result"] is not None, refusal
+            else:
+                assert "refused (stale)" in refusal
     raise AssertionError("the game did not end")
 
 
