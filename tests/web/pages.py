@@ -2,7 +2,8 @@
 
 Every helper drives the page's own controls (clicks on its buttons and cards, key presses) and
 reads what it shows; the page publishes the state it shows on ``<body>`` (``data-version``,
-``data-phase``, ``data-my-turn``, ``data-seat``) so that a test can wait for a change instead
+``data-phase``, ``data-my-turn``, ``data-seat``, and ``data-sent``/``data-refused``: the id of
+the last action sent and of the last one refused) so that a test can wait for a change instead
 of sleeping.
 """
 
@@ -129,15 +130,18 @@ def dialog_kind(page: Page) -> str | None:
     return result
 
 
+CHANGED_JS = """v => {
+  const body = document.body.dataset;
+  return body.version !== v || document.getElementById('dialog').open
+    || (body.refused !== undefined && body.refused === body.sent);
+}"""
+"""Whether the page shows a state newer than version ``v``, a summary, or a refusal of the
+action it sent last (not a refusal of an earlier one that arrived late)."""
+
+
 def wait_for_change(page: Page, old_version: str) -> None:
-    """Until the page shows a newer state, or shows why its action was refused."""
-    page.wait_for_function(
-        "v => document.body.dataset.version !== v"
-        " || !document.getElementById('error-banner').hidden"
-        " || document.getElementById('dialog').open",
-        arg=old_version,
-        timeout=WAIT_MS,
-    )
+    """Until the page shows a newer state, or why its last action was refused."""
+    page.wait_for_function(CHANGED_JS, arg=old_version, timeout=WAIT_MS)
 
 
 def take_step(page: Page) -> str:

@@ -427,6 +427,8 @@ function apply(message) {
     case "error":
       // In the page's language, from the error's code or reason key; never the English.
       showError(errorText(message));
+      // Which action it refuses: one sent before the last can be answered late.
+      if (message.id) document.body.dataset.refused = message.id;
       break;
     default:
       break;
@@ -503,13 +505,14 @@ function leaveTable() {
 }
 
 function sendAction(text) {
-  if (!app.conn || !app.conn.send({
-    type: "action", action: text, version: app.version, id: `a${++app.actionCount}`,
-  })) {
+  const id = `a${++app.actionCount}`;
+  if (!app.conn || !app.conn.send({ type: "action", action: text, version: app.version, id })) {
     showError(t("web.error_offline"));
     return;
   }
+  // For tests, as the state on <body>: what went out last, and under which id.
   document.body.dataset.lastSent = text;
+  document.body.dataset.sent = id;
   clearError();
 }
 
