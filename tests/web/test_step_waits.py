@@ -3,9 +3,10 @@ action does not end it.
 
 A clean CI run failed in the accessibility test's one-round game: a step clicked a card of a
 hand that changed twice under it, then waited 30 s behind the game-over summary: the state it
-had read, its own turn, was already gone. One way this happens, and the one the page allowed: a refusal of an earlier action (a DOS call that lost its race to the bot's catch)
-arrives after the next step has gone out, and ``wait_for_change`` took any banner for that
-step's answer. The page now says which action it sent last and which one a refusal answers
+had read, its own turn, was already gone. One way this happens, and the one the page allowed:
+a refusal of an earlier action (a DOS call that lost its race to the bot's catch) arrives
+after the next step has gone out, and ``wait_for_change`` took any banner for that step's
+answer. The page now says which action it sent last and which one a refusal answers
 (``data-sent``, ``data-refused``), and the wait ends only on an answer to the last.
 """
 
