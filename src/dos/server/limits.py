@@ -15,8 +15,8 @@ connections per client and in all.
 Traceback (most recent call last):
 ...
 ValueError: --limit speed: unknown (known: create, join, lookup, connects, client_messages, \
-messages, syncs, chat, client_connections, connections, header_seconds, table_page, lobby_idle, \
-abandoned_idle)
+messages, syncs, chat, client_chat, work, client_connections, connections, header_seconds, \
+table_page, lobby_idle, abandoned_idle)
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ class Limits:
     """Full resyncs (``sync``) one connection may ask for; more are refused."""
     chat: str | None = "5/10second"
     """Chat messages one connection may send."""
+    client_chat: str | None = "10/10second"
+    """Chat messages of a client, all its connections together (reconnecting renews nothing)."""
+    work: str | None = "40000/minute"
+    """Heavy work a client may cost the server, in units of one game action replayed (a game's
+    replay, its log): a limit by cost, not by count (``Counters.spend``)."""
     client_connections: int | None = 64
     """HTTP connections (WebSockets included) one client may hold open."""
     connections: int | None = 10000
@@ -119,6 +124,15 @@ class Counters:
         limiter = self._many if kind in _MANY else self._few
         return limiter.hit(item, kind, *key)
 
+    def spend(self, kind: str, cost: int, *key: str) -> bool:
+        """Counts ``cost`` units of ``kind`` for ``key``; whether they fit (nothing is
+        counted when they do not)."""
+        item = self._items[kind]
+        if item is None or cost <= 0:
+            return True
+        limiter = self._many if kind in _MANY else self._few
+        return limiter.hit(item, kind, *key, cost=cost)
+
     def retry_after(self, kind: str, *key: str) -> int:
         """Whole seconds until ``kind`` of ``key`` is allowed again (at least 1)."""
         item = self._items[kind]
@@ -152,6 +166,17 @@ def limited(counters: Counters, *kinds: str) -> Any:
     return Depends(check)
 
 
-_RATES = ("create", "join", "lookup", "connects", "client_messages", "messages", "syncs", "chat")
-_MANY = frozenset({"client_messages", "messages", "lookup"})
+_RATES = (
+    "create",
+    "join",
+    "lookup",
+    "connects",
+    "client_messages",
+    "messages",
+    "syncs",
+    "chat",
+    "client_chat",
+    "work",
+)
+_MANY = frozenset({"client_messages", "messages", "lookup", "work"})
 """Busy counters: sliding window counters (constant memory); the others count exactly."""

@@ -2,7 +2,10 @@
 actions, Alembic migrations at start, and the repository of reads and writes.
 
 Every write goes through ``Database``: ``await db.call(fn, ...)`` runs ``fn(session, ...)`` in
-the worker thread and commits; ``await db.append(action)`` commits one accepted action. Actions
+the worker thread and commits; ``await db.append(action)`` commits one accepted action. Reads
+that players ask for (results, ratings, records) go through ``await db.read(fn, ...)``, on
+reader threads with connections of their own: a slow read never queues ahead of an action's
+commit, nor behind it. Actions
 that arrive while a commit is under way are committed together in the next transaction (a
 group commit), so a commit per action costs one disk flush per batch, not per action. A call
 returns only after its transaction is committed: the server broadcasts an action only then.
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -29,6 +34,9 @@ from dos.ratings.store import rate_finished_game
 from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
 T = TypeVar("T")
+
+READERS = 2
+"""Reader threads (``Database.read``)."""
 
 CHECKPOINT_SECONDS = 1.0
 """How often the SQLite write-ahead log is copied into the database."""
@@ -183,6 +191,7 @@ class Database:
         self._thread: threading.Thread | None = None
         self._checkpointer: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._readers: ThreadPoolExecutor | None = None
 
     @property
     def dialect(self) -> str:
@@ -194,6 +203,8 @@ class Database:
         migrate(self.engine)
         self._thread = threading.Thread(target=self._work, name="dos-db", daemon=True)
         self._thread.start()
+        if not self._in_memory():
+            self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="dos-db-read")
         path = self._sqlite_path()
         if path is not None:
             self._stopping.clear()
@@ -207,6 +218,11 @@ class Database:
             return None
         path = self.url.split("///", 1)[-1]
         return path if path and path != ":memory:" else None
+
+    def _in_memory(self) -> bool:
+        """Whether the database lives in one connection's memory (then reads share the
+        worker's connection)."""
+        return self.dialect == "sqlite" and self._sqlite_path() is None
 
     def _checkpoint(self, path: str) -> None:
         """Copies the write-ahead log into the database every second, beside the commits
@@ -226,6 +242,9 @@ class Database:
 
     def close(self) -> None:
         """Finishes the queued work, stops the worker and closes the connections."""
+        if self._readers is not None:
+            self._readers.shutdown(wait=True, cancel_futures=True)
+            self._readers = None
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join()
@@ -242,6 +261,21 @@ class Database:
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put(_Job(fn, args, loop, future))
         return await future
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs ``fn(session, *args)`` on a reader thread, writes nothing, and returns its
+        result: beside the worker, so a read never waits for a commit nor holds one up."""
+        if self._readers is None:
+            return await self.call(fn, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, functools.partial(self._read, fn, args))
+
+    def _read(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        with Session(self.engine) as session:
+            try:
+                return fn(session, *args)
+            finally:
+                session.rollback()
 
     async def append(self, action: NewAction) -> None:
         """Commits one accepted action (with whatever else is waiting: a group commit)."""
