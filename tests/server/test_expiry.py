@@ -29,8 +29,10 @@ async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Pat
     service = _service(tmp_path)
     await service.start()
     try:
-        lobby = (await service.create(CreateTable(name="Ada", seats=[None, "easy"])))["code"]
-        game = (await service.create(CreateTable(name="Bob", seats=[None, "easy"])))["code"]
+        lobby = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))[
+            "code"
+        ]
+        game = (await service.create(CreateTable(name="Bob", seats=[None, "easy"]), "test"))["code"]
         table = await service.table(game)
         assert table is not None
         await table.start(0)
@@ -52,7 +54,7 @@ async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -
     service = _service(tmp_path)
     await service.start()
     try:
-        code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"])))["code"]
+        code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))["code"]
         table = await service.table(code)
         assert table is not None
         client = Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits()))  # never started

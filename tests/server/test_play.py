@@ -76,8 +76,15 @@ async def test_two_players_and_two_bots_play_a_whole_game(
     mine = httpx.get(f"{server.url}/api/players/{host['player_id']}/results").json()
     assert mine["games"] == 1
     assert mine["results"][0]["won"] == (results[0]["winner"] == 0)
-    replay = httpx.get(f"{server.url}/api/games/{info['game_id']}/replay").json()
-    assert len(replay["frames"]) == len(ada.history) + 1
+    address = f"{server.url}/api/games/{info['game_id']}/replay"
+    replay = httpx.get(address).json()
+    assert replay["total"] == len(ada.history) + 1
+    frames = list(replay["frames"])
+    while len(frames) < replay["total"]:  # the rest, page by page
+        page = httpx.get(address, params={"offset": len(frames)}).json()
+        assert page["offset"] == len(frames) and page["frames"]
+        frames += page["frames"]
+    assert [f["action"] for f in frames[1:]] == ada.history
 
     for player in (ada, bob, watcher):
         await player.close()

@@ -28,10 +28,12 @@ async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:
         Database(f"sqlite:///{data / 'dos.sqlite3'}", "OFF"), data, Settings(bot_delay=0)
     )
     await service.start()
-    grant = await service.create(CreateTable(name="Ann", rules=rules, seats=[None, None, None]))
+    grant = await service.create(
+        CreateTable(name="Ann", rules=rules, seats=[None, None, None]), "test"
+    )
     code = grant["code"]
-    await service.join(code, JoinTable(name="Bob"))
-    await service.join(code, JoinTable(name="Cy"))
+    await service.join(code, JoinTable(name="Bob"), "test")
+    await service.join(code, JoinTable(name="Cy"), "test")
     table = await service.table(code)
     assert table is not None
     await table.start(0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import Response
@@ -28,9 +28,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
 from dos.i18n.explain import Words
-from dos.ratings.api import LEADERBOARD_PAGE, RECENT_GAMES, Leaderboard, PlayerPage
-from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
-from dos.ratings.store import leaderboard, player_ratings
 from dos.server import errors
 from dos.server.auth import TokenError
 from dos.server.bots import bot_support
@@ -38,6 +35,7 @@ from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
 from dos.server.delivery import file_response, json_response
 from dos.server.errors import ApiError
+from dos.server.games import games_router
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
 from dos.server.limits import Counters, Limits, client_address
 from dos.server.limits import limited as limits_dependency
@@ -53,11 +51,10 @@ from dos.server.messages import (
     GameList,
     Hello,
     JoinTable,
+    LogRequest,
     Ping,
-    PlayerResults,
     ProtocolError,
     Rematch,
-    Replay,
     SeatGrant,
     ServerInfo,
     Start,
@@ -68,7 +65,8 @@ from dos.server.messages import (
     server_message,
 )
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
-from dos.server.storage import Database, database_url, list_games, load_game, player_results
+from dos.server.players import players_router
+from dos.server.storage import Database, database_url, list_games
 from dos.server.tables import RefusedError, Settings, Table
 
 log = logging.getLogger(__name__)
@@ -103,7 +101,10 @@ class ServerConfig:
     """What one client may ask (``dos.server.limits``)."""
 
 
-def _refused(error: RefusedError) -> ApiError:
+def _refused(error: RefusedError) -> Exception:
+    if error.code == "rate_limited":
+        retry = {"Retry-After": str(error.retry or 1)}
+        return HTTPException(429, error.message, headers=retry)
     return ApiError(_STATUS.get(error.code, 400), error.code, error.message, error.field)
 
 
@@ -118,10 +119,6 @@ Offset = Annotated[int, Query(ge=0, le=2**31)]
 """Where a page of a list starts."""
 PageLimit = Annotated[int | None, Query(ge=1, le=10000)]
 """How many items a page of a list has (the server caps it)."""
-PlayerId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
-"""A player id in a path."""
-RatedId = Annotated[str, PathParam(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_:\-]+$")]
-"""A rated player in a path: a player id, or ``bot:<level>``."""
 
 
 def _levels(rules: str) -> list[str]:
@@ -143,7 +140,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     service = Service(
         Database(url, config.sqlite_synchronous), config.data, config.settings, config.limits
     )
-    counters = Counters(config.limits)
+    counters = service.counters
     open_connections = Open(config.limits.client_connections)
 
     @contextlib.asynccontextmanager
@@ -171,6 +168,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     errors.install(app)
     app.state.service = service
+    app.include_router(games_router(service, counters))
+    app.include_router(players_router(service, counters))
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
     app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
@@ -208,13 +207,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         total, tables = service.public_tables(offset, limit)
         return {"tables": tables, "total": total, "offset": offset, "limit": limit}
 
-    @app.post(
-        "/api/tables", response_model=SeatGrant, status_code=201, dependencies=[limited("create")]
-    )
-    async def create_table(request: CreateTable) -> dict[str, Any]:
-        """Creates a table; the creator is the host, at seat 0."""
+    @app.post("/api/tables", response_model=SeatGrant, status_code=201)
+    async def create_table(request: CreateTable, http: Request) -> dict[str, Any]:
+        """Creates a table; the creator is the host, at seat 0 (the ``create`` limit)."""
         try:
-            return await service.create(request)
+            return await service.create(request, client_address(http.client))
         except RefusedError as error:
             raise _refused(error) from None
 
@@ -223,11 +220,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         """One table."""
         return (await table_or_404(code)).info()
 
-    @app.post("/api/tables/{code}/join", response_model=SeatGrant, dependencies=[limited("join")])
-    async def join_table(code: Code, request: JoinTable) -> dict[str, Any]:
-        """Takes an open seat (or gives back the seat this player already has)."""
+    @app.post("/api/tables/{code}/join", response_model=SeatGrant)
+    async def join_table(code: Code, request: JoinTable, http: Request) -> dict[str, Any]:
+        """Takes an open seat (or gives back the seat this player already has; the ``join``
+        limit)."""
         try:
-            return await service.join(code, request)
+            return await service.join(code, request, client_address(http.client))
         except RefusedError as error:
             raise _refused(error) from None
 
@@ -235,7 +233,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def table_games(code: Code) -> dict[str, Any]:
         """The games played at a table."""
         table = await table_or_404(code)
-        games = await service.db.call(list_games, table.code)
+        games = await service.db.read(list_games, table.code)
         return {
             "games": [
                 {
@@ -248,115 +246,6 @@ def create_app(config: ServerConfig) -> FastAPI:
                 for g in games
             ]
         }
-
-    async def finished_game(game_id: int) -> Any:
-        game = await service.db.call(load_game, game_id)
-        if game is None:
-            raise ApiError(404, "no_game", f"there is no game {game_id}", "game_id")
-        if game.status != "finished":
-            raise ApiError(
-                409, "bad_state", f"game {game_id} is not finished: its record stays hidden"
-            )
-        return game
-
-    @app.get(
-        "/api/games/{game_id}/record",
-        response_class=Response,
-        responses={200: {"content": {"application/x-ndjson": {}}}},
-        dependencies=[limited("lookup")],
-    )
-    async def game_record(game_id: GameId) -> Response:
-        """A finished game's record (JSON Lines), replayable with ``dos replay``."""
-        from dos import records
-
-        game = await finished_game(game_id)
-        record = records.Record(
-            rules=game.rules,
-            options=game.options,
-            seed=game.seed,
-            actions=game.actions,
-            result=game.result,
-            players=game.players,
-        )
-        return Response(
-            record.dumps(),
-            media_type="application/x-ndjson",
-            headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
-        )
-
-    @app.get("/api/games/{game_id}/replay", response_model=Replay, dependencies=[limited("lookup")])
-    async def game_replay(game_id: GameId) -> dict[str, Any]:
-        """Every position of a finished game, all hands shown."""
-        game = await finished_game(game_id)
-        rules = ruleset.get(game.rules)
-
-        def frames() -> list[dict[str, Any]]:
-            state = rules.new_game(game.options, game.seed)
-            out = [{"action": None, "position": rules.to_position(state)}]
-            for text in game.actions:
-                rules.apply(state, rules.parse_action(text))
-                out.append({"action": text, "position": rules.to_position(state)})
-            return out
-
-        return {
-            "game_id": game.id,
-            "rules": game.rules,
-            "options": game.options,
-            "players": game.players,
-            "result": game.result,
-            "frames": await asyncio.to_thread(frames),
-        }
-
-    @app.get(
-        "/api/players/{player_id}/results",
-        response_model=PlayerResults,
-        dependencies=[limited("lookup")],
-    )
-    async def results(player_id: PlayerId) -> dict[str, Any]:
-        """A player's finished games, newest first, and their wins."""
-        rows = await service.db.call(player_results, player_id)
-        games = []
-        for row in rows:
-            won = row["result"].get("winner") == row["seat"]
-            games.append({**row, "won": won})
-        return {
-            "player_id": player_id,
-            "games": len(games),
-            "wins": sum(1 for g in games if g["won"]),
-            "results": games,
-        }
-
-    @app.get("/api/leaderboard", response_model=Leaderboard, dependencies=[limited("lookup")])
-    async def ranking(
-        rules: Annotated[str, Query(min_length=1, max_length=32)] = "official",
-        players: Annotated[int, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2,
-        offset: Offset = 0,
-        limit: PageLimit = None,
-    ) -> dict[str, Any]:
-        """The players rated in ``rules`` at tables of ``players``, best first
-        (docs/ratings.md): ``limit`` of them (at most 50) from ``offset``."""
-        if rules not in ruleset.NAMES:
-            raise ApiError(400, "bad_request", f"there is no rule set {rules!r}", "rules")
-        limit = LEADERBOARD_PAGE if limit is None else min(limit, LEADERBOARD_PAGE)
-        total, entries = await service.db.call(leaderboard, rules, players, offset, limit)
-        return {
-            "rules": rules,
-            "players": players,
-            "total": total,
-            "offset": offset,
-            "limit": limit,
-            "entries": entries,
-        }
-
-    @app.get(
-        "/api/players/{player_id}", response_model=PlayerPage, dependencies=[limited("lookup")]
-    )
-    async def rated_player(player_id: RatedId) -> dict[str, Any]:
-        """A player's ratings, latest rated games and rating history (docs/ratings.md)."""
-        page = await service.db.call(player_ratings, player_id, RECENT_GAMES)
-        if page is None:
-            raise ApiError(404, "no_player", "this player has no rated game", "player_id")
-        return page
 
     @app.get("/api/i18n/{lang}", response_model=dict[str, str])
     async def i18n(
@@ -592,6 +481,8 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
             _error(client, "not_seated", "spectators have no seat to take back")
         else:
             table.back(client.seat)
+    elif isinstance(message, LogRequest):
+        await _send_log(table, client, message.before)
     elif isinstance(message, Continue) and client.seat is not None:
         table.proceed(client.seat)
     elif isinstance(message, Chat | ChatSpectators):
@@ -603,6 +494,20 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
         except ChatRefusedError as error:
             _error(client, error.code, error.message)
     return False
+
+
+async def _send_log(table: Table, client: Client, before: int | None) -> None:
+    """A page of the log; one the table does not keep costs the client the replay."""
+    log = table.log
+    if log is None:
+        _error(client, "not_playing", "no game has been dealt at this table")
+        return
+    cost = log.cost(before)
+    if not client.counters.spend("work", cost, client.address):
+        wait = client.counters.retry_after("work", client.address)
+        _error(client, "rate_limited", f"too much replay work: try again in {wait} s")
+        return
+    await table.send_log(client, before)
 
 
 def bind(host: str, port: int) -> socket.socket:

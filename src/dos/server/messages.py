@@ -94,6 +94,15 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
+class LogRequest(_Message):
+    """Asks for a page of the current game's log: the entries before index ``before`` (the
+    latest page without it). Answered with ``log``; an old page costs the client replay work
+    (``Limits.work``)."""
+
+    type: Literal["log"]
+    before: int | None = Field(default=None, ge=0, le=2**31)
+
+
 class Ping(_Message):
     """Answered with ``pong``."""
 
@@ -124,7 +133,17 @@ class ChatSpectators(_Message):
 
 
 _AnyClient = (
-    Hello | ActionMessage | Start | Rematch | Back | Sync | Ping | Continue | Chat | ChatSpectators
+    Hello
+    | ActionMessage
+    | Start
+    | Rematch
+    | Back
+    | Sync
+    | Ping
+    | Continue
+    | Chat
+    | ChatSpectators
+    | LogRequest
 )
 ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
 CLIENT_TYPES = (
@@ -134,6 +153,7 @@ CLIENT_TYPES = (
     "chat_spectators",
     "continue",
     "hello",
+    "log",
     "ping",
     "rematch",
     "start",
@@ -314,12 +334,17 @@ class Pause(_Message):
 
 
 class LogMessage(_Message):
-    """After each ``state`` sent on a connect: every action of the current game, for a log in
-    words that misses nothing (``dos.server.history``)."""
+    """After each ``state`` sent on a connect, and for a ``log`` request: a page of the
+    current game's actions (the latest, at most 200), for a log in words that misses nothing
+    (``dos.server.history``)."""
 
     type: Literal["log"]
     game: int
     """The table's game number (``TableInfo.game``)."""
+    first: int
+    """The index of the page's first entry (0: the game's first action)."""
+    total: int
+    """How many actions the game has had: the latest page ends there."""
     entries: list[dict[str, Any]]
     """``{"action", "seat", "before"}``: an action, its seat, and a brief of the public view
     just before it (``round``, ``dealer``, ``turn``, ``phase``, ``hand_sizes``, ``center``,
@@ -327,7 +352,7 @@ class LogMessage(_Message):
     points; classic: ``pending``, ``top``, ``colour``); for the connection's own draws also
     ``drawn``, the cards it drew (only that seat is told)."""
     now: dict[str, Any]
-    """The brief of the public view after the last action."""
+    """The brief of the public view after the page's last action."""
 
 
 class ChatLine(_Message):
@@ -473,13 +498,20 @@ class ReplayFrame(_Message):
 
 
 class Replay(_Message):
-    """``GET /api/games/{game_id}/replay``: every position of a finished game, all hands shown."""
+    """``GET /api/games/{game_id}/replay``: a page of the positions of a finished game, all
+    hands shown."""
 
     game_id: int
     rules: str
     options: dict[str, Any]
     players: list[str]
     result: dict[str, Any]
+    total: int
+    """The number of frames: the deal and one after each action."""
+    offset: int
+    """The index of the page's first frame."""
+    limit: int
+    """The most frames a page has."""
     frames: list[ReplayFrame]
 
 

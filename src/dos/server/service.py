@@ -17,7 +17,7 @@ from dos import ruleset
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
-from dos.server.limits import Limits
+from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.storage import (
     Database,
@@ -44,6 +44,8 @@ class Service:
         self, db: Database, data: Path, settings: Settings, limits: Limits | None = None
     ) -> None:
         self.limits = limits or Limits()
+        self.counters = Counters(self.limits)
+        """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP)."""
         self.db = db
         self.data = data
         self.settings = settings
@@ -56,7 +58,7 @@ class Service:
         await asyncio.to_thread(self.db.start)
         stored = await self.db.call(load_active)
         for item in stored:
-            table = Table(item, self.db, self.settings)
+            table = await Table.load(item, self.db, self.settings)
             self.tables[table.code] = table
             await table.finish_if_pending()
         for table in self.tables.values():
@@ -87,10 +89,12 @@ class Service:
         async with self._loading:
             if code in self.tables:
                 return self.tables[code]
-            stored = await self.db.call(load_table, code)
+            stored = await self.db.read(load_table, code)
             if stored is None:
                 return None
-            table = Table(stored, self.db, self.settings)
+            table = await Table.load(stored, self.db, self.settings)
+            if code in self.tables:  # loaded meanwhile by another request
+                return self.tables[code]
             self.tables[code] = table
             await table.finish_if_pending()
             table.after_change()
@@ -107,8 +111,19 @@ class Service:
                 raise RefusedError(error.code, error.message, field="player_token") from None
         return player_id, self.signer.player_token(player_id)
 
-    async def create(self, request: CreateTable) -> dict[str, Any]:
-        """A new table with its host at seat 0; returns the host's ``SeatGrant``."""
+    def admit(self, kind: str, client: str) -> None:
+        """Counts one ``kind`` operation (``create``, ``join``) of ``client``, whatever path
+        it came by; raises ``RefusedError("rate_limited")`` past the client's limit."""
+        if not self.counters.allow(kind, client):
+            wait = self.counters.retry_after(kind, client)
+            raise RefusedError(
+                "rate_limited", f"too many requests ({kind}): try again in {wait} s", retry=wait
+            )
+
+    async def create(self, request: CreateTable, client: str) -> dict[str, Any]:
+        """A new table with its host at seat 0; returns the host's ``SeatGrant``. Counts
+        against ``client``'s ``create`` limit."""
+        self.admit("create", client)
         if request.rules not in ruleset.NAMES:
             raise RefusedError(
                 "bad_request",
@@ -146,7 +161,7 @@ class Service:
             raise RefusedError("bad_request", f"options: {error}", field="options") from None
         player_id, player_token = self.player(request.player_token)
         code = new_code(set(self.tables))
-        while await self.db.call(code_exists, code):
+        while await self.db.read(code_exists, code):
             code = new_code(set(self.tables))
         seats = [StoredSeat(0, request.name, None, player_id)]
         seats += [StoredSeat(i, None, level, None) for i, level in enumerate(request.seats) if i]
@@ -168,8 +183,10 @@ class Service:
         self.tables[code] = table
         return self._grant(table, 0, player_id, player_token)
 
-    async def join(self, code: str, request: JoinTable) -> dict[str, Any]:
-        """Seats a guest at a table; returns their ``SeatGrant``."""
+    async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
+        """Seats a guest at a table; returns their ``SeatGrant``. Counts against ``client``'s
+        ``join`` limit."""
+        self.admit("join", client)
         table = await self.table(code)
         if table is None:
             raise RefusedError("no_table", f"there is no table {code!r}", field="code")

@@ -29,7 +29,7 @@ from dos.i18n.explain import Words, error_reason
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
 from dos.server.connections import Client
-from dos.server.history import log_entries
+from dos.server.history import GameLog
 from dos.server.messages import PROTOCOL_VERSION, server_message
 from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
@@ -70,11 +70,18 @@ class RefusedError(Exception):
     """A request the table refuses; nothing changed. ``code`` as in ``docs/protocol.md``."""
 
     def __init__(
-        self, code: str, message: str, reason: Words | None = None, field: str | None = None
+        self,
+        code: str,
+        message: str,
+        reason: Words | None = None,
+        field: str | None = None,
+        retry: int | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry = retry
+        """For ``rate_limited``: whole seconds until the client may ask again."""
         self.reason = reason
         """For ``illegal``: why, as a catalog key and its placeholders (``dos.i18n.explain``)."""
         self.field = field
@@ -133,10 +140,29 @@ class Seat:
         }
 
 
+def replay_game(rules: Any, game: StoredGame) -> Any:
+    """The game's state from its seed and actions (the engine is deterministic). Pure: the
+    server runs it on a worker thread, never on the event loop."""
+    state = rules.new_game(game.options, game.seed)
+    for text in game.actions:
+        rules.apply(state, rules.parse_action(text))
+    return state
+
+
 class Table:
     """One table, in memory, backed by the database."""
 
-    def __init__(self, stored: StoredTable, db: Database, settings: Settings) -> None:
+    @classmethod
+    async def load(cls, stored: StoredTable, db: Database, settings: Settings) -> Table:
+        """A stored table, its game rebuilt on a worker thread."""
+        state = None
+        if stored.game is not None and stored.status != Status.LOBBY.value:
+            state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
+        return cls(stored, db, settings, state)
+
+    def __init__(
+        self, stored: StoredTable, db: Database, settings: Settings, state: Any = None
+    ) -> None:
         self.code = stored.code
         self.rules_name = stored.rules
         self.rules: Any = ruleset.get(stored.rules)
@@ -173,21 +199,26 @@ class Table:
         self._changed = asyncio.Event()
         self.pause = RoundPause()
         self.chat = ChatRoom()
+        self.log: GameLog | None = None
+        """The current game's log (``dos.server.history``), kept as it is played."""
         if stored.game is not None and self.status != Status.LOBBY:
-            self._rebuild(stored.game)
+            if state is None:
+                state = replay_game(self.rules, stored.game)
+            self._install(stored.game, state)
 
     # --- the game ---------------------------------------------------------------------------
 
-    def _rebuild(self, game: StoredGame) -> None:
-        """The game's state from its seed and actions (the engine is deterministic)."""
-        state = self.rules.new_game(game.options, game.seed)
-        for text in game.actions:
-            self.rules.apply(state, self.rules.parse_action(text))
+    def _install(self, game: StoredGame, state: Any) -> None:
+        """Takes ``state``, rebuilt from ``game``'s seed and actions, as the current game."""
         self.state = state
         self.version = len(game.actions)
         self.game = game
+        self.log = GameLog(self.rules, game, state)
         self.bots.reset(game.seed)
-        if self.status == Status.PLAYING and self.rules.is_over(state):
+        self._finish_if_over()
+
+    def _finish_if_over(self) -> None:
+        if self.status == Status.PLAYING and self.rules.is_over(self.state):
             # The last action was committed but not the game's end: finish it now.
             self.status = Status.FINISHED
             self.finish_pending = True
@@ -270,14 +301,15 @@ class Table:
             self._views = (self.version, Views(self.rules, self.state, history=True))
         return self._views[1]
 
-    def log_message(self, seat: int | None) -> str:
-        """The ``log`` message for ``seat``: the current game's actions, for its log in words."""
-        assert self.game is not None
-        game = self.game
-        entries, now = log_entries(
-            self.rules, game.options, game.seed, game.actions, game.seats, viewer=seat
-        )
-        return server_message("log", game=game.number, entries=entries, now=now)
+    async def send_log(self, client: Client, before: int | None = None) -> None:
+        """Sends ``client`` a page of the current game's log (``dos.server.history``): the
+        latest, or the one before the entry ``before``. Never a replay on the event loop."""
+        log = self.log
+        if log is None:
+            return
+        text = await log.message(client.seat, before)
+        if log is self.log:  # not a new game meanwhile
+            client.send(text)
 
     def clients(self) -> list[Client]:
         """Every connection at the table."""
@@ -426,6 +458,7 @@ class Table:
             self.games = game.number
             self.game = game
             self.state = state
+            self.log = GameLog(self.rules, game, state)
             self.version = 0
             self.bots.reset(seed)
             self.pause.cancel()
@@ -491,8 +524,11 @@ class Table:
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
         rounds_before = self.rules.rounds_played(self.state)
+        # Applied to a copy, committed, then taken: a refused or failed action leaves the
+        # game as it was, with no replay.
+        state = self.rules.copy(self.state)
         try:
-            self.rules.apply(self.state, action)
+            self.rules.apply(state, action)
         except IllegalActionError as error:
             # The engine's refusal says which it is: the message and its words agree.
             reason = error_reason(self.rules_name, error, action)
@@ -500,10 +536,11 @@ class Table:
         except DosError as error:
             raise RefusedError("notation", str(error)) from None
         canonical = str(action)
-        rounds = self.rules.rounds_played(self.state)
+        rounds = self.rules.rounds_played(state)
         game = self.game
         index = self.version
-        self.version += 1
+        assert self.log is not None
+        self.log.before_action(self.state, canonical, seat)
         try:
             await self.db.append(NewAction(game.id, index, canonical, seat, by_bot))
         except Exception:
@@ -512,6 +549,9 @@ class Table:
             raise RefusedError(
                 "storage", "the database refused the action; nothing changed"
             ) from None
+        self.state = state
+        self.version += 1
+        self.log.after_action(state)
         game.actions.append(canonical)
         game.seats.append(seat)
         game.by_bot.append(by_bot)
@@ -530,11 +570,13 @@ class Table:
             self.broadcast_table()
 
     async def _reload(self) -> None:
-        """Rebuilds the game from the database after a failed commit, and resyncs everyone."""
+        """After a failed commit, takes the game as the database has it (a commit can fail
+        after it was written), rebuilt on a worker thread, and resyncs everyone."""
         assert self.game is not None
-        stored = await self.db.call(load_game, self.game.id)
-        if stored is not None:
-            self._rebuild(stored)
+        with contextlib.suppress(Exception):
+            stored = await self.db.call(load_game, self.game.id)
+            if stored is not None and len(stored.actions) != self.version:
+                self._install(stored, await asyncio.to_thread(replay_game, self.rules, stored))
         self.broadcast_state()
 
     # --- connections ------------------------------------------------------------------------
@@ -562,14 +604,13 @@ class Table:
                 )
             )
             client.send(self.state_message(seat))
-            if self.game is not None and self.state is not None:
-                client.send(self.log_message(seat))
             if self.pause.active:
                 client.send(server_message("pause", **self.pause.message()))
             client.send(self.chat.rules_message())
             self.idle_since = None
         self.broadcast_table(spectators=seat is not None)
         self.after_change()
+        await self.send_log(client)
 
     def detach(self, client: Client) -> None:
         """Forgets a closed connection; in a timed game, the stand-in comes after the grace."""

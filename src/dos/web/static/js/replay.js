@@ -1,4 +1,5 @@
-// The replay viewer: steps through a finished game (GET /api/games/{id}/replay), all hands shown.
+// The replay viewer: steps through a finished game (GET /api/games/{id}/replay, a page of
+// frames at a time, fetched as the steps need them), all hands shown.
 
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
@@ -10,11 +11,13 @@ const $ = (id) => document.getElementById(id);
 export class ReplayView {
   constructor({ onClose }) {
     this.replay = null;
+    this.frames = [];
     this.step = 0;
+    this.wanted = 0;
     $("replay-first").addEventListener("click", () => this.go(0));
     $("replay-prev").addEventListener("click", () => this.go(this.step - 1));
     $("replay-next").addEventListener("click", () => this.go(this.step + 1));
-    $("replay-last").addEventListener("click", () => this.go(this.replay.frames.length - 1));
+    $("replay-last").addEventListener("click", () => this.go(this.last()));
     $("replay-slider").addEventListener("input", (event) => this.go(Number(event.target.value)));
     $("replay-close").addEventListener("click", onClose);
     document.addEventListener("keydown", (event) => {
@@ -22,38 +25,66 @@ export class ReplayView {
       if (event.key === "ArrowRight") this.go(this.step + 1);
       else if (event.key === "ArrowLeft") this.go(this.step - 1);
       else if (event.key === "Home") this.go(0);
-      else if (event.key === "End") this.go(this.replay.frames.length - 1);
+      else if (event.key === "End") this.go(this.last());
       else return;
       event.preventDefault();
     });
   }
 
-  /** Loads a finished game; `names`: the players as the table calls them ("Bot 2 (easy)"). */
-  async load(gameId, names = []) {
-    const response = await fetch(`/api/games/${gameId}/replay`);
+  last() {
+    return this.replay ? this.replay.total - 1 : 0;
+  }
+
+  /** One page of frames from `offset` (the server sends at most `limit` at once). */
+  async fetchPage(gameId, offset) {
+    const response = await fetch(`/api/games/${gameId}/replay?offset=${offset}`);
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
       throw new Error(errorText({ code: codeOf(data), status: response.status }));
     }
-    this.replay = await response.json();
-    this.replay.players = this.replay.players.map((player, seat) => names[seat] ?? player);
-    $("replay-slider").max = this.replay.frames.length - 1;
-    this.go(0);
+    const page = await response.json();
+    page.frames.forEach((frame, i) => { this.frames[page.offset + i] = frame; });
+    return page;
   }
 
-  go(step) {
+  /** Loads a finished game; `names`: the players as the table calls them ("Bot 2 (easy)"). */
+  async load(gameId, names = []) {
+    this.replay = null;
+    this.frames = [];
+    const first = await this.fetchPage(gameId, 0);
+    this.replay = { ...first, gameId, frames: undefined };
+    this.replay.players = first.players.map((player, seat) => names[seat] ?? player);
+    $("replay-slider").max = this.last();
+    await this.go(0);
+  }
+
+  /** Shows `step`, fetching the pages it needs (the frame and the one before it). */
+  async go(step) {
     if (!this.replay) return;
-    const last = this.replay.frames.length - 1;
-    this.step = Math.max(0, Math.min(last, step));
+    const wanted = Math.max(0, Math.min(this.last(), step));
+    this.wanted = wanted;
+    for (const needed of [wanted - 1, wanted]) {
+      if (needed < 0 || this.frames[needed]) continue;
+      const offset = Math.floor(needed / this.replay.limit) * this.replay.limit;
+      try {
+        await this.fetchPage(this.replay.gameId, offset);
+      } catch (error) {
+        $("replay-action").textContent = error.message;
+        return;
+      }
+    }
+    if (this.wanted !== wanted) return;  // a later step was asked for meanwhile
+    this.step = wanted;
     $("replay-slider").value = this.step;
     this.render();
   }
 
   render() {
-    const { frames, players } = this.replay;
+    const { players } = this.replay;
+    const frames = this.frames;
     const frame = frames[this.step];
     const position = frame.position;
-    $("replay-step").textContent = t("web.replay_step_n", { step: this.step, total: frames.length - 1 });
+    $("replay-step").textContent = t("web.replay_step_n", { step: this.step, total: this.last() });
     if (frame.action && this.step > 0) {
       const before = frames[this.step - 1].position;
       $("replay-action").textContent = describe(frame.action, before.turn, before, players,

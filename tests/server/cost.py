@@ -1,0 +1,212 @@
+"""What a request costs the server's event loop, measured with the loop's own clock.
+
+``LoopMeter`` wraps every callback the event loop of one thread runs (a task's step, a
+timer, an I/O callback) and measures the CPU time of that thread during it
+(``time.thread_time``): what the loop itself spent, not the time it waited for the GIL or
+another process, so a busy CI machine does not change it. ``InProcessServer`` runs the whole
+application (``create_app``) on uvicorn in a thread of this process, on the asyncio loop,
+so its callbacks can be measured; ``long_game`` writes a long game into a fresh database
+before the server starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from sqlalchemy import insert
+
+from dos import ruleset
+from dos.server.app import ServerConfig, bind, create_app
+from dos.server.limits import Limits
+from dos.server.models import ActionRow
+from dos.server.storage import (
+    Database,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    database_url,
+    insert_game,
+    insert_table,
+    migrate,
+)
+from dos.server.tables import Settings
+
+
+class LoopMeter:
+    """The longest callback (in CPU seconds of its thread) of the event loop of one thread,
+    and the total, since ``reset``."""
+
+    def __init__(self) -> None:
+        self.thread: int | None = None
+        self.worst = 0.0
+        self.total = 0.0
+        self.what = ""
+
+    def reset(self) -> None:
+        """Starts a new measurement."""
+        self.worst = 0.0
+        self.total = 0.0
+        self.what = ""
+
+    def record(self, spent: float, what: Callable[[], str]) -> None:
+        self.total += spent
+        if spent > self.worst:
+            self.worst = spent
+            self.what = what()
+
+    @contextmanager
+    def installed(self) -> Iterator[LoopMeter]:
+        """Measures the callbacks of ``self.thread``'s loop while in the block."""
+        handle = asyncio.events.Handle
+        original = handle._run
+        meter = self
+
+        def run(self: asyncio.Handle) -> None:
+            if threading.get_ident() != meter.thread:
+                original(self)
+                return
+            start = time.thread_time()
+            try:
+                original(self)
+            finally:
+                meter.record(time.thread_time() - start, lambda: repr(self))
+
+        handle._run = run  # type: ignore[method-assign]
+        try:
+            yield self
+        finally:
+            handle._run = original  # type: ignore[method-assign]
+
+
+class InProcessServer:
+    """The server's application on uvicorn, in a thread of this process, on a free loopback
+    port, with its event loop measured by ``meter``."""
+
+    def __init__(self, data: Path, meter: LoopMeter, *limits: str) -> None:
+        config = ServerConfig(
+            data=data,
+            settings=Settings(bot_delay=0, grace_seconds=0.2, pause_seconds=0),
+            limits=Limits().with_changes(["off", *limits]),
+        )
+        self.app = create_app(config)
+        self.meter = meter
+        self.sock = bind("127.0.0.1", 0)
+        port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, loop="asyncio", log_level="warning", lifespan="on")
+        )
+        self.thread = threading.Thread(target=self._run, name="server", daemon=True)
+
+    def _run(self) -> None:
+        self.meter.thread = threading.get_ident()
+        self.server.run(sockets=[self.sock])
+
+    def __enter__(self) -> InProcessServer:
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise AssertionError("the server did not start")
+            time.sleep(0.01)
+        self._warm_up()
+        return self
+
+    def _warm_up(self) -> None:
+        """One HTTP request and one WebSocket, so that what the framework builds on first use
+        (its routes' state) is not counted against the requests measured."""
+        import httpx
+        from websockets.sync.client import connect
+
+        httpx.get(f"{self.url}/api/health", timeout=30).raise_for_status()
+        with (
+            connect(f"{self.ws_url}/ws/NOTABLE", open_timeout=30) as ws,
+            contextlib.suppress(Exception),
+        ):
+            ws.recv(timeout=30)
+
+    def __exit__(self, *_: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+        self.sock.close()
+
+
+def long_game(
+    data: Path, actions: int, seed: int = 1, code: str = "LONG22", finished: bool = False
+) -> int:
+    """Writes an official two-player table ``code`` whose game has ``actions`` random legal
+    actions (target score 100,000, so it goes on) into the database of ``data``, both seats
+    guests (``p_ada``, ``p_bob``); returns the game's id."""
+    rules = ruleset.get("official")
+    options = {"players": 2, "target_score": 100_000}
+    state = rules.new_game(options, seed)
+    rng = random.Random(seed)
+    texts: list[str] = []
+    seats: list[int] = []
+    while len(texts) < actions:
+        seat = rules.turn(state)
+        action = rng.choice(rules.legal_actions(state, seat))
+        rules.apply(state, action)
+        texts.append(str(action))
+        seats.append(seat)
+    db = Database(database_url(None, data))
+    migrate(db.engine)
+    seated = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, "Bob", None, "p_bob")]
+    table = StoredTable(
+        code=code,
+        rules="official",
+        options={"target_score": 100_000},
+        public=True,
+        status="lobby",
+        host=0,
+        turn_seconds=None,
+        games=0,
+        created_at=time.time(),
+        seats=seated,
+    )
+    game = StoredGame(
+        id=0,
+        number=1,
+        rules="official",
+        options=rules.options_json(rules.new_game(options, seed)),
+        seed=seed,
+        players=["Ada", "Bob"],
+        status="playing",
+        result=None,
+    )
+
+    def write(session: Any) -> int:
+        insert_table(session, table)
+        game_id = insert_game(session, code, game, seated)
+        rows = [
+            {"game_id": game_id, "idx": i, "action": t, "seat": s, "by_bot": False, "at": 0.0}
+            for i, (t, s) in enumerate(zip(texts, seats, strict=True))
+        ]
+        session.execute(insert(ActionRow), rows)
+        return game_id
+
+    game_id = db.run_sync(write)
+    if finished:
+        from sqlalchemy import update
+
+        from dos.server.models import GameRow, TableRow
+
+        def finish(session: Any) -> None:
+            session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(status="finished", result={})
+            )
+            session.execute(update(TableRow).where(TableRow.code == code).values(status="expired"))
+
+        db.run_sync(finish)
+    db.engine.dispose()
+    return game_id

@@ -1,0 +1,115 @@
+"""No request may stall the other tables: what one request costs the event loop stays within a
+bound on a large stored history, measured with the loop's own clock (``cost.LoopMeter``: the
+CPU time of the loop's thread in each callback), while the server goes on serving others.
+
+Each test writes a long history into a fresh database, starts the whole application in this
+process, and asks what a stranger may ask: a spectator's connect to a long game, a page of its
+log, a replay of a long finished game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from server.cost import InProcessServer, LoopMeter, long_game
+
+pytestmark = pytest.mark.asyncio
+
+BOUND = 0.025
+"""The most CPU seconds one callback of the event loop may take (a few milliseconds is what
+a request costs; a replay of a long game on the loop took seconds)."""
+LONG = 2000
+"""Actions of the long game (a replay of it costs the loop about a second)."""
+
+
+@pytest.fixture
+def meter() -> Iterator[LoopMeter]:
+    with LoopMeter().installed() as installed:
+        yield installed
+
+
+async def _messages(url: str, until: str, first: dict[str, Any] | None = None) -> list[Any]:
+    """Connects as a spectator (or sends ``first`` after the hello) and reads until a
+    message of type ``until``."""
+    seen = []
+    async with connect(url, max_size=2**24, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": None}))
+        sent = first is None
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            seen.append(message)
+            if message["type"] == until and sent:
+                return seen
+            if message["type"] == "log" and not sent:
+                await ws.send(json.dumps(first))
+                sent = True
+
+
+def _check(meter: LoopMeter) -> None:
+    assert meter.worst < BOUND, f"one callback took {meter.worst:.3f} s: {meter.what}"
+
+
+async def test_a_spectator_of_a_long_game_costs_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    long_game(tmp_path, LONG)
+    with InProcessServer(tmp_path, meter) as server:
+        meter.reset()
+        seen = await _messages(f"{server.ws_url}/ws/LONG22", "log")
+        _check(meter)
+        log = seen[-1]
+        assert log["total"] == LONG and log["first"] == LONG - len(log["entries"])
+        assert 0 < len(log["entries"]) <= 200
+        # A second connect finds the log ready: cheaper still.
+        meter.reset()
+        await _messages(f"{server.ws_url}/ws/LONG22", "log")
+        _check(meter)
+
+
+async def test_an_old_page_of_the_log_is_replayed_off_the_loop(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    long_game(tmp_path, LONG)
+    with InProcessServer(tmp_path, meter) as server:
+        await _messages(f"{server.ws_url}/ws/LONG22", "log")
+        meter.reset()
+        request = {"type": "log", "before": 150}
+        seen = await _messages(f"{server.ws_url}/ws/LONG22", "log", request)
+        _check(meter)
+        page = seen[-1]
+        assert page["first"] == 0 and len(page["entries"]) == 150
+        assert page["total"] == LONG
+
+
+async def test_old_pages_cost_the_client_its_replay_budget(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    long_game(tmp_path, LONG)
+    with InProcessServer(tmp_path, meter, "work=1000/minute") as server:
+        request = {"type": "log", "before": 900}
+        first = await _messages(f"{server.ws_url}/ws/LONG22", "log", request)
+        assert first[-1]["first"] == 700
+        refused = await _messages(f"{server.ws_url}/ws/LONG22", "error", request)
+        assert refused[-1]["code"] == "rate_limited"
+
+
+async def test_a_replay_of_a_long_game_costs_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    game_id = long_game(tmp_path, LONG, finished=True)
+    with InProcessServer(tmp_path, meter) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            meter.reset()
+            answer = await client.get(f"/api/games/{game_id}/replay")
+            assert answer.status_code == 200, answer.text
+            _check(meter)
+            body = answer.json()
+            assert body["total"] == LONG + 1 and len(body["frames"]) <= 200
