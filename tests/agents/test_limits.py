@@ -79,3 +79,84 @@ async def test_mcp_actions_count_as_messages_of_their_client(few_messages: Serve
         assert first.is_error and "rate_limited" not in first.content[0].text
         second = await session.call_tool("act", args)
         assert second.is_error and "refused (rate_limited)" in second.content[0].text
+
+
+@pytest.fixture(scope="module")
+def few_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that allows a client 3 tables and 3 joins a minute (nothing else limited)."""
+    limits = ["--limit", "off", "--limit", "create=3/minute", "--limit", "join=3/minute"]
+    process = ServerProcess(tmp_path_factory.mktemp("tables"), None, *limits)
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.mark.asyncio
+async def test_mcp_meets_the_same_create_and_join_limits_as_rest(
+    few_tables: ServerProcess,
+) -> None:
+    """One limit per operation, whatever the path: tables made over MCP and over REST count
+    together, and so do joins."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = few_tables.url
+    code = create_table(url, seats=[None, None, None, None])["code"]  # 1 of 3, over REST
+    async with (
+        streamable_http_client(f"{url}/mcp") as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        made = [await session.call_tool("create_table", {"name": "Bot"}) for _ in range(3)]
+        assert [m.is_error for m in made] == [False, False, True]
+        assert "refused (rate_limited)" in made[2].content[0].text
+        joins = [
+            await session.call_tool("join_table", {"code": code, "name": f"Guest{i}"})
+            for i in range(3)
+        ]
+        assert [j.is_error for j in joins] == [False, False, False]
+    refused = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Late"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1
+    again = httpx.post(f"{url}/api/tables", json={"name": "Ada"})
+    assert again.status_code == 429 and again.json()["code"] == "rate_limited"
+
+
+@pytest.mark.asyncio
+async def test_mcp_wait_refuses_a_timeout_that_is_no_number_of_seconds(
+    few_messages: ServerProcess,
+) -> None:
+    """``NaN``, infinities and values past 30 s are refused over MCP as over HTTP, at once."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = few_messages.url
+    token = create_table(url, seats=[None, "easy"])["token"]
+    async with (
+        streamable_http_client(f"{url}/mcp") as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        for timeout in ("NaN", "nan", "Infinity", "-Infinity", 31, -1):
+            args = {"token": token, "version": 0, "timeout": timeout}
+            answer = await session.call_tool("wait", args)
+            assert answer.is_error, timeout
+            assert "timeout" in answer.content[0].text
+    over_http = httpx.get(
+        f"{url}/api/agent/seat/wait",
+        params={"version": 0, "timeout": "NaN"},
+        headers={"authorization": f"Bearer {token}"},
+    )
+    assert over_http.status_code == 422
+    assert not any("Traceback" in line for line in few_messages.output)
+
+
+def test_get_mcp_opens_no_stream(few_messages: ServerProcess) -> None:
+    """The MCP endpoint answers one JSON body per POST; a GET (which would open an event
+    stream that never ends) is refused at once."""
+    answer = httpx.get(
+        f"{few_messages.url}/mcp", headers={"accept": "text/event-stream"}, timeout=10
+    )
+    assert answer.status_code == 405
+    assert answer.json()["code"] == "method_not_allowed"
+    assert "POST" in answer.headers.get("allow", "")

@@ -20,7 +20,7 @@ from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
+from dos.agents.service import MAX_WAIT_SECONDS, Agents, Seen, rules_text
 from dos.server.errors import ErrorBody, SafeJSONResponse
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
@@ -112,6 +112,11 @@ def refusal_response(error: RefusedError) -> SafeJSONResponse:
     return SafeJSONResponse(body, status_code=STATUS.get(error.code, 400))
 
 
+def _answer(seen: Seen) -> Response:
+    """A seat's view, as the JSON text made once for every agent that asks at this change."""
+    return Response(seen.json, media_type="application/json")
+
+
 def _bearer(authorization: HTTPAuthorizationCredentials | None) -> str:
     token = authorization.credentials.strip() if authorization is not None else ""
     if not token or len(token) > 1024:
@@ -137,9 +142,10 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
     async def look(authorization: Authorization = None) -> Any:
         """The seat's view now, as JSON and as canonical text."""
         try:
-            return await agents.look(_bearer(authorization))
+            seen = await agents.look(_bearer(authorization))
         except RefusedError as error:
             return refusal_response(error)
+        return _answer(seen)
 
     @router.post(
         "/seat/actions",
@@ -151,17 +157,19 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
         the seat's view after it. Refused as the WebSocket refuses it: ``stale``,
         ``notation``, ``illegal``, ``not_your_seat``, ``not_playing``."""
         try:
-            return await agents.act(_bearer(authorization), body.action, body.version)
+            seen = await agents.act(_bearer(authorization), body.action, body.version)
         except RefusedError as error:
             return refusal_response(error)
+        return _answer(seen)
 
     @router.post("/seat/start", response_model=AgentView, dependencies=[limited("lookup")])
     async def start(authorization: Authorization = None) -> Any:
         """The host starts the game (lobby), or deals a rematch (finished)."""
         try:
-            return await agents.start(_bearer(authorization))
+            seen = await agents.start(_bearer(authorization))
         except RefusedError as error:
             return refusal_response(error)
+        return _answer(seen)
 
     @router.get("/seat/wait", response_model=AgentView, dependencies=[limited("lookup")])
     async def wait(
@@ -176,9 +184,10 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
         soon as then the seat has a legal action or no game is going on — or after
         ``timeout`` seconds (at most 30)."""
         try:
-            return await agents.wait(_bearer(authorization), version, change, timeout, until)
+            seen = await agents.wait(_bearer(authorization), version, change, timeout, until)
         except RefusedError as error:
             return refusal_response(error)
+        return _answer(seen)
 
     @router.get(
         "/seat/record",

@@ -23,11 +23,11 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from dos.agents.service import MAX_WAIT_SECONDS, Agents, rules_text
+from dos.agents.service import MAX_WAIT_SECONDS, Agents, Until, rules_text
 from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
 from dos.server.errors import error_response
-from dos.server.limits import Counters
+from dos.server.limits import Counters, client_address
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.tables import RefusedError
 
@@ -63,9 +63,11 @@ class Backend(Protocol):
 
     async def tables(self, offset: int) -> dict[str, Any]: ...
 
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    async def create(self, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]: ...
 
-    async def join(self, code: str, body: dict[str, Any]) -> dict[str, Any]: ...
+    async def join(
+        self, code: str, body: dict[str, Any], ctx: Context | None
+    ) -> dict[str, Any]: ...
 
     async def look(self, token: str) -> dict[str, Any]: ...
 
@@ -119,6 +121,7 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         target_score: int | None = None,
         public: bool = False,
         options: dict[str, Any] | None = None,
+        ctx: Context,
     ) -> str:
         """A new table (the agent reads ``CREATE_TABLE``)."""
         options = dict(options or {})
@@ -131,14 +134,14 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
             "options": options,
             "public": public,
         }
-        return _grant_text(await call(backend.create(body)))
+        return _grant_text(await call(backend.create(body, ctx)))
 
     @server.tool()
-    async def join_table(code: str, name: str, seat: int | None = None) -> str:
+    async def join_table(code: str, name: str, ctx: Context, seat: int | None = None) -> str:
         """Takes an open seat (or ``seat``) of the table ``code`` in the lobby, as ``name``.
         Returns your seat token."""
         body: dict[str, Any] = {"name": name, "seat": seat}
-        return _grant_text(await call(backend.join(code, body)))
+        return _grant_text(await call(backend.join(code, body, ctx)))
 
     @server.tool()
     async def start_game(token: str) -> str:
@@ -229,9 +232,7 @@ class InProcess:
         self.counters = counters
 
     async def admit(self, ctx: Context | None) -> None:
-        request = ctx.request_context.request if ctx is not None else None
-        client = getattr(request, "client", None)
-        who = str(client[0]) if client else "unknown"
+        who = _who(ctx)
         if not self.counters.allow("client_messages", who):
             wait = self.counters.retry_after("client_messages", who)
             raise RefusedError("rate_limited", f"too many actions: try again in {wait} s")
@@ -240,33 +241,38 @@ class InProcess:
         limit = self.agents.service.limits.table_page
         return self.agents.tables(max(offset, 0), limit)
 
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        return await self.agents.create(_model(CreateTable, body))
+    async def create(self, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:
+        return await self.agents.create(_model(CreateTable, body), _who(ctx))
 
-    async def join(self, code: str, body: dict[str, Any]) -> dict[str, Any]:
-        return await self.agents.join(code, _model(JoinTable, body))
+    async def join(self, code: str, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:
+        return await self.agents.join(code, _model(JoinTable, body), _who(ctx))
 
     async def look(self, token: str) -> dict[str, Any]:
-        return await self.agents.look(token)
+        return (await self.agents.look(token)).data
 
     async def start(self, token: str) -> dict[str, Any]:
-        return await self.agents.start(token)
+        return (await self.agents.start(token)).data
 
     async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
-        return await self.agents.act(token, action, version)
+        return (await self.agents.act(token, action, version)).data
 
     async def wait(
         self, token: str, version: int, change: int | None, timeout: float, until: str
     ) -> dict[str, Any]:
-        return await self.agents.wait(
-            token, version, change, timeout, "change" if until == "change" else "turn"
-        )
+        kind: Until = "change" if until == "change" else "turn"
+        return (await self.agents.wait(token, version, change, timeout, kind)).data
 
     async def record(self, token: str) -> str:
         return await self.agents.record(token)
 
     async def rules(self, name: str) -> str:
         return rules_text(name)
+
+
+def _who(ctx: Context | None) -> str:
+    """The calling client's network address: the key of its limits."""
+    request = ctx.request_context.request if ctx is not None else None
+    return client_address(getattr(request, "client", None))
 
 
 def _model(model: type[CreateTable] | type[JoinTable], body: dict[str, Any]) -> Any:
@@ -284,7 +290,8 @@ def _model(model: type[CreateTable] | type[JoinTable], body: dict[str, Any]) -> 
 
 def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], Any]:
     """Mounts the MCP server on ``app`` at ``/mcp`` (streamable HTTP, one JSON answer per
-    request, no sessions kept); returns what the application's lifespan must run."""
+    request, no sessions kept, so POST only: a GET, which would open an event stream, is
+    answered 405); returns what the application's lifespan must run."""
     server = new_server(InProcess(agents, counters))
     # Builds the SDK's session manager; its Starlette app is not used: the endpoint is
     # mounted on the server's own application, behind its limits. (No host is given: the
@@ -297,7 +304,7 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
     endpoint = StreamableHTTPASGIApp(manager)
 
     app.router.routes.append(
-        Route(MCP_PATH, endpoint=_Limited(endpoint, counters), methods=["GET", "POST", "DELETE"])
+        Route(MCP_PATH, endpoint=_Limited(endpoint, counters), methods=["POST"])
     )
 
     @contextlib.asynccontextmanager
@@ -358,10 +365,10 @@ class OverHttp:
     async def tables(self, offset: int) -> dict[str, Any]:
         return dict(await self._json("GET", "/api/tables", params={"offset": offset}))
 
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:
         return dict(await self._json("POST", "/api/tables", json=body))
 
-    async def join(self, code: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def join(self, code: str, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:
         return dict(await self._json("POST", f"/api/tables/{code}/join", json=body))
 
     async def look(self, token: str) -> dict[str, Any]:

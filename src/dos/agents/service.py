@@ -10,7 +10,11 @@ refusals (``stale``, ``notation``, ``illegal`` with the catalog's key, ``not_you
 
 from __future__ import annotations
 
+import json
+import math
 import time
+import weakref
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal
 
@@ -30,11 +34,32 @@ Until = Literal["change", "turn"]
 something to do (a legal action, or the game is over)."""
 
 
+@dataclass(slots=True)
+class Seen:
+    """What a seat sees at one change of its table (``data``, as ``AgentView``), and its JSON
+    text, made once however many agents ask."""
+
+    data: dict[str, Any]
+    _json: str | None = field(default=None, repr=False)
+
+    @property
+    def json(self) -> str:
+        """``data`` as JSON text (ASCII, compact)."""
+        if self._json is None:
+            self._json = json.dumps(self.data, ensure_ascii=True, separators=(",", ":"))
+        return self._json
+
+
 class Agents:
     """The operations of agents, over the server's tables."""
 
     def __init__(self, service: Service) -> None:
         self.service = service
+        self._seen: weakref.WeakKeyDictionary[Table, dict[int, tuple[int, int, Seen]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """Each table's latest answer per seat, by (change, version): long polls woken by
+        one change share one view, text and JSON."""
 
     # --- tables -------------------------------------------------------------------------------
 
@@ -43,13 +68,15 @@ class Agents:
         total, tables = self.service.public_tables(offset, limit)
         return {"tables": tables, "total": total, "offset": offset, "limit": limit}
 
-    async def create(self, request: CreateTable) -> dict[str, Any]:
-        """A new table with the agent as its host at seat 0: the ``SeatGrant``."""
-        return await self.service.create(request)
+    async def create(self, request: CreateTable, client: str) -> dict[str, Any]:
+        """A new table with the agent as its host at seat 0: the ``SeatGrant``; counted
+        against the ``client``'s ``create`` limit as every path to it is."""
+        return await self.service.create(request, client)
 
-    async def join(self, code: str, request: JoinTable) -> dict[str, Any]:
-        """Takes an open seat of a table in the lobby: the ``SeatGrant``."""
-        return await self.service.join(code, request)
+    async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
+        """Takes an open seat of a table in the lobby: the ``SeatGrant``; counted against
+        the ``client``'s ``join`` limit."""
+        return await self.service.join(code, request, client)
 
     # --- a seat -------------------------------------------------------------------------------
 
@@ -72,18 +99,24 @@ class Agents:
             table.idle_since = time.monotonic()  # an agent's request is presence at the table
         return table, claim.seat
 
-    async def look(self, token: str) -> dict[str, Any]:
+    async def look(self, token: str) -> Seen:
         """The seat's view now: the table, version, change, view (JSON), result, the legal
         actions with their meanings, and the canonical text."""
         table, seat = await self.seat(token)
         return await self._look(table, seat)
 
-    async def _look(self, table: Table, seat: int) -> dict[str, Any]:
+    async def _look(self, table: Table, seat: int) -> Seen:
         # Under the table's lock, as the WebSocket's resync: never an action mid-commit.
         async with table.lock:
-            return self._seen(table, seat)
+            known = self._seen.setdefault(table, {})
+            cached = known.get(seat)
+            if cached is not None and cached[:2] == (table.change, table.version):
+                return cached[2]
+            seen = Seen(self._view(table, seat))
+            known[seat] = (table.change, table.version, seen)
+            return seen
 
-    def _seen(self, table: Table, seat: int) -> dict[str, Any]:
+    def _view(self, table: Table, seat: int) -> dict[str, Any]:
         info = table.info()
         view = table.view(seat, history=False)
         result = _result(table)
@@ -101,14 +134,14 @@ class Agents:
             ),
         }
 
-    async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
+    async def act(self, token: str, action: str, version: int) -> Seen:
         """Plays ``action`` (notation) for the token's seat, made on ``version``; returns the
         seat's view after it. Refused exactly as the browser's ``action`` message."""
         table, seat = await self.seat(token)
         await table.submit(seat, action, version)
         return await self._look(table, seat)
 
-    async def start(self, token: str) -> dict[str, Any]:
+    async def start(self, token: str) -> Seen:
         """The host starts the game (lobby), or deals a rematch (finished)."""
         table, seat = await self.seat(token)
         if table.status == Status.FINISHED:
@@ -119,14 +152,22 @@ class Agents:
 
     async def wait(
         self, token: str, version: int, change: int | None, timeout: float, until: Until
-    ) -> dict[str, Any]:
+    ) -> Seen:
         """Waits until the table is not as the agent saw it (``version`` of the game, and
         ``change`` of the table if given) — for ``until="turn"``, until then the seat has a
         legal action or no game is going on — or ``timeout`` seconds (at most 30) have
         passed; returns the seat's view. Woken by the table itself after every change: no
-        polling."""
+        polling. A ``timeout`` that is not a number of seconds from 0 to 30 is refused, on
+        every path."""
+        if not (math.isfinite(timeout) and 0 <= timeout <= MAX_WAIT_SECONDS):
+            raise RefusedError(
+                "bad_request",
+                f"timeout: a number of seconds from 0 to {MAX_WAIT_SECONDS:g}",
+                field="timeout",
+            )
+        if until not in ("change", "turn"):
+            raise RefusedError("bad_request", "until: 'change' or 'turn'", field="until")
         table, seat = await self.seat(token)
-        timeout = min(max(timeout, 0.0), MAX_WAIT_SECONDS)
         deadline = time.monotonic() + timeout
         while True:
             seen = table.change
@@ -150,7 +191,7 @@ class Agents:
         table, _seat = await self.seat(token)
         if table.game is None:
             raise RefusedError("bad_state", "no game has been played at this table")
-        game = await self.service.db.call(load_game, table.game.id)
+        game = await self.service.db.read(load_game, table.game.id)
         if game is None or game.status != "finished":
             raise RefusedError(
                 "bad_state", f"game {table.game.id} is not finished: its record stays hidden"
