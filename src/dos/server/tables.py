@@ -95,8 +95,8 @@ class Settings:
     bot_delay: float = 1.0
     """Scale of the bots' delays: 1 human-like, 0 instant."""
     grace_seconds: float = 10.0
-    """After a turn timer runs out, or a player leaves a timed game: the wait before a
-    stand-in bot plays for them."""
+    """After a turn timer runs out, or a player's connection closes during a game: the wait
+    before a stand-in bot plays for them (longer than a reload)."""
     pause_seconds: float = 30.0
     """The longest pause between two rounds for the players to read the summary (0: none)."""
     clock: Callable[[], float] = time.monotonic
@@ -613,7 +613,8 @@ class Table:
         await self.send_log(client)
 
     def detach(self, client: Client) -> None:
-        """Forgets a closed connection; in a timed game, the stand-in comes after the grace."""
+        """Forgets a closed connection; a seated player's stand-in comes after the grace
+        (``Settings.grace_seconds``), in every game, until they come back."""
         watcher = client in self.spectators
         if watcher:
             self.spectators.discard(client)
@@ -622,7 +623,9 @@ class Table:
             place.client = None
             if self.pause.active:
                 self.proceed(place.index)  # not waited for any more
-            if self.turn_seconds is not None and self.playing() and place.bot is None:
+            if self.playing() and place.bot is None:
+                # In every game, timed or not: a leaver must not freeze the table, nor keep
+                # a losing game from its end (and its rating).
                 place.leave_timer.start(
                     self.settings.grace_seconds, lambda: self._set_away(place.index)
                 )

@@ -1,0 +1,60 @@
+"""Many agents waiting on one busy table cost it one view per change, not one per waiter: the
+long polls that one change wakes share one answer (its view, text and JSON)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dos.agents.service import Agents
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage import Database
+from dos.server.tables import Settings
+
+WAITERS = 300
+
+
+@pytest.mark.asyncio
+async def test_one_change_renders_one_view_per_seat_however_many_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
+    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
+    await service.start()
+    agents = Agents(service)
+    renders: list[int] = []
+    original = Agents._view
+
+    def counted(self: Agents, table: Any, seat: int) -> dict[str, Any]:
+        renders.append(seat)
+        return original(self, table, seat)
+
+    monkeypatch.setattr(Agents, "_view", counted)
+    try:
+        host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
+        guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")
+        seen = await agents.start(host["token"])
+        version = seen.data["version"]
+        tokens = [host["token"], guest["token"]]
+        waiting = [
+            asyncio.ensure_future(agents.wait(tokens[i % 2], version, None, 30, "change"))
+            for i in range(WAITERS)
+        ]
+        renders.clear()
+        table = await service.table(host["code"])
+        assert table is not None
+        turn = table.rules.turn(table.state)
+        legal = [str(a) for a in table.rules.legal_actions(table.state, turn)]
+        # Whether a waiter parked before the action or saw it at once, the answer is shared.
+        await table.submit(turn, next(a for a in legal if ":" not in a), version)
+        answers = await asyncio.gather(*waiting)
+        assert all(a.data["version"] == version + 1 for a in answers)
+        assert len(renders) <= 2 * 2, renders  # a seat's view per change, not per waiter
+        assert len({id(a) for a in answers}) <= 4
+        assert answers[0].json == answers[2].json
+    finally:
+        await service.stop()
