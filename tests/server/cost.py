@@ -3,16 +3,21 @@
 ``LoopMeter`` wraps every callback the event loop of one thread runs (a task's step, a
 timer, an I/O callback) and measures the CPU time of that thread during it
 (``time.thread_time``): what the loop itself spent, not the time it waited for the GIL or
-another process, so a busy CI machine does not change it. ``InProcessServer`` runs the whole
-application (``create_app``) on uvicorn in a thread of this process, on the asyncio loop,
-so its callbacks can be measured; ``long_game`` writes a long game into a fresh database
-before the server starts.
+another process, so a busy CI machine does not change it. A garbage collection that happens
+to run inside a callback is left out: it is the whole process's cost, not the request's
+(``dos serve`` tunes and freezes the collector for that, ``dos.server.app.serve``), and in a
+test process full of other objects it could add a tenth of a second to any callback.
+
+``InProcessServer`` runs the whole application (``create_app``) on uvicorn in a thread of
+this process, on the asyncio loop, so its callbacks can be measured; ``long_game`` writes a
+long game into a fresh database before the server starts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
 import threading
 import time
@@ -50,6 +55,17 @@ class LoopMeter:
         self.worst = 0.0
         self.total = 0.0
         self.what = ""
+        self.collecting = 0.0
+        """CPU seconds the loop's thread has spent in garbage collections."""
+        self._collection_started = 0.0
+
+    def _collection(self, phase: str, _info: dict[str, Any]) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        if phase == "start":
+            self._collection_started = time.thread_time()
+        else:
+            self.collecting += time.thread_time() - self._collection_started
 
     def reset(self) -> None:
         """Starts a new measurement."""
@@ -74,17 +90,20 @@ class LoopMeter:
             if threading.get_ident() != meter.thread:
                 original(self)
                 return
-            start = time.thread_time()
+            start, collected = time.thread_time(), meter.collecting
             try:
                 original(self)
             finally:
-                meter.record(time.thread_time() - start, lambda: repr(self))
+                spent = time.thread_time() - start - (meter.collecting - collected)
+                meter.record(spent, lambda: repr(self))
 
         handle._run = run  # type: ignore[method-assign]
+        gc.callbacks.append(self._collection)
         try:
             yield self
         finally:
             handle._run = original  # type: ignore[method-assign]
+            gc.callbacks.remove(self._collection)
 
 
 class InProcessServer:

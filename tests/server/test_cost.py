@@ -113,3 +113,75 @@ async def test_a_replay_of_a_long_game_costs_the_loop_little(
             _check(meter)
             body = answer.json()
             assert body["total"] == LONG + 1 and len(body["frames"]) <= 200
+
+
+async def test_a_record_of_a_long_game_costs_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    game_id = long_game(tmp_path, LONG, finished=True)
+    with InProcessServer(tmp_path, meter) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            meter.reset()
+            answer = await client.get(f"/api/games/{game_id}/record")
+            assert answer.status_code == 200
+            _check(meter)
+            assert len(answer.text.splitlines()) == LONG + 2  # header, actions, result
+
+
+async def test_resyncs_and_agent_looks_at_a_long_game_cost_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    long_game(tmp_path, LONG)
+    with InProcessServer(tmp_path, meter) as server:
+        token = server.app.state.service.signer.seat_token("LONG22", 0, "p_ada")
+        auth = {"authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            meter.reset()
+            look = await client.get("/api/agent/seat", headers=auth)
+            assert look.status_code == 200 and look.json()["version"] == LONG
+            _check(meter)
+        meter.reset()
+        seen = await _messages(f"{server.ws_url}/ws/LONG22", "state", {"type": "sync"})
+        _check(meter)
+        assert seen[-1]["version"] == LONG
+
+
+async def test_many_long_polls_woken_at_once_cost_the_loop_little_each(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    long_game(tmp_path, LONG)
+    waiters = 300
+    with InProcessServer(tmp_path, meter) as server:
+        service = server.app.state.service
+        ada = service.signer.seat_token("LONG22", 0, "p_ada")
+        auth = {"authorization": f"Bearer {ada}"}
+        limits = httpx.Limits(max_connections=waiters + 10)
+        async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as client:
+            params = {"version": LONG, "timeout": 30, "until": "change"}
+            polls = [
+                asyncio.ensure_future(
+                    client.get("/api/agent/seat/wait", params=params, headers=auth)
+                )
+                for _ in range(waiters)
+            ]
+            bob = service.signer.seat_token("LONG22", 1, "p_bob")
+            look = await client.get("/api/agent/seat", headers={"authorization": f"Bearer {bob}"})
+            legal = [a for a in look.json()["view"]["legal"] if ":" not in a]
+            table = service.tables["LONG22"]
+            mover = table.rules.turn(table.state)
+            mover_token = ada if mover == 0 else bob
+            if mover == 0:
+                look = await client.get("/api/agent/seat", headers=auth)
+                legal = [a for a in look.json()["view"]["legal"] if ":" not in a]
+            meter.reset()
+            acted = await client.post(
+                "/api/agent/seat/actions",
+                json={"action": legal[0], "version": LONG},
+                headers={"authorization": f"Bearer {mover_token}"},
+            )
+            assert acted.status_code == 200, acted.text
+            answers = await asyncio.gather(*polls)
+            _check(meter)
+            assert all(a.json()["version"] == LONG + 1 for a in answers)
+            per_waiter = meter.total / waiters
+            assert per_waiter < 0.002, f"{per_waiter * 1000:.2f} ms of the loop per waiter"
