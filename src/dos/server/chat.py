@@ -2,9 +2,12 @@
 
 The author is the connection's seat (from its seat token), never a field of the message;
 spectators read, and write only when the host allows it. A text is at most ``TEXT_MAX``
-characters (after trimming; control, bidirectional and invisible characters are refused, as
-in names) and each connection may send 5 messages in 10 seconds (``Limits.chat``). Clients
-show texts as text, never as HTML. The chat lives in memory: a server restart forgets it.
+characters after trimming, and every character of it must render, by the one rule of names
+(``dos.server.names.hidden_character``: no control, invisible or tag characters, no pile of
+combining marks). Each connection may send 5 messages in 10 seconds (``Limits.chat``) and
+each client 10 in 10 seconds over all its connections together (``Limits.client_chat``), so
+reconnecting renews nothing (``Client.allow_chat``). Clients show texts as text, never as
+HTML. The chat lives in memory: a server restart forgets it.
 """
 
 from __future__ import annotations
