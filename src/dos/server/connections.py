@@ -76,8 +76,12 @@ class Client:
         return self.counters.allow("syncs", self._key)
 
     def allow_chat(self) -> bool:
-        """Counts one chat message against this connection's limit."""
-        return self.counters.allow("chat", self._key)
+        """Counts one chat message against this connection's limit and this client's (all
+        its connections together, so reconnecting renews nothing). A message the
+        connection's limit refuses costs the client nothing."""
+        return self.counters.allow("chat", self._key) and self.counters.allow(
+            "client_chat", self.address
+        )
 
     def flooding(self) -> bool:
         """Counts a dropped message; whether the flood has gone on long enough to close."""
