@@ -33,6 +33,7 @@ from dos.server.history import GameLog
 from dos.server.messages import PROTOCOL_VERSION, server_message
 from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
+from dos.server.seat_claims import foreign_seat
 from dos.server.storage import (
     Database,
     NewAction,
@@ -509,6 +510,10 @@ class Table:
                 "stale",
                 f"the game is at version {self.version}, the action was made on version "
                 f"{version}: look again",
+            )
+        if foreign_seat(text, seat) is not None:  # every prefix, before the notation
+            raise RefusedError(
+                "not_your_seat", f"you play seat {seat}: {text.strip()!r} is another seat's action"
             )
         try:
             parsed = self.rules.parse_action(text)
