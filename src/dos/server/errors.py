@@ -2,8 +2,9 @@
 
 ``ApiError`` is what the endpoints raise; ``install(app)`` makes FastAPI answer it, its own
 validation errors, Starlette's HTTP errors (404, 405, 413) and any failure left (500) with
-that body. Bodies never echo the input, and are written in ASCII JSON, so no text a client
-sent (a lone surrogate, say) can break the answer.
+that body. A body that is not JSON, or that the parser cannot read (nested too deeply, not
+UTF-8), is ``bad_json`` (400) on every endpoint. Bodies never echo the input, and are written
+in ASCII JSON, so no text a client sent (a lone surrogate, say) can break the answer.
 """
 
 from __future__ import annotations
@@ -98,8 +99,42 @@ def _api(_request: Request, error: Exception) -> SafeJSONResponse:
     return error_response(error.status, error.code, error.message, error.field)
 
 
+def _unreadable_body(error: StarletteHTTPException) -> str | None:
+    """Why the body of the request could not be read as JSON, when that is what ``error``
+    says (``None``: it says something else).
+
+    FastAPI answers a body that fails ``json.loads`` with ``JSONDecodeError`` as a
+    validation error (``_validation``), but any other failure of the parser as a bare 400
+    caused by it: nesting past the parser's recursion limit (``RecursionError``), bytes that
+    are not UTF-8, a number past Python's 4,300 digits (``ValueError``). Those are ``bad_json``
+    too, on every endpoint that reads a JSON body.
+
+    >>> try:
+    ...     try:
+    ...         json.loads("[" * 100_000)
+    ...     except RecursionError as cause:
+    ...         raise StarletteHTTPException(400, "There was an error parsing the body") from cause
+    ... except StarletteHTTPException as error:
+    ...     _unreadable_body(error)
+    'the body is not JSON this server reads: nested too deeply'
+    """
+    cause = error.__cause__
+    if error.status_code != 400:
+        return None
+    if isinstance(cause, RecursionError):
+        return "the body is not JSON this server reads: nested too deeply"
+    if isinstance(cause, UnicodeDecodeError):
+        return "the body is not JSON: not UTF-8"
+    if isinstance(cause, ValueError):
+        return "the body is not JSON this server reads"
+    return None
+
+
 def _http(_request: Request, error: Exception) -> SafeJSONResponse:
     assert isinstance(error, StarletteHTTPException)
+    unreadable = _unreadable_body(error)
+    if unreadable is not None:
+        return error_response(400, "bad_json", unreadable, None)
     code = _CODES.get(error.status_code, "bad_request" if error.status_code < 500 else "internal")
     headers = dict(error.headers) if error.headers else {}
     return error_response(error.status_code, code, str(error.detail), None, **headers)
