@@ -7,7 +7,7 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from dos.ratings.model import Rating, rate_game, rate_seats
+from dos.ratings.model import Rating, rate_against, rate_game, rate_seats
 
 
 def _library(ratings: list[Rating], ranks: list[int]) -> list[tuple[float, float]]:
@@ -60,3 +60,38 @@ def test_a_rated_game_has_two_to_ten_seats(players: int) -> None:
 
 def test_the_ordinal_is_mu_minus_three_sigma() -> None:
     assert Rating(30.0, 2.0).ordinal == pytest.approx(24.0)
+
+
+def test_rated_against_everyone_a_player_gets_what_the_whole_game_gives() -> None:
+    rng = random.Random(4)
+    players = ["p_ada", "bot:hard", "p_bea", "bot:hard"]
+    current = {p: Rating(rng.uniform(15, 35), rng.uniform(2, 8)) for p in players}
+    ranks = [2, 0, 1, 3]
+    everyone = {p: set(players) for p in players}
+    whole = rate_game(players, ranks, current)
+    assert rate_against(players, ranks, current, everyone) == whole
+
+
+def test_a_player_is_rated_on_the_sub_game_of_its_opponents() -> None:
+    current = {"p_old": Rating(30.0, 3.0), "p_new": Rating(20.0, 7.0)}
+    players = ["p_new", "p_old", "bot:easy", "p_fresh"]
+    ranks = [1, 3, 0, 2]
+    opponents = {"p_new": {"bot:easy"}, "p_old": {"bot:easy", "p_new"}, "p_fresh": set()}
+    outcomes = rate_against(players, ranks, current, opponents)
+    assert set(outcomes) == {"p_new", "p_old"}  # bot:easy and p_fresh: nobody to count
+    library = _library([current["p_new"], Rating()], [1, 0])
+    assert outcomes["p_new"].after.mu == pytest.approx(library[0][0])
+    assert outcomes["p_new"].rank == 1 and not outcomes["p_new"].won
+    old = _library([current["p_new"], current["p_old"], Rating()], [1, 2, 0])
+    assert outcomes["p_old"].after.sigma == pytest.approx(old[1][1])
+    assert outcomes["p_old"].rank == 3  # the place in the whole game
+
+
+def test_several_seats_of_one_player_are_averaged_in_a_sub_game() -> None:
+    current = {"p_ada": Rating(27.0, 4.0)}
+    players = ["bot:hard", "p_ada", "bot:hard", "p_bea"]
+    outcomes = rate_against(players, [2, 1, 0, 3], current, {"bot:hard": {"p_ada"}})
+    library = _library([Rating(), current["p_ada"], Rating()], [2, 1, 0])
+    hard = outcomes["bot:hard"]
+    assert hard.after.mu == pytest.approx((library[0][0] + library[2][0]) / 2)
+    assert hard.won and set(outcomes) == {"bot:hard"}

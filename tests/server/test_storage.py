@@ -10,6 +10,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy.exc import IntegrityError
 
 from dos.server.models import Base
+from dos.server.players import player_results
 from dos.server.storage import (
     Database,
     NewAction,
@@ -23,7 +24,6 @@ from dos.server.storage import (
     load_game,
     load_table,
     migrate,
-    player_results,
 )
 
 

@@ -1,17 +1,21 @@
-"""The leaderboard and player pages in headless Chromium: a rated game finished on the server
-shows on the leaderboard in the page's language, and the player's page plots their rating."""
+"""The leaderboard and player pages in headless Chromium: an established player's rated
+games show on the leaderboard in the page's language, the player's page plots their rating,
+and a new player's page marks their rating provisional (they are not on the leaderboard)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, expect
 
 from dos.i18n import text
+from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from server.support import WsPlayer, create_table
 
 from .conftest import DESKTOP, PHONE, Server
@@ -19,12 +23,15 @@ from .pages import create_table as create_at_page
 from .pages import open_page, set_language
 
 PLAYER = "Lea Board"
+NEWCOMER = "Pia Provisional"
 
 
-async def _rated_game(url: str) -> str:
-    """The host (a name no other browser test uses: they share the server) plays a short
-    rated game against an ``easy`` bot; returns her id."""
-    grant = create_table(url, name=PLAYER, seats=[None, "easy"], options={"target_score": 20})
+async def _rated_game(url: str, name: str, player_token: str | None = None) -> dict[str, Any]:
+    """The host (a name no other browser test uses: they share the server) plays a rated
+    game to the shortest rated target against an ``easy`` bot; returns her seat grant."""
+    more = {} if player_token is None else {"player_token": player_token}
+    options = {"target_score": MIN_TARGET}
+    grant = create_table(url, name=name, seats=[None, "easy"], options=options, **more)
     ws_url = "ws" + url.removeprefix("http")
     ada = await WsPlayer(ws_url, grant["code"], grant["token"]).connect()
     await ada.send({"type": "start"})
@@ -40,19 +47,39 @@ async def _rated_game(url: str) -> str:
     while not stored():
         await ada.recv()
     await ada.close()
-    player_id: str = grant["player_id"]
-    return player_id
+    return grant
+
+
+def _count_games_of(data: Path, player_id: str, games: int) -> None:
+    """Sets how many games counted for a player, in the running server's database (as if she
+    had played that many against bots)."""
+    with sqlite3.connect(data / "dos.sqlite3", timeout=30) as connection:
+        connection.execute(
+            "UPDATE dos_ratings SET games = ? WHERE player_id = ?", (games, player_id)
+        )
+    connection.close()
+
+
+async def _games(server: Server) -> tuple[str, str]:
+    """Lea's first game counts for her alone; established, her next one moves the bot too.
+    Pia plays one game. Returns their ids."""
+    lea = await _rated_game(server.url, PLAYER)
+    _count_games_of(server.data, lea["player_id"], ESTABLISHED_GAMES)
+    await _rated_game(server.url, PLAYER, lea["player_token"])
+    pia = await _rated_game(server.url, NEWCOMER)
+    return lea["player_id"], pia["player_id"]
 
 
 def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
     browser: Browser, server: Server, output_dir: Path
 ) -> None:
     with ThreadPoolExecutor(1) as pool:  # Playwright's event loop runs in this thread
-        ada = pool.submit(asyncio.run, _rated_game(server.url)).result()
+        lea, pia = pool.submit(asyncio.run, _games(server)).result()
     context, page = open_page(browser, f"{server.url}/leaderboard", DESKTOP)
     try:
         expect(page.locator("#board-rows tr", has_text=PLAYER)).to_have_count(1)
         expect(page.locator("#board-rows")).to_contain_text("easy bot")
+        expect(page.locator("#board-rows")).not_to_contain_text(NEWCOMER)  # provisional
         page.screenshot(path=str(output_dir / "leaderboard-desktop.png"))
         set_language(page, "ja")
         expect(page.locator("#board-title")).to_have_text(text("ja", "rank.title"))
@@ -62,14 +89,23 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
         set_language(page, "en")
 
         page.get_by_role("link", name=PLAYER).click()
-        expect(page).to_have_url(f"{server.url}/leaderboard?player={ada}")
+        expect(page).to_have_url(f"{server.url}/leaderboard?player={lea}")
         expect(page.locator("#player-title")).to_have_text(f"Player: {PLAYER}")
-        expect(page.locator("#plot svg circle")).to_have_count(2)  # the start and one game
-        expect(page.locator("#player-games tr")).to_have_count(1)
+        expect(page.locator("#plot svg circle")).to_have_count(3)  # the start and two games
+        expect(page.locator("#player-games tr")).to_have_count(2)
         expect(page.locator("#player-ratings tr")).to_have_count(1)
+        expect(page.locator("#player-ratings tr[data-provisional]")).to_have_count(0)
+        expect(page.locator("#player-provisional")).to_be_hidden()
         page.screenshot(path=str(output_dir / "player-desktop.png"), full_page=True)
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(output_dir / "player-phone.png"), full_page=True)
+
+        page.goto(f"{server.url}/leaderboard?player={pia}")
+        expect(page.locator("#player-title")).to_have_text(f"Player: {NEWCOMER}")
+        expect(page.locator("#player-ratings tr[data-provisional]")).to_have_count(1)
+        expect(page.locator("#player-ratings")).to_contain_text("(provisional)")
+        expect(page.locator("#player-provisional")).to_contain_text(f"{ESTABLISHED_GAMES} games")
+        expect(page.locator("#plot svg circle")).to_have_count(2)
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         context.close()

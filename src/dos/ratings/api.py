@@ -9,6 +9,8 @@ LEADERBOARD_PAGE = 50
 """The most players one page of the leaderboard lists."""
 RECENT_GAMES = 20
 """How many of a player's latest rated games their page lists."""
+HISTORY_PAGE = 200
+"""The most points of a player's rating history one page of their page has."""
 
 
 class _Answer(BaseModel):
@@ -29,8 +31,12 @@ class PlayerRating(_Answer):
     mu: float
     sigma: float
     games: int
+    """The games that counted for the player (``docs/ratings.md``: whose games move whom)."""
     wins: int
     bot: bool
+    provisional: bool
+    """A person with fewer counted games than it takes to be established: not on the board,
+    and their games move neither bots nor other persons. Never for a bot level."""
 
 
 class LeaderboardEntry(PlayerRating):
@@ -40,11 +46,13 @@ class LeaderboardEntry(PlayerRating):
 
 
 class Leaderboard(_Answer):
-    """``GET /api/leaderboard``: one page of the players rated in a rule set and table size."""
+    """``GET /api/leaderboard``: one page of the players on the board of a rule set and table
+    size: the bot levels and the established persons (provisional persons are not listed)."""
 
     rules: str
     players: int
     total: int
+    """How many players the board lists (all pages)."""
     offset: int
     limit: int
     entries: list[LeaderboardEntry]
@@ -83,13 +91,23 @@ class HistoryPoint(_Answer):
 
 
 class PlayerPage(_Answer):
-    """``GET /api/players/{player_id}``: a player's ratings, latest games and history."""
+    """``GET /api/players/{player_id}``: a player's ratings, latest games and one page of
+    their rating history."""
 
     player_id: str
     name: str
     bot: bool
+    established_games: int
+    """The counted games that make a person established in a rule set and table size."""
     ratings: list[PlayerRating]
     recent: list[RatedGame]
-    """The latest rated games, newest first."""
+    """The latest rated games (at most 20), newest first."""
     history: list[HistoryPoint]
-    """Every rating change, oldest first (for the rating-over-time plot)."""
+    """One page of the rating changes (at most 200), oldest first: the newest page unless
+    ``offset`` asks for another (for the rating-over-time plot)."""
+    history_total: int
+    """How many rating changes the player has in all."""
+    history_offset: int
+    """The index of the page's first point among all of them, the oldest being 0."""
+    history_limit: int
+    """The most points a page has."""

@@ -7,7 +7,11 @@ result: a crash loses neither, and a game is never rated twice.
 
 Players are guests by their player id and bot levels as ``bot:<level>`` (``bot:hard``): a
 person sees where they stand against a level. A seat played by the stand-in bot after its
-guest left stays the guest's (``docs/ratings.md``).
+guest left stays the guest's (``docs/ratings.md``). What a game must be to be rated, and whose
+result moves whose rating, is ``dos.ratings.policy``.
+
+The reads (``leaderboard``, ``player_ratings``) are bounded: a page of the board, the latest
+``RECENT_GAMES`` games and one page of a player's history, each read along an index.
 """
 
 from __future__ import annotations
@@ -16,23 +20,30 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, func, select
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, func, or_, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS, Rating, rate_game
+from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS, Rating, rate_against
+from dos.ratings.policy import (
+    BOT_PREFIX,
+    ESTABLISHED_GAMES,
+    established,
+    is_bot,
+    long_enough,
+    opponents_with_standing,
+    provisional,
+)
 from dos.ratings.ranks import RankError, ranks
-from dos.server.models import Base, GamePlayerRow, GameRow
+from dos.server.models import Base, GamePlayerRow, GameRow, TableRow
 
 log = logging.getLogger(__name__)
-
-BOT_PREFIX = "bot:"
-"""The player id of a bot level is this prefix and the level."""
 
 
 class RatingRow(Base):
     """A player's rating in one rule set at tables of one size."""
 
     __tablename__ = "dos_ratings"
+    __table_args__ = (Index("ix_dos_ratings_board", "rules", "players", "ordinal"),)
 
     player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
     rules: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -52,11 +63,12 @@ class RatingHistoryRow(Base):
     """What one rated game did to one player's rating."""
 
     __tablename__ = "dos_rating_history"
+    __table_args__ = (Index("ix_dos_rating_history_player_at", "player_id", "at", "game_id"),)
 
     game_id: Mapped[int] = mapped_column(
         Integer, ForeignKey("dos_games.id", ondelete="CASCADE"), primary_key=True
     )
-    player_id: Mapped[str] = mapped_column(String(48), primary_key=True, index=True)
+    player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
     rules: Mapped[str] = mapped_column(String(32))
     players: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
@@ -78,15 +90,22 @@ def seat_player(player_id: str | None, bot: str | None) -> str | None:
     return player_id
 
 
-def rate_finished_game(session: Session, game_id: int, result: dict[str, Any]) -> bool:
-    """Rates the players of a finished game (in the caller's transaction); whether it did.
+def rate_finished_game(
+    session: Session, game_id: int, result: dict[str, Any], at: float | None = None
+) -> bool:
+    """Rates the players of a finished game (in the caller's transaction); whether it moved
+    anyone's rating.
 
-    A game is not rated when a seat has nobody to rate, when fewer than two players held
-    its seats, when it has fewer than 2 or more than 10 seats, or when its result does not
-    place every seat (logged: the game's end is stored all the same).
+    A game is not rated when it is too short (``policy.long_enough``, from its stored
+    options), when a seat has nobody to rate, when fewer than two players held its seats,
+    when it has fewer than 2 or more than 10 seats, or when its result does not place every
+    seat (logged: the game's end is stored all the same). Otherwise each player is rated
+    against its opponents with standing only (``policy.opponents_with_standing``); one
+    without any is not moved, and the game does not count for it. ``at``: the time of its
+    history points (now by default).
     """
     game = session.get(GameRow, game_id)
-    if game is None:
+    if game is None or not long_enough(game.rules, game.options):
         return False
     seats = list(
         session.scalars(
@@ -122,8 +141,15 @@ def rate_finished_game(session: Session, game_id: int, result: dict[str, Any]) -
         # A result without a place for every seat must not keep the game from finishing.
         log.warning("game %d is not rated: %s", game_id, error)
         return False
-    outcomes = rate_game(players, places, current)
-    now = time.time()
+    # Standing as it was before this game: a person's tenth game makes them established
+    # for the games after it.
+    persons = {
+        player
+        for player, row in rows.items()
+        if not is_bot(player) and established(player, row.games)
+    }
+    outcomes = rate_against(players, places, current, opponents_with_standing(players, persons))
+    now = time.time() if at is None else at
     for player, outcome in outcomes.items():
         row = rows.get(player)
         if row is None:
@@ -149,7 +175,31 @@ def rate_finished_game(session: Session, game_id: int, result: dict[str, Any]) -
                 at=now,
             )
         )
-    return True
+    return bool(outcomes)
+
+
+def rerate_all(session: Session) -> int:
+    """Rates every finished game of a rated table again, from nothing, in the order the games
+    finished, under the rules of ``dos.ratings.policy``; returns how many moved a rating.
+
+    For a database whose ratings were made under earlier rules (before migration ``0003``):
+    it forgets every rating and history point, so a rating bought then is gone.
+    """
+    session.execute(delete(RatingHistoryRow))
+    session.execute(delete(RatingRow))
+    session.flush()
+    games = session.execute(
+        select(GameRow.id, GameRow.result, GameRow.finished_at)
+        .join(TableRow, TableRow.code == GameRow.table_code)
+        .where(GameRow.status == "finished", TableRow.rated)
+        .order_by(GameRow.finished_at, GameRow.id)
+    ).all()
+    rated = 0
+    for game_id, result, finished_at in games:
+        if result is not None and rate_finished_game(session, game_id, result, finished_at):
+            rated += 1
+        session.flush()
+    return rated
 
 
 def _rating_json(row: RatingRow) -> dict[str, Any]:
@@ -163,16 +213,23 @@ def _rating_json(row: RatingRow) -> dict[str, Any]:
         "sigma": row.sigma,
         "games": row.games,
         "wins": row.wins,
-        "bot": row.player_id.startswith(BOT_PREFIX),
+        "bot": is_bot(row.player_id),
+        "provisional": provisional(row.player_id, row.games),
     }
+
+
+def _listed() -> Any:
+    """Who is on the board: the bot levels and the established persons."""
+    return or_(RatingRow.player_id.startswith(BOT_PREFIX), RatingRow.games >= ESTABLISHED_GAMES)
 
 
 def leaderboard(
     session: Session, rules: str, players: int, offset: int, limit: int
 ) -> tuple[int, list[dict[str, Any]]]:
-    """How many players are rated in ``rules`` at tables of ``players``, and ``limit`` of
-    them from ``offset``, best rating (mu - 3 sigma) first; each with its place (1: best)."""
-    where = (RatingRow.rules == rules, RatingRow.players == players)
+    """How many players are on the board of ``rules`` at tables of ``players`` (the bot
+    levels and the established persons: ``dos.ratings.policy``), and ``limit`` of them from
+    ``offset``, best rating (mu - 3 sigma) first; each with its place (1: best)."""
+    where = (RatingRow.rules == rules, RatingRow.players == players, _listed())
     total = session.scalar(select(func.count()).select_from(RatingRow).where(*where)) or 0
     rows = session.scalars(
         select(RatingRow)
@@ -186,9 +243,93 @@ def leaderboard(
     ]
 
 
-def player_ratings(session: Session, player_id: str, games: int) -> dict[str, Any] | None:
+def _point(h: RatingHistoryRow) -> dict[str, Any]:
+    after, before = Rating(h.mu_after, h.sigma_after), Rating(h.mu_before, h.sigma_before)
+    return {
+        "game_id": h.game_id,
+        "rules": h.rules,
+        "players": h.players,
+        "rank": h.rank,
+        "mu_before": h.mu_before,
+        "sigma_before": h.sigma_before,
+        "mu": h.mu_after,
+        "sigma": h.sigma_after,
+        "rating": after.ordinal,
+        "change": after.ordinal - before.ordinal,
+        "at": h.at,
+    }
+
+
+def history_count(session: Session, player_id: str) -> int:
+    """How many rated games a player's history has."""
+    count = select(func.count()).where(RatingHistoryRow.player_id == player_id)
+    return session.scalar(count) or 0
+
+
+def history_page(
+    session: Session, player_id: str, offset: int, limit: int, total: int
+) -> list[dict[str, Any]]:
+    """The points ``offset`` to ``offset + limit`` of a player's ``total`` history points,
+    oldest first (by time, then game). The index on (player_id, at, game_id) is walked from
+    the nearer end, so the newest page costs no more than the oldest."""
+    limit = max(0, min(limit, total - offset))
+    if limit == 0:
+        return []
+    mine = RatingHistoryRow.player_id == player_id
+    from_end = total - offset - limit
+    if from_end < offset:
+        newest_first = session.scalars(
+            select(RatingHistoryRow)
+            .where(mine)
+            .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.game_id.desc())
+            .offset(from_end)
+            .limit(limit)
+        )
+        return [_point(h) for h in reversed(list(newest_first))]
+    oldest_first = session.scalars(
+        select(RatingHistoryRow)
+        .where(mine)
+        .order_by(RatingHistoryRow.at, RatingHistoryRow.game_id)
+        .offset(offset)
+        .limit(limit)
+    )
+    return [_point(h) for h in oldest_first]
+
+
+def recent_games(session: Session, player_id: str, games: int) -> list[dict[str, Any]]:
+    """A player's last ``games`` rated games, newest first."""
+    rows = session.execute(
+        select(RatingHistoryRow, GameRow)
+        .join(GameRow, GameRow.id == RatingHistoryRow.game_id)
+        .where(RatingHistoryRow.player_id == player_id)
+        .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.game_id.desc())
+        .limit(games)
+    )
+    recent = []
+    for h, game in rows:
+        point = _point(h)
+        recent.append(
+            {
+                "game_id": game.id,
+                "code": game.table_code,
+                "rules": game.rules,
+                "players": list(game.players),
+                "rank": h.rank,
+                "won": h.rank == 0,
+                "rating_change": point["change"],
+                "at": h.at,
+            }
+        )
+    return recent
+
+
+def player_ratings(
+    session: Session, player_id: str, games: int, offset: int | None, limit: int
+) -> dict[str, Any] | None:
     """A player's ratings (per rule set and player count), their last ``games`` rated games
-    (newest first) and the history of every rating (oldest first); ``None`` if never rated."""
+    (newest first) and one page of their rating history: ``limit`` points from ``offset``
+    (the oldest is 0; ``None``: the newest page), oldest first, with ``history_total``;
+    ``None`` if never rated."""
     ratings = list(
         session.scalars(
             select(RatingRow)
@@ -198,53 +339,17 @@ def player_ratings(session: Session, player_id: str, games: int) -> dict[str, An
     )
     if not ratings:
         return None
-    history = list(
-        session.scalars(
-            select(RatingHistoryRow)
-            .where(RatingHistoryRow.player_id == player_id)
-            .order_by(RatingHistoryRow.at, RatingHistoryRow.game_id)
-        )
-    )
-    points: list[dict[str, Any]] = []
-    for h in history:
-        after, before = Rating(h.mu_after, h.sigma_after), Rating(h.mu_before, h.sigma_before)
-        points.append(
-            {
-                "game_id": h.game_id,
-                "rules": h.rules,
-                "players": h.players,
-                "rank": h.rank,
-                "mu_before": h.mu_before,
-                "sigma_before": h.sigma_before,
-                "mu": h.mu_after,
-                "sigma": h.sigma_after,
-                "rating": after.ordinal,
-                "change": after.ordinal - before.ordinal,
-                "at": h.at,
-            }
-        )
-    recent = []
-    for point in reversed(points[-games:] if games else []):
-        game = session.get(GameRow, point["game_id"])
-        if game is None:
-            continue
-        recent.append(
-            {
-                "game_id": game.id,
-                "code": game.table_code,
-                "rules": game.rules,
-                "players": list(game.players),
-                "rank": point["rank"],
-                "won": point["rank"] == 0,
-                "rating_change": point["change"],
-                "at": point["at"],
-            }
-        )
+    total = history_count(session, player_id)
+    start = max(0, total - limit) if offset is None else offset
     return {
         "player_id": player_id,
         "name": max(ratings, key=lambda row: row.updated).name,
-        "bot": player_id.startswith(BOT_PREFIX),
+        "bot": is_bot(player_id),
+        "established_games": ESTABLISHED_GAMES,
         "ratings": [_rating_json(row) for row in ratings],
-        "recent": recent,
-        "history": points,
+        "recent": recent_games(session, player_id, games),
+        "history": history_page(session, player_id, start, limit, total),
+        "history_total": total,
+        "history_offset": start,
+        "history_limit": limit,
     }

@@ -64,8 +64,8 @@ from dos.server.messages import (
     parse_client_message,
     server_message,
 )
-from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.players import players_router
+from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url, list_games
 from dos.server.tables import RefusedError, Settings, Table
 
@@ -107,6 +107,9 @@ def _refused(error: RefusedError) -> Exception:
         return HTTPException(429, error.message, headers=retry)
     return ApiError(_STATUS.get(error.code, 400), error.code, error.message, error.field)
 
+
+GAMES_PAGE = 50
+"""The most games one page of a table's games lists."""
 
 MAX_BODY_BYTES = 16384
 """The largest HTTP request body read (413 past it)."""
@@ -230,11 +233,18 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise _refused(error) from None
 
     @app.get("/api/tables/{code}/games", response_model=GameList, dependencies=[limited("lookup")])
-    async def table_games(code: Code) -> dict[str, Any]:
-        """The games played at a table."""
+    async def table_games(
+        code: Code, offset: Offset = 0, limit: PageLimit = None
+    ) -> dict[str, Any]:
+        """The games played at a table, oldest first: ``limit`` of them (at most 50) from
+        ``offset``, and their ``total``."""
         table = await table_or_404(code)
-        games = await service.db.read(list_games, table.code)
+        limit = GAMES_PAGE if limit is None else min(limit, GAMES_PAGE)
+        total, games = await service.db.read(list_games, table.code, offset, limit)
         return {
+            "total": total,
+            "offset": offset,
+            "limit": limit,
             "games": [
                 {
                     "game_id": g.id,
@@ -244,7 +254,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                     "result": g.result,
                 }
                 for g in games
-            ]
+            ],
         }
 
     @app.get("/api/i18n/{lang}", response_model=dict[str, str])

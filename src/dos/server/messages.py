@@ -464,8 +464,11 @@ class GameSummary(_Message):
 
 
 class GameList(_Message):
-    """``GET /api/tables/{code}/games``."""
+    """``GET /api/tables/{code}/games``: a page of a table's games, oldest first."""
 
+    total: int
+    offset: int
+    limit: int
     games: list[GameSummary]
 
 
@@ -482,11 +485,18 @@ class PlayerGame(_Message):
 
 
 class PlayerResults(_Message):
-    """``GET /api/players/{player_id}/results``: a player's finished games, newest first."""
+    """``GET /api/players/{player_id}/results``: one page of a player's finished games, newest
+    first (by when they finished), and the totals of all of them."""
 
     player_id: str
     games: int
+    """How many finished games the player has (all pages)."""
     wins: int
+    """How many of them the player won."""
+    offset: int
+    """The index of the page's first game, the newest being 0."""
+    limit: int
+    """The most games a page has (at most 50)."""
     results: list[PlayerGame]
 
 

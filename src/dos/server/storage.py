@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import rate_finished_game
@@ -530,12 +530,17 @@ def load_table(session: Session, code: str) -> StoredTable | None:
     return None if row is None or row.status == "expired" else _table(session, row)
 
 
-def list_games(session: Session, code: str) -> list[StoredGame]:
-    """The games of a table, without their actions, oldest first."""
+def list_games(
+    session: Session, code: str, offset: int = 0, limit: int | None = None
+) -> tuple[int, list[StoredGame]]:
+    """How many games a table has had, and ``limit`` of them (all: ``None``) from
+    ``offset``, without their actions, oldest first."""
+    where = GameRow.table_code == code
+    total = session.scalar(select(func.count()).select_from(GameRow).where(where)) or 0
     rows = session.scalars(
-        select(GameRow).where(GameRow.table_code == code).order_by(GameRow.number)
+        select(GameRow).where(where).order_by(GameRow.number).offset(offset).limit(limit)
     )
-    return [
+    return total, [
         StoredGame(
             id=r.id,
             number=r.number,
@@ -554,24 +559,3 @@ def load_game(session: Session, game_id: int) -> StoredGame | None:
     """One game with its actions, or ``None``."""
     row = session.get(GameRow, game_id)
     return None if row is None else _game(session, row)
-
-
-def player_results(session: Session, player_id: str) -> list[dict[str, Any]]:
-    """The finished games of a player with their seat, newest first."""
-    rows = session.execute(
-        select(GamePlayerRow, GameRow)
-        .join(GameRow, GameRow.id == GamePlayerRow.game_id)
-        .where(GamePlayerRow.player_id == player_id, GameRow.status == "finished")
-        .order_by(GameRow.finished_at.desc(), GameRow.id.desc())
-    )
-    return [
-        {
-            "game_id": game.id,
-            "code": game.table_code,
-            "seat": player.seat,
-            "name": player.name,
-            "players": list(game.players),
-            "result": dict(game.result or {}),
-        }
-        for player, game in rows
-    ]

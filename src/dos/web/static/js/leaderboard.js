@@ -1,6 +1,8 @@
 // The leaderboard (/leaderboard) and a player's page (/leaderboard?player=ID): openskill
 // ratings from GET /api/leaderboard and GET /api/players/{id} (docs/ratings.md). Every word
-// comes from the message catalog (rank.* keys); the rating-over-time plot is inline SVG.
+// comes from the message catalog (rank.* keys); the rating-over-time plot is inline SVG, of
+// the player's latest page of rating changes (the newest 200 at most). A provisional rating
+// (a player not yet established) is marked, and is not on the leaderboard.
 
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 
@@ -160,10 +162,12 @@ function renderPlayer() {
     head.textContent = rulesName(rating.rules);
     row.append(head);
     cell(row, String(rating.players), "num");
-    cell(row, fixed(rating.rating), "num");
+    const shown = fixed(rating.rating);
+    cell(row, rating.provisional ? t("rank.provisional_rating", { rating: shown }) : shown, "num");
     cell(row, t("rank.mu_sigma", { mu: fixed(rating.mu), sigma: fixed(rating.sigma) }), "num");
     cell(row, String(rating.games), "num");
     cell(row, String(rating.wins), "num");
+    if (rating.provisional) row.dataset.provisional = "true";
     ratings.append(row);
     const option = document.createElement("option");
     option.value = seriesKey(rating.rules, rating.players);
@@ -173,6 +177,9 @@ function renderPlayer() {
     series.append(option);
   }
   if ([...series.options].some((o) => o.value === chosen)) series.value = chosen;
+  const note = $("player-provisional");
+  note.hidden = !page.ratings.some((rating) => rating.provisional);
+  note.textContent = t("rank.provisional_note", { games: page.established_games });
   renderPlot();
 
   const games = $("player-games");
@@ -242,7 +249,13 @@ function renderPlot() {
   const svg = plot(points);
   svg.setAttribute("aria-label", label);
   $("plot").replaceChildren(svg);
-  $("plot-caption").textContent = t("rank.plot_caption");
+  // The page holds the latest rating changes only: say so when there are more.
+  const partial = page.history.length < page.history_total;
+  $("plot-caption").textContent = partial
+    ? `${t("rank.plot_caption")} ${t("rank.plot_page", {
+      count: page.history.length, total: page.history_total,
+    })}`
+    : t("rank.plot_caption");
 }
 
 // --- start ------------------------------------------------------------------------------------
