@@ -185,3 +185,28 @@ async def test_many_long_polls_woken_at_once_cost_the_loop_little_each(
             assert all(a.json()["version"] == LONG + 1 for a in answers)
             per_waiter = meter.total / waiters
             assert per_waiter < 0.002, f"{per_waiter * 1000:.2f} ms of the loop per waiter"
+
+
+async def test_a_player_with_a_long_history_costs_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    """20,000 rated games of one player: their page, results and the board."""
+    from dos.server.storage import Database, database_url, migrate
+    from server.test_player_pages import PLAYER, fill_busy
+
+    db = Database(database_url(None, tmp_path))
+    migrate(db.engine)
+    fill_busy(db, 20_000)
+    db.engine.dispose()
+    with InProcessServer(tmp_path, meter) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            for path in (
+                f"/api/players/{PLAYER}",
+                f"/api/players/{PLAYER}/results",
+                "/api/leaderboard",
+            ):
+                meter.reset()
+                answers = await asyncio.gather(*(client.get(path) for _ in range(10)))
+                assert all(a.status_code == 200 for a in answers), answers[0].text
+                _check(meter)
+                assert len(answers[0].content) < 200_000, (path, len(answers[0].content))

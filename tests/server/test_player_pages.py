@@ -33,8 +33,8 @@ def _won(number: int) -> bool:
     return number % 3 == 0
 
 
-def _fill(db: Database) -> None:
-    """``GAMES`` finished games of ``PLAYER`` against a ``medium`` bot, each with a history
+def fill_busy(db: Database, games: int = GAMES) -> None:
+    """``games`` finished games of ``PLAYER`` against a ``medium`` bot, each with a history
     point (times tied in fours and threes, so the order needs its second key), and a few games
     that are not finished (left out of the results)."""
 
@@ -50,13 +50,13 @@ def _fill(db: Database) -> None:
                     "status": "finished",
                     "host": 0,
                     "turn_seconds": None,
-                    "games": GAMES,
+                    "games": games,
                     "created_at": 1.0,
                     "rated": True,
                 }
             ],
         )
-        statuses = ["finished"] * GAMES + ["playing", "abandoned", "abandoned"]
+        statuses = ["finished"] * games + ["playing", "abandoned", "abandoned"]
         session.execute(
             insert(GameRow),
             [
@@ -103,7 +103,7 @@ def _fill(db: Database) -> None:
                     "sigma_after": 5.0,
                     "at": 2000.0 + number // 4,
                 }
-                for number in range(GAMES)
+                for number in range(games)
             ],
         )
         session.add(
@@ -112,11 +112,11 @@ def _fill(db: Database) -> None:
                 rules="official",
                 players=2,
                 name="Busy",
-                mu=25.0 + GAMES / 1000,
+                mu=25.0 + games / 1000,
                 sigma=5.0,
-                ordinal=10.0 + GAMES / 1000,
-                games=GAMES,
-                wins=sum(_won(n) for n in range(GAMES)),
+                ordinal=10.0 + games / 1000,
+                games=games,
+                wins=sum(_won(n) for n in range(games)),
                 updated=3000.0,
             )
         )
@@ -131,7 +131,7 @@ def busy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = Database(f"sqlite:///{data / 'dos.sqlite3'}")
     try:
         migrate(db.engine)
-        _fill(db)
+        fill_busy(db)
     finally:
         db.close()
     server = ServerProcess(data)
@@ -240,7 +240,7 @@ def _plans(db: Database, fn: Any, *args: Any) -> list[str]:
 def filled(tmp_path: Path) -> Iterator[Database]:
     db = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}")
     migrate(db.engine)
-    _fill(db)
+    fill_busy(db)
     yield db
     db.close()
 
