@@ -20,12 +20,15 @@ from fastapi import FastAPI
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from dos.agents.service import MAX_WAIT_SECONDS, Agents, Until, rules_text
 from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
+from dos.server.bodies import JsonErrors
 from dos.server.errors import error_response
 from dos.server.limits import Counters, client_address
 from dos.server.messages import CreateTable, JoinTable
@@ -214,9 +217,21 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         return str(await call(backend.record(token)))
 
 
+class _Server(MCPServer):
+    """The SDK's server, answering a prompt it does not have as a refusal of the request's
+    parameters (the SDK raises a bare error for it, logged with its traceback)."""
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        if name not in {prompt.name for prompt in await self.list_prompts()}:
+            raise MCPError(INVALID_PARAMS, f"unknown prompt {name[:64]!r}: this server has none")
+        return await super().get_prompt(name, arguments, context)
+
+
 def new_server(backend: Backend) -> MCPServer:
     """An MCP server with the DOS tools over ``backend``."""
-    server: MCPServer = MCPServer("dos", instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer = _Server("dos", instructions=INSTRUCTIONS, log_level="WARNING")
     add_tools(server, backend)
     return server
 
@@ -304,7 +319,7 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
     endpoint = StreamableHTTPASGIApp(manager)
 
     app.router.routes.append(
-        Route(MCP_PATH, endpoint=_Limited(endpoint, counters), methods=["POST"])
+        Route(MCP_PATH, endpoint=JsonErrors(_Limited(endpoint, counters)), methods=["POST"])
     )
 
     @contextlib.asynccontextmanager

@@ -30,6 +30,7 @@ from dos import ruleset
 from dos.i18n.explain import Words
 from dos.server import errors
 from dos.server.auth import TokenError
+from dos.server.bodies import BodyLimit
 from dos.server.bots import bot_support
 from dos.server.chat import ChatRefusedError
 from dos.server.connections import Client
@@ -165,7 +166,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         description="Tables, seats and results of online DOS. The WebSocket protocol is "
         "documented in docs/protocol.md.",
         lifespan=lifespan,
-        max_body_size=MAX_BODY_BYTES,
         default_response_class=errors.SafeJSONResponse,
         responses=errors.RESPONSES,
     )
@@ -175,6 +175,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(players_router(service, counters))
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # 413 in the JSON error body
     app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
 
     async def table_or_404(code: str) -> Table:

@@ -51,7 +51,7 @@ class ApiError(Exception):
         self.field = field
 
 
-_CODES = {
+ERROR_CODES: dict[int, str] = {
     400: "bad_request",
     401: "bad_token",
     404: "not_found",
@@ -64,7 +64,7 @@ _CODES = {
 }
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody, "description": code} for status, code in _CODES.items()
+    status: {"model": ErrorBody, "description": code} for status, code in ERROR_CODES.items()
 }
 """The error answers, for the OpenAPI document of every endpoint."""
 
@@ -135,7 +135,9 @@ def _http(_request: Request, error: Exception) -> SafeJSONResponse:
     unreadable = _unreadable_body(error)
     if unreadable is not None:
         return error_response(400, "bad_json", unreadable, None)
-    code = _CODES.get(error.status_code, "bad_request" if error.status_code < 500 else "internal")
+    code = ERROR_CODES.get(
+        error.status_code, "bad_request" if error.status_code < 500 else "internal"
+    )
     headers = dict(error.headers) if error.headers else {}
     return error_response(error.status_code, code, str(error.detail), None, **headers)
 
