@@ -18,7 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -301,6 +301,12 @@ class Table:
         ):
             self._views = (self.version, Views(self.rules, self.state, history=True))
         return self._views[1]
+
+    async def _send_first_log(self, client: Client) -> None:
+        try:
+            await self.send_log(client)
+        except Exception:  # a bug must not go unseen, nor end the table
+            log.exception("table %s: the log could not be sent", self.code)
 
     async def send_log(self, client: Client, before: int | None = None) -> None:
         """Sends ``client`` a page of the current game's log (``dos.server.history``): the
@@ -615,7 +621,9 @@ class Table:
             self.idle_since = None
         self.broadcast_table(spectators=seat is not None)
         self.after_change()
-        await self.send_log(client)
+        # The log may need a replay (a table loaded mid-game): it follows in its own task,
+        # and the connection's messages are read meanwhile.
+        self._spawn(self._send_first_log(client))
 
     def detach(self, client: Client) -> None:
         """Forgets a closed connection; a seated player's stand-in comes after the grace
@@ -729,7 +737,11 @@ class Table:
         if not self.referee.expired():
             self._arm_reaction(key)
             return
-        task = asyncio.get_running_loop().create_task(self.expire_reaction(key))
+        self._spawn(self.expire_reaction(key))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` in a task of the table's (cancelled when it closes)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
