@@ -213,6 +213,19 @@ def cmd_serve(args: argparse.Namespace) -> None:
     serve(config, args.host, args.port)
 
 
+def cmd_rerate(args: argparse.Namespace) -> None:
+    from dos.ratings.store import rerate_all
+    from dos.server.storage import Database, database_url, migrate
+
+    db = Database(database_url(args.database, Path(args.data)))
+    try:
+        migrate(db.engine)
+        rated = db.run_sync(rerate_all)
+    finally:
+        db.engine.dispose()
+    print(f"rated {rated} games again under the rules of docs/ratings.md")
+
+
 def cmd_mcp(args: argparse.Namespace) -> None:
     from dos.agents.mcp_server import run_stdio
 
@@ -378,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="wait before a stand-in bot plays for a timed-out or departed player",
+        help="wait before a stand-in bot plays for a timed-out or disconnected player",
     )
     p.add_argument(
         "--pause",
@@ -396,6 +409,21 @@ def build_parser() -> argparse.ArgumentParser:
         "'--limit off' lifts every per-client limit",
     )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "rerate",
+        help="rate every finished game of a server's database again, under today's rules",
+        description="Forget every rating and rate every finished game of a rated table again, "
+        "in the order they finished, under the rules of docs/ratings.md (after an upgrade: "
+        "ratings bought under earlier rules are gone). Run it with the server stopped.",
+    )
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="database URL (default: $DATABASE_URL, else SQLite in the data folder)",
+    )
+    p.add_argument("--data", default="data", metavar="DIR", help="data folder (default: data)")
+    p.set_defaults(func=cmd_rerate)
 
     p = sub.add_parser(
         "mcp",

@@ -439,3 +439,21 @@ def test_a_result_without_places_still_finishes_the_game_unrated(db: Database) -
         lambda s: s.execute(text(f"SELECT status FROM dos_games WHERE id = {game_id}")).scalar_one()
     )
     assert status == "finished"
+
+
+def test_dos_rerate_rates_a_servers_database_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dos rerate`` runs ``rerate_all`` on the database of a data folder: a rating the rules
+    never give (a bought one) is gone."""
+    from dos.cli import main
+
+    db = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}")
+    migrate(db.engine)
+    _establish(db, "p_farmer", 2, Rating(40.0, 2.0), games=12)
+    db.engine.dispose()
+    assert main(["rerate", "--data", str(tmp_path)]) == 0
+    assert "rated 0 games" in capsys.readouterr().out
+    db = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}")
+    assert _ratings(db) == {}
+    db.engine.dispose()
