@@ -46,8 +46,11 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
+# The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker:
+# every module starts its own servers on free ports and data folders of its own.
+PYTEST_WORKERS ?= 2
 pytest: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
 
 test: lint types pytest
 
