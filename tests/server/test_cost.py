@@ -210,3 +210,76 @@ async def test_a_player_with_a_long_history_costs_the_loop_little(
                 assert all(a.status_code == 200 for a in answers), answers[0].text
                 _check(meter)
                 assert len(answers[0].content) < 200_000, (path, len(answers[0].content))
+
+
+async def test_every_endpoint_and_message_costs_the_loop_little(
+    tmp_path: Path, meter: LoopMeter
+) -> None:
+    """Every GET of the OpenAPI document (so an endpoint added later is measured too), the
+    writes, the WebSocket messages and an MCP call, on a server holding a long game in play, a
+    long finished game and a player with thousands of rated games."""
+    from dos.server.storage import Database, database_url, migrate
+    from server.test_player_pages import PLAYER, fill_busy
+
+    db = Database(database_url(None, tmp_path))
+    migrate(db.engine)
+    fill_busy(db, 5_000)  # games 1-5,003 (its ids are its own)
+    db.engine.dispose()
+    long_game(tmp_path, LONG)
+    finished = long_game(tmp_path, LONG, seed=2, code="DONE33", finished=True)
+    with InProcessServer(tmp_path, meter) as server:
+        signer = server.app.state.service.signer
+        ada = signer.seat_token("LONG22", 0, "p_ada")
+        auth = {"authorization": f"Bearer {ada}"}
+        values = {"code": "LONG22", "game_id": finished, "player_id": PLAYER, "lang": "en"}
+        values["name"] = "official"
+        paths = [
+            path.format(**values)
+            for path, operations in server.app.openapi()["paths"].items()
+            if "get" in operations
+        ]
+        assert len(paths) >= 14, paths
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            for path in paths:
+                meter.reset()
+                params = {"version": LONG, "timeout": 0} if path.endswith("/wait") else {}
+                answer = await client.get(path, params=params, headers=auth)
+                assert answer.status_code < 500, (path, answer.text)
+                assert meter.worst < BOUND, (path, meter.worst, meter.what)
+            writes: list[tuple[str, dict[str, Any]]] = [
+                ("/api/tables", {"name": "Cy", "seats": [None, "easy"]}),
+                ("/api/tables/LONG22/join", {"name": "Di"}),
+                ("/api/agent/seat/start", {}),
+                ("/api/agent/seat/actions", {"action": "draw", "version": LONG}),
+            ]
+            for path, body in writes:
+                meter.reset()
+                answer = await client.post(path, json=body, headers=auth)
+                assert answer.status_code < 500, (path, answer.text)
+                assert meter.worst < BOUND, (path, meter.worst, meter.what)
+            meter.reset()
+            mcp = await client.post(
+                "/mcp",
+                json={
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "tools/call",
+                    "params": {"name": "look", "arguments": {"token": ada}},
+                },
+                headers={"accept": "application/json, text/event-stream"},
+            )
+            assert mcp.status_code == 200 and "your hand" in mcp.text
+            _check(meter)
+        async with connect(f"{server.ws_url}/ws/LONG22", max_size=2**24) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": ada}))
+            for message in (
+                {"type": "ping", "id": "p"},
+                {"type": "chat", "text": "gg"},
+                {"type": "action", "action": "R7@99", "version": 0, "id": "x"},
+                {"type": "sync"},
+                {"type": "log"},
+            ):
+                meter.reset()
+                await ws.send(json.dumps(message))
+                await asyncio.wait_for(ws.recv(), 30)
+                assert meter.worst < BOUND, (message, meter.worst, meter.what)
