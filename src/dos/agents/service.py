@@ -10,6 +10,7 @@ refusals (``stale``, ``notation``, ``illegal`` with the catalog's key, ``not_you
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -21,6 +22,7 @@ from typing import Any, Literal
 from dos import ruleset
 from dos.agents.text import meaning, render
 from dos.server.auth import TokenError
+from dos.server.games import record_of
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.service import Service
 from dos.server.storage import load_game
@@ -186,8 +188,6 @@ class Agents:
     async def record(self, token: str) -> str:
         """The record (JSON Lines, ``docs/records.md``) of the table's last game, once it
         is finished."""
-        from dos import records
-
         table, _seat = await self.seat(token)
         if table.game is None:
             raise RefusedError("bad_state", "no game has been played at this table")
@@ -196,15 +196,7 @@ class Agents:
             raise RefusedError(
                 "bad_state", f"game {table.game.id} is not finished: its record stays hidden"
             )
-        record = records.Record(
-            rules=game.rules,
-            options=game.options,
-            seed=game.seed,
-            actions=game.actions,
-            result=game.result,
-            players=game.players,
-        )
-        return record.dumps()
+        return await asyncio.to_thread(record_of(game).dumps)
 
 
 def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:

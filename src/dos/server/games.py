@@ -65,6 +65,18 @@ class Built:
         )
 
 
+def record_of(game: StoredGame) -> records.Record:
+    """A stored game as its record (``docs/records.md``)."""
+    return records.Record(
+        rules=game.rules,
+        options=game.options,
+        seed=game.seed,
+        actions=game.actions,
+        result=game.result,
+        players=game.players,
+    )
+
+
 def build_replay(game: StoredGame) -> Built:
     """Every position of ``game``, replayed from its seed. Pure: run on a worker thread."""
     rules = ruleset.get(game.rules)
@@ -149,16 +161,8 @@ def games_router(service: Service, counters: Counters) -> Any:
     async def game_record(game_id: GameId) -> Response:
         """A finished game's record (JSON Lines), replayable with ``dos replay``."""
         game = await finished_game(game_id)
-        record = records.Record(
-            rules=game.rules,
-            options=game.options,
-            seed=game.seed,
-            actions=game.actions,
-            result=game.result,
-            players=game.players,
-        )
         return Response(
-            await asyncio.to_thread(record.dumps),
+            await asyncio.to_thread(record_of(game).dumps),
             media_type="application/x-ndjson",
             headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
         )
