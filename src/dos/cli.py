@@ -109,7 +109,7 @@ def cmd_perft(args: argparse.Namespace) -> None:
 
 
 def cmd_watch(args: argparse.Namespace) -> None:
-    from dos.bots.registry import names
+    from dos.bots.registry import make_player, names
     from dos.watch import bot_game
 
     if args.rules != "official":
@@ -123,6 +123,13 @@ def cmd_watch(args: argparse.Namespace) -> None:
         raise _RejectedError(
             f"--bots: unknown {', '.join(unknown) or 'empty list'} (known: {', '.join(names())})"
         )
+    for name in dict.fromkeys(bots):  # built for this table: a policy:FILE checks it plays it
+        try:
+            make_player(name, "official", players=args.players)
+        except DosError as error:
+            raise _RejectedError(f"--bots: {error}") from None
+        except (OSError, ValueError) as error:
+            raise _RejectedError(f"--bots: {name!r} cannot be loaded: {error}") from None
     bot_game(args.players, args.seed, bots, args.target)
 
 

@@ -146,7 +146,7 @@ def test_a_small_ladder_writes_its_four_files(
         (["--bots", "random,greedy", "--target", "0"], "--target: must be at least 1"),
         (["--bots", "random,greedy", "--jobs", "0"], "--jobs: must be at least 1, not 0"),
         (["--bots", "random,policy:no/such.npz"], "--bots: 'policy:no/such.npz' cannot be loaded"),
-        (["--rules", "classic", "--bots", "random,policy:x.npz"], "--bots: unknown bot 'policy:"),
+        (["--rules", "classic", "--bots", "random,policy:x.npz"], "--bots: 'policy:x.npz' cannot"),
     ],
 )
 def test_bad_input_exits_2_with_a_message_and_writes_nothing(

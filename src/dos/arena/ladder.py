@@ -162,7 +162,7 @@ def run_ladder(
         raise TournamentError(f"--players: a ladder plays two-player games only, not {players}")
     bots = default_names(rules) if bots is None else list(bots)
     specs = ladder_schedule(bots, games, seed=seed, target_score=target_score, rules=rules)
-    check_bots(bots, rules)
+    check_bots(bots, rules, PLAYERS)
     if out is not None:
         check_out(out)
         require("matplotlib", "arena", "dos ladder --out (ladder.png)")

@@ -84,7 +84,8 @@ def play(spec: GameSpec) -> PlayedGame:
     if spec.rules == "classic":
         return _play_classic(spec)
     assert isinstance(spec.options, Options)
-    players = [make_player(name) for name in spec.seating]
+    seats = spec.options.players
+    players = [make_player(name, players=seats) for name in spec.seating]
     result = play_game(players, spec.seed, spec.options)
     return PlayedGame(
         index=spec.index,
@@ -110,7 +111,8 @@ def _play_classic(spec: GameSpec) -> PlayedGame:
     from dos.rules.classic import Options as ClassicOptions
 
     assert isinstance(spec.options, ClassicOptions)
-    players = [make_player(name, "classic") for name in spec.seating]
+    seats = spec.options.players
+    players = [make_player(name, "classic", players=seats) for name in spec.seating]
     result = play_classic(players, spec.seed, spec.options)
     count = len(players)
     return PlayedGame(

@@ -21,6 +21,7 @@ from dos.arena.report import check_out, format_table, run_line, write_results
 from dos.arena.schedule import GameSpec, TournamentError, lineup, make_schedule, seating
 from dos.arena.stats import Summary, summarize
 from dos.bots.registry import make_player
+from dos.errors import DosError
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +49,15 @@ class TournamentResult:
         return self.headline() + "\n\n" + format_table(self.summary)
 
 
-def check_bots(bots: Sequence[str], rules: str = "official") -> None:
-    """Raises ``TournamentError`` if a named bot cannot be built (e.g. its module is missing),
+def check_bots(bots: Sequence[str], rules: str = "official", players: int | None = None) -> None:
+    """Raises ``TournamentError`` if a named bot cannot be built for a table of ``rules`` with
+    ``players`` seats (e.g. its module is missing, or a ``policy:FILE`` plays another game),
     so that this shows before the first game rather than in a worker."""
     for name in bots:
         try:
-            make_player(name, rules)
+            make_player(name, rules, players=players)
+        except DosError as error:  # a refusal that says why (a policy at the wrong table)
+            raise TournamentError(f"--bots: {error}") from None
         except Exception as error:
             raise TournamentError(f"--bots: {name!r} cannot be loaded: {error}") from None
 
@@ -98,7 +102,7 @@ def run_tournament(
     """
     bots = list(bots)
     specs = make_schedule(bots, players, games, seed=seed, target_score=target_score, rules=rules)
-    check_bots(bots, rules)
+    check_bots(bots, rules, players)
     if out is not None:
         check_out(out)
     backend = backend or Sequential()

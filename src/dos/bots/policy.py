@@ -4,6 +4,14 @@ It sees only its seat's view, like every bot: the observation is built from the 
 (``dos.rl.official_observation.observe_view``) and the mask from the view's legal turn
 actions; it plays the index with the highest logit. DOS calls and catches are reflexes, as
 for the other bots. Needs the ``rl`` extra (NumPy).
+
+A policy plays the rule set and the player count it was trained for, no other: the width of
+its observation depends on the player count. The bot is made for a table
+(``PolicyBot(path, rules, players)``, which ``dos.bots.registry.make_player`` passes on) and
+refuses any other with ``PolicyRefusedError``, naming the file, what it plays and what the
+table is; so ``dos tournament``, ``dos ladder`` and ``dos watch`` refuse the table before the
+first game (exit status 2). A bot made without saying the table checks the first view it is
+shown instead.
 """
 
 from __future__ import annotations
@@ -14,10 +22,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dos.bots.base import Budget, turn_choices
+from dos.errors import DosError
 from dos.rules.official import Action, SeatView
 
 if TYPE_CHECKING:
     from dos.rl.policy import Policy
+
+
+class PolicyRefusedError(DosError, ValueError):
+    """A policy asked to play at a table it was not trained for (another rule set or another
+    player count)."""
 
 
 @cache
@@ -28,22 +42,49 @@ def _load(path: str, modified: int) -> Policy:
     return load(path)
 
 
-class PolicyBot:
-    """Plays the trained policy in ``path`` (a ``.npz`` policy file)."""
+def _table(rules: str, players: int | None) -> str:
+    counted = "" if players is None else f" with {players} players"
+    return f"the {rules} rules{counted}"
 
-    def __init__(self, path: str | Path) -> None:
+
+def load_for(path: str | Path, rules: str = "official", players: int | None = None) -> Policy:
+    """The policy in ``path``, checked against a table of ``rules`` with ``players`` seats
+    (``None``: not checked); raises ``PolicyRefusedError`` if it plays another game, and
+    ``ValueError`` or ``OSError`` for a file that is not a readable policy file."""
+    policy = _load(str(Path(path).resolve()), Path(path).stat().st_mtime_ns)
+    if policy.rules != rules or (players is not None and policy.players != players):
+        raise PolicyRefusedError(
+            f"policy:{path} plays {_table(policy.rules, policy.players)}; "
+            f"this table: {_table(rules, players)}"
+        )
+    return policy
+
+
+class PolicyBot:
+    """Plays the trained policy in ``path`` (a ``.npz`` policy file) at a table of ``rules``
+    with ``players`` seats (``None``: checked at the first view instead)."""
+
+    def __init__(
+        self, path: str | Path, rules: str = "official", players: int | None = None
+    ) -> None:
         from dos.rl import official_observation
         from dos.rl.official_actions import OfficialActions
 
-        self.policy = _load(str(Path(path).resolve()), Path(path).stat().st_mtime_ns)
+        self.policy = load_for(path, rules, players)
         self.name = f"policy:{path}"
         self._table = OfficialActions()
         self._observe = official_observation.observe_view
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
+        players = view.options.players
+        if players != self.policy.players:
+            raise PolicyRefusedError(
+                f"{self.name} plays {_table(self.policy.rules, self.policy.players)}; "
+                f"this table: {_table('official', players)}"
+            )
         choices = turn_choices(view)
         if len(choices) == 1:
             return choices[0]
-        indices = self._table.indices(choices, view.seat, view.options.players, list(view.center))
+        indices = self._table.indices(choices, view.seat, players, list(view.center))
         best = self.policy.choose(self._observe(view), indices)
         return choices[indices.index(best)]

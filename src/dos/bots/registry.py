@@ -6,6 +6,10 @@ A *bot* name gives the bot with diligent reflexes and a default budget; a *level
 
 Each rule set has its own bots under the same names: ``make_player(name)`` builds an official
 player, ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RULES.md §9).
+
+``policy:FILE`` names a trained policy (``dos.bots.policy``), which plays only the rule set and
+player count it was trained for: ``make_player(name, rules, players=n)`` refuses any other
+table (``PolicyRefusedError``), so every caller that knows its table says it.
 """
 
 from __future__ import annotations
@@ -94,7 +98,9 @@ CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
 
 
 POLICY_PREFIX = "policy:"
-"""``policy:FILE`` names a trained policy file (``dos.bots.policy``, official rules)."""
+"""``policy:FILE`` names a trained policy file (``dos.bots.policy``): a name of either rule
+set, so that a policy at a table it does not play is refused by the policy itself, saying what
+it plays."""
 
 
 class _Names(list[str]):
@@ -107,18 +113,18 @@ class _Names(list[str]):
 
 
 def names(rules: str = "official") -> list[str]:
-    """Every name ``make_player`` accepts for the rule set ``rules`` (official: and any
-    ``policy:FILE``).
+    """Every name ``make_player`` accepts for the rule set ``rules``, and any ``policy:FILE``
+    (checked against the table when it is loaded).
 
     >>> names() == names("classic") == [
     ...     "random", "greedy", "mcts", "sage", "easy", "medium", "hard", "expert"
     ... ]
     True
-    >>> "policy:trained.npz" in names()
+    >>> "policy:trained.npz" in names() and "policy:trained.npz" in names("classic")
     True
     """
     if rules == "classic":
-        return [*CLASSIC_BOTS, *CLASSIC_LEVELS]
+        return _Names([*CLASSIC_BOTS, *CLASSIC_LEVELS])
     return _Names([*BOTS, *LEVELS])
 
 
@@ -141,23 +147,29 @@ def make_classic_bot(name: str, **settings: Any) -> ClassicBot:
 
 
 @overload
-def make_player(name: str) -> Player: ...
+def make_player(name: str, *, players: int | None = None) -> Player: ...
 @overload
-def make_player(name: str, rules: Literal["official"]) -> Player: ...
+def make_player(name: str, rules: Literal["official"], *, players: int | None = None) -> Player: ...
 @overload
-def make_player(name: str, rules: Literal["classic"]) -> ClassicPlayer: ...
+def make_player(
+    name: str, rules: Literal["classic"], *, players: int | None = None
+) -> ClassicPlayer: ...
 @overload
-def make_player(name: str, rules: str) -> Player | ClassicPlayer: ...
+def make_player(name: str, rules: str, *, players: int | None = None) -> Player | ClassicPlayer: ...
 
 
-def make_player(name: str, rules: str = "official") -> Player | ClassicPlayer:
-    """A seat's player for a bot or a level name, for the rule set ``rules``.
+def make_player(
+    name: str, rules: str = "official", *, players: int | None = None
+) -> Player | ClassicPlayer:
+    """A seat's player for a bot or a level name, for the rule set ``rules``, at a table of
+    ``players`` seats (``None``: not said; a ``policy:FILE`` then checks its first view).
+    A ``policy:FILE`` that plays another game raises ``PolicyRefusedError``.
 
     >>> type(make_player("medium", "classic").bot).__module__
     'dos.bots.classic.greedy'
     """
     if rules == "classic":
-        return _make_classic_player(name)
+        return _make_classic_player(name, players)
     if rules != "official":
         raise ValueError(f"unknown rule set {rules!r}")
     if name in LEVELS:
@@ -168,14 +180,21 @@ def make_player(name: str, rules: str = "official") -> Player | ClassicPlayer:
     if name.startswith(POLICY_PREFIX):
         from dos.bots.policy import PolicyBot
 
-        return Player(PolicyBot(name[len(POLICY_PREFIX) :]), Reflex(), DEFAULT_BUDGET)
+        policy = PolicyBot(name[len(POLICY_PREFIX) :], rules, players)
+        return Player(policy, Reflex(), DEFAULT_BUDGET)
     raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
 
 
-def _make_classic_player(name: str) -> ClassicPlayer:
+def _make_classic_player(name: str, players: int | None) -> ClassicPlayer:
     from dos.bots.classic.base import ReactionReflex
     from dos.bots.classic.runner import ClassicPlayer
 
+    if name.startswith(POLICY_PREFIX):
+        from dos.bots.policy import PolicyRefusedError, load_for
+
+        # Trained policies play the official rules: this refuses, saying what the file plays.
+        load_for(name[len(POLICY_PREFIX) :], "classic", players)
+        raise PolicyRefusedError(f"{name}: policies play the official rules only")
     if name in CLASSIC_LEVELS:
         bot, settings, (seconds, miss), budget = CLASSIC_LEVELS[name]
         reflex = ReactionReflex(seconds_per_target=seconds, miss=miss)

@@ -7,7 +7,10 @@ ever chosen. A value head on the state tower serves training. ``dos.rl.train`` t
 with JAX; playing needs only NumPy (``dos.bots.policy``).
 
 A policy file is a ``.npz``: the arrays of ``PARAMS`` and ``meta``, a JSON text holding the
-rule set, the player count and how it was trained.
+rule set, the player count and how it was trained. The observation's width depends on the
+player count (``official_layout(players).size``), so a policy plays the one player count it
+was trained for: ``load`` reads it from the metadata, or from the network's input width where
+the metadata does not say, and refuses a file where the two disagree.
 
 >>> rng = np.random.default_rng(0)
 >>> policy = Policy(init_params(rng, obs_size=10, hidden=8, embed=4), {"players": 2})
@@ -26,6 +29,8 @@ import numpy as np
 
 from dos.rl.features import WIDTH, action_features
 from dos.rl.official_actions import SIZE
+from dos.rl.official_observation import official_layout
+from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
 
 PARAMS = ("w1", "b1", "w2", "b2", "wh", "bh", "u1", "c1", "u2", "c2", "bias", "wv", "bv")
 """The arrays of the network, in order."""
@@ -70,6 +75,10 @@ class Policy:
     def __init__(self, params: Params, meta: dict[str, Any]) -> None:
         self.params = params
         self.meta = meta
+        self.rules: str = meta.get("rules", "official")
+        """The rule set it plays (``official``: the only one trained)."""
+        self.players: int | None = meta.get("players")
+        """The player count it plays (a policy loaded from a file always knows it)."""
         p = params
         hidden = _relu(action_features() @ p["u1"] + p["c1"])
         self.embeddings = (hidden @ p["u2"] + p["c2"]).astype(np.float32)
@@ -100,8 +109,24 @@ def save(path: str | Path, params: Params, meta: dict[str, Any]) -> None:
         np.savez_compressed(handle, **arrays)
 
 
+def network_players(width: int) -> int | None:
+    """The player count whose official observation has ``width`` values (``None``: none).
+
+    >>> network_players(264), network_players(269), network_players(10)
+    (2, 3, None)
+    """
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        if official_layout(players).size == width:
+            return players
+    return None
+
+
 def load(path: str | Path) -> Policy:
-    """Reads a policy file; raises ``ValueError`` naming what is missing."""
+    """Reads a policy file; raises ``ValueError`` naming what is missing or inconsistent.
+
+    The policy's ``players`` is the metadata's, or the one its network's input width
+    (``w1``) stands for; a file whose metadata and network disagree is refused.
+    """
     with np.load(path, allow_pickle=False) as data:
         missing = [name for name in (*PARAMS, "meta") if name not in data]
         if missing:
@@ -110,4 +135,17 @@ def load(path: str | Path) -> Policy:
         meta = json.loads(str(data["meta"]))
     if meta.get("rules", "official") != "official":
         raise ValueError(f"{path}: a policy for {meta['rules']!r}; only official ones play")
-    return Policy(params, meta)
+    width = params["w1"].shape[0]
+    network = network_players(width)
+    if network is None:
+        raise ValueError(
+            f"{path}: not a DOS policy file (its network takes {width} values, the "
+            "observation of no official player count)"
+        )
+    said = meta.get("players")
+    if said is not None and said != network:
+        raise ValueError(
+            f"{path}: not a DOS policy file (its metadata says {said} players, its network "
+            f"takes the observation of {network} players)"
+        )
+    return Policy(params, {**meta, "players": network})
