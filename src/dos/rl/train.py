@@ -1,15 +1,21 @@
 """Training example: a masked policy for official DOS, trained by PPO with JAX and optax on
 the CPU (the ``train`` extra).
 
+    python -m dos.rl.train --out policy.npz          # a first try: 2 minutes against random
     python -m dos.rl.train --opponents random:32,greedy:32 --minutes 60 --out policy.npz
 
-Experience comes from ``VectorGames`` (one batch per opponent kind, the learner at seat 0);
-each episode is one round (``--round-target``, default 1: the first to score wins, so a round
-is a game) unless told otherwise, which gives a reward per round instead of per 200 points.
-The network is ``dos.rl.policy``'s: a state tower, an action tower over the fixed features of
-each index (``dos.rl.features``), logits ``e_i . h + bias_i`` masked to the legal indices, and
-a value head. Every ``--save-every`` iterations the policy file is written, so a run cut
-short still leaves a policy. The run is reproducible from ``--seed`` (one CPU thread).
+A run stops after ``--minutes`` or ``--iterations``, whichever comes first. Without either it
+stops after 2 minutes, a first try; with ``--iterations`` alone it has no time limit (so a
+seeded run repeats). To train longer, give more minutes or a number of iterations.
+Experience comes from
+``VectorGames`` (one batch per opponent kind, the learner at seat 0); each episode is one
+round (``--round-target``, default 1: the first to score wins, so a round is a game) unless
+told otherwise, which gives a reward per round instead of per 200 points. The network is
+``dos.rl.policy``'s: a state tower, an action tower over the fixed features of each index
+(``dos.rl.features``), logits ``e_i . h + bias_i`` masked to the legal indices, and a value
+head. Every ``--save-every`` iterations (default 20), and at the end, the policy file is
+written, so a run cut short still leaves a policy. The run is reproducible from ``--seed``
+(one CPU thread).
 
 ``train(...)`` is the same from Python; it returns the history of the run.
 """
@@ -56,7 +62,10 @@ class Settings:
     steps: int = 32
     """Steps per game per iteration."""
     iterations: int = 1_000_000
-    minutes: float = 60.0
+    minutes: float | None = 2.0
+    """Wall-clock minutes after which the run stops (at the end of an iteration; ``None``: no
+    time limit): short, so that a first try ends soon; a real run gives more, or a number of
+    ``iterations`` and no time limit."""
     hidden: int = 128
     embed: int = 64
     learning_rate: float = 3e-4
@@ -69,6 +78,7 @@ class Settings:
     value: float = 0.5
     seed: int = 0
     save_every: int = 20
+    """Write the policy file every this many iterations (and at the end)."""
 
 
 @dataclass
@@ -288,7 +298,8 @@ def train(
                 f"iteration {iteration + 1}: {episodes} rounds, won {rate:.1%}, "
                 f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min ({kinds})"
             )
-        done_training = history.seconds > s.minutes * 60 or iteration + 1 == s.iterations
+        out_of_time = s.minutes is not None and history.seconds > s.minutes * 60
+        done_training = out_of_time or iteration + 1 == s.iterations
         if out is not None and ((iteration + 1) % s.save_every == 0 or done_training):
             meta["iterations"] = iteration + 1
             meta["minutes"] = round(history.seconds / 60, 2)
@@ -311,26 +322,102 @@ def _opponents(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(found)
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m dos.rl.train``; its defaults are ``Settings()``'s."""
+    d = Settings()
+    parser = argparse.ArgumentParser(
+        prog="python -m dos.rl.train",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--players", type=int, default=d.players, help=f"seats (default {d.players})"
+    )
+    parser.add_argument(
+        "--opponents",
+        default="random:32",
+        help="NAME:GAMES,...: bots and how many games against each in a batch (default random:32)",
+    )
+    parser.add_argument(
+        "--minutes",
+        type=_positive,
+        help=f"stop after this many minutes (default {d.minutes:g}: a first try; none with "
+        "--iterations alone; docs/rl.md trains for an hour and more)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=_at_least_one,
+        help="stop after this many iterations (alone: no time limit, so that a seeded run "
+        "repeats, unlike with --minutes)",
+    )
+    parser.add_argument(
+        "--save-every",
+        type=_at_least_one,
+        default=d.save_every,
+        metavar="N",
+        help=f"write the policy file every N iterations, and at the end (default {d.save_every})",
+    )
+    parser.add_argument(
+        "--round-target",
+        type=int,
+        default=d.round_target,
+        help="target score of an episode (default 1: one round)",
+    )
+    parser.add_argument(
+        "--reward",
+        choices=("round", "points"),
+        default=d.reward,
+        help="round: +1/-1 per round; points: the same times 0.25 + points/100 (default round)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=d.seed, help=f"seed of the run (default {d.seed})"
+    )
+    parser.add_argument("--init", metavar="FILE", help="start from this policy file")
+    parser.add_argument(
+        "--out", required=True, metavar="FILE", help="the policy file to write (.npz)"
+    )
+    return parser
+
+
+def _minutes(args: argparse.Namespace) -> float | None:
+    """The time limit: as given; none for ``--iterations`` alone; else the short default."""
+    if args.minutes is not None:
+        minutes: float = args.minutes
+        return minutes
+    return None if args.iterations is not None else Settings().minutes
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m dos.rl.train", description=__doc__)
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--opponents", default="random:32", help="NAME:GAMES,... (bots)")
-    parser.add_argument("--minutes", type=float, default=60.0)
-    parser.add_argument("--iterations", type=int, default=1_000_000)
-    parser.add_argument("--round-target", type=int, default=1)
-    parser.add_argument("--reward", choices=("round", "points"), default="round")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--init", help="start from this policy file")
-    parser.add_argument("--out", required=True, help="the policy file to write (.npz)")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     settings = Settings(
         players=args.players,
         opponents=_opponents(args.opponents),
-        minutes=args.minutes,
-        iterations=args.iterations,
+        minutes=_minutes(args),
+        iterations=Settings().iterations if args.iterations is None else args.iterations,
         round_target=args.round_target,
         reward=args.reward,
         seed=args.seed,
+        save_every=args.save_every,
     )
     initial = None
     if args.init:
