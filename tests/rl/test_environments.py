@@ -13,7 +13,11 @@ from pettingzoo.test import api_test  # type: ignore[import-untyped]
 
 import dos.rl
 from dos.bots.reflex import Reflex
+from dos.cards import NAMES as OFFICIAL_NAMES
+from dos.rl.sampler import resample_from_infostate
+from dos.rules.classic.cards import NAMES as CLASSIC_NAMES
 from dos.rules.official import Kind
+from rl.support import DealLog, Returned
 
 
 @pytest.mark.parametrize(("rules", "players"), [("official", 2), ("official", 3), ("classic", 3)])
@@ -67,7 +71,7 @@ def play_gym(env_id: str, seed: int) -> list[Any]:
     game = gymnasium.make(env_id, opponents=["greedy"])
     obs, info = game.reset(seed=seed)
     picker = np.random.default_rng(seed)
-    trail: list[Any] = [info["game_seed"]]
+    trail: list[Any] = [obs["observation"].tobytes(), info]
     done = False
     while not done:
         action = int(picker.choice(np.flatnonzero(obs["action_mask"])))
@@ -128,3 +132,158 @@ def test_forgetful_reflexes_leave_obligations_open_for_the_agents() -> None:
         obs = game.observe(game.agent_selection)
         game.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     assert seen_open
+
+
+SHORT: dict[str, dict[str, Any]] = {"official": {"target_score": 40}, "classic": {}}
+"""Rule options that keep the games of the tests short."""
+
+
+def legal_choice(picker: np.random.Generator, mask: np.ndarray) -> int:
+    return int(picker.choice(np.flatnonzero(mask)))
+
+
+@pytest.mark.parametrize("rules", ["official", "classic"])
+def test_nothing_the_gymnasium_environment_returns_reveals_the_deal(rules: str) -> None:
+    env_id = {"official": "dos/Official-v0", "classic": "dos/Classic-v0"}[rules]
+    game = gymnasium.make(env_id, opponents=["random"], render_mode="ansi", **SHORT[rules])
+    log = DealLog(game.unwrapped.codec)
+    log.watch(game.unwrapped.codec)
+    returned = Returned()
+    picker = np.random.default_rng(11)
+    for episode in range(4):
+        obs, info = game.reset(seed=11 if episode == 0 else None)
+        returned.add(obs, info, game.render())
+        done = False
+        while not done:
+            if episode == 3:  # the last episode ends on an illegal action
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                action = legal_choice(picker, obs["action_mask"])
+            obs, reward, terminated, truncated, info = game.step(action)
+            returned.add(obs, reward, terminated, truncated, info, game.render())
+            done = terminated or truncated
+    assert len(log.seeds) == 4
+    returned.check_reveals_nothing(log)
+
+
+def test_nothing_a_gymnasium_vector_environment_returns_reveals_the_deal() -> None:
+    games = gymnasium.make_vec(
+        "dos/Official-v0", num_envs=2, vectorization_mode="sync", **SHORT["official"]
+    )
+    codecs = [game.unwrapped.codec for game in games.unwrapped.envs]
+    log = DealLog(codecs[0])
+    for codec in codecs:
+        log.watch(codec)
+    returned = Returned()
+    picker = np.random.default_rng(12)
+    obs, infos = games.reset(seed=12)
+    returned.add(obs, infos)
+    for _ in range(400):
+        actions = [legal_choice(picker, m) if m.any() else 0 for m in obs["action_mask"]]
+        obs, rewards, terminated, truncated, infos = games.step(np.array(actions))
+        returned.add(obs, rewards, terminated, truncated, infos)
+    assert len(log.seeds) > 2  # games ended and were dealt anew
+    returned.check_reveals_nothing(log)
+
+
+def test_the_generator_a_gymnasium_environment_exposes_does_not_deal() -> None:
+    # np_random is public (every wrapper forwards it): a deal drawn from it could be
+    # predicted by reading its state before reset().
+    game = gymnasium.make("dos/Official-v0")
+    game.reset(seed=3)
+    exposed = np.random.default_rng()
+    exposed.bit_generator.state = game.np_random.bit_generator.state
+    log = DealLog(game.unwrapped.codec)
+    log.watch(game.unwrapped.codec)
+    game.reset()
+    assert not log.rebuilds(int(exposed.integers(0, 2**63 - 1)))
+
+
+@pytest.mark.parametrize(("rules", "players"), [("official", 3), ("classic", 3)])
+def test_nothing_the_aec_environment_returns_reveals_the_deal(rules: str, players: int) -> None:
+    game = dos.rl.env(rules=rules, players=players, render_mode="ansi", **SHORT[rules])
+    log = DealLog(game.unwrapped.codec)
+    log.watch(game.unwrapped.codec)
+    returned = Returned()
+    picker = np.random.default_rng(5)
+    for episode in range(4):
+        game.reset(seed=5 if episode == 0 else None)
+        returned.add(game.render(), [game.observe(agent) for agent in game.agents])
+        for agent in game.agent_iter(max_iter=20_000):
+            obs, reward, terminated, truncated, info = game.last()
+            returned.add(agent, obs, reward, terminated, truncated, info, game.infos)
+            returned.add(game.rewards, game.terminations, game.truncations, game.agents)
+            if terminated or truncated:
+                game.step(None)
+                continue
+            if episode == 3:  # the last game ends on an illegal action
+                game.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+            else:
+                game.step(legal_choice(picker, obs["action_mask"]))
+            returned.add(game.render())
+        assert not game.agents
+    assert len(log.seeds) == 4
+    returned.check_reveals_nothing(log)
+
+
+def test_an_illegal_action_ends_the_aec_game_lost_as_in_pettingzoos_classic_games() -> None:
+    game = dos.rl.env(players=3)
+    game.reset(seed=4)
+    offender = game.agent_selection
+    obs, *_ = game.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = game.unwrapped.state_.copy()
+    game.step(illegal)  # never replaced by a legal action, never applied
+    assert game.unwrapped.state_ == before
+    assert all(game.terminations.values())
+    final = {}
+    for agent in game.agent_iter():
+        _, reward, terminated, _, _ = game.last()
+        assert terminated
+        final[agent] = reward
+        game.step(None)
+    assert final == {a: -1.0 if a == offender else 0.0 for a in game.possible_agents}
+    assert not game.agents
+    raw = dos.rl.raw_env(players=3)  # unwrapped, as PettingZoo's raw classic environments
+    raw.reset(seed=4)
+    with pytest.raises(ValueError, match="not legal"):
+        raw.step(illegal)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("official", 3), ("classic", 3)])
+def test_the_aec_render_shows_the_table_and_the_hand_of_the_seat_to_act_only(
+    rules: str, players: int
+) -> None:
+    game = dos.rl.raw_env(rules, players, render_mode="ansi", **SHORT[rules])
+    game.reset(seed=6)
+    codec = game.codec
+    names = OFFICIAL_NAMES if rules == "official" else CLASSIC_NAMES
+    picker = np.random.default_rng(6)
+    rng = random.Random(6)
+    for _ in range(80):
+        state = game.state_
+        if codec.is_over(state):
+            break
+        seat = codec.turn(state)
+        view = codec.view(state, seat)
+        text = game.render()
+        assert f"player_{seat} to act" in text
+        if rules == "official":
+            row = next(line for line in text.splitlines() if line.startswith("Center Row:"))
+            shown = row.removeprefix("Center Row:").split("|")
+            assert [part.split()[0] for part in shown] == [names[c] for c in view.center]
+        else:
+            assert f"Discard top: {names[view.top]}" in text
+        for s in range(players):
+            line = f"player_{s}: {view.hand_sizes[s]} cards"
+            if rules == "official":
+                line += f", score {view.scores[s]}"
+            assert line in text
+        assert f"Hand of player_{seat}: {' '.join(names[c] for c in view.hand)}" in text
+        assert text.count("Hand of") == 1
+        # Only what the seat to act knows: its hidden cards dealt anew change nothing.
+        for _ in range(3):
+            game.state_ = resample_from_infostate(rules, state, seat, rng)
+            assert game.render() == text
+        game.state_ = state
+        game.step(legal_choice(picker, game.observe(game.agent_selection)["action_mask"]))

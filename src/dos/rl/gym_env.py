@@ -13,10 +13,14 @@ The agent sits at ``seat``; the other seats are played by the bots named in ``op
 or one name for all. An opponent sees only its seat's view, as in ``dos tournament``. DOS calls
 and catches follow ``race`` (``dos.rl.race``): with ``"reflex"`` each seat races with its
 player's reflexes (the agent's are ``reflex``). Each bot's generator and the race's are seeded
-from the game's seed, itself drawn from the seed given to ``reset``, so a seeded episode
-repeats exactly. The reward is 0 until the game ends, then the codec's (``dos.rl.codec``). An
-action outside the mask is never replaced by a legal one: it ends the episode with reward
-``ILLEGAL_REWARD`` and ``info["illegal_action"]``.
+from the game's seed, itself drawn from a generator of the environment's own seeded by
+``reset(seed=...)``, so a seeded episode repeats exactly. The game seed is never shown: it
+would deal the other hands and the draw pile again (``codec.new_game(seed)``), so ``info``
+holds only ``seat`` (and ``illegal_action``), and the deals do not come from ``np_random``,
+which Gymnasium exposes. The reward is 0 until the game ends, then the codec's
+(``dos.rl.codec``). An action outside the mask is never replaced by a legal one: it ends the
+episode with reward ``ILLEGAL_REWARD`` and ``info["illegal_action"]``. ``render()``
+(``render_mode="ansi"``) writes the agent's view as ``dos.rl.aec.render_view`` does.
 """
 
 from __future__ import annotations
@@ -31,12 +35,12 @@ from gymnasium import spaces
 
 from dos.bots import registry
 from dos.bots.reflex import Reflex
-from dos.rl.aec import observation_space
+from dos.rl.aec import ILLEGAL_REWARD, observation_space, render_view
 from dos.rl.codec import make_codec
 from dos.rl.race import Race
 
-ILLEGAL_REWARD = -1.0
-"""The reward for an action outside the mask, which ends the episode."""
+_DEALS = 0xDEA15
+"""Keeps the generator of the game seeds apart from ``np_random`` for the same seed."""
 
 
 class Opponents:
@@ -52,7 +56,8 @@ class Opponents:
         self.seat = seat
         others = [s for s in range(players) if s != seat]
         self.players: dict[int, Any] = {
-            s: registry.make_player(name, rules) for s, name in zip(others, names, strict=True)
+            s: registry.make_player(name, rules, players=players)
+            for s, name in zip(others, names, strict=True)
         }
         self.rngs: dict[int, random.Random] = {}
 
@@ -100,6 +105,8 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.observation_space = space  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.codec.size)
         self.state: Any = None
+        self._deals: np.random.Generator | None = None
+        """Draws the game seeds: private, never returned (see the module docstring)."""
 
     def _reflexes(self) -> list[Reflex] | None:
         if self.codec.rules != "official":
@@ -123,7 +130,9 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        if seed is not None or self._deals is None:
+            self._deals = np.random.default_rng(None if seed is None else [seed, _DEALS])
+        game_seed = int(self._deals.integers(0, 2**63 - 1))
         self.state = self.codec.new_game(game_seed)
         self.opponents.seed(game_seed)
         self.race = Race(
@@ -132,7 +141,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.race.settle(self.state)
         self._play_opponents()
         self.ended = False
-        return self._observation(), {"seat": self.seat, "game_seed": game_seed}
+        return self._observation(), {"seat": self.seat}
 
     def step(
         self, action: np.int64 | int
@@ -157,8 +166,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        view = self.codec.view(self.state, self.seat).to_json()
-        return str({k: view[k] for k in ("turn", "phase", "hand", "hand_sizes") if k in view})
+        return render_view(self.codec.view(self.state, self.seat))
 
 
 def register() -> None:
