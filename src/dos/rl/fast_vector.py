@@ -10,8 +10,15 @@ call per step for the whole batch. Official rules only (the fast core's).
 DOS calls and catches: ``race="agents"`` as in ``dos.rl.race``; ``race="reflex"`` races each
 obligation as soon as it opens with sure reflexes (every seat calls and catches, reaction
 times lognormal around 1 s with sigma 0.25: the owner's call against the quickest catch), the
-default ``Reflex()`` of ``dos.rl.race``, drawn from the batch's own generator (seeded by
-``reset``) rather than the Python referee's ``random.Random`` stream.
+default ``Reflex()`` of ``dos.rl.race``, drawn from the game's own generator rather than the
+Python referee's ``random.Random`` stream.
+
+Generators: as the engine keeps a game's SplitMix64 state in the game, every game of the batch
+keeps two SplitMix64 states of its own (``dos.fast.rng.splitmix_next``), one for its race, one
+for ``random_actions``; the normal deviates of the race come from its uniform draws
+(Box-Muller). ``reset(seed)`` draws them apart from the deals' seeds, so a seeded batch
+repeats exactly whatever other batches do beside it. Nothing process-wide (numba's
+``np.random``) is drawn from, and no game seed is returned.
 
 >>> games = FastVectorGames(2, 3)
 >>> obs, mask, seats = games.reset(seed=1)
@@ -29,6 +36,7 @@ from dos.cards import DECK_COUNTS, N_TYPES
 from dos.fast import Batch, core
 from dos.fast import state as ly
 from dos.fast._jit import njit
+from dos.fast.rng import splitmix_next
 from dos.rl import official_actions as table
 from dos.rl.official_observation import DECK_SIZE, SIZE_SCALE, official_layout
 
@@ -46,6 +54,12 @@ _SLICES = ("hand", "center", "matched", "played", "discard", "unseen", "phase", 
 _SEAT_SLICES = ("to_act", "hand_sizes", "dos_open", "penalties", "scores", "draw_pile")
 
 _MATCH, _DRAW, _LAY, _END, _PLACE, _CALL, _CATCH = 0, 1, 2, 3, 4, 5, 6
+_RACE, _PICK = 0, 1
+"""The columns of the generator states: each game's race, each game's ``random_actions``."""
+_STREAMS = 0x7ACE
+"""Keeps the generators' seeds apart from the deals' for the same ``reset`` seed."""
+_UNIT = 2.0**-53
+_SIGMA = 0.25
 _OFFICIAL = core("official")
 _CORE_LEGAL = _OFFICIAL.legal
 _CORE_APPLY = _OFFICIAL.apply
@@ -145,19 +159,45 @@ def _look(s: Any, obs: Any, mask: Any, codes: Any, tables: Any) -> int:
 
 
 @njit
-def _race(s: Any) -> None:
+def _uniform(rngs: Any, g: int, stream: int) -> float:
+    """A uniform deviate in (0, 1] from SplitMix64 state ``rngs[g, stream]`` (advanced)."""
+    state, z = splitmix_next(np.uint64(rngs[g, stream]))
+    rngs[g, stream] = np.int64(state)
+    return (float(z >> np.uint64(11)) + 1.0) * _UNIT
+
+
+@njit
+def _below(rngs: Any, g: int, stream: int, n: int) -> int:
+    """A uniform integer in [0, n) from ``rngs[g, stream]`` (the multiply-shift map of the
+    high 32 bits, as ``dos.rng.shuffle``)."""
+    state, z = splitmix_next(np.uint64(rngs[g, stream]))
+    rngs[g, stream] = np.int64(state)
+    return int(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit
+def _reaction(rngs: Any, g: int) -> float:
+    """A reaction time, lognormal (0, sigma): Box-Muller on two uniform draws of game ``g``'s
+    race generator."""
+    radius = np.sqrt(-2.0 * np.log(_uniform(rngs, g, _RACE)))
+    normal = radius * np.cos(2.0 * np.pi * _uniform(rngs, g, _RACE))
+    return float(np.exp(_SIGMA * normal))
+
+
+@njit
+def _race(s: Any, rngs: Any, g: int) -> None:
     """Sure reflexes (see the module): each open obligation, the owner's call against the
-    quickest catch."""
+    quickest catch, drawn from game ``g``'s race generator."""
     players = s[ly.PLAYERS]
     for owner in range(players):
         if not (s[ly.DOS_OPEN] >> owner) & 1:
             continue
-        call = np.random.lognormal(0.0, 0.25)
+        call = _reaction(rngs, g)
         quickest = np.inf
         catcher = -1
         for step in range(1, players):
             other = (owner + step) % players
-            delay = np.random.lognormal(0.0, 0.25)
+            delay = _reaction(rngs, g)
             if delay < quickest:
                 quickest = delay
                 catcher = other
@@ -172,18 +212,13 @@ def _race(s: Any) -> None:
 
 
 @njit
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-@njit
-def _sample(mask: Any, out: Any) -> None:
-    """A uniformly random legal index per game (numba's generator, seeded by ``reset``)."""
+def _sample(mask: Any, out: Any, rngs: Any) -> None:
+    """A uniformly random legal index per game, from each game's own generator."""
     for g in range(mask.shape[0]):
         count = 0
         for index in range(mask.shape[1]):
             count += mask[g, index]
-        pick = np.random.randint(0, count)
+        pick = _below(rngs, g, _PICK, count)
         for index in range(mask.shape[1]):
             if mask[g, index]:
                 if pick == 0:
@@ -194,11 +229,12 @@ def _sample(mask: Any, out: Any) -> None:
 
 @njit
 def _step(  # noqa: PLR0917 (compiled: positional arguments)
-    states: Any, actions: Any, reflexes: bool, out: Any, codes: Any, tables: Any
+    states: Any, actions: Any, reflexes: bool, rngs: Any, out: Any, codes: Any, tables: Any
 ) -> int:
     """Applies each game's chosen index; returns -1, or the first game whose index is not in
-    its mask. ``out``: observations, masks, seats, ended. Ended games are flagged (their
-    observation is left for the caller, who deals them anew)."""
+    its mask. ``rngs``: each game's generator states. ``out``: observations, masks, seats,
+    ended. Ended games are flagged (their observation is left for the caller, who deals them
+    anew)."""
     obs, mask, seats, done = out
     slot_base, combo = tables[1], tables[2]
     for g in range(states.shape[0]):
@@ -214,7 +250,7 @@ def _step(  # noqa: PLR0917 (compiled: positional arguments)
             return g
         _CORE_APPLY(s, chosen, -1)
         if reflexes:
-            _race(s)
+            _race(s, rngs, g)
         done[g] = s[ly.PHASE] == 2
         if not done[g]:
             seats[g] = _look(s, obs[g], mask[g], codes, tables)
@@ -242,6 +278,15 @@ class FastVectorGames:
         self.seats = np.zeros(n, np.int64)
         self.codes = np.zeros(4096, np.int64)
         self._seeds = np.random.default_rng(0)
+        self._rngs = self._streams(0)
+        """Each game's SplitMix64 states (``_RACE``, ``_PICK``), as ``int64`` bits."""
+
+    def _streams(self, seed: int | None) -> np.ndarray:
+        """Fresh generator states for every game, apart from the deals' seeds."""
+        streams = np.random.default_rng(None if seed is None else [seed, _STREAMS])
+        return streams.integers(
+            np.iinfo(np.int64).min, np.iinfo(np.int64).max, (self.n, 2), np.int64, endpoint=True
+        )
 
     def _deal(self, g: int) -> None:
         seed = int(self._seeds.integers(0, 2**63 - 1))
@@ -253,16 +298,16 @@ class FastVectorGames:
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Deals every game anew; returns (observations, masks, seats to act)."""
         self._seeds = np.random.default_rng(seed)
-        race = np.random.default_rng(None if seed is None else (seed, 0x7ACE))
-        _seed(int(race.integers(0, 2**31 - 1)))  # the DOS race's generator, apart from the deals
+        self._rngs = self._streams(seed)
         for g in range(self.n):
             self._deal(g)
         return self.obs.copy(), self.mask.copy(), self.seats.copy()
 
     def random_actions(self) -> np.ndarray:
-        """A uniformly random legal index per game (for benchmarks and tests)."""
+        """A uniformly random legal index per game (for benchmarks and tests), from each
+        game's own generator."""
         out = np.zeros(self.n, np.int64)
-        _sample(self.mask, out)
+        _sample(self.mask, out, self._rngs)
         return out
 
     def step(
@@ -275,7 +320,8 @@ class FastVectorGames:
         chosen = np.asarray(actions, np.int64)
         done = np.zeros(self.n, np.bool_)
         out = (self.obs, self.mask, self.seats, done)
-        wrong = _step(self.batch.states, chosen, self.reflexes, out, self.codes, self.tables)
+        states, rngs = self.batch.states, self._rngs
+        wrong = _step(states, chosen, self.reflexes, rngs, out, self.codes, self.tables)
         if wrong >= 0:
             raise ValueError(f"game {wrong}: action {chosen[wrong]} is not in its mask")
         rewards = np.zeros((self.n, self.players), np.float32)

@@ -11,6 +11,11 @@ every game and the bots play the rest between steps; without, the caller plays e
 (self-play): the seat that decides next is the engine's seat to act. DOS calls and catches
 follow ``race`` (``dos.rl.race``).
 
+What ``reset`` and ``step`` return never holds a game seed (it would deal the hidden cards
+again); the game seeds come from the batch's own generator, private and seeded by ``reset``.
+``states`` and ``finished`` are the engine's full states, for the caller that runs the batch
+(a trainer scoring rounds), never for an agent.
+
 >>> games = VectorGames("official", 2, 4, opponents=["random"])
 >>> obs, mask, seats = games.reset(seed=1)
 >>> obs.shape[0], mask.shape[0], seats.tolist()
