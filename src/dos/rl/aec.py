@@ -13,6 +13,17 @@ seat to act; its observation is ``{"observation": float32 tensor, "action_mask":
 ``race`` (``dos.rl.race``). Rewards come at the end: official +1 for the winner and
 -1/(N-1) for the others, classic by final place from +1 to -1. ``max_steps`` truncates a game
 (``None``: never).
+
+An action outside the mask is never applied nor replaced by a legal one. ``env()`` wraps the
+game as PettingZoo's classic environments are (``TerminateIllegalWrapper``): it ends the game
+at once, ``ILLEGAL_REWARD`` (-1) for the agent that chose it and 0 for the others, every agent
+terminated (and truncated, as that wrapper marks them). ``raw_env`` alone refuses it with
+``ValueError``, as PettingZoo's raw classic environments assert.
+
+Nothing the environment returns holds the game seed (it would deal the hidden cards again):
+``infos`` stay empty, and the seeds are drawn from a private generator seeded by ``reset``.
+``render()`` (``render_mode="ansi"``) writes the view of the seat to act (``render_view``):
+the table, every seat's hand size and score, and that seat's own hand, never another's.
 """
 
 from __future__ import annotations
@@ -27,10 +38,101 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from dos.bots.reflex import Reflex
+from dos.cards import NAMES as OFFICIAL_NAMES
 from dos.rl.codec import make_codec
 from dos.rl.race import Race
+from dos.rules import classic, official
+from dos.rules.classic.cards import COLOUR_NAMES
+from dos.rules.classic.cards import NAMES as CLASSIC_NAMES
+from dos.rules.classic.views import PHASE_NAMES as CLASSIC_PHASES
+from dos.rules.official.views import phase_name
 
 Observation = dict[str, np.ndarray]
+
+ILLEGAL_REWARD = -1.0
+"""The reward for an action outside the mask, which ends the episode (the agent's alone)."""
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def render_view(view: official.SeatView | classic.SeatView) -> str:
+    """One seat's view as text: whose turn, the table (official: the Center Row, each card
+    with what was matched on it this turn, the discard pile; classic: the top of the discard
+    pile, the colour to follow, the direction), every seat's hand size and score (classic: its
+    place once it has one), and the viewing seat's own hand. Made from the view alone, so it
+    shows nothing that seat may not know.
+
+    >>> from dos.rules.official import Options, new_game, view
+    >>> print(render_view(view(new_game(Options(players=2), seed=1), 1)))
+    official rules, round 1: player_1 to act (start)
+    Center Row: R1 | Y6
+    Discard: empty; draw pile: 92 cards
+    player_0: 7 cards, score 0
+    player_1: 7 cards, score 0
+    Hand of player_1: B8 G6 G8 G9 R7 Y9 DOS
+
+    A card of the Center Row matched this turn is followed by ``<-`` and the cards played
+    on it (``B7 <- R# Y1``).
+    """
+    if isinstance(view, classic.SeatView):
+        return _render_classic(view)
+    names = OFFICIAL_NAMES
+    if view.phase == official.Phase.OVER:
+        status = f"over, player_{view.winner} wins"
+    else:
+        phase = phase_name(view.phase, view.drew, bool(view.matched))
+        status = f"player_{view.turn} to act ({phase})"
+    matched = dict(view.matched)
+    row = [
+        names[card] + (" <- " + " ".join(names[c] for c in matched[i]) if i in matched else "")
+        for i, card in enumerate(view.center)
+    ]
+    top = f"{names[view.discard[-1]]} ({len(view.discard)} cards)" if view.discard else "empty"
+    lines = [
+        f"official rules, round {view.round}: {status}",
+        "Center Row: " + " | ".join(row),
+        f"Discard: {top}; draw pile: {view.draw_pile_size} cards",
+    ]
+    if view.single_bonuses or view.double_bonuses or view.placements_left:
+        lines.append(
+            f"Colour bonuses: {view.single_bonuses} single, {view.double_bonuses} double, "
+            f"{view.placements_left} placements left"
+        )
+    for seat, size in enumerate(view.hand_sizes):
+        line = f"player_{seat}: {size} cards, score {view.scores[seat]}"
+        if seat in view.dos_open:
+            line += ", DOS open"
+        if view.penalties[seat]:
+            line += f", {view.penalties[seat]} penalty cards"
+        lines.append(line)
+    lines.append(f"Hand of player_{view.seat}: " + " ".join(names[c] for c in view.hand))
+    return "\n".join(lines)
+
+
+def _render_classic(view: classic.SeatView) -> str:
+    names = CLASSIC_NAMES
+    if view.phase == classic.Phase.OVER:
+        status = "over, places " + ", ".join(f"player_{s}" for s in view.ranking)
+    else:
+        status = f"player_{view.turn} to act ({CLASSIC_PHASES[view.phase]})"
+    direction = "clockwise" if view.direction == 1 else "counter-clockwise"
+    table = f"Discard top: {names[view.top]}, colour {COLOUR_NAMES[view.colour]}, {direction}"
+    if view.pending:
+        table += f", {view.pending} cards to draw"
+    lines = [
+        f"classic rules: {status}",
+        table,
+        f"Draw pile: {view.draw_pile_size} cards",
+    ]
+    for seat, size in enumerate(view.hand_sizes):
+        line = f"player_{seat}: {size} cards"
+        if seat in view.ranking:
+            line += f", placed {_ordinal(view.ranking.index(seat) + 1)}"
+        lines.append(line)
+    lines.append(f"Hand of player_{view.seat}: " + " ".join(names[c] for c in view.hand))
+    return "\n".join(lines)
 
 
 def observation_space(size: int, actions: int) -> spaces.Dict:
@@ -127,6 +229,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         state = self.state_
         seat = self.possible_agents.index(agent)
         if action is None or not self._mask()[int(action)]:
+            # Unwrapped, as PettingZoo's raw classic environments; env() ends the game instead.
             raise ValueError(f"{agent}: action {action} is not legal here (see action_mask)")
         self.codec.apply(state, self.codec.action(state, seat, int(action)))
         self._race.settle(state)
@@ -143,26 +246,27 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The view of the seat to act as text (``render_view``), for ``render_mode="ansi"``."""
         if self.render_mode != "ansi":
             return None
-        seat = self.codec.turn(self.state_)
-        view = self.codec.view(self.state_, seat).to_json()
-        shown = {k: view[k] for k in ("turn", "phase", "hand", "hand_sizes") if k in view}
-        return str(shown)
+        return render_view(self.codec.view(self.state_, self.codec.turn(self.state_)))
 
     def close(self) -> None:
         pass
 
 
 def env(rules: str = "official", players: int = 2, **kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped as PettingZoo's classic environments are (an illegal
-    action raises; the order of calls is checked).
+    """The AEC environment, wrapped as PettingZoo's classic environments are: an action
+    outside the mask ends the game, ``ILLEGAL_REWARD`` for the agent that chose it and 0 for
+    the others (``TerminateIllegalWrapper``); one outside the action space raises; the order of
+    calls is checked.
 
     ``kwargs``: ``race``, ``reflexes``, ``max_steps``, ``render_mode`` and the rule set's
     options (``target_score=100``, ...).
     """
     raw = DosAEC(rules, players, **kwargs)
-    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
