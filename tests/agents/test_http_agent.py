@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from dos import records
+from dos.agents.text import FORMAT
 from server.support import ServerProcess
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
@@ -60,7 +61,7 @@ def test_an_agent_plays_each_rule_set_to_the_end_and_reads_the_record(
         seat = httpx.get(
             f"{url}/api/agent/seat/wait", params=since, headers=auth, timeout=40
         ).json()
-    assert seat["text"].splitlines()[0] == "DOS 1"
+    assert seat["text"].splitlines()[0] == f"DOS {FORMAT}"
     assert "result: winner" in seat["text"]
     record = httpx.get(f"{url}/api/agent/seat/record", headers=auth)
     assert record.status_code == 200
@@ -82,6 +83,18 @@ def test_the_agent_api_is_in_the_openapi_document(agent_server: ServerProcess) -
         "/api/agent/rules/{name}",
     ):
         assert path in paths, path
+
+
+def test_a_wait_waits_for_the_turn_by_default_on_both_paths(
+    agent_server: ServerProcess,
+) -> None:
+    """``until`` defaults to ``turn`` over HTTP as over MCP (``test_mcp``): what an agent
+    wants; ``change`` is asked for."""
+    document = httpx.get(f"{agent_server.url}/openapi.json").json()
+    wait = document["paths"]["/api/agent/seat/wait"]["get"]
+    until = next(p for p in wait["parameters"] if p["name"] == "until")
+    assert until["schema"]["default"] == "turn"
+    assert "turn" in wait["description"]
 
 
 def test_the_rules_of_each_rule_set(agent_server: ServerProcess) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -146,6 +147,7 @@ async def test_a_wait_returns_with_the_action_that_ended_it(seats: list[Seat]) -
     turn = view["view"]["turn"]
     mover = seats[turn]
     params = {"version": view["version"], "change": view["change"], "timeout": 30}
+    params["until"] = "change"
     waiting = asyncio.create_task(
         asyncio.to_thread(seats[1 - turn].agent, "GET", "/seat/wait", params=params, timeout=40)
     )
@@ -154,3 +156,58 @@ async def test_a_wait_returns_with_the_action_that_ended_it(seats: list[Seat]) -
     woken = (await waiting).json()
     assert woken["version"] == view["version"] + 1
     assert woken["view"]["hand_sizes"][turn] == view["view"]["hand_sizes"][turn] + 1
+
+
+async def test_a_wait_waits_for_the_turn_by_default(seats: list[Seat]) -> None:
+    """Without ``until``, a wait is not ended by a change that gives the seat nothing to do
+    (the other seat's draw): it lasts its ``timeout``."""
+    view = seats[0].agent("GET", "/seat").json()
+    turn = view["view"]["turn"]
+    mover = seats[turn]
+    params = {"version": view["version"], "change": view["change"], "timeout": 1.5}
+    started = time.monotonic()
+    waiting = asyncio.create_task(
+        asyncio.to_thread(seats[1 - turn].agent, "GET", "/seat/wait", params=params, timeout=40)
+    )
+    await asyncio.sleep(0.2)
+    assert (await mover.ws.act("draw", mover.ws.version))["type"] == "update"
+    woken = (await waiting).json()
+    assert time.monotonic() - started >= 1.4
+    assert woken["version"] == view["version"] + 1
+    assert woken["legal"] == []
+
+
+async def test_a_stale_action_says_what_moved_the_game(
+    agent_server: ServerProcess, seats: list[Seat]
+) -> None:
+    """A stale refusal is the WebSocket's, and tells the actions since the version the action
+    was made on (``moved``; in the MCP tool's text); the views tell the last actions."""
+    view = seats[0].agent("GET", "/seat").json()
+    version, turn = view["version"], view["view"]["turn"]
+    late = seats[1 - turn]
+    assert (await seats[turn].ws.act("draw", version))["type"] == "update"
+    socket, agent = await late.both("draw", version)
+    same_refusal(socket, agent, "stale", 409)
+    moved = {
+        "version": version,
+        "seat": turn,
+        "action": "draw",
+        "words": f"seat {turn} drew a card",
+    }
+    assert agent.json()["moved"] == [moved]
+    now = late.agent("GET", "/seat").json()
+    assert now["last_actions"] == [moved]
+    line = f"- {version} seat {turn}: draw | seat {turn} drew a card"
+    assert f"\nlast actions:\n{line}\nlegal:" in now["text"]
+    mine = seats[turn].agent("GET", "/seat").json()
+    assert mine["last_actions"] == [{**moved, "words": "you drew a card"}]
+    async with (
+        streamable_http_client(f"{agent_server.url}/mcp") as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        args = {"token": late.token, "action": "draw", "version": version}
+        answer = await session.call_tool("act", args)
+        assert answer.is_error
+        text = answer.content[0].text
+        assert f"refused (stale): {socket['message']}\nsince version {version}:\n{line}" in text

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from dos import ruleset
-from dos.agents.text import FORMAT, TABLE_EXAMPLE, meaning, render
+from dos.agents.text import FORMAT, LAST_ACTIONS, TABLE_EXAMPLE, described, meaning, past, render
 from dos.bots.registry import LEVELS
+from dos.server.history import brief, public
 from support import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -59,6 +60,7 @@ def snapshots(rules_name: str, players: int, seed: int, options: dict[str, Any])
     found: list[str] = []
     seen: set[str] = set()
     version = 0
+    played: list[tuple[int, int, str, dict[str, Any]]] = []
     while True:
         seat = rules.turn(state)
         if rules_name == "official" and state.dos_open:
@@ -69,6 +71,10 @@ def snapshots(rules_name: str, players: int, seed: int, options: dict[str, Any])
         for name, moment in moments.items():
             if name not in seen and moment(view):
                 seen.add(name)
+                last = [
+                    past(rules_name, v, by, action, seat, before=before)
+                    for v, by, action, before in played[-LAST_ACTIONS:]
+                ]
                 text = render(
                     {**table, "status": "finished" if over else "playing"},
                     seat,
@@ -76,11 +82,15 @@ def snapshots(rules_name: str, players: int, seed: int, options: dict[str, Any])
                     change=version + 1,
                     view=view,
                     result=result,
+                    last=last,
                 )
                 found.append(f"## {name}\n{text}\n")
         if over:
             break
-        rules.apply(state, rng.choice(rules.all_legal_actions(state)))
+        action = rng.choice(rules.all_legal_actions(state))
+        by = rules.turn(state) if action.seat is None else action.seat
+        played.append((version, by, str(action), brief(public(rules, state))))
+        rules.apply(state, action)
         version += 1
     assert seen == set(moments), set(moments) - seen
     return "\n".join(found)
@@ -116,6 +126,7 @@ def test_the_lobby_has_no_game_and_nothing_to_do() -> None:
         "player 2: Bo",
         "player 3: hard bot",
         "phase: lobby (no game yet: you start it (start))",
+        "last actions:",
         "legal:",
     ]
 
@@ -158,3 +169,52 @@ def test_the_documented_example_is_the_text_of_its_position() -> None:
     cut = shown.index("legal:") + 1
     assert shown[:cut] == actual[: actual.index("legal:") + 1]
     assert set(shown[cut:]) <= set(actual)
+
+
+def test_the_last_actions_are_told_in_words_of_public_facts() -> None:
+    """``last actions``: one line per action, its seat, its notation (without the seat's
+    prefix) and its words, "you" for the reader; a draw never says which card."""
+    before = {"center": ["R7", "B3"], "phase": "matching", "pending": 0}
+    last = [
+        past("official", 16, 1, "draw", 2, before=before),
+        past("official", 17, 2, "R5+DOS@0", 2, before=before),
+        past("official", 18, 1, "1: catch 2", 2, before=before),
+        past("official", 19, 0, "end", 2, before={**before, "phase": "placing"}),
+    ]
+    table = {**TABLE_EXAMPLE, "status": "playing"}
+    from dos.rules.official import RULES, new_game
+
+    view = RULES.view_json(new_game(seed=3), 2)
+    lines = render(table, 2, version=20, change=21, view=view, result=None, last=last)
+    section = lines.split("\nlast actions:\n", 1)[1].split("\nlegal:\n", 1)[0]
+    assert section.splitlines() == [
+        "- 16 seat 1: draw | seat 1 drew a card",
+        "- 17 seat 2: R5+DOS@0 | you matched red 5 and Wild DOS as red onto red 7: "
+        "Double Color Match",
+        '- 18 seat 1: catch 2 | seat 1 caught you, who had not called "DOS!": two penalty cards',
+        "- 19 seat 0: end | seat 0 placed no more bonus cards",
+    ]
+    assert described("classic", "draw", 1, 0, {"pending": 4}) == (
+        "seat 1 drew 4 cards; the turn is lost"
+    )
+    assert described("classic", "1: timeout", 1, 1) == "you let the reaction test run out"
+
+
+@pytest.mark.parametrize("rules_name", ruleset.NAMES)
+def test_every_action_has_words_for_every_reader(rules_name: str) -> None:
+    rules = ruleset.get(rules_name)
+    for seed in range(3):
+        state = rules.new_game({"players": 3}, seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if rules.is_over(state):
+                break
+            action = rng.choice(rules.all_legal_actions(state))
+            by = rules.turn(state) if action.seat is None else action.seat
+            before = brief(public(rules, state))
+            for reader in range(3):
+                words = described(rules_name, str(action), by, reader, before)
+                who = "you" if by == reader else f"seat {by}"
+                assert words.startswith(f"{who} ") and "\n" not in words, (action, words)
+                assert "{" not in words and not words.endswith("."), words
+            rules.apply(state, action)

@@ -47,6 +47,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from dos.agents.text import FORMAT
 from server.support import ServerProcess, create_table, hands_by_version, join_table
 from support import VIEW_KEYS
 
@@ -352,6 +353,10 @@ SEMANTIC: dict[str, st.SearchStrategy[Any]] = {
     "bots": st.one_of(st.none(), st.lists(_levels, max_size=5)),
     "target_score": st.one_of(st.none(), st.sampled_from([1, 20, 0, -1, 100000, 100001])),
     "public": st.booleans(),
+    "rated": st.booleans(),
+    "player_token": st.one_of(
+        st.none(), st.just(Ref("token", "player")), st.text(max_size=40), _tokens
+    ),
     "options": st.one_of(
         st.none(),
         st.dictionaries(
@@ -641,19 +646,29 @@ def _good_id(ident: Any) -> bool:
 
 
 HAND_SIZES = re.compile(r"(\d+):(\d+)")
+PAST_LINE = re.compile(r"- \d+ seat \d+: [^|\n]+ \| (you|seat \d+) [^\n]+")
+"""A line of ``last actions`` (its words: public facts; a draw never names the card)."""
 
 
 def check_text(text: str, seat: int) -> tuple[int, int, list[str]] | None:
-    """Checks a seat's canonical text (only its own hand, as many cards as its hand size);
-    returns ``(game number, version, sorted hand)``, or ``None`` before the first game."""
+    """Checks a seat's canonical text (only its own hand, as many cards as its hand size;
+    the last actions in their grammar, a draw without its card); returns ``(game number,
+    version, sorted hand)``, or ``None`` before the first game."""
     lines = text.split("\n")
-    assert lines[0] == "DOS 1", text[:200]
+    assert lines[0] == f"DOS {FORMAT}", text[:200]
     fields: dict[str, str] = {}
+    last = lines.index("last actions:")
     legal = lines.index("legal:")
-    for line in lines[1:legal]:
+    assert last < legal, text
+    for line in lines[1:last]:
         key, _, value = line.partition(": ")
         assert key in TEXT_KEYS or re.fullmatch(r"player \d+", key), line
         fields[key] = value
+    for line in lines[last + 1 : legal]:
+        assert PAST_LINE.fullmatch(line), line
+        if line.split(": ", 1)[1].startswith("draw |"):
+            assert line.endswith(("drew a card", "the turn is lost")), line
+    assert legal - last - 1 <= 20, text
     assert all(line.startswith("- ") for line in lines[legal + 1 :]), text
     assert fields["seat"] == str(seat), (fields["seat"], seat)
     if "your hand" not in fields:
@@ -840,7 +855,8 @@ class Table:
             seat = self.seats[kind][1]
             assert result is not None
             text = text_of(result)
-            if text.startswith("DOS 1"):
+            if text.startswith(f"DOS {FORMAT}\n"):
+                assert result["structuredContent"]["text"] == text, what
                 sample = check_text(text, seat)
                 if sample is not None and kind != "lobby":
                     self.by_number.add((sample[0], sample[1], seat, tuple(sample[2])))

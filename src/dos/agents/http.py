@@ -5,14 +5,15 @@ Tables are created, joined and listed with the server's own endpoints (``POST /a
 ``POST /api/tables/{code}/join``, ``GET /api/tables``); the endpoints here act for the seat of
 the token in ``Authorization: Bearer <seat token>``. Each is a thin call into
 ``dos.agents.service.Agents``; a refusal is the server's JSON error body, with the catalog's
-``key`` and ``params`` for ``illegal`` as the WebSocket's ``error`` has them. Every request
+``key`` and ``params`` for ``illegal`` as the WebSocket's ``error`` has them (and for
+``stale`` the actions that moved the game since, ``moved``). Every request
 counts as a ``lookup`` of the client, and an action also as one of its WebSocket messages
 (``client_messages``), so an agent gets no more than a browser.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathParam
@@ -20,12 +21,24 @@ from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from dos.agents.service import MAX_WAIT_SECONDS, Agents, Seen, rules_text
+from dos.agents.service import (
+    MAX_WAIT_SECONDS,
+    UNTIL,
+    Agents,
+    AgentView,
+    LegalAction,
+    PastAction,
+    Seen,
+    StaleError,
+    Until,
+    rules_text,
+)
 from dos.server.errors import ErrorBody, SafeJSONResponse
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
-from dos.server.messages import TableInfo
 from dos.server.tables import RefusedError
+
+__all__ = ["AgentAction", "AgentView", "LegalAction", "PastAction", "Refusal", "agent_router"]
 
 STATUS = {
     "bad_request": 400,
@@ -49,40 +62,13 @@ STATUS = {
 
 class Refusal(ErrorBody):
     """A refused agent request: the server's error body; for ``illegal``, also why in the
-    message catalog's words (``key``, ``params``), as the WebSocket's ``error`` says it."""
+    message catalog's words (``key``, ``params``), as the WebSocket's ``error`` says it; for
+    ``stale``, the actions that moved the game since the version the action was made on
+    (``moved``, the latest 20 at most: a lost DOS race says who caught the seat)."""
 
     key: str | None = None
     params: dict[str, Any] | None = None
-
-
-class LegalAction(BaseModel):
-    """A legal action of the seat, in notation, and what it does in one English line."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    action: str
-    meaning: str
-
-
-class AgentView(BaseModel):
-    """What a seat sees now: the table, the game's version, the table's change counter, the
-    rule set's view of the seat (null before the first game), the result once over, the legal
-    actions with their meanings, and all of it as canonical text (docs/agents.md)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    code: str
-    seat: int
-    version: int
-    """The number of actions of the game so far: an action names the version it was made on."""
-    change: int
-    """Counts the table's changes; ``wait`` returns when it moves."""
-    table: TableInfo
-    view: dict[str, Any] | None
-    result: dict[str, Any] | None
-    legal: list[LegalAction]
-    """The seat's legal actions now (``view.legal``), each with its meaning."""
-    text: str
+    moved: list[PastAction] | None = None
 
 
 class AgentAction(BaseModel):
@@ -109,7 +95,34 @@ def refusal_response(error: RefusedError) -> SafeJSONResponse:
     body: dict[str, Any] = {"code": error.code, "message": error.message, "field": error.field}
     if error.reason is not None:
         body.update(error.reason.json())
+    if isinstance(error, StaleError):
+        body["moved"] = error.moved
     return SafeJSONResponse(body, status_code=STATUS.get(error.code, 400))
+
+
+RECORD_HEADERS = {
+    "Dos-Table": {"description": "the table's code", "schema": {"type": "string"}},
+    "Dos-Game": {
+        "description": "the game's number at the table (the view's `game`)",
+        "schema": {"type": "integer"},
+    },
+    "Dos-Game-Id": {
+        "description": "the game's id (the table's `game_id`: `/api/games/{game_id}`)",
+        "schema": {"type": "integer"},
+    },
+}
+"""The headers of a record's answer: which game it is, as the view names it."""
+
+
+def record_headers(record: dict[str, Any]) -> dict[str, str]:
+    """The headers that name a ``GameRecord``'s game (``RECORD_HEADERS``), and its file name."""
+    name = f"{record['code']}-game-{record['game']}.jsonl"
+    return {
+        "Dos-Table": record["code"],
+        "Dos-Game": str(record["game"]),
+        "Dos-Game-Id": str(record["game_id"]),
+        "Content-Disposition": f'inline; filename="{name}"',
+    }
 
 
 def _answer(seen: Seen) -> Response:
@@ -176,13 +189,14 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
         version: Annotated[int, Query(ge=0, le=2**31)],
         change: Annotated[int | None, Query(ge=0, le=2**62)] = None,
         timeout: Annotated[float, Query(ge=0, le=MAX_WAIT_SECONDS)] = MAX_WAIT_SECONDS,
-        until: Literal["change", "turn"] = "change",
+        until: Until = UNTIL,
         authorization: Authorization = None,
     ) -> Any:
         """A long poll: answers the seat's view as soon as the game's version is not
-        ``version`` (or the table's change counter not ``change``) — with ``until=turn``, as
-        soon as then the seat has a legal action or no game is going on — or after
-        ``timeout`` seconds (at most 30)."""
+        ``version`` (or the table's change counter not ``change``) and then the seat has a
+        legal action or no game is going on (``until=turn``, the default, as over MCP) — with
+        ``until=change``, as soon as anything changed — or after ``timeout`` seconds (at
+        most 30)."""
         try:
             seen = await agents.wait(_bearer(authorization), version, change, timeout, until)
         except RefusedError as error:
@@ -192,16 +206,19 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
     @router.get(
         "/seat/record",
         response_class=Response,
-        responses={200: {"content": {"application/x-ndjson": {}}}},
+        responses={200: {"content": {"application/x-ndjson": {}}, "headers": RECORD_HEADERS}},
         dependencies=[limited("lookup")],
     )
     async def record(authorization: Authorization = None) -> Response:
-        """The record of the table's last game (JSON Lines), once it is finished."""
+        """The record of the table's last game (JSON Lines), once it is finished; its headers
+        name the game as the view does (``Dos-Game``: its number at the table)."""
         try:
-            text = await agents.record(_bearer(authorization))
+            answer = await agents.record(_bearer(authorization))
         except RefusedError as error:
             return refusal_response(error)
-        return Response(text, media_type="application/x-ndjson")
+        return Response(
+            answer["record"], media_type="application/x-ndjson", headers=record_headers(answer)
+        )
 
     @router.get(
         "/rules/{name}",

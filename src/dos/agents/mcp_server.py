@@ -6,14 +6,20 @@ HTTP), ``OverHttp`` calls a server's HTTP agent API (``dos mcp --server URL``, s
 desktop agents). Either way a tool is a thin call into ``dos.agents.service.Agents``; the
 seat comes from the seat token passed to each tool, and a refusal is the server's own,
 returned as a tool error that names its code (``refused (stale): ...``).
+
+Every tool answers structured content of a published schema (the HTTP API's shapes:
+``AgentView``, ``SeatGrant``, ``TableList``, ``GameRecord``) and a text for the model: the
+canonical text of the seat's view, a grant in lines, the record; every parameter has a
+description; the server says its package's version.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 import httpx
 from fastapi import FastAPI
@@ -21,29 +27,49 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
+from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
+from pydantic import Field
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from dos.agents.service import MAX_WAIT_SECONDS, Agents, Until, rules_text
+from dos.agents.service import (
+    MAX_WAIT_SECONDS,
+    UNTIL,
+    AgentJson,
+    Agents,
+    AgentView,
+    GameRecord,
+    StaleError,
+    Until,
+    rules_text,
+)
+from dos.agents.text import past_line
 from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
 from dos.server.bodies import JsonErrors
 from dos.server.errors import error_response
 from dos.server.limits import Counters, client_address
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.messages import CreateTable, JoinTable, SeatGrant, TableList
+from dos.server.names import NAME_MAX
 from dos.server.tables import RefusedError
 
 INSTRUCTIONS = """\
 Play DOS (Mattel's sequel to UNO) at a DOS game server.
 1. create_table (you are the host at seat 0, bots in the other seats) or join_table; keep the
-   seat token it gives: every other tool takes it. The host calls start_game.
+   seat token it gives: every other tool takes it. Keep its player_token too and pass it to
+   every later create_table and join_table: you stay one player (one rating) across tables.
+   A table you create is casual (not rated) unless you ask rated=true. The host calls
+   start_game.
 2. look shows your seat as text: the Center Row (or discard pile), your hand, the other
-   hands' sizes, and your legal actions, each with what it does. rules explains the game.
+   hands' sizes, the game's last actions (who did what), and your legal actions, each with
+   what it does. rules explains the game.
 3. act plays one legal action in notation with the version you saw (a stale version is
-   refused: look again). call_dos and catch are the DOS race: be quick.
-4. wait returns when the game moves on (until="turn": when you have something to do).
-5. When the game is over, game_record gives its record."""
+   refused, with the actions that moved the game since: look again). call_dos and catch are
+   the DOS race: be quick.
+4. wait returns when the game moves on and you have something to do (until="change": at
+   any change).
+5. When the game is over, game_record gives its record.
+Every answer is also structured content (JSON) of a published schema."""
 
 CREATE_TABLE = f"""\
 Creates a table with you, ``name``, as its host at seat 0. ``bots``: the other seats (1-3 of
@@ -51,11 +77,97 @@ them), each a bot level or null for a human seat others join; default one medium
 The bot levels, easiest first: official {", ".join(LEVELS)}; classic {", ".join(CLASSIC_LEVELS)}.
 ``target_score`` (official): the points that win (200 by default; 20 makes a short game);
 ``options``: any other options of the rule set (docs/classic.md: ``reaction_time_ms``, ...).
-Returns the table code and your seat token. Then start_game."""
+``rated``: false by default (a casual table: trying things out changes nobody's rating);
+true for a table whose games count on the leaderboard. ``player_token``: the one an earlier
+grant gave you, to stay the same player. Returns the table code and your seat token (and
+your player id and token). Then start_game."""
 """What the agent reads about ``create_table``: the levels are the bot registry's."""
 
 MCP_PATH = "/mcp"
 """Where ``dos serve`` serves the MCP server (streamable HTTP)."""
+
+# --- the tools' parameters, each with what it means (module level: the SDK reads them) -------
+
+SeatToken = Annotated[
+    str,
+    Field(description="Your seat token, from create_table or join_table: it opens your seat."),
+]
+Version = Annotated[
+    int,
+    Field(
+        description="The game's version you last saw (`version` of your view): the action is "
+        "made on it; if the game has moved on since, it is refused as stale."
+    ),
+]
+Name = Annotated[
+    str, Field(description=f"Your display name at the table (1-{NAME_MAX} characters).")
+]
+PlayerToken = Annotated[
+    str | None,
+    Field(
+        description="The player_token of an earlier grant: you stay the same player (one id, "
+        "one rating) across tables. Without it you are a new player."
+    ),
+]
+RuleSet = Annotated[
+    Literal["official", "classic"],
+    Field(description="The rule set: official (DOS) or classic (UNO-style)."),
+]
+Bots = Annotated[
+    list[str | None] | None,
+    Field(
+        description="The other seats (1-3): a bot level each, or null for a human seat that "
+        "someone joins; default: one medium bot."
+    ),
+]
+TargetScore = Annotated[
+    int | None,
+    Field(description="Official rules: the points that win the game (200 unless given)."),
+]
+Public = Annotated[
+    bool, Field(description="Whether the lobby lists the table (else it is joined by code).")
+]
+Rated = Annotated[
+    bool,
+    Field(
+        description="Whether the table's games update the players' ratings. Default false: a "
+        "casual table, so an agent trying things out leaves the leaderboard alone."
+    ),
+]
+Options = Annotated[
+    dict[str, Any] | None,
+    Field(description="Other options of the rule set (docs/classic.md: reaction_time_ms, ...)."),
+]
+Code = Annotated[str, Field(description="The table's code (six letters and digits).")]
+WantedSeat = Annotated[
+    int | None, Field(description="The open seat you want; default: the first open one.")
+]
+Action = Annotated[
+    str,
+    Field(
+        description="One legal action in notation, as your view lists it (R7@0, R5+DOS@1, "
+        "draw, lay B3, end, place G7; classic: R7, W=G, draw)."
+    ),
+]
+CaughtSeat = Annotated[int, Field(description="The seat that has not called DOS in time.")]
+Change = Annotated[
+    int | None,
+    Field(
+        description="The table's change counter you last saw (`change` of your view): the wait "
+        "also ends when it moves (seats, players coming and going)."
+    ),
+]
+Timeout = Annotated[
+    float, Field(description="The most seconds to wait, from 0 to 30 (30 unless given).")
+]
+UntilWhat = Annotated[
+    Until,
+    Field(
+        description="turn (the default): wait until the game moved on and you have something "
+        "to do (or the game is over); change: until anything changed."
+    ),
+]
+Offset = Annotated[int, Field(description="How many tables to skip (a page is 50).")]
 
 
 class Backend(Protocol):
@@ -82,23 +194,44 @@ class Backend(Protocol):
         self, token: str, version: int, change: int | None, timeout: float, until: str
     ) -> dict[str, Any]: ...
 
-    async def record(self, token: str) -> str: ...
+    async def record(self, token: str) -> dict[str, Any]: ...
 
     async def rules(self, name: str) -> str: ...
 
 
 def _refused(error: RefusedError) -> ToolError:
     why = f" {json.dumps(error.reason.json())}" if error.reason is not None else ""
-    return ToolError(f"refused ({error.code}): {error.message}{why}")
+    moved = ""
+    if isinstance(error, StaleError) and error.moved:
+        since = error.moved[0]["version"]
+        moved = f"\nsince version {since}:\n" + "\n".join(past_line(e) for e in error.moved)
+    return ToolError(f"refused ({error.code}): {error.message}{why}{moved}")
 
 
-def _grant_text(grant: dict[str, Any]) -> str:
-    return (
-        f"table {grant['code']}, seat {grant['seat']}\n"
+def _answer(data: dict[str, Any], text: str | None = None) -> CallToolResult:
+    """A tool's answer: ``data`` as structured content, and ``text`` (else ``data`` as JSON)
+    for a client that reads text only."""
+    if text is None:
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _seat_answer(data: dict[str, Any]) -> CallToolResult:
+    """A seat's view: ``AgentView`` as structured content, its canonical text as text."""
+    return _answer(data, str(data["text"]))
+
+
+def _grant_answer(grant: dict[str, Any]) -> CallToolResult:
+    kind = "rated" if grant["table"]["rated"] else "casual: not rated"
+    text = (
+        f"table {grant['code']}, seat {grant['seat']} ({kind})\n"
         f"token: {grant['token']}\n"
+        f"player_id: {grant['player_id']}\n"
         f"player_token: {grant['player_token']}\n"
-        "Pass the token to look, act, wait and the other seat tools."
+        "Pass the token to look, act, wait and the other seat tools; pass the player_token to "
+        "create_table and join_table to stay this player."
     )
+    return _answer(grant, text)
 
 
 def add_tools(server: MCPServer, backend: Backend) -> None:
@@ -111,21 +244,23 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
             raise _refused(error) from None
 
     @server.tool()
-    async def list_tables(offset: int = 0) -> dict[str, Any]:
+    async def list_tables(offset: Offset = 0) -> Annotated[CallToolResult, TableList]:
         """The public tables in the lobby or playing, newest first (50 at most from offset)."""
-        return dict(await call(backend.tables(offset)))
+        return _answer(dict(await call(backend.tables(offset))))
 
     @server.tool(description=CREATE_TABLE)
     async def create_table(
-        name: str,
+        name: Name,
         *,
-        rules: Literal["official", "classic"] = "official",
-        bots: list[str | None] | None = None,
-        target_score: int | None = None,
-        public: bool = False,
-        options: dict[str, Any] | None = None,
+        rules: RuleSet = "official",
+        bots: Bots = None,
+        target_score: TargetScore = None,
+        public: Public = False,
+        rated: Rated = False,
+        options: Options = None,
+        player_token: PlayerToken = None,
         ctx: Context,
-    ) -> str:
+    ) -> Annotated[CallToolResult, SeatGrant]:
         """A new table (the agent reads ``CREATE_TABLE``)."""
         options = dict(options or {})
         if target_score is not None:
@@ -136,85 +271,117 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
             "seats": [None, *(bots if bots is not None else ["medium"])],
             "options": options,
             "public": public,
+            "rated": rated,
+            "player_token": player_token,
         }
-        return _grant_text(await call(backend.create(body, ctx)))
+        return _grant_answer(await call(backend.create(body, ctx)))
 
     @server.tool()
-    async def join_table(code: str, name: str, ctx: Context, seat: int | None = None) -> str:
-        """Takes an open seat (or ``seat``) of the table ``code`` in the lobby, as ``name``.
-        Returns your seat token."""
-        body: dict[str, Any] = {"name": name, "seat": seat}
-        return _grant_text(await call(backend.join(code, body, ctx)))
+    async def join_table(
+        code: Code,
+        name: Name,
+        ctx: Context,
+        seat: WantedSeat = None,
+        player_token: PlayerToken = None,
+    ) -> Annotated[CallToolResult, SeatGrant]:
+        """Takes an open seat (or ``seat``) of the table ``code`` in the lobby, as ``name``
+        (and as the player of ``player_token``). Returns your seat token."""
+        body: dict[str, Any] = {"name": name, "seat": seat, "player_token": player_token}
+        return _grant_answer(await call(backend.join(code, body, ctx)))
 
     @server.tool()
-    async def start_game(token: str) -> str:
+    async def start_game(token: SeatToken) -> Annotated[CallToolResult, AgentView]:
         """The host starts the game (open seats get bots), or deals a rematch once it is
-        over. Returns your seat's view as text."""
-        return str((await call(backend.start(token)))["text"])
+        over. Returns your seat's view."""
+        return _seat_answer(await call(backend.start(token)))
 
     @server.tool()
-    async def look(token: str) -> str:
+    async def look(token: SeatToken) -> Annotated[CallToolResult, AgentView]:
         """Your seat's view as canonical text: the table, whose turn, the Center Row (or
-        discard pile), your hand, the others' hand sizes and scores, open DOS calls, and
-        your legal actions in notation, each with what it does."""
-        return str((await call(backend.look(token)))["text"])
+        discard pile), your hand, the others' hand sizes and scores, open DOS calls, the
+        game's last actions, and your legal actions in notation, each with what it does."""
+        return _seat_answer(await call(backend.look(token)))
 
     @server.tool()
-    async def look_json(token: str) -> dict[str, Any]:
+    async def look_json(token: SeatToken) -> Annotated[CallToolResult, AgentJson]:
         """Your seat's view as JSON: version, change, table, the rule set's view (hand,
-        legal actions, ...), the result once the game is over, and ``legal``: each legal
-        action with its meaning."""
+        legal actions, ...), the result once the game is over, ``legal``: each legal action
+        with its meaning, and ``last_actions``."""
         answer = dict(await call(backend.look(token)))
         answer.pop("text", None)
-        return answer
+        return _answer(answer)
 
     @server.tool()
-    async def act(token: str, action: str, version: int, ctx: Context) -> str:
-        """Plays ``action`` (notation, e.g. R7@0, R5+DOS@1, draw, lay B3, end, place G7;
-        classic: R7, W=G, draw) made on ``version`` (the version you last saw). Returns
-        your view after it; a refused action changes nothing and says why."""
+    async def act(
+        token: SeatToken, action: Action, version: Version, ctx: Context
+    ) -> Annotated[CallToolResult, AgentView]:
+        """Plays ``action`` made on ``version`` (the version you last saw). Returns your view
+        after it; a refused action changes nothing and says why (a stale one, what moved the
+        game since)."""
         await call(backend.admit(ctx))
-        return str((await call(backend.act(token, action, version)))["text"])
+        return _seat_answer(await call(backend.act(token, action, version)))
 
     @server.tool()
-    async def call_dos(token: str, version: int, ctx: Context) -> str:
+    async def call_dos(
+        token: SeatToken, version: Version, ctx: Context
+    ) -> Annotated[CallToolResult, AgentView]:
         """Calls "DOS!" when you have two cards (official rules), before someone catches
         you. Returns your view after it."""
         await call(backend.admit(ctx))
-        return str((await call(backend.act(token, "dos", version)))["text"])
+        return _seat_answer(await call(backend.act(token, "dos", version)))
 
     @server.tool()
-    async def catch(token: str, seat: int, version: int, ctx: Context) -> str:
+    async def catch(
+        token: SeatToken, seat: CaughtSeat, version: Version, ctx: Context
+    ) -> Annotated[CallToolResult, AgentView]:
         """Catches ``seat``, who has two cards and has not called "DOS!": they draw two
         penalty cards. Returns your view after it."""
         await call(backend.admit(ctx))
-        return str((await call(backend.act(token, f"catch {seat}", version)))["text"])
+        return _seat_answer(await call(backend.act(token, f"catch {seat}", version)))
 
     @server.tool()
     async def wait(
-        token: str,
-        version: int,
-        change: int | None = None,
-        timeout: float = MAX_WAIT_SECONDS,
-        until: Literal["change", "turn"] = "turn",
-    ) -> str:
+        token: SeatToken,
+        version: Version,
+        change: Change = None,
+        timeout: Timeout = MAX_WAIT_SECONDS,
+        until: UntilWhat = UNTIL,
+    ) -> Annotated[CallToolResult, AgentView]:
         """Waits until the game is past ``version`` (or the table past ``change``, both from
-        your last view) — with until="turn" (the default) until you then have a legal
-        action or the game is not going on — at most ``timeout`` seconds (30). Returns your
-        view."""
-        answer = await call(backend.wait(token, version, change, timeout, until))
-        return str(answer["text"])
+        your last view) and then you have a legal action or the game is not going on
+        (until="turn", the default, as over HTTP; until="change": at any change) — at most
+        ``timeout`` seconds (30). Returns your view."""
+        return _seat_answer(await call(backend.wait(token, version, change, timeout, until)))
 
     @server.tool()
-    async def rules(rules: Literal["official", "classic"] = "official") -> str:
+    async def rules(
+        rules: Annotated[
+            Literal["official", "classic"],
+            Field(description="The rule set to explain: official (DOS) or classic (UNO-style)."),
+        ] = "official",
+    ) -> str:
         """The rules of DOS (official) or of its classic UNO-style variant, in short."""
         return str(await call(backend.rules(rules)))
 
     @server.tool()
-    async def game_record(token: str) -> str:
+    async def game_record(token: SeatToken) -> Annotated[CallToolResult, GameRecord]:
         """The record of your table's last game (JSON Lines: header, then one action a
-        line), once it is over."""
-        return str(await call(backend.record(token)))
+        line), once it is over, named as your view names it (``game``: its number at the
+        table)."""
+        record = dict(await call(backend.record(token)))
+        text = (
+            f"table {record['code']}, game {record['game']}: its record "
+            f"(JSON Lines, docs/records.md)\n{record['record']}"
+        )
+        return _answer(record, text)
+
+
+def version() -> str:
+    """The version of the installed package (what the MCP server says in its info)."""
+    try:
+        return importlib.metadata.version("dos-game")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree, not installed
+        return "0"
 
 
 class _Server(MCPServer):
@@ -231,7 +398,9 @@ class _Server(MCPServer):
 
 def new_server(backend: Backend) -> MCPServer:
     """An MCP server with the DOS tools over ``backend``."""
-    server: MCPServer = _Server("dos", instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer = _Server(
+        "dos", version=version(), instructions=INSTRUCTIONS, log_level="WARNING"
+    )
     add_tools(server, backend)
     return server
 
@@ -277,7 +446,7 @@ class InProcess:
         kind: Until = "change" if until == "change" else "turn"
         return (await self.agents.wait(token, version, change, timeout, kind)).data
 
-    async def record(self, token: str) -> str:
+    async def record(self, token: str) -> dict[str, Any]:
         return await self.agents.record(token)
 
     async def rules(self, name: str) -> str:
@@ -404,8 +573,15 @@ class OverHttp:
             params["change"] = change
         return dict(await self._json("GET", "/api/agent/seat/wait", token, params=params))
 
-    async def record(self, token: str) -> str:
-        return (await self._send("GET", "/api/agent/seat/record", token)).text
+    async def record(self, token: str) -> dict[str, Any]:
+        response = await self._send("GET", "/api/agent/seat/record", token)
+        headers = response.headers
+        try:
+            game, game_id = int(headers["dos-game"]), int(headers["dos-game-id"])
+        except (KeyError, ValueError):  # a server that does not name it
+            game, game_id = 0, 0
+        code = headers.get("dos-table", "")
+        return {"code": code, "game": game, "game_id": game_id, "record": response.text}
 
     async def rules(self, name: str) -> str:
         return (await self._send("GET", f"/api/agent/rules/{name}")).text
@@ -420,6 +596,9 @@ def _refusal(response: httpx.Response) -> RefusedError:
         return RefusedError("http", f"HTTP {response.status_code}")
     if isinstance(body.get("key"), str):
         error.reason = Words(body["key"], body.get("params") or {})
+    moved = body.get("moved")
+    if isinstance(moved, list) and all(isinstance(e, dict) for e in moved):
+        return StaleError(error, moved)
     return error
 
 

@@ -5,12 +5,17 @@ The HTTP agent API (``dos.agents.http``) and the MCP tools served by ``dos serve
 own. The seat always comes from a verified seat token, checked as the WebSocket's ``hello``
 checks it, and every action goes through ``Table.submit`` as the browser's does: the same
 refusals (``stale``, ``notation``, ``illegal`` with the catalog's key, ``not_your_seat``,
-``not_playing``), raised as the server's ``RefusedError``.
+``not_playing``), raised as the server's ``RefusedError``; a stale action's refusal also
+tells the actions that moved the game since its version (``StaleError``).
+
+What an agent is answered has one shape on both doors (``AgentView``, ``SeatGrant``,
+``GameRecord``): the HTTP API sends it as JSON, the MCP tools as structured content.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import time
@@ -19,11 +24,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from dos import ruleset
-from dos.agents.text import meaning, render
+from dos.agents.text import LAST_ACTIONS, meaning, past, render
 from dos.server.auth import TokenError
 from dos.server.games import record_of
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.messages import CreateTable, JoinTable, TableInfo
 from dos.server.service import Service
 from dos.server.storage import load_game
 from dos.server.tables import RefusedError, Status, Table
@@ -34,6 +41,82 @@ MAX_WAIT_SECONDS = 30.0
 Until = Literal["change", "turn"]
 """What a wait waits for: any change of the table, or a change after which the seat has
 something to do (a legal action, or the game is over)."""
+
+UNTIL: Until = "turn"
+"""What a wait waits for unless told, on every path: the seat's turn (what an agent wants:
+a change that gives it nothing to do, another seat's draw, does not end its wait)."""
+
+
+# --- what an agent is answered (one shape on every path) ------------------------------------
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LegalAction(_Answer):
+    """A legal action of the seat, in notation, and what it does in one English line."""
+
+    action: str
+    meaning: str
+
+
+class PastAction(_Answer):
+    """An action of the game: the version it was made on, its seat, its notation and what it
+    did in one English line of public facts ("you" for the reader; a draw never says which
+    card)."""
+
+    version: int
+    seat: int
+    action: str
+    words: str
+
+
+class AgentJson(_Answer):
+    """What a seat sees now: the table, the game's version, the table's change counter, the
+    rule set's view of the seat (null before the first game), the result once over, the legal
+    actions with their meanings, and the game's last actions (docs/agents.md)."""
+
+    code: str
+    seat: int
+    version: int
+    """The number of actions of the game so far: an action names the version it was made on."""
+    change: int
+    """Counts the table's changes; ``wait`` returns when it moves."""
+    table: TableInfo
+    view: dict[str, Any] | None
+    result: dict[str, Any] | None
+    legal: list[LegalAction]
+    """The seat's legal actions now (``view.legal``), each with its meaning."""
+    last_actions: list[PastAction]
+    """The game's latest actions (at most 20), oldest first: what moved since a look."""
+
+
+class AgentView(AgentJson):
+    """``AgentJson`` and all of it as canonical text (``text``, docs/agents.md)."""
+
+    text: str
+
+
+class GameRecord(_Answer):
+    """The record of a table's last game, named as the view names it: the table's ``code``,
+    the ``game``'s number at the table (the view's ``game``), its ``game_id`` (the table's
+    ``game_id``: ``GET /api/games/{game_id}``), and the ``record`` (JSON Lines,
+    docs/records.md)."""
+
+    code: str
+    game: int
+    game_id: int
+    record: str
+
+
+class StaleError(RefusedError):
+    """``stale``, as the table refused it, with the actions that moved the game since the
+    version the action was made on (``moved``: ``PastAction``, the latest 20 at most)."""
+
+    def __init__(self, error: RefusedError, moved: list[dict[str, Any]]) -> None:
+        super().__init__(error.code, error.message, error.reason, error.field, error.retry)
+        self.moved = moved
 
 
 @dataclass(slots=True)
@@ -108,6 +191,7 @@ class Agents:
         return await self._look(table, seat)
 
     async def _look(self, table: Table, seat: int) -> Seen:
+        await _ready_log(table)
         # Under the table's lock, as the WebSocket's resync: never an action mid-commit.
         async with table.lock:
             known = self._seen.setdefault(table, {})
@@ -122,6 +206,16 @@ class Agents:
         info = table.info()
         view = table.view(seat, history=False)
         result = _result(table)
+        last = _past(table, seat, 0)
+        text = render(
+            info,
+            seat,
+            version=table.version,
+            change=table.change,
+            view=view,
+            result=result,
+            last=last,
+        )
         return {
             "code": table.code,
             "seat": seat,
@@ -131,16 +225,23 @@ class Agents:
             "view": view,
             "result": result,
             "legal": _meanings(table.rules_name, view),
-            "text": render(
-                info, seat, version=table.version, change=table.change, view=view, result=result
-            ),
+            "last_actions": last,
+            "text": text,
         }
 
     async def act(self, token: str, action: str, version: int) -> Seen:
         """Plays ``action`` (notation) for the token's seat, made on ``version``; returns the
-        seat's view after it. Refused exactly as the browser's ``action`` message."""
+        seat's view after it. Refused exactly as the browser's ``action`` message; a stale
+        action as ``StaleError``, which tells what moved the game since ``version`` (a lost
+        DOS race: who caught the seat, or called first)."""
         table, seat = await self.seat(token)
-        await table.submit(seat, action, version)
+        try:
+            await table.submit(seat, action, version)
+        except RefusedError as error:
+            if error.code != "stale" or not 0 <= version < table.version:
+                raise
+            await _ready_log(table)
+            raise StaleError(error, _past(table, seat, version)) from None
         return await self._look(table, seat)
 
     async def start(self, token: str) -> Seen:
@@ -185,18 +286,22 @@ class Agents:
             await table.changed(seen, left)
         return await self._look(table, seat)
 
-    async def record(self, token: str) -> str:
+    async def record(self, token: str) -> dict[str, Any]:
         """The record (JSON Lines, ``docs/records.md``) of the table's last game, once it
-        is finished."""
+        is finished, named as the view names it (``GameRecord``: the game's number at the
+        table, and its id)."""
         table, _seat = await self.seat(token)
         if table.game is None:
             raise RefusedError("bad_state", "no game has been played at this table")
-        game = await self.service.db.read(load_game, table.game.id)
+        number, game_id = table.game.number, table.game.id
+        game = await self.service.db.read(load_game, game_id)
         if game is None or game.status != "finished":
             raise RefusedError(
-                "bad_state", f"game {table.game.id} is not finished: its record stays hidden"
+                "bad_state",
+                f"game {number} of table {table.code} is not finished: its record stays hidden",
             )
-        return await asyncio.to_thread(record_of(game).dumps)
+        text = await asyncio.to_thread(record_of(game).dumps)
+        return {"code": table.code, "game": number, "game_id": game_id, "record": text}
 
 
 def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:
@@ -204,6 +309,47 @@ def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:
     if view is None:
         return []
     return [{"action": a, "meaning": meaning(rules, view, a)} for a in view["legal"]]
+
+
+async def _ready_log(table: Table) -> None:
+    """Makes sure the log of the table's game holds its latest ``LAST_ACTIONS`` entries: a
+    game loaded mid-way (a restart) has its log replayed once, on a worker thread, as for a
+    WebSocket's first ``log``; otherwise nothing to do."""
+    log = table.log
+    if log is not None and len(log.tail) < min(LAST_ACTIONS, log.total):
+        await log.page()
+
+
+def _past(table: Table, viewer: int, start: int) -> list[dict[str, Any]]:
+    """The game's actions from version ``start`` on (the latest ``LAST_ACTIONS`` at most),
+    each as ``PastAction`` for ``viewer``: in words from the public brief before it that the
+    table's log keeps (``dos.server.history``), never a hand."""
+    game, log = table.game, table.log
+    if game is None:
+        return []
+    stop = len(game.actions)
+    start = max(start, stop - LAST_ACTIONS, 0)
+    briefs: dict[int, str] = {}
+    if log is not None and log.game is game:
+        for entry in reversed(log.tail):
+            if entry.index < start:
+                break
+            if entry.index < stop:
+                briefs[entry.index] = entry.public
+    rules = table.rules_name
+    return [
+        past(rules, i, game.seats[i], game.actions[i], viewer, before=_before(briefs.get(i)))
+        for i in range(start, stop)
+    ]
+
+
+@functools.lru_cache(maxsize=512)
+def _before(public: str | None) -> dict[str, Any] | None:
+    """The public brief before an action, from its log entry's JSON (read once per entry)."""
+    if public is None:
+        return None
+    before: dict[str, Any] = json.loads(public)["before"]
+    return before
 
 
 def _result(table: Table) -> dict[str, Any] | None:

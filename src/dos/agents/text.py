@@ -6,17 +6,19 @@ what a legal action does. Both the HTTP agent API and the MCP tools send this te
 ``docs/agents.md`` documents its grammar. The format is stable: a change of its lines is a
 new ``FORMAT`` number.
 
-Every line is ``key: value``; the keys come in a fixed order for each rule set; ``legal:``
-comes last, followed by one line per legal action, ``- ACTION | MEANING``. Card and action
-texts are the engine's notation (``docs/notation.md``, ``docs/classic.md``); words come from
-the English message catalog (``dos.i18n``).
+Every line is ``key: value``; the keys come in a fixed order for each rule set; then
+``last actions:``, followed by one line per action of the game's latest (at most
+``LAST_ACTIONS``), ``- VERSION seat SEAT: ACTION | WORDS`` (``described``: public facts only,
+a draw is "drew a card"); ``legal:`` comes last, followed by one line per legal action,
+``- ACTION | MEANING``. Card and action texts are the engine's notation (``docs/notation.md``,
+``docs/classic.md``); words come from the English message catalog (``dos.i18n``).
 
 >>> from dos.rules.official import new_game, RULES
 >>> state = new_game(seed=3)
 >>> view = RULES.view_json(state, 2)
 >>> print(render(TABLE_EXAMPLE, 2, version=0, change=1, view=view, result=None))
 ... # doctest: +ELLIPSIS
-DOS 1
+DOS 2
 rules: official
 table: K7M2QX
 status: playing
@@ -37,12 +39,13 @@ phase: start (match or draw)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dos.cards import parse_card
 from dos.i18n import text
-from dos.i18n.describe import card_name, cards_text, match_kind_name
+from dos.i18n.describe import Before, card_name, cards_text, describe, match_kind_name
 from dos.i18n.explain import classic_card_words
 from dos.i18n.explain import render as render_words
 from dos.rules.classic.actions import Kind as ClassicKind
@@ -50,9 +53,14 @@ from dos.rules.classic.actions import parse_action as parse_classic
 from dos.rules.official.actions import Kind
 from dos.rules.official.actions import parse_action as parse_official
 from dos.rules.official.matching import resolve
+from dos.rules.official.state import Phase
 
-FORMAT = 1
-"""The version of the text format (the first line: ``DOS 1``)."""
+FORMAT = 2
+"""The version of the text format (the first line: ``DOS 2``). 2: the ``last actions``."""
+
+LAST_ACTIONS = 20
+"""The most actions of the game a view tells (the latest): what moved since the agent's last
+look, in one page."""
 
 LANG = "en"
 """Agents read English."""
@@ -89,10 +97,12 @@ def render(
     change: int,
     view: dict[str, Any] | None,
     result: dict[str, Any] | None,
+    last: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The text of ``seat``'s view at ``table`` (a ``TableInfo``), at ``version`` of the game
     and ``change`` of the table; ``view`` is the rule set's ``view_json`` for the seat (``None``
-    before the first game), ``result`` the game's result once it is over."""
+    before the first game), ``result`` the game's result once it is over, ``last`` the game's
+    latest actions, oldest first (``past``: ``version``, ``seat``, ``action``, ``words``)."""
     lines = [
         f"DOS {FORMAT}",
         f"rules: {table['rules']}",
@@ -114,6 +124,8 @@ def render(
         lines += _official(view, seat)
     if result is not None:
         lines.append(f"result: {_result(result)}")
+    lines.append("last actions:")
+    lines += [past_line(entry) for entry in last]
     lines.append("legal:")
     if view is not None:
         lines += [
@@ -288,3 +300,90 @@ _COLOUR_KEYS = ("game.colour_blue", "game.colour_green", "game.colour_red", "gam
 def _colour_name(letter: str) -> str:
     """A colour letter (``B G R Y``) in words."""
     return text(LANG, _COLOUR_KEYS["BGRY".index(letter)])
+
+
+# --- what happened ----------------------------------------------------------------------------
+
+_SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*")
+
+
+def past(
+    rules: str,
+    version: int,
+    seat: int,
+    action: str,
+    viewer: int,
+    *,
+    before: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An action of the game as a view tells it (``PastAction``): the ``version`` it was made
+    on, its ``seat``, its notation and what it did in words, for ``viewer``."""
+    return {
+        "version": version,
+        "seat": seat,
+        "action": action,
+        "words": described(rules, action, seat, viewer, before),
+    }
+
+
+def past_line(entry: Mapping[str, Any]) -> str:
+    """One line of ``last actions``: ``- VERSION seat SEAT: ACTION | WORDS``, the action
+    without the prefix that names its seat (the line names it)."""
+    action = _SEAT_PREFIX.sub("", entry["action"], count=1)
+    return f"- {entry['version']} seat {entry['seat']}: {action} | {entry['words']}"
+
+
+def described(
+    rules: str, action: str, seat: int, viewer: int, before: Mapping[str, Any] | None = None
+) -> str:
+    """What ``seat``'s ``action`` did, in one English line of public facts (a draw is "drew a
+    card"), for ``viewer`` ("you"); ``before`` is the public brief of the game just before it
+    (``dos.server.history.brief``: the Center Row, the phase, the pending draw), or ``None``
+    (fewer words then).
+
+    >>> before = {"center": ["R7", "B3"], "phase": "start"}
+    >>> described("official", "R5+DOS@0", 1, 0, before)
+    'seat 1 matched red 5 and Wild DOS as red onto red 7: Double Color Match'
+    >>> described("official", "1: catch 0", 1, 0, before)
+    'seat 1 caught you, who had not called "DOS!": two penalty cards'
+    >>> described("classic", "W=R", 0, 0)
+    'you played Wild and wished red'
+    """
+    names = ["you" if s == viewer else f"seat {s}" for s in range(max(seat, viewer) + 1)]
+    if rules == "classic":
+        return _classic_described(action, names[seat], before)
+    parsed = parse_official(action)
+    if parsed.kind == Kind.CATCH:
+        names += [f"seat {s}" for s in range(len(names), parsed.target + 1)]
+        if parsed.target == viewer:
+            names[viewer] = "you"
+    center = before.get("center") if before is not None else None
+    if parsed.kind == Kind.MATCH and (center is None or parsed.target >= len(center)):
+        cards = cards_text(LANG, parsed.cards, parsed.designations)
+        return f"{names[seat]} matched {cards} onto Center Row card {parsed.target}"
+    phase = Phase.PLACING if before is not None and before.get("phase") == "placing" else Phase.TURN
+    state = Before([parse_card(c) for c in center or ()], seat, phase)
+    return describe(LANG, parsed, state, names).rstrip(".")
+
+
+def _classic_described(action: str, who: str, before: Mapping[str, Any] | None) -> str:
+    parsed = parse_classic(action)
+    kind = parsed.kind
+    if kind == ClassicKind.PLAY:
+        card = render_words(LANG, classic_card_words(parsed.card))
+        if parsed.wish >= 0:
+            wish = text(LANG, _COLOUR_KEYS[parsed.wish])
+            words = text(LANG, "classic.log_play_wish", player=who, card=card, colour=wish)
+        else:
+            words = text(LANG, "classic.log_play", player=who, card=card)
+    elif kind == ClassicKind.DRAW:
+        pending = before.get("pending", 0) if before is not None else 0
+        if pending:
+            words = text(LANG, "classic.log_draw_pending", player=who, count=pending)
+        else:
+            words = text(LANG, "classic.log_draw", player=who)
+    elif kind == ClassicKind.REACT:
+        words = f"{who} answered the reaction test: {parsed.hits} targets in {parsed.ms} ms"
+    else:
+        words = f"{who} let the reaction test run out"
+    return words.rstrip(".")

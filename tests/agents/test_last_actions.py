@@ -1,0 +1,131 @@
+"""What moved the game, told to an agent: its view gives the game's last actions (at most
+``LAST_ACTIONS``, each with its seat and in words), and a stale action's refusal the actions
+since the version it was made on: a lost DOS race says who caught the agent."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from dos.agents.service import Agents, StaleError
+from dos.agents.text import LAST_ACTIONS
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage import Database
+from dos.server.tables import RefusedError, Settings
+
+pytestmark = pytest.mark.asyncio
+
+
+class Game:
+    """Two agents at a table of two human seats (nothing moves but what they send)."""
+
+    def __init__(self, agents: Agents, tokens: list[str]) -> None:
+        self.agents = agents
+        self.tokens = tokens
+
+    async def look(self, seat: int) -> dict[str, Any]:
+        return (await self.agents.look(self.tokens[seat])).data
+
+    async def act(self, seat: int, action: str, version: int) -> dict[str, Any]:
+        return (await self.agents.act(self.tokens[seat], action, version)).data
+
+
+@pytest_asyncio.fixture
+async def game(tmp_path: Path) -> AsyncIterator[Game]:
+    url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
+    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
+    await service.start()
+    agents = Agents(service)
+    try:
+        request = CreateTable(name="Ada", seats=[None, None], options={"target_score": 500})
+        host = await agents.create(request, "test")
+        guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")
+        await agents.start(host["token"])
+        yield Game(agents, [host["token"], guest["token"]])
+    finally:
+        await service.stop()
+
+
+def plain(legal: list[str]) -> list[str]:
+    """The turn's own actions (no DOS call, no catch)."""
+    return [a for a in legal if ":" not in a and not a.startswith("catch") and a != "dos"]
+
+
+async def test_the_view_tells_the_last_actions_at_most_a_page(game: Game) -> None:
+    rng = random.Random(2)
+    start = await game.look(0)
+    assert start["last_actions"] == []
+    assert "\nlast actions:\nlegal:" in start["text"]
+    played: list[tuple[int, int, str]] = []
+    while len(played) < LAST_ACTIONS + 5:
+        views = [await game.look(seat) for seat in (0, 1)]
+        turn = views[0]["view"]["turn"]
+        action = rng.choice(plain(views[turn]["view"]["legal"]))
+        version = views[turn]["version"]
+        await game.act(turn, action, version)
+        played.append((version, turn, action))
+    for seat in (0, 1):
+        seen = await game.look(seat)
+        last = seen["last_actions"]
+        assert len(last) == LAST_ACTIONS
+        assert [(e["version"], e["seat"], e["action"]) for e in last] == played[-LAST_ACTIONS:]
+        assert last[-1]["version"] == seen["version"] - 1
+        for entry in last:
+            who = "you" if entry["seat"] == seat else f"seat {entry['seat']}"
+            assert entry["words"].startswith(f"{who} "), entry
+            assert "\n" not in entry["words"]
+        section = seen["text"].split("\nlast actions:\n", 1)[1].split("\nlegal:", 1)[0]
+        assert len(section.splitlines()) == LAST_ACTIONS
+        assert section.splitlines()[-1].startswith(f"- {seen['version'] - 1} seat ")
+        draws = [e for e in last if e["action"] == "draw"]
+        assert all(e["words"].endswith("drew a card") for e in draws)  # never which card
+
+
+async def test_a_lost_dos_race_says_who_caught_you(game: Game) -> None:
+    """One seat must call "DOS!"; the other catches it first: the call, made on the version
+    before the catch, is refused as stale, and the refusal says who caught whom."""
+    rng = random.Random(5)
+    for _ in range(5000):
+        views = [await game.look(seat) for seat in (0, 1)]
+        catches = [
+            (seat, action)
+            for seat in (0, 1)
+            for action in views[seat]["view"]["legal"]
+            if "catch" in action
+        ]
+        if catches:
+            catcher, catch = catches[0]
+            caught = 1 - catcher
+            version = views[catcher]["version"]
+            assert any(a.endswith("dos") for a in views[caught]["view"]["legal"])
+            await game.act(catcher, catch, version)
+            with pytest.raises(RefusedError) as refused:
+                await game.act(caught, "dos", version)
+            error = refused.value
+            assert isinstance(error, StaleError) and error.code == "stale"
+            words = f'seat {catcher} caught you, who had not called "DOS!": two penalty cards'
+            assert error.moved == [
+                {"version": version, "seat": catcher, "action": catch, "words": words}
+            ]
+            after = await game.look(caught)
+            assert after["last_actions"][-1] == error.moved[0]
+            assert f"- {version} seat {catcher}: catch {caught} | {words}" in after["text"]
+            return
+        turn = views[0]["view"]["turn"]
+        action = rng.choice(plain(views[turn]["view"]["legal"]))
+        await game.act(turn, action, views[turn]["version"])
+    raise AssertionError("no DOS race came")
+
+
+async def test_a_stale_action_on_a_version_to_come_tells_nothing(game: Game) -> None:
+    seen = await game.look(0)
+    with pytest.raises(RefusedError) as refused:
+        await game.act(0, "draw", seen["version"] + 3)
+    assert refused.value.code == "stale"
+    assert not isinstance(refused.value, StaleError)
