@@ -37,6 +37,7 @@ TOOLS = {
     "catch",
     "wait",
     "game_record",
+    "leave_table",
 }
 
 

@@ -184,6 +184,16 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
             return refusal_response(error)
         return _answer(seen)
 
+    @router.post("/seat/leave", response_model=AgentView, dependencies=[limited("lookup")])
+    async def leave(authorization: Authorization = None) -> Any:
+        """The seat leaves its table: in the lobby it opens again (not the host's); during a
+        game the stand-in plays it until the agent acts again."""
+        try:
+            seen = await agents.leave(_bearer(authorization))
+        except RefusedError as error:
+            return refusal_response(error)
+        return _answer(seen)
+
     @router.get("/seat/wait", response_model=AgentView, dependencies=[limited("lookup")])
     async def wait(
         version: Annotated[int, Query(ge=0, le=2**31)],

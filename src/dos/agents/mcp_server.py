@@ -188,6 +188,8 @@ class Backend(Protocol):
 
     async def start(self, token: str) -> dict[str, Any]: ...
 
+    async def leave(self, token: str) -> dict[str, Any]: ...
+
     async def act(self, token: str, action: str, version: int) -> dict[str, Any]: ...
 
     async def wait(
@@ -294,6 +296,13 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         """The host starts the game (open seats get bots), or deals a rematch once it is
         over. Returns your seat's view."""
         return _seat_answer(await call(backend.start(token)))
+
+    @server.tool()
+    async def leave_table(token: SeatToken) -> Annotated[CallToolResult, AgentView]:
+        """Leaves your table: in the lobby your seat opens again (the host cannot leave
+        it); during a game a stand-in bot plays your seat from now on, until you act again.
+        Returns your seat's view."""
+        return _seat_answer(await call(backend.leave(token)))
 
     @server.tool()
     async def look(token: SeatToken) -> Annotated[CallToolResult, AgentView]:
@@ -437,6 +446,9 @@ class InProcess:
     async def start(self, token: str) -> dict[str, Any]:
         return (await self.agents.start(token)).data
 
+    async def leave(self, token: str) -> dict[str, Any]:
+        return (await self.agents.leave(token)).data
+
     async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
         return (await self.agents.act(token, action, version)).data
 
@@ -560,6 +572,9 @@ class OverHttp:
 
     async def start(self, token: str) -> dict[str, Any]:
         return dict(await self._json("POST", "/api/agent/seat/start", token))
+
+    async def leave(self, token: str) -> dict[str, Any]:
+        return dict(await self._json("POST", "/api/agent/seat/leave", token))
 
     async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
         body = {"action": action, "version": version}

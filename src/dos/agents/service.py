@@ -233,8 +233,10 @@ class Agents:
         """Plays ``action`` (notation) for the token's seat, made on ``version``; returns the
         seat's view after it. Refused exactly as the browser's ``action`` message; a stale
         action as ``StaleError``, which tells what moved the game since ``version`` (a lost
-        DOS race: who caught the seat, or called first)."""
+        DOS race: who caught the seat, or called first). An agent that left its seat to the
+        stand-in takes it back by acting."""
         table, seat = await self.seat(token)
+        table.back(seat)
         try:
             await table.submit(seat, action, version)
         except RefusedError as error:
@@ -242,6 +244,13 @@ class Agents:
                 raise
             await _ready_log(table)
             raise StaleError(error, _past(table, seat, version)) from None
+        return await self._look(table, seat)
+
+    async def leave(self, token: str) -> Seen:
+        """The seat leaves its table (``Table.leave``): in the lobby the seat opens again;
+        during a game the stand-in plays it until the agent acts again."""
+        table, seat = await self.seat(token)
+        await table.leave(seat)
         return await self._look(table, seat)
 
     async def start(self, token: str) -> Seen:

@@ -652,6 +652,29 @@ class Table:
         """Seconds nobody has been connected (0 while somebody is)."""
         return 0.0 if self.idle_since is None else now - self.idle_since
 
+    async def leave(self, seat: int) -> None:
+        """A player leaves the table: in the lobby their seat opens again (the host's cannot:
+        ``bad_state``); during a game the stand-in plays it from now on, as after a closed
+        connection's grace, until they come back (``back``, or a new connection)."""
+        place = self.seats[seat]
+        if self.status == Status.LOBBY:
+            if seat == self.host:
+                raise RefusedError("bad_state", "the host cannot leave the lobby: start it")
+            async with self.lock:
+                await self.db.call(save_seat, self.code, StoredSeat(seat))
+                place.name = place.player_id = None
+        elif self.playing() and place.bot is None:
+            place.leave_timer.cancel()
+            self._set_away(seat)
+            return
+        else:
+            return
+        client, place.client = place.client, None
+        if client is not None:
+            client.close(4000, "left the table")
+        self.broadcast_table()
+        self.after_change()
+
     def back(self, seat: int) -> None:
         """A player takes their seat back from the stand-in bot."""
         place = self.seats[seat]

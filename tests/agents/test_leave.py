@@ -1,0 +1,66 @@
+"""An agent leaves its table: in the lobby its seat opens again (the host's cannot), during a
+game the stand-in plays its seat at once, until the agent acts again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dos.agents.service import Agents
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage import Database, load_table
+from dos.server.tables import RefusedError, Settings
+
+pytestmark = pytest.mark.asyncio
+
+
+def _service(data: Path) -> Service:
+    url = f"sqlite:///{data / 'dos.sqlite3'}"
+    return Service(Database(url, "OFF"), data, Settings(bot_delay=0))
+
+
+async def test_leaving_the_lobby_opens_the_seat(tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    await service.start()
+    agents = Agents(service)
+    try:
+        host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
+        guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")
+        seen = await agents.leave(guest["token"])
+        assert seen.data["table"]["seats"][1]["name"] is None
+        with pytest.raises(RefusedError) as refused:
+            await agents.look(guest["token"])
+        assert refused.value.code == "bad_token"
+        stored = await service.db.read(load_table, host["code"])
+        assert stored is not None and stored.seats[1].player_id is None
+        with pytest.raises(RefusedError) as host_refused:
+            await agents.leave(host["token"])
+        assert host_refused.value.code == "bad_state"
+        again = await agents.join(host["code"], JoinTable(name="Cy"), "test")
+        assert again["seat"] == 1
+    finally:
+        await service.stop()
+
+
+async def test_leaving_a_game_gives_the_seat_to_the_stand_in_until_the_agent_acts(
+    tmp_path: Path,
+) -> None:
+    service = _service(tmp_path)
+    await service.start()
+    agents = Agents(service)
+    try:
+        host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
+        guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")
+        await agents.start(host["token"])
+        seen = await agents.leave(guest["token"])
+        assert seen.data["table"]["seats"][1]["away"] is True
+        table = await service.table(host["code"])
+        assert table is not None and table.bot_level(1) is not None
+        look = await agents.look(guest["token"])
+        with pytest.raises(RefusedError):
+            await agents.act(guest["token"], "R7@99", look.data["version"] + 1)  # stale
+        assert table.seats[1].away is False  # acting took the seat back
+    finally:
+        await service.stop()
