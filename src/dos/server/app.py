@@ -473,7 +473,9 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
             _error(client, "not_seated", "spectators cannot play", message.id)
             return False
         try:
-            await table.submit(client.seat, message.action, message.version, message.id)
+            await table.submit(
+                client.seat, message.action, message.version, message.id, dos=message.dos
+            )
         except RefusedError as error:
             _error(client, error.code, error.message, message.id, error.reason)
             if error.code == "storage":

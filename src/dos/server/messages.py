@@ -68,6 +68,11 @@ class ActionMessage(_Message):
     version: int = Field(ge=0)
     id: str | None = Field(default=None, max_length=64)
     """Echoed in the ``update`` (to the sender only) or the ``error`` this action brings."""
+    dos: bool = False
+    """Call "DOS!" with this move (official rules): if the move leaves the seat with an open
+    DOS obligation, the call is applied right after it, under the same lock, so no catch can
+    come between (two ``update`` messages, both with ``id``). Ignored when the move leaves no
+    obligation open; refused (``bad_message``) at a table without a DOS race (classic)."""
 
 
 class Start(_Message):

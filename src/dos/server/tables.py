@@ -51,6 +51,10 @@ from dos.server.views import Views, head
 log = logging.getLogger(__name__)
 
 
+DOS_RACE_RULES = frozenset({"official"})
+"""The rule sets with a DOS race (RULES.md §6): an action may call "DOS!" with its move."""
+
+
 class Status(StrEnum):
     """Where a table is in its life cycle."""
 
@@ -489,12 +493,31 @@ class Table:
         text: str,
         version: int,
         client_id: str | None = None,
+        *,
         by_bot: bool = False,
+        dos: bool = False,
     ) -> None:
-        """Plays ``text`` for ``seat`` if it is legal on ``version``; raises ``RefusedError``."""
+        """Plays ``text`` for ``seat`` if it is legal on ``version``; raises ``RefusedError``.
+
+        ``dos``: call "DOS!" with the move. If the move leaves ``seat`` with an open DOS
+        obligation, its call is applied and committed right after it, before the lock is
+        released: no catch can come between (two updates, in order, both with ``client_id``).
+        A move that leaves no obligation open ignores it; a rule set without a DOS race
+        (classic) refuses it as ``bad_message``, and nothing is played."""
+        if dos and self.rules_name not in DOS_RACE_RULES:
+            raise RefusedError(
+                "bad_message", f"dos: the {self.rules_name} rules have no DOS race to call"
+            )
         async with self.lock:
             await self._submit(seat, text, version, client_id, by_bot)
+            if dos and self._owes_dos(seat):
+                await self._submit(seat, "dos", self.version, client_id, by_bot)
         self.after_change()
+
+    def _owes_dos(self, seat: int) -> bool:
+        """Whether ``seat`` has an open DOS obligation in the game being played."""
+        support = self.bots.support
+        return self.playing() and support is not None and seat in support.obligations(self.state)
 
     async def submit_bot(self, seat: int, text: str, version: int) -> bool:
         """A bot's action; whether it was accepted."""
