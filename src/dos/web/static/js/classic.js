@@ -69,7 +69,7 @@ export class ClassicView {
     this.renderPlayers();
     this.renderPile();
     this.renderHand();
-    for (const id of ["btn-lay", "btn-place", "btn-end", "btn-dos"]) $(id).hidden = true;
+    for (const id of ["btn-lay", "btn-place", "btn-end", "btn-dos", "btn-dos-move"]) $(id).hidden = true;
     $("catch-buttons").replaceChildren();
     $("btn-draw").disabled = !this.legal.some((a) => a.text === "draw");
     $("hint").textContent = mine && view.phase !== "over" ? t("web.classic_hint") : "";

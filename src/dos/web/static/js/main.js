@@ -504,14 +504,18 @@ function leaveTable() {
   lobby.refresh();
 }
 
-function sendAction(text) {
+/** Sends one action; `dos`: call DOS! with it (docs/protocol.md, Actions). */
+function sendAction(text, dos = false) {
   const id = `a${++app.actionCount}`;
-  if (!app.conn || !app.conn.send({ type: "action", action: text, version: app.version, id })) {
+  const message = { type: "action", action: text, version: app.version, id };
+  if (dos) message.dos = true;
+  if (!app.conn || !app.conn.send(message)) {
     showError(t("web.error_offline"));
     return;
   }
   // For tests, as the state on <body>: what went out last, and under which id.
   document.body.dataset.lastSent = text;
+  document.body.dataset.lastSentDos = String(dos);
   document.body.dataset.sent = id;
   clearError();
 }

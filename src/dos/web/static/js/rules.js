@@ -29,6 +29,7 @@ const KEYS = [
   ["P", "web.key_place"],
   ["E", "web.key_end"],
   ["S", "web.key_dos"],
+  ["W", "web.key_dos_with_move"],
   ["C", "web.key_catch"],
   ["Esc", "web.key_escape"],
   ["H", "web.key_hand"],

@@ -13,11 +13,14 @@ import { fan, placeSeats } from "./seats.js";
 const $ = (id) => document.getElementById(id);
 
 export class TableView {
-  /** @param {(text: string) => void} sendAction  sends one action in notation */
+  /** @param {(text: string, dos?: boolean) => void} sendAction  sends one action in notation
+   * (`dos`: call DOS! with it) */
   constructor(sendAction) {
     this.sendAction = sendAction;
     this.model = null;
     this.selected = [];
+    // "DOS! with this move": the next move that leaves two cards carries the call.
+    this.dosWithMove = false;
     this.handKey = "";
     this.centerKey = "";
     this.timerHandle = null;
@@ -30,6 +33,7 @@ export class TableView {
     $("btn-lay").addEventListener("click", official(() => this.layOrPlace("lay")));
     $("btn-place").addEventListener("click", official(() => this.layOrPlace("place")));
     $("btn-dos").addEventListener("click", official(() => this.act("dos")));
+    $("btn-dos-move").addEventListener("click", official(() => this.toggleDosWithMove()));
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
@@ -52,7 +56,10 @@ export class TableView {
     const view = model.view;
     if (!view) return;
     const handKey = view.hand.join(",");
-    if (handKey !== this.handKey) this.selected = [];
+    if (handKey !== this.handKey) {
+      this.selected = [];
+      this.dosWithMove = false;
+    }
     this.renderStatus();
     this.renderPlayers();
     this.renderCenter(handKey);
@@ -257,6 +264,7 @@ export class TableView {
     $("btn-place").hidden = !kinds.has("place");
     $("btn-place").disabled = !kinds.has("place");
     $("btn-place").classList.toggle("ready", canWith("place"));
+    this.renderDosWithMove();
     const dos = $("btn-dos");
     const mustCall = kinds.has("dos");
     dos.hidden = !(mustCall || this.view.hand.length === 2);
@@ -274,6 +282,39 @@ export class TableView {
       button.addEventListener("click", () => this.sendAction(action.text));
       catches.append(button);
     }
+  }
+
+  /** Cards left in hand after `action` (a parsed turn action), or null if it lays none. */
+  leftAfter(action) {
+    const lays = action.seat === null && ["match", "lay", "place"].includes(action.kind);
+    return lays ? this.view.hand.length - action.cards.length : null;
+  }
+
+  /** The toggle "DOS! with this move": offered while a legal move would leave two cards in
+   * hand (a hand of 3 or 4, and a match of 1 or 2 cards, a lay or a place); disabled while
+   * the cards selected cannot make such a move. */
+  renderDosWithMove() {
+    const button = $("btn-dos-move");
+    const leaving = this.legal.filter((a) => this.leftAfter(a) === 2);
+    if (!leaving.length) this.dosWithMove = false;
+    button.hidden = !leaving.length;
+    const selected = this.selected.length;
+    button.disabled = selected > 0 && !leaving.some((a) => a.cards.length === selected);
+    button.setAttribute("aria-pressed", String(this.dosWithMove));
+  }
+
+  toggleDosWithMove() {
+    if ($("btn-dos-move").hidden) return;
+    this.dosWithMove = !this.dosWithMove;
+    this.renderDosWithMove();
+    this.renderHint();
+  }
+
+  /** Sends a move, with the DOS! call when it is asked for and the move leaves two cards. */
+  send(text) {
+    const dos = this.dosWithMove && this.leftAfter(parseAction(text)) === 2;
+    if (dos) this.dosWithMove = false;
+    this.sendAction(text, dos);
   }
 
   renderHint() {
@@ -294,6 +335,7 @@ export class TableView {
     else if (kinds.has("match")) hint = t("web.hint_select");
     else if (kinds.has("end")) hint = t("web.hint_end");
     else if (kinds.has("draw")) hint = t("web.hint_must_draw");
+    if (this.dosWithMove) hint = [hint, t("web.dos_with_move_armed")].filter(Boolean).join(" ");
     $("hint").textContent = hint;
   }
 
@@ -338,7 +380,7 @@ export class TableView {
     }
     const card = this.view.hand[this.selected[0]];
     const action = this.legal.find((a) => a.kind === kind && a.cards[0] === card);
-    if (action) this.sendAction(action.text);
+    if (action) this.send(action.text);
   }
 
   async matchOn(index) {
@@ -363,7 +405,7 @@ export class TableView {
       text = choice;
     }
     this.selected = [];
-    this.sendAction(text);
+    this.send(text);
   }
 
   onKey(event) {
@@ -384,6 +426,7 @@ export class TableView {
     else if (key === "l") { this.layOrPlace("lay"); handled(); }
     else if (key === "p") { this.layOrPlace("place"); handled(); }
     else if (key === "s") { this.act("dos"); handled(); }
+    else if (key === "w") { this.toggleDosWithMove(); handled(); }
     else if (key === "c") {
       const action = this.legal.find((a) => a.kind === "catch");
       if (action) this.sendAction(action.text);
