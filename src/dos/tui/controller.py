@@ -336,8 +336,13 @@ class GameController(LiveGame):
 
     # --- the person's actions --------------------------------------------------------------
 
-    def submit(self, action: Action) -> Outcome:
-        """Applies the person's action, or explains in words why it is not allowed."""
+    def submit(self, action: Action, dos: bool = False) -> Outcome:
+        """Applies the person's action, or explains in words why it is not allowed.
+
+        ``dos``: call "DOS!" with it. If the action leaves the person with an open DOS
+        obligation, the call is applied right after it, before the bots' reflexes are
+        scheduled, so no bot can catch in between (as the server does with ``"dos": true``);
+        otherwise the flag is ignored."""
         if self.summary is not None or self.over:
             return self._refuse(text(self.lang, "game.err_not_allowed", action=str(action)))
         if action.seat is not None and action.seat != HUMAN:
@@ -349,6 +354,9 @@ class GameController(LiveGame):
             self._apply(written, HUMAN)
         except DosError:  # illegal here (or malformed): the state is unchanged
             return self._refuse(explain_official(self.lang, self.state, HUMAN, action))
+        if dos and self.summary is None and self.state.dos_open >> HUMAN & 1:
+            seat = None if self.state.turn == HUMAN else HUMAN
+            self._apply(Action(Kind.CALL, seat=seat), HUMAN)
         self.message = None
         self._plan(self.clock.now())
         return Outcome()

@@ -2,7 +2,8 @@
 
 Keys (also in the help screen): ←/→ move in the hand, Space selects, 0-9 or Enter (on the
 Center Row card picked with ↑/↓) plays the selected cards there, ``d`` draws, ``l`` lays or
-places the selected card, ``e`` ends, ``s`` or ``!`` calls "DOS!", ``c`` catches, ``h``
+places the selected card, ``e`` ends, ``s`` or ``!`` calls "DOS!", ``w`` calls "DOS!" with the
+next move (if it leaves two cards: applied with it, so no bot can catch first), ``c`` catches, ``h``
 highlights legal choices, ``:`` types an action in notation, ``ctrl+s`` saves, ``?`` helps.
 A click on a hand card selects it, on a Center Row card plays there, on an opponent catches.
 """
@@ -51,6 +52,7 @@ class GameScreen(TableScreen[GameController]):
         Binding("e", "end", show=False),
         Binding("s", "dos", show=False),
         Binding("exclamation_mark", "dos", show=False),
+        Binding("w", "dos_with_move", show=False),
         Binding("c", "catch", show=False),
     ]
 
@@ -59,6 +61,8 @@ class GameScreen(TableScreen[GameController]):
         self.selected: set[int] = set()
         self.target = 0
         self.summary_open = False
+        self.dos_with_move = False
+        """"DOS!" is called with the next move (key ``w``)."""
 
     # --- layout ----------------------------------------------------------------------------
 
@@ -109,10 +113,11 @@ class GameScreen(TableScreen[GameController]):
 
     def act(self, action: Action) -> bool:
         """Submits the person's action; shows the refusal if there is one."""
-        outcome = self.controller.submit(action)
+        outcome = self.controller.submit(action, dos=self.dos_with_move)
         if outcome.ok:
             self.selected.clear()
             self.note = None
+            self.dos_with_move = False
         self.refresh_table()
         self.check_end()
         return outcome.ok
@@ -167,7 +172,8 @@ class GameScreen(TableScreen[GameController]):
         )
         self.query_one("#hand-title", Static).update(present.hand_title(c))
         self._say("#status", present.status_line(c))
-        self._say("#alert", "\n".join(present.alerts(c)))
+        armed = [self.t("tui.dos_with_move_armed")] if self.dos_with_move else []
+        self._say("#alert", "\n".join([*armed, *present.alerts(c)]))
         self.show_feedback(legal)
 
     # --- keys and clicks -------------------------------------------------------------------
@@ -240,6 +246,11 @@ class GameScreen(TableScreen[GameController]):
     def action_dos(self) -> None:
         """Calls "DOS!"."""
         self.controller.call_dos()
+        self.refresh_table()
+
+    def action_dos_with_move(self) -> None:
+        """Calls "DOS!" with the next move (on, or off again)."""
+        self.dos_with_move = not self.dos_with_move
         self.refresh_table()
 
     def action_catch(self, seat: int | None = None) -> None:

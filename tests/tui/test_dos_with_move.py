@@ -1,0 +1,118 @@
+"""Calling "DOS!" with the move (key ``w``): the call is applied with the move that leaves two
+cards, before any bot's catch is scheduled, so even a bot that catches at once never catches
+a person who called with the move; one who forgets is still caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from dos.i18n import text
+from dos.rules.official import Action, Kind
+from dos.tui.clock import ManualClock
+from dos.tui.controller import HUMAN, GameController
+from dos.tui.screens.game import GameScreen
+from dos.tui.screens.summary import SummaryScreen
+
+from .conftest import bots, controller, first_turn_action, shown, started
+from .test_app import app_for, play_with_keys
+
+CALLED = 'You called "DOS!".'
+CAUGHT = 'caught You, who had not called "DOS!"'
+
+
+def leaving_two(game: GameController) -> Action | None:
+    """A legal turn action of the person that leaves two cards in hand."""
+    size = len(game.state.hands[HUMAN])
+    for action in game.legal():
+        if action.kind in (Kind.MATCH, Kind.LAY, Kind.PLACE) and size - len(action.cards) == 2:
+            return action
+    return None
+
+
+def to_a_move_leaving_two(game: GameController, clock: ManualClock) -> Action:
+    """Plays (calling "DOS!" when due) until the person can make a move leaving two cards."""
+    for _ in range(2000):
+        if game.summary is not None:
+            game.resume()
+        elif HUMAN in game.dos_open():
+            game.call_dos()
+        elif game.human_turn:
+            move = leaving_two(game)
+            if move is not None:
+                return move
+            assert game.submit(first_turn_action(game)).ok
+        clock.advance(0.1)
+        game.tick()
+    raise AssertionError("no move leaving two cards came")
+
+
+def instant_catcher(seed: int) -> tuple[GameController, ManualClock]:
+    clock = ManualClock()
+    return controller(seed=seed, clock=clock, bots=bots(1, 1.0, 1.0, reaction=0.01)), clock
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_call_with_the_move_is_never_caught(seed: int) -> None:
+    game, clock = instant_catcher(seed)
+    move = to_a_move_leaving_two(game, clock)
+    assert game.submit(move, dos=True).ok
+    assert game.log[-1] == CALLED
+    assert HUMAN not in game.dos_open() and len(game.state.hands[HUMAN]) == 2
+    clock.advance(3.0)
+    game.tick()
+    assert not any(CAUGHT in line for line in game.log)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_person_who_forgets_is_caught(seed: int) -> None:
+    game, clock = instant_catcher(seed)
+    move = to_a_move_leaving_two(game, clock)
+    assert game.submit(move).ok
+    assert HUMAN in game.dos_open()
+    clock.advance(0.02)
+    game.tick()
+    assert any(CAUGHT in line for line in game.log)
+
+
+def test_the_flag_on_a_move_leaving_more_cards_is_ignored() -> None:
+    game, clock = instant_catcher(1)
+    while not game.human_turn:
+        clock.advance(0.1)
+        game.tick()
+    history = len(game.state.history)
+    assert game.submit(Action(Kind.DRAW), dos=True).ok
+    assert len(game.state.history) == history + 1
+
+
+@pytest.mark.asyncio
+async def test_the_w_key_calls_with_the_next_move() -> None:
+    app, clock = app_for(seed=2)
+    async with started(app) as pilot:
+        c = app.controller
+        assert c is not None
+        move = None
+        for _ in range(600):
+            screen = app.screen
+            if isinstance(screen, SummaryScreen):
+                await pilot.press("enter")
+            elif HUMAN in c.dos_open():
+                await pilot.press("s")
+            elif c.human_turn and isinstance(screen, GameScreen):
+                move = leaving_two(c)
+                if move is not None:
+                    break
+                await play_with_keys(pilot, screen, first_turn_action(c))
+            clock.advance(0.05)
+            if isinstance(app.screen, GameScreen):
+                app.screen.tick()
+            await pilot.pause()
+        assert move is not None
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("w")
+        assert screen.dos_with_move
+        assert text("en", "tui.dos_with_move_armed") in shown(app, "#alert")
+        await play_with_keys(pilot, screen, move)
+        assert CALLED in c.log[-2:], c.log[-3:]
+        assert HUMAN not in c.dos_open() and not screen.dos_with_move
+        assert text("en", "tui.dos_with_move_armed") not in shown(app, "#alert")
