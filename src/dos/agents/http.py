@@ -78,6 +78,9 @@ class AgentAction(BaseModel):
 
     action: str = Field(max_length=200)
     version: int = Field(ge=0)
+    dos: bool = False
+    """Official rules: call "DOS!" with the move that leaves the seat two cards, in the same
+    step (the call can then not be caught); ignored for any other move."""
 
 
 SEAT_TOKEN = HTTPBearer(
@@ -170,7 +173,7 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
         the seat's view after it. Refused as the WebSocket refuses it: ``stale``,
         ``notation``, ``illegal``, ``not_your_seat``, ``not_playing``."""
         try:
-            seen = await agents.act(_bearer(authorization), body.action, body.version)
+            seen = await agents.act(_bearer(authorization), body.action, body.version, body.dos)
         except RefusedError as error:
             return refusal_response(error)
         return _answer(seen)

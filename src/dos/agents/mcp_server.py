@@ -142,6 +142,14 @@ Code = Annotated[str, Field(description="The table's code (six letters and digit
 WantedSeat = Annotated[
     int | None, Field(description="The open seat you want; default: the first open one.")
 ]
+WithDos = Annotated[
+    bool,
+    Field(
+        description='Official rules: call "DOS!" with this move. If it leaves you two cards, '
+        "the call is made with it, before anyone can catch you (two updates: the move, then "
+        "dos); otherwise it is ignored.",
+    ),
+]
 Action = Annotated[
     str,
     Field(
@@ -190,7 +198,9 @@ class Backend(Protocol):
 
     async def leave(self, token: str) -> dict[str, Any]: ...
 
-    async def act(self, token: str, action: str, version: int) -> dict[str, Any]: ...
+    async def act(
+        self, token: str, action: str, version: int, dos: bool = False
+    ) -> dict[str, Any]: ...
 
     async def wait(
         self, token: str, version: int, change: int | None, timeout: float, until: str
@@ -322,13 +332,13 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
 
     @server.tool()
     async def act(
-        token: SeatToken, action: Action, version: Version, ctx: Context
+        token: SeatToken, action: Action, version: Version, ctx: Context, dos: WithDos = False
     ) -> Annotated[CallToolResult, AgentView]:
-        """Plays ``action`` made on ``version`` (the version you last saw). Returns your view
-        after it; a refused action changes nothing and says why (a stale one, what moved the
-        game since)."""
+        """Plays ``action`` made on ``version`` (the version you last saw); with ``dos``, calls
+        "DOS!" with the move that leaves you two cards. Returns your view after it; a refused
+        action changes nothing and says why (a stale one, what moved the game since)."""
         await call(backend.admit(ctx))
-        return _seat_answer(await call(backend.act(token, action, version)))
+        return _seat_answer(await call(backend.act(token, action, version, dos)))
 
     @server.tool()
     async def call_dos(
@@ -449,8 +459,8 @@ class InProcess:
     async def leave(self, token: str) -> dict[str, Any]:
         return (await self.agents.leave(token)).data
 
-    async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
-        return (await self.agents.act(token, action, version)).data
+    async def act(self, token: str, action: str, version: int, dos: bool = False) -> dict[str, Any]:
+        return (await self.agents.act(token, action, version, dos)).data
 
     async def wait(
         self, token: str, version: int, change: int | None, timeout: float, until: str
@@ -576,8 +586,8 @@ class OverHttp:
     async def leave(self, token: str) -> dict[str, Any]:
         return dict(await self._json("POST", "/api/agent/seat/leave", token))
 
-    async def act(self, token: str, action: str, version: int) -> dict[str, Any]:
-        body = {"action": action, "version": version}
+    async def act(self, token: str, action: str, version: int, dos: bool = False) -> dict[str, Any]:
+        body = {"action": action, "version": version, "dos": dos}
         return dict(await self._json("POST", "/api/agent/seat/actions", token, json=body))
 
     async def wait(

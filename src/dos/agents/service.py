@@ -229,7 +229,7 @@ class Agents:
             "text": text,
         }
 
-    async def act(self, token: str, action: str, version: int) -> Seen:
+    async def act(self, token: str, action: str, version: int, dos: bool = False) -> Seen:
         """Plays ``action`` (notation) for the token's seat, made on ``version``; returns the
         seat's view after it. Refused exactly as the browser's ``action`` message; a stale
         action as ``StaleError``, which tells what moved the game since ``version`` (a lost
@@ -238,7 +238,7 @@ class Agents:
         table, seat = await self.seat(token)
         table.back(seat)
         try:
-            await table.submit(seat, action, version)
+            await table.submit(seat, action, version, dos=dos)
         except RefusedError as error:
             if error.code != "stale" or not 0 <= version < table.version:
                 raise
