@@ -47,6 +47,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from agents.test_mcp import TOOLS as LISTED_TOOLS
 from dos.agents.text import FORMAT
 from server.support import ServerProcess, create_table, hands_by_version, join_table
 from support import VIEW_KEYS
@@ -60,23 +61,11 @@ MAX_WAIT = 30.0
 BODY_LIMIT = 16384
 """The server reads request bodies up to this many bytes (413 past it: see the explicit case)."""
 
-TOOLS = {
-    "rules",
-    "list_tables",
-    "create_table",
-    "join_table",
-    "start_game",
-    "look",
-    "look_json",
-    "act",
-    "call_dos",
-    "catch",
-    "wait",
-    "game_record",
-}
 NOT_FUZZED = {"leave_table"}
 """Listed, not fuzzed on the shared table: leaving hands a seat to the stand-in bot, which then
 moves the game on its own (tests/agents/test_leave.py tests it)."""
+TOOLS = LISTED_TOOLS - NOT_FUZZED
+"""The tools fuzzed: every tool the server lists (``tests/agents/test_mcp.py``) but those."""
 ACTING = {"act", "call_dos", "catch", "start_game"}
 """The tools that may change the fuzzed table."""
 TEXT_KEYS = {
