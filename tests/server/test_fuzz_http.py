@@ -39,6 +39,7 @@ NO_INPUT = [
     ("GET", "/api/info"),
     ("GET", "/api/agent/seat"),
     ("POST", "/api/agent/seat/start"),
+    ("POST", "/api/agent/seat/leave"),
     ("GET", "/api/agent/seat/record"),
 ]
 """The operations without any input: only requests that fit the document (every other
@@ -60,6 +61,7 @@ OPERATIONS = [
     ("GET", "/api/agent/seat"),
     ("POST", "/api/agent/seat/actions"),
     ("POST", "/api/agent/seat/start"),
+    ("POST", "/api/agent/seat/leave"),
     ("GET", "/api/agent/seat/wait"),
     ("GET", "/api/agent/seat/record"),
     ("GET", "/api/agent/rules/{name}"),
