@@ -29,7 +29,7 @@ figures of CPU time per phase show.
     .venv/bin/python bench/server_probes.py [--quick] [--json FILE] [--src DIR]
 
 ``--src DIR`` runs another checkout's server and engine (its ``src`` folder), e.g. the code
-before a fix: ``--src /tmp/before/src``. ``--quick`` scales every probe down (a minute).
+before a fix: ``--src ../dos-before/src``. ``--quick`` scales every probe down (a minute).
 """
 
 from __future__ import annotations
