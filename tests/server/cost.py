@@ -108,12 +108,13 @@ class LoopMeter:
 
 class InProcessServer:
     """The server's application on uvicorn, in a thread of this process, on a free loopback
-    port, with its event loop measured by ``meter``."""
+    port, with its event loop measured by ``meter``. The grace is long: the players of a
+    stored game (``long_game``) never connect, and no stand-in plays for them while measured."""
 
     def __init__(self, data: Path, meter: LoopMeter, *limits: str) -> None:
         config = ServerConfig(
             data=data,
-            settings=Settings(bot_delay=0, grace_seconds=0.2, pause_seconds=0),
+            settings=Settings(bot_delay=0, grace_seconds=3600, pause_seconds=0),
             limits=Limits().with_changes(["off", *limits]),
         )
         self.app = create_app(config)

@@ -41,6 +41,8 @@ NO_INPUT = [
     ("POST", "/api/agent/seat/start"),
     ("POST", "/api/agent/seat/leave"),
     ("GET", "/api/agent/seat/record"),
+    ("GET", "/api/account/relying-party"),
+    ("POST", "/api/account/sign-in/begin"),
 ]
 """The operations without any input: only requests that fit the document (every other
 operation's parameters and body have a type, bounds or a pattern to get wrong)."""
@@ -65,6 +67,16 @@ OPERATIONS = [
     ("GET", "/api/agent/seat/wait"),
     ("GET", "/api/agent/seat/record"),
     ("GET", "/api/agent/rules/{name}"),
+    ("GET", "/api/account/relying-party"),
+    ("GET", "/api/account"),
+    ("POST", "/api/account/passkeys/begin"),
+    ("POST", "/api/account/passkeys/finish"),
+    ("DELETE", "/api/account/passkeys/{credential_id}"),
+    ("POST", "/api/account/recovery"),
+    ("POST", "/api/account/sign-in/begin"),
+    ("POST", "/api/account/sign-in/finish"),
+    ("POST", "/api/account/sign-in/recovery"),
+    ("POST", "/api/account/sign-out"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 

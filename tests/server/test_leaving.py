@@ -23,7 +23,9 @@ async def _until_table(player: WsPlayer, check: object) -> dict[str, object]:
 
 
 async def test_a_leaver_of_an_untimed_game_gets_a_stand_in(server: ServerProcess) -> None:
-    grant = create_table(server.url, seats=[None, None], options={"target_score": 100})
+    grant = create_table(
+        server.url, seats=[None, None], options={"target_score": 100}, turn_seconds=None
+    )
     assert grant["table"]["turn_seconds"] is None
     guest = join_table(server.url, grant["code"], "Bob")
     host = await WsPlayer(server.ws_url, grant["code"], grant["token"]).connect()

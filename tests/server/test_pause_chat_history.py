@@ -70,36 +70,38 @@ class FakeTable:
         (None, None, "bad_message", "text"),
     ],
 )
-def test_a_bad_chat_message_is_refused_naming_the_field(
+@pytest.mark.asyncio
+async def test_a_bad_chat_message_is_refused_naming_the_field(
     text: str | None, reaction: str | None, code: str, field_named: str
 ) -> None:
     ada, bo = FakeClient(0), FakeClient(1)
     table = FakeTable([ada, bo])
     with pytest.raises(ChatRefusedError) as refused:
-        ChatRoom().say(table, ada, text, reaction)  # type: ignore[arg-type]
+        await ChatRoom().say(table, ada, text, reaction)  # type: ignore[arg-type]
     assert refused.value.code == code
     assert field_named in refused.value.message
     assert bo.sent == []  # nothing went out
 
 
-def test_the_author_is_the_connection_and_spectators_need_the_host() -> None:
+@pytest.mark.asyncio
+async def test_the_author_is_the_connection_and_spectators_need_the_host() -> None:
     ada, bo, rail = FakeClient(0), FakeClient(1), FakeClient(None)
     table = FakeTable([ada, bo, rail])
     room = ChatRoom()
-    room.say(table, bo, "hi", None)  # type: ignore[arg-type]
+    await room.say(table, bo, "hi", None)  # type: ignore[arg-type]
     assert bo.sent[-1] == {"type": "chat", "seat": 1, "name": "Bo", "text": "hi", "reaction": None}
     with pytest.raises(ChatRefusedError, match="chat_not_allowed"):
-        room.say(table, rail, "hello", None)  # type: ignore[arg-type]
+        await room.say(table, rail, "hello", None)  # type: ignore[arg-type]
     with pytest.raises(ChatRefusedError, match="not_host"):
         room.allow_spectators(table, bo, True)  # type: ignore[arg-type]
     room.allow_spectators(table, ada, True)  # type: ignore[arg-type]
     assert rail.sent[-1] == {"type": "chat_rules", "spectators": True}
-    room.say(table, rail, "hello", None)  # type: ignore[arg-type]
+    await room.say(table, rail, "hello", None)  # type: ignore[arg-type]
     assert ada.sent[-1]["seat"] is None and ada.sent[-1]["name"] is None
     for _ in range(4):
-        room.say(table, bo, "again", None)  # type: ignore[arg-type]
+        await room.say(table, bo, "again", None)  # type: ignore[arg-type]
     with pytest.raises(ChatRefusedError, match="chat_rate_limited"):
-        room.say(table, bo, "once more", None)  # type: ignore[arg-type]
+        await room.say(table, bo, "once more", None)  # type: ignore[arg-type]
 
 
 def test_the_log_history_tells_a_seat_its_own_draws_only() -> None:

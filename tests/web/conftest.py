@@ -61,6 +61,8 @@ class Server:
 
     data: Path
     port: int = field(default_factory=free_port)
+    args: list[str] = field(default_factory=list)
+    """More options of ``dos serve`` (``--grace 1``)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -87,6 +89,7 @@ class Server:
                     "off",  # every page comes from 127.0.0.1
                     "--limit",
                     "chat=5/10second",  # the chat's own limit, as shipped
+                    *self.args,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -1,6 +1,7 @@
 """Your turn (issue 12): the tab's title and icon change, and a notification comes when the
-tab is hidden and the player allowed notifications. The browser's Notification is replaced
-by a recorder (headless Chromium shows none), and the tab's hidden state is set by the test."""
+tab is hidden and the player allowed notifications; the bell switches them off and on again,
+and the page remembers it (issue 25). The browser's Notification is replaced by a recorder
+(headless Chromium shows none), and the tab's hidden state is set by the test."""
 
 from __future__ import annotations
 
@@ -44,5 +45,16 @@ def test_the_title_icon_and_notification_say_it_is_your_turn(
         draw_lay_and_wait(page)
         expect(page).to_have_title("● Your turn · DOS")
         assert page.evaluate("() => window.shownNotifications") == ["Your turn"]
+        # Switched off, the bell stays off: no notification, even after a reload.
+        bell = page.locator("#notify-toggle")
+        bell.click()
+        expect(bell).to_have_attribute("aria-pressed", "false")
+        draw_lay_and_wait(page)
+        assert page.evaluate("() => window.shownNotifications") == ["Your turn"]
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(bell).to_have_attribute("aria-pressed", "false")
+        bell.click()
+        expect(bell).to_have_attribute("aria-pressed", "true")
     finally:
         context.close()

@@ -437,7 +437,7 @@ def test_two_pages_play_the_classic_rule_set(browser: Browser, server: Server) -
         bo_context.close()
 
 
-REACTION_LOG = re.compile(r"hit \d+ target\(s\) in \d+ ms\.|missed the reaction test\.")
+REACTION_LOG = re.compile(r"hit \d+ targets? in \d+ ms\.|missed the reaction test\.")
 
 
 def test_a_page_plays_classic_against_a_server_bot(browser: Browser, server: Server) -> None:

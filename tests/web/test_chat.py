@@ -1,15 +1,25 @@
 """Table chat (issue 12): through the server's WebSocket, the author from the connection;
 texts shown as text (never HTML), quick reactions in the reader's language, a length cap and
-a rate limit; a player can mute another; spectators read, and write once the host allows."""
+a rate limit; a player can mute another; spectators read, and write once the host allows.
+
+Issue 25, item 5: the chat is kept with the table, bounded (``dos.server.chat.HISTORY_MAX``):
+a reload, a player or spectator who comes later, and a server restart get the lines said
+before; the waiting room has the chat, the round summary leaves it in reach, and long words
+and links wrap inside the list."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from dos.i18n import text
+from dos.server.chat import TEXT_MAX
 
-from .conftest import DESKTOP, Server
+from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table, join_by_link, open_page, set_language, start
+from .test_browser import play_round
 
 
 def last_line(page: Page) -> Locator:
@@ -18,6 +28,49 @@ def last_line(page: Page) -> Locator:
 
 
 HOSTILE = '<img src=x onerror="window.hacked=1"><b>bold</b>'
+
+
+LONG_WORD = "W" * TEXT_MAX
+"""The longest word a text may be: one that does not fit on any line."""
+LINK = "https://example.com/" + "a" * (TEXT_MAX - len("https://example.com/"))
+"""A link as long as a text may be: shown as text, never as a link."""
+
+FITS_JS = """() => { const list = document.getElementById('chat-log');
+  return [list.scrollWidth, list.clientWidth]; }"""
+
+SEND_ON_TOP_JS = """() => { const send = document.getElementById('chat-send');
+  const box = send.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return hit === send || send.contains(hit); }"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own server (its last test restarts it)."""
+    own = Server(data=tmp_path_factory.mktemp("chat-server"))
+    own.start()
+    try:
+        yield own
+    finally:
+        own.stop()
+
+
+def say(page: Page, words: str) -> None:
+    """Sends a chat text through the page's form, and waits until it is back from the server."""
+    page.fill("#chat-input", words)
+    page.click("#chat-send")
+    expect(page.locator("#chat-log li .words").last).to_have_text(words)
+
+
+def chat_words(page: Page) -> Locator:
+    return page.locator("#chat-log li .words")
+
+
+def assert_the_chat_fits(page: Page) -> None:
+    """No line makes the chat list wider than it is: long words and links wrap."""
+    scroll_width, client_width = page.evaluate(FITS_JS)
+    assert scroll_width <= client_width, f"the chat list scrolls sideways: {scroll_width} px"
+    assert page.locator("#chat-log a").count() == 0  # a link is shown as text
 
 
 def test_chat_between_players_and_a_spectator(browser: Browser, server: Server) -> None:
@@ -50,6 +103,12 @@ def test_chat_between_players_and_a_spectator(browser: Browser, server: Server) 
         bo.locator("#chat-reactions button[data-reaction='nice']").click()
         expect(bo.locator("#chat-log li")).to_have_count(2)
         expect(bo.locator("#chat-log")).not_to_contain_text("Ada")
+        # The longest word and link wrap inside the list, and a link is only text.
+        for words in (LONG_WORD, LINK):
+            say(bo, words)
+        for page in (ada, bo):
+            expect(page.locator("#chat-log li .words").last).to_have_text(LINK)
+            assert_the_chat_fits(page)
         # A spectator reads, and writes only once the host allows it.
         watcher_context, watcher = open_page(browser, f"{server.url}/t/{code}", DESKTOP)
         watcher.click("#watch-button")
@@ -72,3 +131,107 @@ def test_chat_between_players_and_a_spectator(browser: Browser, server: Server) 
     finally:
         ada_context.close()
         bo_context.close()
+
+
+def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
+    browser: Browser, server: Server
+) -> None:
+    """Said in the waiting room before anyone came: a player who joins later, a spectator and
+    a reloaded page read it all, once; it stays with the table when the game starts."""
+    ada_context, ada = open_page(browser, server.url, DESKTOP)
+    bo_context, bo = open_page(browser, server.url, PHONE)
+    watcher_context, watcher = open_page(browser, server.url, DESKTOP)
+    try:
+        code = create_table(ada, "Ada", seats=3, bots=1, level="easy")
+        expect(ada.locator("#view-waiting #chat-form")).to_be_visible()
+        said = ["hello, anyone?", LONG_WORD, LINK]
+        for words in said:
+            say(ada, words)
+        assert_the_chat_fits(ada)
+        join_by_link(bo, server.url, code, "Bo")
+        expect(chat_words(bo)).to_have_text(said)
+        assert_the_chat_fits(bo)
+        say(bo, "hi Ada")
+        said.append("hi Ada")
+        expect(chat_words(ada)).to_have_text(said)
+        ada.reload()
+        expect(ada.locator("#view-waiting")).to_be_visible()
+        expect(chat_words(ada)).to_have_text(said)
+        watcher.goto(f"{server.url}/t/{code}")
+        watcher.click("#watch-button")
+        expect(watcher.locator("#view-waiting")).to_be_visible()
+        expect(chat_words(watcher)).to_have_text(said)
+        expect(watcher.locator("#chat-input")).to_be_disabled()
+        start(ada, bo)
+        expect(watcher.locator("#view-table")).to_be_visible()
+        for page in (ada, bo, watcher):
+            expect(page.locator("#view-table #chat-log")).to_be_visible()
+            expect(chat_words(page)).to_have_text(said)
+        bo.reload()
+        expect(bo.locator("#view-table")).to_be_visible()
+        expect(chat_words(bo)).to_have_text(said)
+        assert_the_chat_fits(bo)
+        for page in (ada, bo, watcher):
+            assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    finally:
+        ada_context.close()
+        bo_context.close()
+        watcher_context.close()
+
+
+def test_the_chat_is_reachable_during_the_round_pause(browser: Browser, server: Server) -> None:
+    """The round summary leaves the chat in reach, on a phone and on a desktop (the same page,
+    resized): its Send button is on top where it is, and lines and reactions go out."""
+    context, page = open_page(browser, server.url, PHONE)
+    try:
+        create_table(page, "Ada", seats=2, bots=1, level="easy")
+        start(page)
+        say(page, LONG_WORD)
+        play_round([page], {page: "Ada"}, {page: "en"})
+        expect(page.locator("#dialog")).to_have_attribute("data-kind", "round")
+        expect(page.locator("body")).to_have_attribute("data-paused", "true")
+        said = [LONG_WORD]
+        for viewport, words in ((PHONE, "gg from a phone"), (DESKTOP, "gg from a desktop")):
+            page.set_viewport_size(viewport)
+            send = page.locator("#chat-send")
+            send.scroll_into_view_if_needed()
+            assert page.evaluate(SEND_ON_TOP_JS), f"the round summary covers Send ({viewport})"
+            page.fill("#chat-input", words)
+            send.click()
+            said.append(words)
+            expect(chat_words(page)).to_have_text(said)
+            assert_the_chat_fits(page)
+        page.locator("#chat-reactions button[data-reaction='gg']").click()
+        said.append(text("en", "web.reaction_gg"))
+        expect(chat_words(page)).to_have_text(said)
+        expect(page.locator("body")).to_have_attribute("data-paused", "true")  # still reading
+        page.click("#round-continue")
+        expect(page.locator("#dialog")).to_be_hidden()
+        expect(page.locator("#view-table #chat-log")).to_be_visible()
+        expect(chat_words(page)).to_have_text(said)
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+def test_the_chat_survives_a_server_restart(browser: Browser, server: Server) -> None:
+    """A table loaded after a restart has its chat back: the page that reconnects shows each
+    line once, and so does a page opened afresh."""
+    context, page = open_page(browser, server.url, DESKTOP)
+    try:
+        create_table(page, "Ada", seats=2, bots=1, level="easy")
+        start(page)
+        said = ["before the restart", "still here?"]
+        for words in said:
+            say(page, words)
+        server.stop()
+        expect(page.locator("body")).to_have_attribute("data-connection", "reconnecting")
+        server.start()
+        expect(page.locator("body")).to_have_attribute("data-connection", "open", timeout=20_000)
+        say(page, "yes")  # it comes after the history the reconnect brought
+        expect(chat_words(page)).to_have_text([*said, "yes"])  # each line once
+        page.reload()
+        expect(page.locator("#view-table")).to_be_visible()
+        expect(chat_words(page)).to_have_text([*said, "yes"])
+    finally:
+        context.close()

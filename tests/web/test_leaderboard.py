@@ -1,18 +1,21 @@
 """The leaderboard and player pages in headless Chromium: an established player's rated
 games show on the leaderboard in the page's language, the player's page plots their rating,
-and a new player's page marks their rating provisional (they are not on the leaderboard)."""
+and a new player's page marks their rating provisional (they are not on the leaderboard).
+Each game of a player's page opens its replay, which plays by itself and gives a link to the
+moment it shows (issue 25)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from dos.i18n import text
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
@@ -75,7 +78,8 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
 ) -> None:
     with ThreadPoolExecutor(1) as pool:  # Playwright's event loop runs in this thread
         lea, pia = pool.submit(asyncio.run, _games(server)).result()
-    context, page = open_page(browser, f"{server.url}/leaderboard", DESKTOP)
+    board = f"{server.url}/leaderboard?rules=official&players=2"
+    context, page = open_page(browser, board, DESKTOP)
     try:
         expect(page.locator("#board-rows tr", has_text=PLAYER)).to_have_count(1)
         expect(page.locator("#board-rows")).to_contain_text("easy bot")
@@ -106,9 +110,50 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
         expect(page.locator("#player-ratings")).to_contain_text("(provisional)")
         expect(page.locator("#player-provisional")).to_contain_text(f"{ESTABLISHED_GAMES} games")
         expect(page.locator("#plot svg circle")).to_have_count(2)
+
+        page.set_viewport_size(DESKTOP)
+        page.goto(f"{server.url}/leaderboard?player={lea}")
+        _replay_from_the_player_page(page, server)
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         context.close()
+
+
+def _replay_from_the_player_page(page: Page, server: Server) -> None:
+    """A game of the player's page is a link to its replay; the replay plays and pauses, and
+    copies a link to the step it shows, which opens on that step."""
+    links = page.locator("#player-games a")
+    expect(links).to_have_count(2)
+    bot = "Bot 2 (easy)"  # as the table names it, not as the game keeps it ("easy bot")
+    expect(page.locator("#player-games tr").first).to_contain_text(f"{PLAYER}, {bot}")
+    link = links.first
+    game = re.fullmatch(r"/replay/(\d+)", link.get_attribute("href") or "")
+    assert game, link.get_attribute("href")
+    link.click()
+    expect(page).to_have_url(f"{server.url}/replay/{game[1]}")
+    expect(page.locator("#view-replay")).to_be_visible()
+    slider = page.locator("#replay-slider")
+    expect(slider).to_have_value("0")
+    expect(page.locator("#replay-board .replay-hands li").nth(1)).to_contain_text(bot)
+    play = page.locator("#replay-play")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function("() => Number(document.getElementById('replay-slider').value) >= 2")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "false")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page.click("#replay-copy")
+    expect(page.locator("#replay-copied")).to_be_visible()
+    step = slider.input_value()
+    moment = f"{server.url}/replay/{game[1]}?step={step}"
+    assert page.evaluate("() => navigator.clipboard.readText()") == moment
+    expect(page.locator("#replay-link")).to_have_value(moment)
+    total = slider.get_attribute("max")
+    page.goto(moment)
+    expect(page.locator("#view-replay")).to_be_visible()
+    expect(slider).to_have_value(step)
+    expect(page.locator("#replay-step")).to_have_text(f"Step {step} of {total}")
 
 
 def test_the_lobby_creates_a_casual_table_when_rated_is_unticked(

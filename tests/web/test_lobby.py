@@ -52,11 +52,13 @@ def test_every_level_of_the_rule_set_is_offered_in_the_players_words(
         code = create_table(page, "Ada", seats=2, bots=1, level="expert")
         seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
         assert [s["bot"] for s in seats] == [None, "expert"]
-        tag = text("de", "web.bot_level_tag", level="Experte")
-        expect(page.locator("#seat-list li[data-seat='1']")).to_contain_text(tag)
-        start(page)
         bot = text("de", "game.bot_name", number=2)
-        expect(page.locator("#opponents li:not(.me) .name")).to_have_text(f"{bot} (Experte)")
+        waiting = page.locator("#seat-list li[data-seat='1']")
+        expect(waiting.locator(".who")).to_have_text(bot)  # as at the table (issue 25)
+        expect(waiting.locator(".level")).to_have_text("Experte")
+        start(page)
+        expect(page.locator("#opponents li:not(.me) .who")).to_have_text(bot)
+        expect(page.locator("#opponents li:not(.me) .level")).to_have_text("Experte")
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         context.close()

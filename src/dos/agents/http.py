@@ -54,6 +54,7 @@ STATUS = {
     "not_playing": 409,
     "bad_state": 409,
     "no_seat": 409,
+    "started": 409,
     "illegal": 422,
     "storage": 503,
 }
@@ -189,8 +190,9 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
 
     @router.post("/seat/leave", response_model=AgentView, dependencies=[limited("lookup")])
     async def leave(authorization: Authorization = None) -> Any:
-        """The seat leaves its table: in the lobby it opens again (not the host's); during a
-        game the stand-in plays it until the agent acts again."""
+        """The seat leaves its table: in the lobby it opens again (a host's role passes on);
+        during a game the stand-in plays it until the agent acts again, and it opens when the
+        game ends."""
         try:
             seen = await agents.leave(_bearer(authorization))
         except RefusedError as error:

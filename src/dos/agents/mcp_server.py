@@ -309,9 +309,9 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
 
     @server.tool()
     async def leave_table(token: SeatToken) -> Annotated[CallToolResult, AgentView]:
-        """Leaves your table: in the lobby your seat opens again (the host cannot leave
-        it); during a game a stand-in bot plays your seat from now on, until you act again.
-        Returns your seat's view."""
+        """Leaves your table: in the lobby your seat opens again (a host's role passes to
+        a player who is here); during a game a stand-in bot plays your seat from now on,
+        until you act again, and it opens when the game ends. Returns your seat's view."""
         return _seat_answer(await call(backend.leave(token)))
 
     @server.tool()

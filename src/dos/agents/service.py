@@ -156,12 +156,19 @@ class Agents:
     async def create(self, request: CreateTable, client: str) -> dict[str, Any]:
         """A new table with the agent as its host at seat 0: the ``SeatGrant``; counted
         against the ``client``'s ``create`` limit as every path to it is."""
-        return await self.service.create(request, client)
+        return await self._remote(await self.service.create(request, client))
 
     async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
         """Takes an open seat of a table in the lobby: the ``SeatGrant``; counted against
         the ``client``'s ``join`` limit."""
-        return await self.service.join(code, request, client)
+        return await self._remote(await self.service.join(code, request, client))
+
+    async def _remote(self, grant: dict[str, Any]) -> dict[str, Any]:
+        """Marks the granted seat as an agent's (``Seat.remote``)."""
+        table = await self.service.table(grant["code"])
+        if table is not None:
+            table.seats[grant["seat"]].remote = True
+        return grant
 
     # --- a seat -------------------------------------------------------------------------------
 
@@ -182,6 +189,7 @@ class Agents:
             )
         if table.idle_since is not None:
             table.idle_since = time.monotonic()  # an agent's request is presence at the table
+        table.seats[claim.seat].remote = True  # no connection to wait for (Seat.remote)
         return table, claim.seat
 
     async def look(self, token: str) -> Seen:

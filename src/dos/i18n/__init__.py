@@ -6,10 +6,16 @@ object of ``key -> text``; a key is addressed as ``"<namespace>.<key>"`` (``"gam
 Texts use ``{name}`` placeholders, filled by ``text``. English is the reference: every key it
 has must exist in every language (``missing_keys``; a test fails on any).
 
+A counted text ("hit 2 targets") has one entry per CLDR plural category of its language,
+``key#one``, ``key#other`` and so on (``PLURAL_CATEGORIES``: Welsh has six, Japanese one), and
+``plural`` picks the form for a number, as the browser's ``Intl.PluralRules`` does.
+
 >>> text("en", "game.log_call", player="Ada")
 'Ada called "DOS!".'
 >>> text("de", "game.center_row")
 'Mittelreihe'
+>>> plural("en", "web.classic_log_react", 2, player="Bo", hits=2, ms=900)
+'Bo hit 2 targets in 900 ms.'
 """
 
 from __future__ import annotations
@@ -35,6 +41,21 @@ LANG_NAMES: dict[str, str] = {
 """Each language by its own name, for language pickers."""
 
 REFERENCE = "en"
+
+PLURAL_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "en": ("one", "other"),
+    "fr": ("one", "many", "other"),
+    "de": ("one", "other"),
+    "it": ("one", "many", "other"),
+    "nl": ("one", "other"),
+    "cy": ("zero", "one", "two", "few", "many", "other"),
+    "ja": ("other",),
+}
+"""Each language's CLDR cardinal plural categories of whole numbers (CLDR 46, as Chromium's
+``Intl.PluralRules`` names them): a counted text has one form for each."""
+
+PLURAL_MARK = "#"
+"""What separates a counted text's key from its plural category (``web.table_entry#one``)."""
 
 
 class CatalogError(ValueError):
@@ -73,6 +94,45 @@ def text(lang: str, key: str, **params: object) -> str:
     return texts[key].format(**params) if params else texts[key]
 
 
+def plural_category(lang: str, count: int) -> str:
+    """The CLDR plural category of the whole number ``count`` in ``lang`` (CLDR 46's
+    cardinal rules, for integers: ``v = 0``, no exponent).
+
+    >>> [plural_category("cy", n) for n in (0, 1, 2, 3, 6, 7)]
+    ['zero', 'one', 'two', 'few', 'many', 'other']
+    >>> plural_category("fr", 0), plural_category("en", 0), plural_category("it", 2_000_000)
+    ('one', 'other', 'many')
+    """
+    n = abs(count)
+    if lang in ("en", "de", "nl"):
+        return "one" if n == 1 else "other"
+    if lang in ("fr", "it"):
+        if n == 1 or (lang == "fr" and n == 0):
+            return "one"
+        return "many" if n != 0 and n % 1_000_000 == 0 else "other"
+    if lang == "cy":
+        return {0: "zero", 1: "one", 2: "two", 3: "few", 6: "many"}.get(n, "other")
+    if lang == "ja":
+        return "other"
+    raise CatalogError(f"unknown language {lang!r} (known: {', '.join(LANGS)})")
+
+
+def plural(lang: str, key: str, count: int, **params: object) -> str:
+    """The form of the counted text ``key`` for ``count`` in ``lang`` (its entries
+    ``key#one``, ``key#other``...; ``other`` if the language lacks the form), its
+    ``{placeholders}`` filled from ``params``.
+
+    >>> plural("en", "web.classic_log_react", 1, player="Bo", hits=1, ms=900)
+    'Bo hit 1 target in 900 ms.'
+    """
+    texts = catalog(lang)
+    for category in (plural_category(lang, count), "other"):
+        template = texts.get(f"{key}{PLURAL_MARK}{category}")
+        if template is not None:
+            return template.format(**params)
+    raise CatalogError(f"no counted text {key!r} in language {lang!r}")
+
+
 def placeholders(template: str) -> set[str]:
     """The names of the ``{placeholders}`` of a text.
 
@@ -83,17 +143,28 @@ def placeholders(template: str) -> set[str]:
 
 
 def missing_keys() -> dict[str, list[str]]:
-    """Per language, the reference keys it lacks or whose placeholders differ (empty: complete)."""
+    """Per language, the reference keys it lacks or whose placeholders differ (empty: complete).
+
+    A counted text needs a form for each plural category of the language, and no other, each
+    with the placeholders of the reference's ``other`` form.
+    """
     reference = catalog(REFERENCE)
+    counted = {
+        key.partition(PLURAL_MARK)[0]: placeholders(reference.get(key, ""))
+        for key in reference
+        if key.endswith(PLURAL_MARK + "other")
+    }
+    plain = {key: template for key, template in reference.items() if PLURAL_MARK not in key}
     problems: dict[str, list[str]] = {}
     for lang in LANGS:
         texts = catalog(lang)
-        bad = [
-            key
-            for key, template in reference.items()
-            if key not in texts or placeholders(texts[key]) != placeholders(template)
-        ]
-        bad += [key for key in texts if key not in reference]
+        wanted = {key: placeholders(template) for key, template in plain.items()}
+        for base, names in counted.items():
+            for category in PLURAL_CATEGORIES.get(lang, ("other",)):
+                wanted[f"{base}{PLURAL_MARK}{category}"] = names
+        bad = [key for key, names in wanted.items() if placeholders(texts.get(key, "")) != names]
+        bad += [key for key in wanted if key not in texts]
+        bad += [key for key in texts if key not in wanted]
         if bad:
-            problems[lang] = sorted(bad)
+            problems[lang] = sorted(set(bad))
     return problems

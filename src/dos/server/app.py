@@ -28,7 +28,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
 from dos.i18n.explain import Words
-from dos.server import errors
+from dos.server import errors, seating
+from dos.server.accounts import Accounts, accounts_router
 from dos.server.auth import TokenError
 from dos.server.bodies import BodyLimit
 from dos.server.bots import bot_support
@@ -52,12 +53,17 @@ from dos.server.messages import (
     GameList,
     Hello,
     JoinTable,
+    Leave,
     LogRequest,
+    MakeHost,
     Ping,
     ProtocolError,
     Rematch,
+    Remove,
+    Replace,
     SeatGrant,
     ServerInfo,
+    SetSeat,
     Start,
     Sync,
     TableInfo,
@@ -65,6 +71,7 @@ from dos.server.messages import (
     parse_client_message,
     server_message,
 )
+from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url, list_games
@@ -84,6 +91,7 @@ _STATUS = {
     "expired_token": 401,
     "no_table": 404,
     "no_seat": 409,
+    "started": 409,
     "bad_state": 409,
 }
 
@@ -100,6 +108,8 @@ class ServerConfig:
     sqlite_synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
     """What one client may ask (``dos.server.limits``)."""
+    relying_party: RelyingParty = field(default_factory=RelyingParty.from_environment)
+    """Who passkeys are made for: ``DOS_RP_ID``, ``DOS_ORIGINS`` (docs/accounts.md)."""
 
 
 def _refused(error: RefusedError) -> Exception:
@@ -145,11 +155,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         Database(url, config.sqlite_synchronous), config.data, config.settings, config.limits
     )
     counters = service.counters
+    accounts = Accounts(service, config.relying_party)
     open_connections = Open(config.limits.client_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        await accounts.start()
         sweeper = asyncio.create_task(service.sweep())
         async with agents_running():
             yield
@@ -173,6 +185,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.state.service = service
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
+    app.include_router(accounts_router(accounts, counters))
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # 413 in the JSON error body
@@ -314,6 +327,11 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/t/{code}", include_in_schema=False)
     async def join_link(code: str, request: Request) -> Response:
+        return page(request)
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_link(game_id: GameId, request: Request) -> Response:
+        """A game's replay (``?step=N``: at that moment), shown by the client's replay view."""
         return page(request)
 
     files = _static_files(static)
@@ -498,15 +516,38 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
         await _send_log(table, client, message.before)
     elif isinstance(message, Continue) and client.seat is not None:
         table.proceed(client.seat)
+    elif isinstance(message, Leave | Replace | Remove | SetSeat | MakeHost):
+        await _seat_control(table, client, message)
     elif isinstance(message, Chat | ChatSpectators):
         try:
             if isinstance(message, Chat):
-                table.chat.say(table, client, message.text, message.reaction)
+                await table.chat.say(table, client, message.text, message.reaction)
             else:
                 table.chat.allow_spectators(table, client, message.allowed)
         except ChatRefusedError as error:
             _error(client, error.code, error.message)
     return False
+
+
+async def _seat_control(
+    table: Table, client: Client, message: Leave | Replace | Remove | SetSeat | MakeHost
+) -> None:
+    """Leaving, and the host's controls over the seats (``dos.server.seating``)."""
+    try:
+        if isinstance(message, Leave):
+            if client.seat is None:
+                raise RefusedError("not_seated", "leave: spectators have no seat to leave")
+            await table.leave(client.seat)
+        elif isinstance(message, Replace):
+            await seating.replace(table, client.seat, message.seat)
+        elif isinstance(message, Remove):
+            await seating.remove(table, client.seat, message.seat)
+        elif isinstance(message, SetSeat):
+            await seating.set_seat(table, client.seat, message.seat, message.bot)
+        else:
+            await seating.make_host(table, client.seat, message.seat)
+    except RefusedError as error:
+        _error(client, error.code, error.message)
 
 
 async def _send_log(table: Table, client: Client, before: int | None) -> None:

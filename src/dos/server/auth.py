@@ -1,6 +1,11 @@
 """Signed tokens for guests: a seat token opens one seat of one table; a player token keeps a
 player id across tables.
 
+A player token made by signing in (a passkey, a recovery code: ``dos.server.accounts``) also
+names its **session**, one per device signed in; signing out on that device adds the session
+to ``Signer.signed_out``, and its tokens open nothing from then on. Guest tokens have no
+session (nothing to sign out of).
+
 Tokens are signed by ``itsdangerous`` (HMAC-SHA1 over a key derived from the server's secret,
 a timestamp, URL-safe base64), one salt per kind so that one kind never passes for another.
 The secret is kept in the data folder (``secret.key``), so tokens survive restarts.
@@ -13,6 +18,14 @@ SeatClaim(code='K7M2QX', seat=2, player_id='p_abc')
 Traceback (most recent call last):
 ...
 dos.server.auth.TokenError: bad_token: the token's signature is wrong ...
+>>> signed_in = signer.player_token("p_abc", session="s1", now=0)
+>>> signer.read_player_session(signed_in, now=10)
+('p_abc', 's1')
+>>> signer.signed_out.add("s1")
+>>> signer.read_player(signed_in, now=10)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+dos.server.auth.TokenError: bad_token: this player token was signed out...
 """
 
 from __future__ import annotations
@@ -54,6 +67,11 @@ def new_player_id() -> str:
     return "p_" + secrets.token_urlsafe(9)
 
 
+def new_session() -> str:
+    """A fresh session id, for the player token of one device signed in."""
+    return secrets.token_urlsafe(12)
+
+
 _NOW: ContextVar[float | None] = ContextVar("token_now", default=None)
 
 
@@ -81,6 +99,9 @@ class Signer:
         if len(secret) < 16:
             raise ValueError("the token secret must be at least 16 bytes")
         self.lifetime = lifetime
+        self.signed_out: set[str] = set()
+        """The sessions signed out (``dos.server.accounts`` keeps them): their player tokens
+        are refused."""
         self._kinds = {
             kind: URLSafeTimedSerializer(secret, salt=f"dos-{kind}", signer=_Clock)
             for kind in ("seat", "player")
@@ -113,9 +134,12 @@ class Signer:
         """A token that opens ``seat`` of table ``code``."""
         return self._sign("seat", {"t": code, "s": seat, "p": player_id}, now)
 
-    def player_token(self, player_id: str, now: float | None = None) -> str:
-        """A token that proves a player id."""
-        return self._sign("player", {"p": player_id}, now)
+    def player_token(
+        self, player_id: str, now: float | None = None, session: str | None = None
+    ) -> str:
+        """A token that proves a player id (of a device signed in: with its ``session``)."""
+        payload = {"p": player_id} if session is None else {"p": player_id, "s": session}
+        return self._sign("player", payload, now)
 
     def read_seat(self, token: str, now: float | None = None) -> SeatClaim:
         """The claim of a seat token; raises ``TokenError``."""
@@ -127,10 +151,20 @@ class Signer:
 
     def read_player(self, token: str, now: float | None = None) -> str:
         """The player id of a player token; raises ``TokenError``."""
-        player = self._read("player", token, now).get("p")
-        if not isinstance(player, str):
+        return self.read_player_session(token, now)[0]
+
+    def read_player_session(self, token: str, now: float | None = None) -> tuple[str, str | None]:
+        """The player id of a player token and its session (``None``: a guest's token);
+        raises ``TokenError``, also for a session signed out."""
+        data = self._read("player", token, now)
+        player, session = data.get("p"), data.get("s")
+        if not isinstance(player, str) or not (session is None or isinstance(session, str)):
             raise TokenError("bad_token", "the token's payload is not valid")
-        return player
+        if session is not None and session in self.signed_out:
+            raise TokenError(
+                "bad_token", "this player token was signed out: sign in again on this device"
+            )
+        return player, session
 
 
 def load_secret(folder: Path) -> bytes:

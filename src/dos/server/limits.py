@@ -15,8 +15,8 @@ connections per client and in all.
 Traceback (most recent call last):
 ...
 ValueError: --limit speed: unknown (known: create, join, lookup, connects, client_messages, \
-messages, syncs, chat, client_chat, work, client_connections, connections, header_seconds, \
-table_page, lobby_idle, abandoned_idle)
+messages, syncs, chat, client_chat, work, accounts, recover, client_connections, connections, \
+header_seconds, table_page, lobby_idle, abandoned_idle)
 """
 
 from __future__ import annotations
@@ -56,6 +56,11 @@ class Limits:
     work: str | None = "40000/minute"
     """Heavy work a client may cost the server, in units of one game action replayed (a game's
     replay, its log): a limit by cost, not by count (``Counters.spend``)."""
+    accounts: str | None = "60/minute"
+    """Account requests of a client: passkey ceremonies, sign-ins, recovery codes, sign-outs
+    (``dos.server.accounts``)."""
+    recover: str | None = "10/minute"
+    """Sign-ins with a recovery code a client may try (on top of ``accounts``)."""
     client_connections: int | None = 64
     """HTTP connections (WebSockets included) one client may hold open."""
     connections: int | None = 10000
@@ -177,6 +182,8 @@ _RATES = (
     "chat",
     "client_chat",
     "work",
+    "accounts",
+    "recover",
 )
 _MANY = frozenset({"client_messages", "messages", "lookup", "work"})
 """Busy counters: sliding window counters (constant memory); the others count exactly."""

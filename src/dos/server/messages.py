@@ -137,6 +137,49 @@ class ChatSpectators(_Message):
     allowed: bool
 
 
+SeatNumber = Annotated[int, Field(ge=0, le=63)]
+
+
+class Leave(_Message):
+    """The player leaves the table (``dos.server.seating``): between games the seat opens at
+    once (a host's role passes on); during a game the stand-in plays it from now on, and it
+    opens when the game ends unless the player comes back first."""
+
+    type: Literal["leave"]
+
+
+class Replace(_Message):
+    """Host, during a game: the stand-in plays the seat of an absent player (no connection)
+    at once."""
+
+    type: Literal["replace"]
+    seat: SeatNumber
+
+
+class Remove(_Message):
+    """Host: removes another player from the table. Their seat token opens nothing any more;
+    during a game the stand-in plays the seat to the end (it stays a bot's seat)."""
+
+    type: Literal["remove"]
+    seat: SeatNumber
+
+
+class SetSeat(_Message):
+    """Host, between games: an open seat gets a bot of level ``bot``; ``bot`` null opens a
+    bot's seat."""
+
+    type: Literal["set_seat"]
+    seat: SeatNumber
+    bot: str | None = Field(default=None, max_length=20)
+
+
+class MakeHost(_Message):
+    """Host: hands the host role to the player of ``seat``, who must be here."""
+
+    type: Literal["make_host"]
+    seat: SeatNumber
+
+
 _AnyClient = (
     Hello
     | ActionMessage
@@ -149,6 +192,11 @@ _AnyClient = (
     | Chat
     | ChatSpectators
     | LogRequest
+    | Leave
+    | Replace
+    | Remove
+    | SetSeat
+    | MakeHost
 )
 ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
 CLIENT_TYPES = (
@@ -158,9 +206,14 @@ CLIENT_TYPES = (
     "chat_spectators",
     "continue",
     "hello",
+    "leave",
     "log",
+    "make_host",
     "ping",
     "rematch",
+    "remove",
+    "replace",
+    "set_seat",
     "start",
     "sync",
 )
@@ -378,6 +431,27 @@ class ChatRules(_Message):
     spectators: bool
 
 
+class ChatHistoryLine(_Message):
+    """One line of a ``chat_history``: a ``chat`` message without its ``type``."""
+
+    seat: int | None
+    name: str | None
+    """The author's name when it was said (null: a spectator)."""
+    text: str | None
+    reaction: str | None
+
+
+class ChatHistory(_Message):
+    """On connect, after ``chat_rules``: the table's chat kept so far, oldest first (its
+    latest 200 lines, ``dos.server.chat.HISTORY_MAX``; stored with the table, so a restart
+    keeps them). Everyone at the table reads the chat, so every connection gets it. Show
+    these lines instead of any held before (after a reconnect), then add each ``chat``: no
+    line is in both."""
+
+    type: Literal["chat_history"]
+    lines: list[ChatHistoryLine]
+
+
 _AnyServer = (
     Welcome
     | State
@@ -390,6 +464,7 @@ _AnyServer = (
     | LogMessage
     | ChatLine
     | ChatRules
+    | ChatHistory
 )
 ServerMessage = Annotated[_AnyServer, Field(discriminator="type")]
 SERVER_MESSAGE = TypeAdapter[_AnyServer](ServerMessage)
@@ -423,7 +498,8 @@ class CreateTable(_Message):
     rated: bool = True
     """Its games update the players' ratings (docs/ratings.md); false: a casual table."""
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
-    """The turn timer in seconds; null (the default) is off."""
+    """The turn timer in seconds; null is off. Left out: 60 at a table with seats for more
+    than one person, off for one person against bots (``dos.server.service.turn_seconds``)."""
     player_token: Token | None = None
     """A ``player_token`` from an earlier grant, to keep one player id across tables."""
 
@@ -567,6 +643,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         LogMessage,
         ChatLine,
         ChatRules,
+        ChatHistory,
         CreateTable,
         JoinTable,
         SeatGrant,

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, true
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -96,3 +106,51 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     by_bot: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[float] = mapped_column(Float)
+
+
+class AccountRow(Base):
+    """A player kept beyond one browser (``dos.server.accounts``): keyed by the player id their
+    ratings and results hang off, with at most one unused recovery code, as a hash."""
+
+    __tablename__ = "dos_accounts"
+
+    player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """The WebAuthn user handle of the player's passkeys (random, base64url)."""
+    recovery_hash: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, unique=True, index=True
+    )
+    """SHA-256 of the unused recovery code (hex), null when there is none."""
+    recovery_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """One passkey of a player: its credential id, public key and signature counter."""
+
+    __tablename__ = "dos_passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential id, base64url."""
+    player_id: Mapped[str] = mapped_column(
+        String(48), ForeignKey("dos_accounts.player_id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The COSE public key, as the authenticator gave it."""
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    transports: Mapped[list[str]] = mapped_column(JSON)
+    backed_up: Mapped[bool] = mapped_column(Boolean)
+    """Synced to other devices by its provider (a password manager, a platform account)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SignedOutRow(Base):
+    """A session signed out: the player tokens of that device open nothing (kept as long as
+    a token lives, ``dos.server.auth.TOKEN_DAYS``)."""
+
+    __tablename__ = "dos_signed_out"
+
+    session: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(48))
+    at: Mapped[float] = mapped_column(Float, index=True)

@@ -37,6 +37,20 @@ MIN_SEATS = 2
 MAX_SEATS = 4
 
 
+DEFAULT_TURN_SECONDS = 60.0
+"""The turn timer of a table for people together, when its creator says nothing of one."""
+
+
+def turn_seconds(request: CreateTable) -> float | None:
+    """The table's turn timer: the one asked for (null: none); unsaid, the default for a
+    table with seats for more than one person, none for one person against bots (nobody
+    waits on them)."""
+    if "turn_seconds" in request.model_fields_set:
+        return request.turn_seconds
+    people = sum(1 for seat in request.seats if seat is None)
+    return DEFAULT_TURN_SECONDS if people > 1 else None
+
+
 class Service:
     """Every table of the server, the database and the token signer."""
 
@@ -101,15 +115,17 @@ class Service:
             return table
 
     def player(self, token: str | None) -> tuple[str, str]:
-        """The player id of a player token (a fresh one without); and a fresh player token."""
+        """The player id of a player token (a fresh one without); and a fresh player token
+        (of the same session, for a device signed in: ``dos.server.accounts``)."""
+        session = None
         if token is None:
             player_id = new_player_id()
         else:
             try:
-                player_id = self.signer.read_player(token)
+                player_id, session = self.signer.read_player_session(token)
             except TokenError as error:
                 raise RefusedError(error.code, error.message, field="player_token") from None
-        return player_id, self.signer.player_token(player_id)
+        return player_id, self.signer.player_token(player_id, session=session)
 
     def admit(self, kind: str, client: str) -> None:
         """Counts one ``kind`` operation (``create``, ``join``) of ``client``, whatever path
@@ -172,7 +188,7 @@ class Service:
             public=request.public,
             status=Status.LOBBY.value,
             host=0,
-            turn_seconds=request.turn_seconds,
+            turn_seconds=turn_seconds(request),
             games=0,
             created_at=now(),
             seats=seats,

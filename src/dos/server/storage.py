@@ -31,6 +31,7 @@ from sqlalchemy import Engine, create_engine, event, func, insert, select, updat
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import rate_finished_game
+from dos.server.chat import Line, delete_lines, load_lines
 from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
 T = TypeVar("T")
@@ -106,6 +107,8 @@ class StoredTable:
     game: StoredGame | None = None
     rated: bool = True
     """Whether its games update the players' ratings."""
+    chat: list[Line] = field(default_factory=list)
+    """The latest lines of its chat, oldest first (``dos.server.chat``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +406,11 @@ def save_seat(session: Session, code: str, seat: StoredSeat) -> None:
     )
 
 
+def save_host(session: Session, code: str, host: int) -> None:
+    """Stores which seat hosts the table (the role can pass on: ``dos.server.seating``)."""
+    session.execute(update(TableRow).where(TableRow.code == code).values(host=host))
+
+
 def insert_game(
     session: Session,
     code: str,
@@ -458,7 +466,9 @@ def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any
 
 def expire_table(session: Session, code: str, game_id: int | None) -> None:
     """Marks a table ``expired`` (nobody came back to it) and its unfinished game, if any,
-    ``abandoned``. Its games stay stored; the table is no longer loaded or listed."""
+    ``abandoned``. Its games stay stored; the table is no longer loaded or listed, and its
+    chat is deleted."""
+    delete_lines(session, code)
     if game_id is not None:
         session.execute(
             update(GameRow)
@@ -513,6 +523,7 @@ def _table(session: Session, row: TableRow) -> StoredTable:
         seats=seats,
         game=None if latest is None else _game(session, latest),
         rated=row.rated,
+        chat=load_lines(session, row.code),
     )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from dos import ruleset
 from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import Words, error_reason
+from dos.server import seating
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
 from dos.server.connections import Client
@@ -119,6 +120,12 @@ class Seat:
     player_id: str | None = None
     away: bool = False
     client: Client | None = None
+    left: bool = False
+    """The player left during the game: the seat opens when it ends (``dos.server.seating``)."""
+    remote: bool = False
+    """The player plays over the agent API, where presence is a request, not a connection:
+    no grace runs for their closed connection (they have none). In memory: after a restart an
+    agent's first action takes its seat back from the stand-in."""
     leave_timer: Deadline = field(default_factory=Deadline)
 
     @property
@@ -163,7 +170,13 @@ class Table:
         state = None
         if stored.game is not None and stored.status != Status.LOBBY.value:
             state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
-        return cls(stored, db, settings, state)
+        table = cls(stored, db, settings, state)
+        if table.status == Status.PLAYING:
+            # Back after a restart: whoever does not come back within the grace is stood in for.
+            for place in table.seats:
+                if seating.person(place):
+                    table.await_return(place.index)
+        return table
 
     def __init__(
         self, stored: StoredTable, db: Database, settings: Settings, state: Any = None
@@ -203,7 +216,7 @@ class Table:
         """Counts the changes of the table (actions, seats, status) since it was loaded."""
         self._changed = asyncio.Event()
         self.pause = RoundPause()
-        self.chat = ChatRoom()
+        self.chat = ChatRoom(stored.code, db, stored.chat)
         self.log: GameLog | None = None
         """The current game's log (``dos.server.history``), kept as it is played."""
         if stored.game is not None and self.status != Status.LOBBY:
@@ -397,9 +410,10 @@ class Table:
             for seat in self.seats:
                 if seat.player_id == player_id and seat.bot is None:
                     return seat.index
-            if self.status != Status.LOBBY:
+            if self.status == Status.PLAYING:
+                # Its own code: a client offers to watch the game instead (docs/protocol.md).
                 raise RefusedError(
-                    "bad_state", "the game has started: watch it, or wait for a new table"
+                    "started", "the game has started: watch it, or wait for a new table"
                 )
             if wanted is not None:
                 if not 0 <= wanted < len(self.seats):
@@ -415,6 +429,7 @@ class Table:
             stored = StoredSeat(place.index, name, None, player_id)
             await self.db.call(save_seat, self.code, stored)
             place.name, place.player_id = name, player_id
+            await seating.seat_newcomer(self, place.index)
         self.broadcast_table()
         return place.index
 
@@ -465,6 +480,7 @@ class Table:
             for place, seat in zip(self.seats, seats, strict=True):
                 place.bot = seat.bot
                 place.away = False
+            seating.deal_in(self)
             self.status = Status.PLAYING
             self.games = game.number
             self.game = game
@@ -599,6 +615,7 @@ class Table:
         if over:
             try:
                 await self.finish_if_pending()
+                await seating.after_game(self)
             except Exception:
                 log.exception("table %s: could not store the game's end", self.code)
             self.broadcast_table()
@@ -617,7 +634,8 @@ class Table:
 
     async def attach(self, client: Client, seat: int | None) -> None:
         """Connects a client to its seat (replacing an older connection) or as a spectator,
-        and sends ``welcome`` and a full ``state``."""
+        and sends ``welcome``, a full ``state``, and the chat's rules and lines kept (in the
+        same step as it joins the table: each chat line reaches it exactly once)."""
         async with self.lock:
             if seat is None:
                 self.spectators.add(client)
@@ -628,6 +646,7 @@ class Table:
                     old.close(4000, "replaced by a newer connection of this seat")
                 place.client = client
                 place.leave_timer.cancel()
+                place.left = False
                 if place.away:
                     place.away = False
                     self._timer_key = None
@@ -641,6 +660,7 @@ class Table:
             if self.pause.active:
                 client.send(server_message("pause", **self.pause.message()))
             client.send(self.chat.rules_message())
+            client.send(self.chat.history_message())
             self.idle_since = None
         self.broadcast_table(spectators=seat is not None)
         self.after_change()
@@ -650,7 +670,8 @@ class Table:
 
     def detach(self, client: Client) -> None:
         """Forgets a closed connection; a seated player's stand-in comes after the grace
-        (``Settings.grace_seconds``), in every game, until they come back."""
+        (``Settings.grace_seconds``), in every game, until they come back; a host's role
+        passes on after it (``dos.server.seating``)."""
         watcher = client in self.spectators
         if watcher:
             self.spectators.discard(client)
@@ -659,12 +680,9 @@ class Table:
             place.client = None
             if self.pause.active:
                 self.proceed(place.index)  # not waited for any more
-            if self.playing() and place.bot is None:
-                # In every game, timed or not: a leaver must not freeze the table, nor keep
-                # a losing game from its end (and its rating).
-                place.leave_timer.start(
-                    self.settings.grace_seconds, lambda: self._set_away(place.index)
-                )
+            # In every game, timed or not: a leaver must not freeze the table, nor keep a
+            # losing game from its end (and its rating); nor a gone host the next game.
+            self.await_return(place.index)
         else:
             return
         if not self.clients():
@@ -676,41 +694,43 @@ class Table:
         return 0.0 if self.idle_since is None else now - self.idle_since
 
     async def leave(self, seat: int) -> None:
-        """A player leaves the table: in the lobby their seat opens again (the host's cannot:
-        ``bad_state``); during a game the stand-in plays it from now on, as after a closed
-        connection's grace, until they come back (``back``, or a new connection)."""
-        place = self.seats[seat]
-        if self.status == Status.LOBBY:
-            if seat == self.host:
-                raise RefusedError("bad_state", "the host cannot leave the lobby: start it")
-            async with self.lock:
-                await self.db.call(save_seat, self.code, StoredSeat(seat))
-                place.name = place.player_id = None
-        elif self.playing() and place.bot is None:
-            place.leave_timer.cancel()
-            self._set_away(seat)
-            return
-        else:
-            return
-        client, place.client = place.client, None
-        if client is not None:
-            client.close(4000, "left the table")
-        self.broadcast_table()
-        self.after_change()
+        """A player leaves the table (``dos.server.seating``): between games their seat opens
+        at once (the host's too: the role passes on); during a game the stand-in plays it
+        from now on, until they come back (``back``, or a new connection) or the game ends."""
+        await seating.leave(self, seat)
 
     def back(self, seat: int) -> None:
         """A player takes their seat back from the stand-in bot."""
         place = self.seats[seat]
+        place.left = False
         if place.away:
             place.away = False
             self._timer_key = None
             self.broadcast_table()
             self.after_change()
 
-    def _set_away(self, seat: int) -> None:
+    def await_return(self, seat: int) -> None:
+        """``seat``'s player is not connected: past the grace, the stand-in plays for them
+        during a game, and a host's role passes on."""
         place = self.seats[seat]
-        if place.bot is None and not place.away and self.playing():
+        if seating.person(place) and place.client is None and not place.remote:
+            place.leave_timer.start(self.settings.grace_seconds, lambda: self._gone(seat))
+
+    def _gone(self, seat: int) -> None:
+        place = self.seats[seat]
+        if place.client is not None or place.remote:
+            return
+        self.stand_in(seat)
+        if seat == self.host:
+            self._spawn(seating.pass_host(self))
+
+    def stand_in(self, seat: int) -> None:
+        """The stand-in bot plays ``seat`` from now on (during a game; also while the round
+        summary pauses it), until its player comes back."""
+        place = self.seats[seat]
+        if place.bot is None and not place.away and self.status == Status.PLAYING:
             place.away = True
+            self._timer_key = None
             self.broadcast_table()
             self.after_change()
 
@@ -831,7 +851,7 @@ class Table:
 
     def _grace_over(self, seat: int) -> None:
         self._send_timer()
-        self._set_away(seat)
+        self.stand_in(seat)
 
     def _stop_timer(self) -> None:
         if self._timer_seat is not None:

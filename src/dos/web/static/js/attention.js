@@ -1,5 +1,6 @@
 // Your turn, even in another tab: the tab's title and icon change, and a browser
-// notification comes when the tab is hidden, if the player allowed notifications.
+// notification comes when the tab is hidden, if the player allowed notifications and has not
+// switched them off with the bell (a toggle remembered across visits: localStorage).
 
 import { t } from "./i18n.js";
 import { icon as svgIcon } from "./sound.js";
@@ -15,6 +16,14 @@ export const ICON_TURN = icon("#ffcc33", "#c62828");
 
 let wasMyTurn = false;
 
+const CHOICE = "dos.notify";  // "off" when the player switched notifications off
+
+/** Whether a notification may come: the browser allows it and the bell is on. */
+export function notifying() {
+  return "Notification" in window && Notification.permission === "granted"
+    && localStorage.getItem(CHOICE) !== "off";
+}
+
 function setIcon(href) {
   let link = document.querySelector("link[rel='icon']");
   if (!link) {
@@ -29,8 +38,7 @@ function setIcon(href) {
 export function turnChanged(myTurn) {
   document.title = myTurn ? `● ${t("web.your_turn")} · DOS` : "DOS";
   setIcon(myTurn ? ICON_TURN : ICON_IDLE);
-  if (myTurn && !wasMyTurn && document.hidden && "Notification" in window
-      && Notification.permission === "granted") {
+  if (myTurn && !wasMyTurn && document.hidden && notifying()) {
     try {
       new Notification(t("web.your_turn"), { body: "DOS", tag: "dos-turn", icon: ICON_TURN });
     } catch {
@@ -40,21 +48,27 @@ export function turnChanged(myTurn) {
   wasMyTurn = myTurn;
 }
 
-/** The bell: asks the browser for notifications (once the player wants them). */
+/** The bell, a toggle: on, it asks the browser for notifications the first time; on or off,
+ * the choice is remembered. Blocked by the browser, it says where to allow them. */
 export function bindNotifyButton(button, label) {
   const show = () => {
     const supported = "Notification" in window;
     button.hidden = !supported;
     if (!supported) return;
-    const on = Notification.permission === "granted";
+    const on = notifying();
+    const blocked = Notification.permission === "denied";
     button.setAttribute("aria-pressed", String(on));
     button.replaceChildren(on ? svgIcon(BELL) : svgIcon(BELL, SLASH));
     button.setAttribute("aria-label", label());
-    button.title = label();
+    button.title = blocked ? t("web.notify_blocked") : label();
   };
   button.addEventListener("click", async () => {
-    if ("Notification" in window && Notification.permission === "default") {
-      await Notification.requestPermission();
+    if (!("Notification" in window)) return;
+    if (notifying()) {
+      localStorage.setItem(CHOICE, "off");
+    } else {
+      localStorage.setItem(CHOICE, "on");
+      if (Notification.permission === "default") await Notification.requestPermission();
     }
     show();
   });

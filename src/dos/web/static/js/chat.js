@@ -1,6 +1,11 @@
-// The table's chat (server messages `chat`, `chat_rules`): texts shown as text, never HTML;
-// quick reactions in the reader's language; a player can mute another (remembered for the
-// table); spectators read, and write only when the host allows it.
+// The table's chat (server messages `chat`, `chat_rules`, `chat_history`): texts shown as
+// text, never HTML; quick reactions in the reader's language; a player can mute another
+// (remembered for the table); spectators read, and write only when the host allows it.
+//
+// The chat is kept by the server: each connection starts from the lines kept so far
+// (`chat_history`), so a reload, a late spectator or a reconnect shows them all, once. One
+// chat panel goes where the player is (`placeChat`): beside the table, in the waiting room,
+// or inside the round summary and the game-over dialog, which would otherwise cover it.
 
 import { t } from "./i18n.js";
 import { icon } from "./sound.js";
@@ -10,6 +15,30 @@ const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
 
 const $ = (id) => document.getElementById(id);
 const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
+/** The lines a page keeps: the server's `dos.server.chat.HISTORY_MAX`. */
+const LINES_MAX = 200;
+
+// The chat panel and where it lives beside the table (a marker in the board).
+let panel = null;
+let home = null;
+
+/** Puts the chat panel where it can be used: into the open dialog's `.chat-slot` (the round
+ * summary, the game over), else the waiting room's while it shows, else beside the table.
+ * Called whenever the view changes or such a dialog opens or closes. */
+export function placeChat() {
+  if (!panel) return;
+  const dialog = $("dialog");
+  const slot = (dialog && dialog.open && dialog.querySelector(".chat-slot"))
+    || (document.body.dataset.view === "waiting" ? $("waiting-chat") : null);
+  const focused = panel.contains(document.activeElement) ? document.activeElement : null;
+  if (slot) {
+    if (panel.parentElement !== slot) slot.append(panel);
+  } else if (home.nextSibling !== panel) home.after(panel);
+  panel.dataset.place = !slot ? "table" : slot.id === "waiting-chat" ? "waiting" : "dialog";
+  const list = panel.querySelector(".chat-log");
+  list.scrollTop = list.scrollHeight;  // moving it scrolled it back to the top
+  if (focused && document.contains(focused) && !focused.closest("[hidden]")) focused.focus();
+}
 
 export class Chat {
   /** @param {{send: (message) => boolean, names: () => string[], me: () => ({seat, host, code})}} deps */
@@ -19,14 +48,22 @@ export class Chat {
     this.me = me;
     this.lines = [];
     this.spectators = false;
+    // The elements, held: the panel moves (placeChat), and may be out of the page a moment.
+    this.el = {
+      input: $("chat-input"), sendButton: $("chat-send"), reactions: $("chat-reactions"),
+      readOnly: $("chat-read-only"), host: $("chat-host"), spectators: $("chat-spectators"),
+      list: $("chat-log"), muted: $("chat-muted"),
+    };
+    panel = this.el.list.closest(".chat-area");
+    home = document.createComment("the chat's place beside the table");
+    panel.before(home);
     $("chat-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      const input = $("chat-input");
-      const text = input.value.trim();
+      const text = this.el.input.value.trim();
       if (!text) return;
-      if (this.send({ type: "chat", text })) input.value = "";
+      if (this.send({ type: "chat", text })) this.el.input.value = "";
     });
-    $("chat-spectators").addEventListener("change", (event) => {
+    this.el.spectators.addEventListener("change", (event) => {
       this.send({ type: "chat_spectators", allowed: event.target.checked });
     });
     this.renderReactions();
@@ -61,7 +98,14 @@ export class Chat {
 
   add(message) {
     this.lines.push(message);
-    if (this.lines.length > 200) this.lines.shift();
+    if (this.lines.length > LINES_MAX) this.lines.shift();
+    this.render();
+  }
+
+  /** The lines the table kept (`chat_history`, on every connect): they replace any held, so
+   * a reconnect shows each line once. */
+  setHistory(lines) {
+    this.lines = (lines || []).slice(-LINES_MAX);
     this.render();
   }
 
@@ -76,7 +120,7 @@ export class Chat {
   }
 
   renderReactions() {
-    const box = $("chat-reactions");
+    const box = this.el.reactions;
     box.replaceChildren();
     box.setAttribute("aria-label", t("web.chat_reactions"));
     for (const reaction of REACTIONS) {
@@ -93,14 +137,15 @@ export class Chat {
   render() {
     const { seat, host } = this.me();
     const canWrite = seat !== null || this.spectators;
-    $("chat-input").disabled = !canWrite;
-    $("chat-send").disabled = !canWrite;
-    for (const button of $("chat-reactions").querySelectorAll("button")) button.disabled = !canWrite;
-    $("chat-read-only").hidden = canWrite;
-    $("chat-host").hidden = seat === null || seat !== host;
-    $("chat-spectators").checked = this.spectators;
+    const el = this.el;
+    el.input.disabled = !canWrite;
+    el.sendButton.disabled = !canWrite;
+    for (const button of el.reactions.querySelectorAll("button")) button.disabled = !canWrite;
+    el.readOnly.hidden = canWrite;
+    el.host.hidden = seat === null || seat !== host;
+    el.spectators.checked = this.spectators;
     const muted = this.muted();
-    const list = $("chat-log");
+    const list = el.list;
     list.replaceChildren();
     for (const line of this.lines) {
       if (line.seat !== null && muted.has(line.seat)) continue;
@@ -126,7 +171,7 @@ export class Chat {
       list.append(li);
     }
     const mutedNames = [...muted].map((s) => this.names()[s]).filter(Boolean);
-    const note = $("chat-muted");
+    const note = el.muted;
     note.replaceChildren();
     note.hidden = !mutedNames.length;
     for (const s of muted) {

@@ -6,7 +6,7 @@ import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
-import { fan, placeSeats } from "./seats.js";
+import { fan, placeSeats, nameTag } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -65,6 +65,7 @@ export class ClassicView {
     $("phase-info").textContent = view.pending ? t("web.classic_pending", { count: view.pending }) : "";
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
     $("my-score").textContent = "";
+    $("hand-points").textContent = "";  // classic hands score no points (RULES.md §9)
     $("hand-label").textContent = t("game.your_hand");
     this.renderPlayers();
     this.renderPile();
@@ -89,9 +90,8 @@ export class ClassicView {
       li.dataset.seat = seat;
       if (seat === view.seat) li.classList.add("me");
       if (seat === view.turn) li.classList.add("turn");
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = this.playerName(seat) + (seat === view.seat ? ` (${t("game.you")})` : "");
+      const you = seat === view.seat ? ` (${t("game.you")})` : "";
+      const name = nameTag(player.seatName || this.playerName(seat), player.level, you);
       const meta = document.createElement("span");
       meta.className = "meta";
       const place = (view.ranking || []).indexOf(seat);
@@ -101,7 +101,7 @@ export class ClassicView {
         player.bot ? t("web.bot") : player.connected === false ? t("web.disconnected") : t("web.connected"),
       ].filter(Boolean).join(" · ");
       li.append(name, fan(size), meta);
-      li.setAttribute("aria-label", `${name.textContent}: ${meta.textContent}`);
+      li.setAttribute("aria-label", `${this.playerName(seat)}${you}: ${meta.textContent}`);
       list.append(li);
     });
     placeSeats(list, view.seat);
@@ -177,7 +177,9 @@ export class ClassicView {
     const key = JSON.stringify(reaction.targets);
     if (key === this.reactionKey) return;
     this.reactionKey = key;
-    this.reactionStart = performance.now();
+    // The server's clock runs from the sending of the state that starts the test: count from
+    // its arrival (main.js shows it at once), not from this drawing.
+    this.reactionStart = Math.min(performance.now(), this.model.receivedAt ?? Infinity);
     this.hits = 0;
     if (area) area.remove();
     area = document.createElement("div");

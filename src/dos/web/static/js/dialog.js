@@ -1,6 +1,8 @@
 // One modal dialog for questions and summaries; keyboard-friendly (Esc closes, focus returns).
+// A question about a move shows what it is about (`moveBody`): the dialog covers the board.
 
 import { t } from "./i18n.js";
+import { cardElement, cardLabel } from "./cards.js";
 
 const dialog = () => document.getElementById("dialog");
 let current = null; // the open dialog's {resolve, returnFocus}
@@ -74,4 +76,32 @@ export function close() {
 export function isOpen(kind) {
   const d = dialog();
   return d.open && (kind === undefined || d.dataset.kind === kind);
+}
+
+/** The body of a question about a move: `question`, then the cards played and the Center Row
+ * card they go on, drawn and said ("Playing red 5 and Wild DOS on red 7."). */
+export function moveBody(question, cards, target) {
+  const body = document.createElement("div");
+  const asked = document.createElement("p");
+  asked.textContent = question;
+  const move = document.createElement("div");
+  move.className = "designation-move";
+  const played = document.createElement("span");
+  played.className = "played";
+  for (const card of cards) played.append(cardElement(card));
+  const arrow = document.createElement("span");
+  arrow.className = "onto";
+  arrow.setAttribute("aria-hidden", "true");
+  arrow.textContent = "→";
+  const labels = cards.map(cardLabel);
+  const words = document.createElement("p");
+  words.className = "move-words";
+  words.textContent = t("web.designation_move", {
+    cards: labels.length === 2 ? t("game.cards_pair", { first: labels[0], second: labels[1] })
+      : labels.join(", "),
+    target: cardLabel(target),
+  });
+  move.append(played, arrow, cardElement(target), words);
+  body.append(asked, move);
+  return body;
 }

@@ -1,5 +1,7 @@
 // The page's words, from the shared message catalog (GET /api/i18n/{lang}: {"ns.key": text}).
-// Every text on the page comes from here; English fills any key a language lacks.
+// Every text on the page comes from here; English fills any key a language lacks. A counted
+// text has one entry per plural category of its language (`key#one`, `key#few`, ...: CLDR's,
+// as Intl.PluralRules names them; Welsh has six, Japanese one), and `tn` picks the form.
 
 export const LANGS = ["en", "fr", "de", "it", "nl", "cy", "ja"];
 export const LANG_NAMES = {
@@ -59,6 +61,25 @@ export function t(key, params = {}) {
   if (template === undefined) return key;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole);
+}
+
+const pluralRules = new Map();
+
+/** The CLDR plural category of `count` in `code` ("one", "few", "other"...). */
+export function pluralCategory(count, code = current) {
+  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
+  return pluralRules.get(code).select(Number(count));
+}
+
+/** The counted text `key` in the form for `count` (`key#<category>`, else `key#other`; in
+ * English if the language lacks it), its `{placeholders}` filled from `params`. */
+export function tn(key, count, params = {}) {
+  for (const [catalog, code] of [[texts, current], [fallback, "en"]]) {
+    for (const form of [`${key}#${pluralCategory(count, code)}`, `${key}#other`]) {
+      if (form in catalog) return t(form, params);
+    }
+  }
+  return key;
 }
 
 /** Server-sent words `{key, params}` in the page's language: a param that is itself such

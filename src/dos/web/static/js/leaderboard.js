@@ -2,14 +2,19 @@
 // ratings from GET /api/leaderboard and GET /api/players/{id} (docs/ratings.md). Every word
 // comes from the message catalog (rank.* keys); the rating-over-time plot is inline SVG, of
 // the player's latest page of rating changes (the newest 200 at most). A provisional rating
-// (a player not yet established) is marked, and is not on the leaderboard.
+// (a player not yet established) is marked, and is not on the leaderboard. Opened without a
+// board in its address, the page shows the player's own board (the one they played most
+// on), else the board with the most players: never an empty board while another has players.
+// The player's own row is marked; each game on a player's page links to its replay.
 
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { storedName } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PAGE = 50;
 const SEATS = [2, 3, 4];
+const RULES = ["official", "classic"];
 
 let state = { rules: "official", players: 2, offset: 0, player: null };
 let board = null;
@@ -94,16 +99,22 @@ function renderBoard() {
   const rows = $("board-rows");
   rows.replaceChildren();
   const entries = board ? board.entries : [];
-  const me = localStorage.getItem("dos.player_id");
+  const me = myId();
   for (const entry of entries) {
     const row = document.createElement("tr");
-    if (entry.player_id === me) row.className = "you";
+    const mine = entry.player_id === me;
+    if (mine) {
+      row.className = "you";
+      row.setAttribute("aria-current", "true");
+    }
     const place = document.createElement("th");
     place.scope = "row";
     place.className = "num";
     place.textContent = String(entry.place);
     row.append(place);
-    cell(row, "").append(playerLink(entry));
+    const who = cell(row, "");
+    who.append(playerLink(entry));
+    if (mine) who.append(` (${t("game.you")})`);
     cell(row, fixed(entry.rating), "num");
     cell(row, t("rank.mu_sigma", { mu: fixed(entry.mu), sigma: fixed(entry.sigma) }), "num");
     cell(row, String(entry.games), "num");
@@ -188,9 +199,13 @@ function renderPlayer() {
     const row = document.createElement("tr");
     const head = document.createElement("th");
     head.scope = "row";
-    head.textContent = t("rank.game_n", { game: game.game_id, rules: rulesName(game.rules) });
+    // The game is a link to its replay (the main page's /replay/{id}).
+    const replay = document.createElement("a");
+    replay.href = `/replay/${encodeURIComponent(game.game_id)}`;
+    replay.textContent = t("rank.game_n", { game: game.game_id, rules: rulesName(game.rules) });
+    head.append(replay);
     row.append(head);
-    cell(row, game.players.join(", "));
+    cell(row, game.players.map(storedName).join(", "));
     cell(row, game.won ? t("rank.won") : t("rank.place_n", { place: game.rank + 1 }), "num");
     cell(row, signed(game.rating_change), game.rating_change >= 0 ? "num up" : "num down");
     games.append(row);
@@ -260,16 +275,55 @@ function renderPlot() {
 
 // --- start ------------------------------------------------------------------------------------
 
+/** This browser's player (js/session.js keeps it), or null. */
+function myId() {
+  return localStorage.getItem("dos.player_id");
+}
+
+/** Whether the address names a board (else the page picks one: `pickBoard`). */
+function namesBoard() {
+  const query = new URLSearchParams(location.search);
+  return query.has("rules") || query.has("players");
+}
+
 function readAddress() {
   const query = new URLSearchParams(location.search);
   const rules = query.get("rules");
   const players = Number(query.get("players"));
   state = {
-    rules: rules === "classic" ? "classic" : "official",
+    rules: RULES.includes(rules) ? rules : "official",
     players: SEATS.includes(players) ? players : 2,
     offset: Math.max(0, Number(query.get("offset")) || 0),
     player: query.get("player"),
   };
+}
+
+/** The board to open on: the player's own (where they are listed, the one with the most
+ * games), else the one with the most players, else the first. */
+async function pickBoard() {
+  const me = myId();
+  const boards = RULES.flatMap((rules) => SEATS.map((players) => ({ rules, players })));
+  const [mine, totals] = await Promise.all([
+    me ? getJson(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
+    Promise.all(boards.map(({ rules, players }) => {
+      const query = new URLSearchParams({ rules, players, limit: 1 });
+      return getJson(`/api/leaderboard?${query}`).then((b) => (b ? b.total : 0), () => 0);
+    })),
+  ]);
+  const listed = ((mine && mine.ratings) || []).filter((r) => !r.provisional
+    && boards.some((b) => b.rules === r.rules && b.players === r.players));
+  if (listed.length) {
+    const best = listed.reduce((a, b) => (b.games > a.games ? b : a));
+    return { rules: best.rules, players: best.players };
+  }
+  const fullest = totals.indexOf(Math.max(...totals));
+  return totals[fullest] > 0 ? boards[fullest] : boards[0];
+}
+
+/** The board the address names, else the one `pickBoard` picks. */
+async function openBoard() {
+  if (!namesBoard()) state = { ...state, ...(await pickBoard()) };
+  await loadBoard();
 }
 
 function go() {
@@ -321,13 +375,13 @@ async function start() {
   window.addEventListener("popstate", () => {
     readAddress();
     if (state.player) loadPlayer();
-    else loadBoard();
+    else openBoard();
   });
   readAddress();
   await setLang(preferredLang());
   loaded = true;
   if (state.player) await loadPlayer();
-  else await loadBoard();
+  else await openBoard();
   document.body.dataset.ready = "true";
 }
 

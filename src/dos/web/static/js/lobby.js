@@ -1,9 +1,10 @@
 // The lobby: a name, creating a table (rule set, options, seats, bots, private or listed),
 // joining one by code or link, the list of listed tables, and the waiting room.
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
+import { nameTag, seatName, seatLevel } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,13 +26,16 @@ async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    // The player's words for the refusal, never the server's English.
-    throw new Error(errorText({ code: codeOf(data), status: response.status }));
+    // The player's words for the refusal, never the server's English; its code for programs.
+    const error = new Error(errorText({ code: codeOf(data), status: response.status }));
+    error.code = codeOf(data);
+    throw error;
   }
   return data;
 }
 
 export const getJSON = (path) => api("GET", path);
+export const postJSON = (path, body) => api("POST", path, body);
 
 /** A table code from what a player typed: a code, or a join link ending in /t/CODE. */
 export function codeFrom(text) {
@@ -81,10 +85,12 @@ function optionsFromForm(form) {
 }
 
 export class Lobby {
-  /** @param {{onSeated: (grant) => void, onError: (message) => void}} handlers */
-  constructor({ onSeated, onError }) {
+  /** @param {{onSeated: (grant) => void, onError: (message) => void,
+   *   onStarted: (code) => void}} handlers (`onStarted`: a join refused as the game started) */
+  constructor({ onSeated, onError, onStarted }) {
     this.onSeated = onSeated;
     this.onError = onError;
+    this.onStarted = onStarted;
     $("player-name").value = session.name();
     $("player-name").addEventListener("change", () => session.setName($("player-name").value.trim()));
     $("create-form").addEventListener("submit", (event) => {
@@ -168,7 +174,7 @@ export class Lobby {
     const form = $("create-form");
     try {
       const turnSeconds = Number(form.turn_seconds.value);
-      const grant = await api("POST", "/api/tables", {
+      const body = {
         name: playerName(),
         rules: form.rules.value,
         options: optionsFromForm(form),
@@ -177,7 +183,11 @@ export class Lobby {
         rated: form.rated ? form.rated.checked : true,
         turn_seconds: turnSeconds > 0 ? turnSeconds : null,
         player_token: session.playerToken(),
-      });
+      };
+      // The timer as the form offers it: the server's default (60 s at a table for people
+      // together, none for one person against bots); any other value, as asked.
+      if (form.turn_seconds.value === form.turn_seconds.defaultValue) delete body.turn_seconds;
+      const grant = await api("POST", "/api/tables", body);
       session.saveGrant(grant);
       this.onSeated(grant);
     } catch (error) {
@@ -198,7 +208,8 @@ export class Lobby {
       session.saveGrant(grant);
       this.onSeated(grant);
     } catch (error) {
-      this.onError(error.message);
+      if (error.code === "started" && this.onStarted) this.onStarted(code);
+      else this.onError(error.message);
     }
   }
 
@@ -218,7 +229,7 @@ export class Lobby {
         const host = table.seats[table.host] ? table.seats[table.host].name : "";
         const free = table.seats.filter((s) => !s.name && !s.bot).length;
         const label = document.createElement("span");
-        label.textContent = t("web.table_entry", { code: table.code, host, free });
+        label.textContent = tn("web.table_entry", free, { code: table.code, host, free });
         const button = document.createElement("button");
         button.type = "button";
         button.className = "secondary";
@@ -248,9 +259,9 @@ export class Lobby {
     for (const seat of table.seats) {
       const li = document.createElement("li");
       li.dataset.seat = seat.seat;
-      const name = document.createElement("span");
-      name.className = "seat-name";
-      name.textContent = seat.name || (seat.bot ? t("web.bot_level_tag", { level: t(`web.level_${seat.bot}`) }) : t("web.open_seat"));
+      // "Bot 2" and its level apart, as at the table (seats.js: one naming everywhere).
+      const name = nameTag(seatName(seat, seat.seat), seatLevel(seat));
+      name.classList.add("seat-name");
       const tag = document.createElement("span");
       tag.className = "tag";
       const tags = [];

@@ -1,7 +1,7 @@
 // Actions in words for the log, with the shared `game.log_*` templates (as dos.i18n.describe
 // writes them for the terminal client).
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { parseCard, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 
@@ -97,7 +97,7 @@ function describeClassic(text, player, before) {
   if (action === "draw") return t("game.log_draw", { player });
   if (action === "timeout") return t("web.classic_log_timeout", { player });
   const react = /^react (\d+) (\d+)ms$/.exec(action);
-  if (react) return t("web.classic_log_react", { player, hits: react[1], ms: react[2] });
+  if (react) return tn("web.classic_log_react", react[1], { player, hits: react[1], ms: react[2] });
   const [card, wish] = action.split("=");
   const played = t("web.classic_log_play", { player, card: cardLabel(card) });
   return wish && COLOURS[wish] ? `${played} ${t("web.classic_log_wish", { colour: colourName(wish) })}` : played;

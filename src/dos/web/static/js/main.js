@@ -11,15 +11,20 @@ import { renderRules } from "./rules.js";
 import { describe } from "./log.js";
 import { cardLabel } from "./cards.js";
 import { showRound, showGameOver } from "./summary.js";
-import { close as closeDialog, isOpen } from "./dialog.js";
+import { close as closeDialog, isOpen, ask } from "./dialog.js";
+import * as host from "./host.js";
+import { PlayNow } from "./playnow.js";
 import { Pause } from "./pause.js";
 import { errorText } from "./errors.js";
 import { parseAction } from "./actions.js";
-import { PACE_MS, flyCard, reducedMotion, sleep } from "./motion.js";
+import { Pacer, flyCard } from "./motion.js";
 import * as sound from "./sound.js";
-import { Chat } from "./chat.js";
+import { Chat, placeChat } from "./chat.js";
 import { turnChanged, bindNotifyButton } from "./attention.js";
 import * as session from "./session.js";
+import { AccountPanel } from "./account.js";
+import { seatName, seatLevel, seatText } from "./seats.js";
+import { Invite } from "./invite.js";
 
 const $ = (id) => document.getElementById(id);
 const VIEWS = ["lobby", "waiting", "table", "replay", "rules"];
@@ -40,7 +45,10 @@ const app = {
   overShownFor: null,
   roundsShown: 0,
   actionCount: 0,
+  catches: new Map(),  // the catches sent and not yet answered: id -> the seat caught
+  receivedAt: null,
   pause: new Pause(),
+  autostart: null,  // the code of a table to start once it shows (Play now)
 };
 
 let tableView;
@@ -48,7 +56,34 @@ let officialView;
 let classicView;
 let lobby;
 let replayView;
+let invite;
 let chat;
+let playNow;
+
+/** Sends a message on the table's connection; whether it went. */
+function send(message) {
+  return Boolean(app.conn && app.conn.send(message));
+}
+
+/** The bot levels of the table's rule set, easiest first (GET /api/info). */
+function tableLevels() {
+  return (app.table && lobby.levelsByRules[app.table.rules]) || [];
+}
+
+/** Leaves the table for good (docs/protocol.md, "Seats and the host"): during a game, after
+ * saying that a bot plays the seat to the end; then back to the lobby. */
+async function leaveSeat() {
+  const playing = app.table && app.table.status === "playing" && app.view && app.view.phase !== "over";
+  if (app.seat !== null && playing) {
+    const sure = await ask(t("web.leave_confirm_title"), t("web.leave_confirm_text"), [
+      { label: t("web.leave_table"), value: true, id: "confirm-leave" },
+    ]);
+    if (!sure) return;
+  }
+  if (app.seat !== null) send({ type: "leave" });
+  if (app.code) session.forget(app.code);
+  leaveTable();
+}
 
 function showView(name, { focus = true } = {}) {
   const changed = name !== app.shown;
@@ -56,6 +91,7 @@ function showView(name, { focus = true } = {}) {
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
   app.shown = name;
   document.body.dataset.view = name;
+  placeChat();  // the chat goes along: beside the table, or in the waiting room
   if (changed && focus) requestAnimationFrame(() => focusView(name));
 }
 
@@ -79,8 +115,16 @@ function closeRules() {
   else focusView(app.shown);
 }
 
-function showError(message) {
+/** Shows a refusal over the page (it never moves the board). `game`: it refuses an action of
+ * the game, which an open dialog covers: then it is not shown at all (behind the dialog, or
+ * kept for after it, it would mislead). Any other (the chat's, which goes along into the
+ * dialog) shows in the open dialog. */
+function showError(message, { game = false } = {}) {
+  const dialog = $("dialog");
+  if (dialog.open && game) return;
   const banner = $("error-banner");
+  const home = dialog.open ? dialog : $("main");
+  if (banner.parentElement !== home) home.prepend(banner);
   banner.textContent = message;
   banner.hidden = false;
 }
@@ -90,14 +134,10 @@ function clearError() {
   $("error-banner").textContent = "";
 }
 
+/** The seats' names in running text, "Bot 2 (easy)" for a bot (seats.js: one naming). */
 function names() {
   const seats = (app.table && app.table.seats) || [];
-  return seats.map((s, seat) => {
-    if (s.bot && !s.away) {
-      return `${s.name || t("game.bot_name", { number: seat + 1 })} (${t(`web.level_${s.bot}`)})`;
-    }
-    return s.name || t("web.open_seat");
-  });
+  return seats.map((s, seat) => seatText(s, seat));
 }
 
 // --- the log: each update in words; rebuilt from the server's `log` on every (re)connect ---
@@ -172,10 +212,14 @@ function rebuildLog(message) {
 function model() {
   return {
     view: app.view,
-    players: (app.table ? app.table.seats : []).map((s, i) => ({ ...s, name: names()[i] })),
+    players: (app.table ? app.table.seats : []).map((s, i) => ({
+      ...s, name: names()[i], seatName: seatName(s, i), level: seatLevel(s),
+    })),
     deadline: app.deadline,
     timerSeat: app.timerSeat,
     timerPhase: app.timerPhase,
+    latest: () => pacer.latest,  // the newest state received (the race is decided on it)
+    receivedAt: app.receivedAt,  // when the state on show arrived (performance.now())
   };
 }
 
@@ -185,6 +229,11 @@ function renderTable() {
   if (status === "lobby") {
     if (app.shown !== "rules") showView("waiting");
     lobby.renderWaiting(app.table, app.seat);
+    host.renderWaiting(app.table, app.seat, send, tableLevels());
+    if (app.autostart === app.code && app.seat === app.table.host) {
+      app.autostart = null;  // Play now: the table starts as soon as it shows
+      send({ type: "start" });
+    }
     // The host's Start shows once the table is known: the keyboard goes there.
     if (document.activeElement === $("waiting-title") && !$("start-button").hidden) $("start-button").focus();
     return;
@@ -208,6 +257,8 @@ function renderTable() {
   $("actions").hidden = over;
   $("btn-rematch").hidden = app.seat !== app.table.host;
   $("btn-replay").hidden = app.table.game_id === null || app.table.game_id === undefined;
+  $("leave-table").hidden = app.seat === null || over;  // after a game: the button below
+  host.renderTable(app.table, app.seat, send, tableLevels());
   tableView = app.table.rules === "classic" ? classicView : officialView;
   body.rules = app.table.rules;
   tableView.render(model());
@@ -235,7 +286,7 @@ function maybeShowEnd() {
     }).then((choice) => {
       if (choice === "rematch") app.conn.send({ type: "rematch" });
       else if (choice === "replay") openReplay(app.table.game_id);
-      else if (choice === "lobby") leaveTable();
+      else if (choice === "lobby") leaveSeat();
     });
     return;
   }
@@ -271,7 +322,7 @@ function maybeShowRanking() {
     .then((choice) => {
       if (choice === "rematch") app.conn.send({ type: "rematch" });
       else if (choice === "replay") openReplay(app.table.game_id);
-      else if (choice === "lobby") leaveTable();
+      else if (choice === "lobby") leaveSeat();
     });
 }
 
@@ -284,30 +335,30 @@ function normalized(view) {
 }
 
 // --- moves you can follow: the server's messages, applied one at a time --------------------
+// (motion.js, Pacer). The pace is for the eyes: the race (DOS!, Catch!) and the version an
+// action is made on follow the newest state received, `pacer.latest`, at once.
 
-const inbox = [];
-let draining = false;
-let nextAt = 0;  // when the next message may be shown (after another player's move)
+const pacer = new Pacer({ show: handle, received, urgent });
 
 function onMessage(message) {
-  inbox.push(message);
-  if (!draining) drain();
+  pacer.push(message);
 }
 
-async function drain() {
-  draining = true;
-  try {
-    while (inbox.length) {
-      const wait = nextAt - performance.now();
-      if (wait > 0) await sleep(wait);
-      const message = inbox.shift();
-      if (!message) break;
-      const paced = handle(message);
-      nextAt = paced && !reducedMotion() ? performance.now() + PACE_MS : 0;
-    }
-  } finally {
-    draining = false;
-  }
+/** On arrival, before the message waits its turn: DOS! and Catch! follow the newest state. */
+function received(message) {
+  const state = message.type === "state" || message.type === "update";
+  if (state && app.view && app.table && app.table.rules !== "classic") officialView.renderRace();
+}
+
+/** Shown at once, with whatever waits before it: the answer to this player's own action (a
+ * refusal, an update with its id) and their reaction test (on the server's clock). */
+function urgent(message) {
+  if (app.seat === null || app.seat === undefined) return false;
+  if (message.type === "error") return Boolean(message.id);
+  if (message.type !== "update" && message.type !== "state") return false;
+  if (message.type === "update" && message.id && message.seat === app.seat) return true;
+  const reaction = message.view && message.view.reaction;
+  return Boolean(reaction && reaction.seat === app.seat);
 }
 
 /** The cards an action moves to the table, and where they go, or null. */
@@ -375,6 +426,8 @@ function apply(message) {
       app.version = message.version;
       app.view = normalized(message.view);
       app.history = (message.view && message.view.history) || [];
+      app.receivedAt = message.receivedAt;
+      clearError();  // the game moved on: a refusal was about a state that is gone
       setTimer(message.timer);
       app.pause.update({ waiting: [], seconds: null }, names());  // a `pause` follows if any
       if (newGame) {
@@ -391,8 +444,10 @@ function apply(message) {
       app.version = message.version;
       app.history = [...app.history, message.action];
       app.view = normalized({ ...message.view, history: app.history });
+      app.receivedAt = message.receivedAt;
       logStep(message.action, message.seat, before, app.view);
-      if (message.id && message.seat === app.seat) clearError();
+      app.catches.delete(message.id);
+      clearError();  // the game moved on (anyone's action): the refusal is about a state gone
       renderTable();
       break;
     }
@@ -412,6 +467,9 @@ function apply(message) {
     case "chat_rules":
       chat.setRules(message.spectators);
       break;
+    case "chat_history":
+      chat.setHistory(message.lines);
+      break;
     case "pause":
       app.pause.update(message, names());
       if (app.pause.waitsFor(app.seat) && !isOpen("round") && app.view) openRoundSummary();
@@ -425,8 +483,14 @@ function apply(message) {
       }
       break;
     case "error":
+      if (app.catches.has(message.id)) {  // a catch that came too late: said in the log too
+        const caught = names()[app.catches.get(message.id)];
+        addLog(t("web.log_catch_late", { player: names()[app.seat], caught }), "mine");
+        sound.play("late");
+        app.catches.delete(message.id);
+      }
       // In the page's language, from the error's code or reason key; never the English.
-      showError(errorText(message));
+      showError(errorText(message), { game: Boolean(message.id) });
       // Which action it refuses: one sent before the last can be answered late.
       if (message.id) document.body.dataset.refused = message.id;
       break;
@@ -460,6 +524,12 @@ function onStatus(status, event) {
   if (status === "connecting") el.textContent = t("web.connecting");
   else if (status === "reconnecting") el.textContent = t("web.reconnecting");
   else if (event && event.code === 4000) el.textContent = t("web.replaced");
+  else if (event && event.code === 4003) {
+    session.forget(app.code);  // removed by the host: the seat is not this browser's any more
+    leaveTable();
+    showError(t("web.removed"));
+    return;
+  }
   else if (event && event.code === 4401) {
     el.textContent = t("web.bad_token");
     session.forget(app.code);
@@ -475,8 +545,7 @@ function enterTable(code) {
   app.view = null;
   if (location.pathname !== `/t/${code}`) history.pushState({}, "", `/t/${code}`);
   if (app.conn) app.conn.close();
-  inbox.length = 0;
-  nextAt = 0;
+  pacer.reset();
   chat.reset();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   app.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
@@ -500,19 +569,31 @@ function leaveTable() {
   app.view = null;
   $("conn-status").hidden = true;
   history.pushState({}, "", "/");
+  invite.hide();
   showView("lobby");
   lobby.refresh();
+}
+
+/** The version an action is made on: the newest state received if the action is legal there
+ * too (DOS! and Catch! are decided on it; a move made while the last one is still on show
+ * means the same there), else the state on show (the server then finds it `stale`). */
+function versionFor(text) {
+  const latest = pacer.latest;
+  const legal = (latest && latest.view && latest.view.legal) || [];
+  return legal.includes(text) ? latest.version : app.version;
 }
 
 /** Sends one action; `dos`: call DOS! with it (docs/protocol.md, Actions). */
 function sendAction(text, dos = false) {
   const id = `a${++app.actionCount}`;
-  const message = { type: "action", action: text, version: app.version, id };
+  const message = { type: "action", action: text, version: versionFor(text), id };
   if (dos) message.dos = true;
   if (!app.conn || !app.conn.send(message)) {
     showError(t("web.error_offline"));
     return;
   }
+  const action = parseAction(text);
+  if (action.kind === "catch") app.catches.set(id, action.target);
   // For tests, as the state on <body>: what went out last, and under which id.
   document.body.dataset.lastSent = text;
   document.body.dataset.lastSentDos = String(dos);
@@ -520,10 +601,11 @@ function sendAction(text, dos = false) {
   clearError();
 }
 
-async function openReplay(gameId) {
+/** The replay of a game, at `step` (a link to a moment: /replay/{id}?step=N). */
+async function openReplay(gameId, step = 0) {
   try {
     showView("replay");
-    await replayView.load(gameId, names());
+    await replayView.load(gameId, names(), step);
     $("replay-next").focus();
   } catch (error) {
     showError(error.message);
@@ -532,6 +614,11 @@ async function openReplay(gameId) {
 }
 
 function route() {
+  const replay = /^\/replay\/(\d+)\/?$/.exec(location.pathname);
+  if (replay) {
+    openReplay(Number(replay[1]), Number(new URLSearchParams(location.search).get("step")) || 0);
+    return;
+  }
   const m = /^\/t\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
   if (m) {
     const code = codeFrom(m[1]);
@@ -542,10 +629,12 @@ function route() {
     showView("lobby");
     $("create-form").hidden = true;  // a join link: just a name and Join (or Watch)
     $("join-code").value = code;
+    invite.show(code);  // who invites, the rules, the seats; a started game: watch it
     ($("player-name").value ? $("join-button") : $("player-name")).focus();
     return;
   }
   if (app.conn) leaveTable();
+  invite.hide();
   $("create-form").hidden = false;
   showView("lobby");
   lobby.refresh();
@@ -556,6 +645,8 @@ function rerender() {
   if (app.shown === "replay" && replayView.replay) replayView.render();
   if (app.table) renderTable();
   if (app.shown === "lobby") lobby.refresh();
+  invite.render();
+  if (playNow) playNow.render();
   lobby.syncForm();  // the bots' level menus, in the new language
 }
 
@@ -601,9 +692,31 @@ async function boot() {
       enterTable(grant.code);
     },
     onError: showError,
+    onStarted: (code) => invite.refused(code),  // a join too late: say so, offer to watch
   });
-  replayView = new ReplayView({ onClose: () => showView(app.table && app.view ? "table" : "lobby") });
-  lobby.loadInfo();
+  invite = new Invite({ onWatch: (code) => enterTable(code) });
+  replayView = new ReplayView({
+    onClose: () => {
+      if (!/^\/replay\//.test(location.pathname)) {
+        showView(app.table && app.view ? "table" : "lobby");
+        return;
+      }
+      history.pushState({}, "", "/");  // a replay opened by its link: back to the lobby
+      route();
+    },
+  });
+  playNow = new PlayNow({
+    onSeated: (grant, { start }) => {
+      clearError();
+      app.autostart = start ? grant.code : null;
+      enterTable(grant.code);
+    },
+    onError: showError,
+  });
+  lobby.loadInfo().then(() => playNow.setLevels(lobby.levelsByRules.official));
+  const account = new AccountPanel();  // "Your player": passkeys, recovery code, sign in/out
+  onLangChange(() => account.render());
+  account.start();
 
   $("watch-button").addEventListener("click", () => {
     const code = codeFrom($("join-code").value);
@@ -611,10 +724,11 @@ async function boot() {
     else $("join-code").focus();
   });
   $("start-button").addEventListener("click", () => app.conn && app.conn.send({ type: "start" }));
-  $("leave-button").addEventListener("click", leaveTable);
+  $("leave-button").addEventListener("click", leaveSeat);
+  $("leave-table").addEventListener("click", leaveSeat);
   $("btn-rematch").addEventListener("click", () => app.conn && app.conn.send({ type: "rematch" }));
   $("btn-replay").addEventListener("click", () => openReplay(app.table.game_id));
-  $("btn-lobby").addEventListener("click", leaveTable);
+  $("btn-lobby").addEventListener("click", leaveSeat);
   $("back-button").addEventListener("click", () => app.conn && app.conn.send({ type: "back" }));
   $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite-link").href));
   $("nav-rules").addEventListener("click", () => {

@@ -1,6 +1,10 @@
 // Moves you can follow: each card that is played flies from its player's place to the table,
 // and the moves of the others are shown one at a time, at a pace a person can read.
 // `prefers-reduced-motion: reduce` turns both off: no flight, no waiting.
+//
+// The pace is for the eyes only. What the page decides on (whether a catch can still succeed,
+// the version an action is made on, a reaction test on the server's clock) reads the newest
+// state received (`Pacer.latest`), never the state the animation has reached.
 
 import { cardElement } from "./cards.js";
 
@@ -13,6 +17,81 @@ export function reducedMotion() {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The server's messages, shown in order: after a message that `show` says is worth a pause
+ * (another player's move), the next one waits PACE_MS (not with reduced motion).
+ *
+ * - `latest`: the newest `state` or `update` received, whatever is on show; every message is
+ *   stamped with `receivedAt` (performance.now() on arrival).
+ * - `received(message)` runs on arrival, before the message waits its turn.
+ * - A message that `urgent(message)` picks (the answer to this player's own action, their
+ *   reaction test) does not wait: it is shown at once, with every message before it.
+ */
+export class Pacer {
+  constructor({ show, received = () => {}, urgent = () => false }) {
+    this.show = show;
+    this.received = received;
+    this.urgent = urgent;
+    this.inbox = [];
+    this.rush = new Set();  // urgent messages still in the inbox
+    this.draining = false;
+    this.nextAt = 0;  // when the next message may be shown
+    this.wake = null;  // ends the wait now
+    this.latest = null;
+  }
+
+  push(message) {
+    message.receivedAt = performance.now();
+    if (message.type === "state" || message.type === "update") this.latest = message;
+    this.received(message);
+    this.inbox.push(message);
+    if (this.urgent(message)) {
+      this.rush.add(message);
+      if (this.wake) this.wake();
+    }
+    if (!this.draining) this.drain();
+  }
+
+  /** Forgets every message not yet shown (another table, another connection). */
+  reset() {
+    this.inbox.length = 0;
+    this.rush.clear();
+    this.nextAt = 0;
+    this.latest = null;
+    if (this.wake) this.wake();
+  }
+
+  pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  async drain() {
+    this.draining = true;
+    try {
+      while (this.inbox.length) {
+        const wait = this.rush.size ? 0 : this.nextAt - performance.now();
+        if (wait > 0) {
+          await this.pause(wait);
+          continue;  // woken early (an urgent message, a reset): look again
+        }
+        const message = this.inbox.shift();
+        this.rush.delete(message);
+        const paced = this.show(message);
+        this.nextAt = paced && !reducedMotion() ? performance.now() + PACE_MS : 0;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}
 
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };

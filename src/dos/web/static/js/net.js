@@ -3,7 +3,7 @@
 
 // Close codes after which coming back cannot help (docs/protocol.md): replaced by a newer
 // connection of the same seat, protocol version, bad token, no such table.
-const FATAL = new Set([4000, 4400, 4401, 4404]);
+const FATAL = new Set([4000, 4003, 4400, 4401, 4404]);
 
 export class Connection {
   /**

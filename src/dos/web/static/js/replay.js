@@ -1,12 +1,24 @@
 // The replay viewer: steps through a finished game (GET /api/games/{id}/replay, a page of
-// frames at a time, fetched as the steps need them), all hands shown.
+// frames at a time, fetched as the steps need them), all hands shown. It plays by itself
+// (Play, a toggle: a step every AUTOPLAY_MS), and copies a link to the moment it shows,
+// /replay/{id}?step=N, which opens the page on that step.
 
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
 import { describe } from "./log.js";
 import { errorText, codeOf } from "./errors.js";
+import { icon } from "./sound.js";
+import { storedName } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
+const AUTOPLAY_MS = 900;
+const PLAY = "M8 5v14l11-7z";
+const PAUSE = "M6 5h4v14H6zm8 0h4v14h-4z";
+
+/** The address of a moment of a game: its replay at `step`. */
+export function momentLink(gameId, step) {
+  return `${location.origin}/replay/${encodeURIComponent(gameId)}?step=${step}`;
+}
 
 export class ReplayView {
   constructor({ onClose }) {
@@ -14,12 +26,20 @@ export class ReplayView {
     this.frames = [];
     this.step = 0;
     this.wanted = 0;
+    this.copied = null;  // {step, done}: the moment whose link was copied last
     $("replay-first").addEventListener("click", () => this.go(0));
     $("replay-prev").addEventListener("click", () => this.go(this.step - 1));
     $("replay-next").addEventListener("click", () => this.go(this.step + 1));
     $("replay-last").addEventListener("click", () => this.go(this.last()));
     $("replay-slider").addEventListener("input", (event) => this.go(Number(event.target.value)));
-    $("replay-close").addEventListener("click", onClose);
+    $("replay-play").addEventListener("click", () => this.setPlaying(!this.timer));
+    $("replay-copy").addEventListener("click", () => this.copyLink());
+    $("replay-close").addEventListener("click", () => {
+      this.setPlaying(false);
+      onClose();
+    });
+    this.timer = null;
+    this.showPlaying();
     document.addEventListener("keydown", (event) => {
       if ($("view-replay").hidden || (event.target instanceof Element ? event.target : document.body).closest("input, select")) return;
       if (event.key === "ArrowRight") this.go(this.step + 1);
@@ -47,15 +67,64 @@ export class ReplayView {
     return page;
   }
 
-  /** Loads a finished game; `names`: the players as the table calls them ("Bot 2 (easy)"). */
-  async load(gameId, names = []) {
+  /** Loads a finished game at `step`; `names`: the players as the table calls them
+   * ("Bot 2 (easy)"; else the game's own names). */
+  async load(gameId, names = [], step = 0) {
+    this.setPlaying(false);
     this.replay = null;
     this.frames = [];
+    this.copied = null;
     const first = await this.fetchPage(gameId, 0);
     this.replay = { ...first, gameId, frames: undefined };
-    this.replay.players = first.players.map((player, seat) => names[seat] ?? player);
+    this.replay.players = first.players.map((player, seat) => names[seat] ?? storedName(player, seat));
     $("replay-slider").max = this.last();
-    await this.go(0);
+    await this.go(step);
+  }
+
+  /** Autoplay on or off: a step every AUTOPLAY_MS, until the last step (or the view closes). */
+  setPlaying(on) {
+    clearInterval(this.timer);
+    this.timer = null;
+    if (on && this.replay) {
+      if (this.step >= this.last()) this.go(0);  // played to the end: from the deal again
+      this.timer = setInterval(() => {
+        if ($("view-replay").hidden || this.step >= this.last()) this.setPlaying(false);
+        else this.go(this.step + 1);
+      }, AUTOPLAY_MS);
+    }
+    this.showPlaying();
+  }
+
+  showPlaying() {
+    const button = $("replay-play");
+    button.setAttribute("aria-pressed", String(this.timer !== null));
+    $("replay-play-icon").replaceChildren(icon(this.timer !== null ? PAUSE : PLAY));
+  }
+
+  /** Copies the link to the step shown, and shows it (to copy by hand where the page may not
+   * write the clipboard: an address that is not https). */
+  async copyLink() {
+    if (!this.replay) return;
+    const link = momentLink(this.replay.gameId, this.step);
+    const field = $("replay-link");
+    field.value = link;
+    this.copied = { step: this.step, done: false };
+    this.showCopied();
+    try {
+      await navigator.clipboard.writeText(link);
+      this.copied.done = true;
+      this.showCopied();
+    } catch {
+      field.focus();
+      field.select();
+    }
+  }
+
+  /** The link and "Link copied." show while the step they are about shows. */
+  showCopied() {
+    const here = Boolean(this.copied) && this.copied.step === this.step;
+    $("replay-link-box").hidden = !here;
+    $("replay-copied").hidden = !(here && this.copied.done);
   }
 
   /** Shows `step`, fetching the pages it needs (the frame and the one before it). */
@@ -85,6 +154,7 @@ export class ReplayView {
     const frame = frames[this.step];
     const position = frame.position;
     $("replay-step").textContent = t("web.replay_step_n", { step: this.step, total: this.last() });
+    this.showCopied();
     if (frame.action && this.step > 0) {
       const before = frames[this.step - 1].position;
       $("replay-action").textContent = describe(frame.action, before.turn, before, players,

@@ -2,6 +2,11 @@
 // others in seat order going round from them: up the left side, across the top, down the
 // right side. 2 players: one opposite; 3: left and right; 4: left, top, right; more: shared
 // out between the three sides. The places are grid cells of #opponents (style.css, "Seats").
+// A seat's name is the same everywhere (waiting room, table, invite, log): a person's name,
+// "Bot N" for a bot, and a bot's level apart from its name (a badge; "Bot N (level)" in
+// running text), so that neither is cut where the other is long.
+
+import { t, has } from "./i18n.js";
 
 const TRACKS = 6; // each side is cut in 6 tracks: 1, 2 or 3 boxes per side fit evenly
 
@@ -58,4 +63,48 @@ export function fan(size) {
     el.append(back);
   }
   return el;
+}
+
+/** A seat's name without its level: the player's, "Bot N" for a bot seat, "open seat" for an
+ * open one (a person's seat a stand-in bot plays keeps the person's name). */
+export function seatName(seat, index) {
+  if (seat.bot && !seat.away) return seat.name || t("game.bot_name", { number: index + 1 });
+  return seat.name || t("web.open_seat");
+}
+
+/** The level of a bot seat ("easy"...), or null (a person, or a stand-in for one). */
+export function seatLevel(seat) {
+  return seat.bot && !seat.away ? seat.bot : null;
+}
+
+/** A seat's name in running text: "Bot 2 (easy)" for a bot (web.bot_named), else its name. */
+export function seatText(seat, index) {
+  const level = seatLevel(seat);
+  const name = seatName(seat, index);
+  return level ? t("web.bot_named", { bot: name, level: t(`web.level_${level}`) }) : name;
+}
+
+/** A name as shown in a seat's box: `.who` (the name, then `suffix`) and, for a bot, `.level`
+ * (its level as a badge beside it, or below it where the box is narrow). */
+export function nameTag(name, level = null, suffix = "") {
+  const el = document.createElement("span");
+  el.className = "name";
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = name + suffix;
+  el.append(who);
+  if (level) {
+    const badge = document.createElement("span");
+    badge.className = "level";
+    badge.textContent = t(`web.level_${level}`);
+    el.append(badge);
+  }
+  return el;
+}
+
+/** A player's name as a game keeps it, shown as the table shows it: the server keeps a bot
+ * seat's as "<level> bot" (dos.server.tables), shown "Bot 2 (easy)" in the page's words. */
+export function storedName(name, index) {
+  const bot = /^([a-z]+) bot$/.exec(String(name));
+  return bot && has(`web.level_${bot[1]}`) ? seatText({ bot: bot[1], name: null }, index) : name;
 }

@@ -1,18 +1,61 @@
 // What the browser remembers between visits (localStorage): the player's name and token, and
 // the seat token of every table joined, so that a reload comes back to the same seat.
+// Signing in (account.js) puts another player's token here; signing out forgets them all.
 
 const get = (key) => localStorage.getItem(key);
 const set = (key, value) => localStorage.setItem(key, value);
+const listeners = new Set();
 
 export const name = () => get("dos.name") || "";
 export const setName = (value) => set("dos.name", value);
 export const playerToken = () => get("dos.player_token");
+export const playerId = () => get("dos.player_id");
+
+/** Calls `listener()` whenever the player this browser holds changes. */
+export function onChange(listener) {
+  listeners.add(listener);
+}
+
+function changed() {
+  for (const listener of listeners) listener();
+}
 
 /** Keeps a seat grant (POST /api/tables or /join): the seat token opens the seat again. */
 export function saveGrant(grant) {
+  const before = playerId();
   set("dos.player_token", grant.player_token);
   set("dos.player_id", grant.player_id);
   set(`dos.seat.${grant.code}`, JSON.stringify({ seat: grant.seat, token: grant.token }));
+  if (before !== grant.player_id) changed();
+}
+
+/** A fresh token for the same player (the server renews it when asked). */
+export function renewToken(token) {
+  if (token) set("dos.player_token", token);
+}
+
+function forgetSeats() {
+  const keys = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("dos.seat.")) keys.push(key);
+  }
+  for (const key of keys) localStorage.removeItem(key);
+}
+
+/** Another player signed in here: their token; the seats of the one before are not theirs. */
+export function signIn({ player_id, player_token }) {
+  if (playerId() !== player_id) forgetSeats();
+  set("dos.player_token", player_token);
+  set("dos.player_id", player_id);
+  changed();
+}
+
+/** Signed out: this browser forgets the player, their name and their seats. */
+export function signOut() {
+  for (const key of ["dos.player_token", "dos.player_id", "dos.name"]) localStorage.removeItem(key);
+  forgetSeats();
+  changed();
 }
 
 /** {seat, token} for a table code, or null. */

@@ -1,5 +1,5 @@
-// Sounds for play, draw, your turn, DOS!, catch and round end, made with the Web Audio API
-// (no sound files). A toggle mutes them; the choice is remembered (localStorage).
+// Sounds for play, draw, your turn, DOS!, catch, a catch too late and round end, made with the
+// Web Audio API (no sound files). A toggle mutes them; the choice is remembered (localStorage).
 
 const KEY = "dos.sound";
 let context = null;
@@ -10,6 +10,7 @@ const TONES = {
   turn: [[523, 0, 0.12, "sine"], [784, 0.12, 0.16, "sine"]],
   dos: [[880, 0, 0.1, "square"], [880, 0.14, 0.12, "square"]],
   catch: [[440, 0, 0.12, "sawtooth"], [220, 0.12, 0.18, "sawtooth"]],
+  late: [[311, 0, 0.09, "square"], [233, 0.1, 0.22, "square"]],  // a catch that came too late
   round: [[523, 0, 0.12, "triangle"], [659, 0.12, 0.12, "triangle"], [784, 0.24, 0.22, "triangle"]],
 };
 

@@ -1,8 +1,11 @@
 // The end of a round (every hand left and its points) and of the game (winner, rematch, replay).
+// Both keep the table's chat in reach (people say "gg" then): the chat panel moves into the
+// dialog while it is open, and back when it closes (chat.js, `placeChat`).
 
 import { t } from "./i18n.js";
 import { cardElement, cardPoints } from "./cards.js";
 import { show } from "./dialog.js";
+import { placeChat } from "./chat.js";
 
 function cell(tag, content) {
   const el = document.createElement(tag);
@@ -75,6 +78,21 @@ export function scoreSheet(results, names) {
   return table;
 }
 
+/** A place for the chat panel at the end of a dialog's body. */
+function chatSlot() {
+  const slot = document.createElement("div");
+  slot.className = "chat-slot";
+  return slot;
+}
+
+/** Shows the dialog with the chat in it; the chat goes back when it closes, whatever closed
+ * it (a choice, Esc, the next dialog, the end of the pause). */
+function withChat(shown) {
+  placeChat();
+  shown.then(placeChat, placeChat);
+  return shown;
+}
+
 export function showRound(result, names, scores, results = [result]) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
@@ -82,10 +100,11 @@ export function showRound(result, names, scores, results = [result]) {
   const countdown = document.createElement("p");
   countdown.id = "pause-countdown";
   countdown.className = "pause-countdown";
-  body.append(intro, roundTable(result, names, scores), scoreSheet(results, names), countdown);
-  return show(t("web.round_summary", { round: result.round }), body,
+  body.append(intro, roundTable(result, names, scores), scoreSheet(results, names), countdown,
+    chatSlot());
+  return withChat(show(t("web.round_summary", { round: result.round }), body,
     [{ label: t("web.continue"), value: "ok", id: "round-continue" }],
-    { cancellable: false, kind: "round" });
+    { cancellable: false, kind: "round" }));
 }
 
 /** Game over: the winner, the scores; rematch (host), replay, back to the lobby. */
@@ -109,5 +128,6 @@ export function showGameOver({ winner, scores, names, isHost, canReplay, lastRou
   if (isHost) choices.push({ label: t("web.rematch"), value: "rematch", id: "rematch-button" });
   if (canReplay) choices.push({ label: t("web.replay"), value: "replay", id: "replay-button" });
   choices.push({ label: t("web.to_lobby"), value: "lobby", id: "lobby-button", secondary: true });
-  return show(t("game.game_over"), body, choices, { cancellable: true, kind: "over" });
+  body.append(chatSlot());
+  return withChat(show(t("game.game_over"), body, choices, { cancellable: true, kind: "over" }));
 }

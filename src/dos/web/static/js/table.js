@@ -1,14 +1,14 @@
 // The table: the Center Row, the player's hand, the other seats, the turn, the timer and the
 // action buttons. Plays by selection: one or two hand cards, then a lit Center Row card.
 
-import { t } from "./i18n.js";
-import { cardElement, cardLabel } from "./cards.js";
+import { t, tn } from "./i18n.js";
+import { cardElement, cardLabel, cardPoints } from "./cards.js";
 import {
   parseAction, findMatch, targetsFor, playableCards, designationOutcomes, matchKindKey,
 } from "./actions.js";
-import { ask } from "./dialog.js";
+import { ask, moveBody } from "./dialog.js";
 import { renderPiles } from "./piles.js";
-import { fan, placeSeats } from "./seats.js";
+import { fan, placeSeats, nameTag } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,6 +21,7 @@ export class TableView {
     this.selected = [];
     // "DOS! with this move": the next move that leaves two cards carries the call.
     this.dosWithMove = false;
+    this.pressed = null;  // the Catch! pressed: {seat, version of the newest state then}
     this.handKey = "";
     this.centerKey = "";
     this.timerHandle = null;
@@ -80,7 +81,10 @@ export class TableView {
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
     $("center-title").textContent = t("game.center_row");
     $("hand-label").textContent = t("game.your_hand");
-    $("my-score").textContent = t("web.score_n", { score: view.scores[view.seat] });
+    // The score is the game's, named so; the hand's value is its cards' points (RULES.md §7).
+    const points = view.hand.reduce((sum, card) => sum + cardPoints(card), 0);
+    $("hand-points").textContent = tn("web.hand_points", points, { points });
+    $("my-score").textContent = t("web.your_score", { score: view.scores[view.seat] });
     this.renderTimer();
   }
 
@@ -122,9 +126,9 @@ export class TableView {
         li.classList.add("turn");
         li.setAttribute("aria-current", "true");
       }
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = this.playerName(seat) + (seat === view.seat ? ` (${t("game.you")})` : "");
+      // The name, and a bot's level apart from it (seats.js): neither cuts the other.
+      const you = seat === view.seat ? ` (${t("game.you")})` : "";
+      const name = nameTag(player.seatName || this.playerName(seat), player.level, you);
       const meta = document.createElement("span");
       meta.className = "meta";
       const cards = document.createElement("span");
@@ -151,7 +155,7 @@ export class TableView {
       }
       li.append(name, fan(size), meta);
       const turnWord = seat === view.turn && view.phase !== "over" ? `, ${t("web.their_turn")}` : "";
-      li.setAttribute("aria-label", `${name.textContent}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
+      li.setAttribute("aria-label", `${this.playerName(seat)}${you}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
       list.append(li);
     });
     placeSeats(list, view.seat);
@@ -265,23 +269,64 @@ export class TableView {
     $("btn-place").disabled = !kinds.has("place");
     $("btn-place").classList.toggle("ready", canWith("place"));
     this.renderDosWithMove();
+    this.renderRace();
+  }
+
+  /** The newest state the page has received (motion.js: maybe not yet on show): its version
+   * and its legal actions, parsed. */
+  get newest() {
+    const latest = this.model && this.model.latest ? this.model.latest() : null;
+    if (!latest || !latest.view) return { version: null, legal: this.legal };
+    return { version: latest.version, legal: (latest.view.legal || []).map(parseAction) };
+  }
+
+  /**
+   * DOS! and Catch! (RULES.md §6, a race), decided on the newest state received, not on the
+   * one the animation has reached: Catch! shows only while a catch can succeed, and goes the
+   * moment the call (or another catch) arrives. A pressed Catch! shows pressed, and is not
+   * sent twice, until the state moves on. Buttons that stay are kept (a click is not lost).
+   */
+  renderRace() {
+    if (!this.view) return;
+    const { version, legal } = this.newest;
     const dos = $("btn-dos");
-    const mustCall = kinds.has("dos");
+    const mustCall = legal.some((a) => a.kind === "dos");
     dos.hidden = !(mustCall || this.view.hand.length === 2);
     dos.disabled = !mustCall;
     dos.classList.toggle("urgent", mustCall);
     const catches = $("catch-buttons");
-    catches.replaceChildren();
-    for (const action of legal.filter((a) => a.kind === "catch")) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "catch-button";
-      button.dataset.seat = action.target;
+    const wanted = legal.filter((a) => a.kind === "catch");
+    const seats = new Set(wanted.map((a) => String(a.target)));
+    for (const old of [...catches.children]) if (!seats.has(old.dataset.seat)) old.remove();
+    for (const action of wanted) {
+      let button = catches.querySelector(`[data-seat="${action.target}"]`);
+      if (!button) {
+        button = document.createElement("button");
+        button.type = "button";
+        button.className = "catch-button";
+        button.dataset.seat = action.target;
+        button.setAttribute("aria-keyshortcuts", "C");
+        button.addEventListener("click", () => this.catch(action.target));
+        catches.append(button);
+      }
       button.textContent = t("web.catch_name", { name: this.playerName(action.target) });
-      button.setAttribute("aria-keyshortcuts", "C");
-      button.addEventListener("click", () => this.sendAction(action.text));
-      catches.append(button);
+      // One catch at a time: on the same state a second one could only be refused.
+      const waiting = this.pressed !== null && this.pressed.version === version;
+      const pressed = waiting && this.pressed.seat === action.target;
+      button.classList.toggle("pressed", pressed);
+      button.setAttribute("aria-pressed", String(pressed));
+      button.setAttribute("aria-disabled", String(waiting));
     }
+  }
+
+  /** Catch! (of `seat`, or of the first player who can be caught) on the newest state. */
+  catch(seat = null) {
+    const { version, legal } = this.newest;
+    const action = legal.find((a) => a.kind === "catch" && (seat === null || a.target === seat));
+    if (!action || (this.pressed && this.pressed.version === version)) return;
+    this.pressed = { seat: action.target, version };
+    this.sendAction(action.text);
+    this.renderRace();
   }
 
   /** Cards left in hand after `action` (a parsed turn action), or null if it lays none. */
@@ -367,7 +412,8 @@ export class TableView {
   }
 
   act(kind) {
-    const action = this.legal.find((a) => a.kind === kind);
+    const legal = kind === "dos" ? this.newest.legal : this.legal;  // DOS!: the race's newest
+    const action = legal.find((a) => a.kind === kind);
     if (action) this.sendAction(action.text);
   }
 
@@ -398,7 +444,9 @@ export class TableView {
     const outcomes = designationOutcomes(match, view.center, view.options);
     let text = match.text;
     if (outcomes.length > 1) {
-      const choice = await ask(t("web.designation_title"), t("web.designation_body"),
+      // The dialog covers the board: it shows the cards played and their target itself.
+      const body = moveBody(t("web.designation_body"), cards, view.center[index]);
+      const choice = await ask(t("web.designation_title"), body,
         outcomes.map((o) => ({ label: t(matchKindKey(match.cards, o.bonus)), value: o.text })),
         true);
       if (!choice) return;
@@ -428,8 +476,7 @@ export class TableView {
     else if (key === "s") { this.act("dos"); handled(); }
     else if (key === "w") { this.toggleDosWithMove(); handled(); }
     else if (key === "c") {
-      const action = this.legal.find((a) => a.kind === "catch");
-      if (action) this.sendAction(action.text);
+      this.catch();
       handled();
     } else if (key === "escape") { this.clearSelection(); handled(); }
     else if (key === "arrowright" || key === "arrowleft") {

@@ -1,0 +1,235 @@
+"""Who sits where, as the people at a table decide it: leaving, and the host's controls.
+
+Every rule of it is here (docs/protocol.md, "Seats and the host"):
+
+- **Leaving.** Before a game and between games a player who leaves frees the seat at once.
+  During a game the stand-in bot plays the seat from then on, as after a closed connection's
+  grace; a player who comes back before the end has it again (a new connection, ``back``, or
+  an agent's action); otherwise the seat opens when the game ends, so a rematch never deals
+  to somebody who has gone.
+- **The host's controls.** The host may ``replace`` an absent player (no connection) with the
+  stand-in at once; ``remove`` another player (their seat token opens nothing any more; during
+  a game the stand-in plays the seat to the end, and it stays a bot's seat); between games,
+  ``set_seat`` an open seat to a bot of a level, or a bot's seat to open; ``make_host``
+  another player who is here.
+- **The host role passes on by itself** when the host leaves, or has been gone longer than
+  the grace (``Settings.grace_seconds``): to the next player who is here, in seat order. A
+  table whose host seat is empty gets the next player who sits down as its host.
+- **Nobody is dealt in absent.** A rematch deals to the players seated; one without a
+  connection gets the stand-in after the grace, as if they had just left.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dos.server.bots import STAND_IN
+from dos.server.storage import StoredSeat, save_host, save_seat
+
+if TYPE_CHECKING:
+    from dos.server.tables import Seat, Table
+
+LEFT_CLOSE = 4000
+"""The WebSocket close code of a connection whose player left the table."""
+REMOVED_CLOSE = 4003
+"""The WebSocket close code of a connection whose player the host removed."""
+
+
+def person(place: Seat) -> bool:
+    """Whether a person (not a bot) holds the seat."""
+    return place.name is not None and place.bot is None
+
+
+def present(place: Seat) -> bool:
+    """Whether the seat's person is here: connected (or an agent), not stood in for."""
+    return person(place) and (place.client is not None or place.remote) and not place.away
+
+
+def _refused(code: str, message: str, field: str | None = None) -> Exception:
+    from dos.server.tables import RefusedError  # tables imports this module
+
+    return RefusedError(code, message, field=field)
+
+
+def _host_only(table: Table, by: int | None, what: str) -> None:
+    if by is None:
+        raise _refused("not_seated", f"{what}: spectators have no say in the seats")
+    if by != table.host:
+        raise _refused("not_host", f"{what}: only the host can do this")
+
+
+def _other_person(table: Table, by: int, seat: int, what: str) -> Seat:
+    if not 0 <= seat < len(table.seats):
+        raise _refused("bad_seat", f"{what}: there is no seat {seat}", "seat")
+    if seat == by:
+        raise _refused("bad_seat", f"{what}: not your own seat", "seat")
+    place = table.seats[seat]
+    if not person(place):
+        raise _refused("bad_seat", f"{what}: no player sits in seat {seat}", "seat")
+    return place
+
+
+def _playing(table: Table) -> bool:
+    from dos.server.tables import Status
+
+    return table.status == Status.PLAYING
+
+
+async def _open(table: Table, place: Seat, bot: str | None = None) -> None:
+    """Frees a seat (or gives it to ``bot``), stored first; closes its connection."""
+    await table.db.call(save_seat, table.code, StoredSeat(place.index, None, bot, None))
+    client = place.client
+    place.name = place.player_id = None
+    place.bot = bot
+    place.client = None
+    place.away = place.left = place.remote = False
+    place.leave_timer.cancel()
+    if client is not None:
+        client.seat = None
+        client.close(LEFT_CLOSE, "left the table")
+
+
+async def leave(table: Table, seat: int) -> None:
+    """``seat``'s player leaves (see the module's rules); a seat without a person: nothing."""
+    place = table.seats[seat]
+    if not person(place):
+        return
+    if _playing(table):
+        client, place.client = place.client, None
+        if client is not None:
+            client.seat = None
+            client.close(LEFT_CLOSE, "left the table")
+        place.left = True
+        place.leave_timer.cancel()
+        table.proceed(seat)  # the summary's pause does not wait for who left
+        table.stand_in(seat)
+        await pass_host(table)
+        return
+    async with table.lock:
+        await _open(table, place)
+        await _pass_host(table)
+    table.broadcast_table()
+    table.after_change()
+
+
+async def replace(table: Table, by: int | None, seat: int) -> None:
+    """The host has the stand-in play an absent player's seat at once."""
+    _host_only(table, by, "replace")
+    assert by is not None
+    place = _other_person(table, by, seat, "replace")
+    if not _playing(table):
+        raise _refused("bad_state", "replace: only during a game (between games: remove)")
+    if place.client is not None and not place.away:
+        raise _refused(
+            "bad_state", f"replace: the player of seat {seat} is here (remove them instead)"
+        )
+    place.leave_timer.cancel()
+    table.stand_in(seat)
+
+
+async def remove(table: Table, by: int | None, seat: int) -> None:
+    """The host removes another player from the table."""
+    _host_only(table, by, "remove")
+    assert by is not None
+    async with table.lock:
+        place = _other_person(table, by, seat, "remove")
+        client = place.client
+        place.client = None  # closed as removed, not as left
+        await _open(table, place, STAND_IN if _playing(table) else None)
+    if client is not None:
+        client.seat = None
+        client.close(REMOVED_CLOSE, "removed by the host")
+    table.broadcast_table()
+    table.after_change()
+
+
+async def set_seat(table: Table, by: int | None, seat: int, bot: str | None) -> None:
+    """Between games, the host gives an open seat to a bot of level ``bot``, or opens a bot's
+    seat (``bot`` None)."""
+    _host_only(table, by, "set_seat")
+    if _playing(table):
+        raise _refused("bad_state", "set_seat: between games only")
+    if not 0 <= seat < len(table.seats):
+        raise _refused("bad_seat", f"set_seat: there is no seat {seat}", "seat")
+    async with table.lock:
+        place = table.seats[seat]
+        if bot is None:
+            if place.bot is None:
+                raise _refused("bad_seat", f"set_seat: seat {seat} is not a bot's", "seat")
+        else:
+            if not place.open:
+                raise _refused("no_seat", f"set_seat: seat {seat} is taken", "seat")
+            support = table.bots.support
+            levels = support.levels() if support is not None else []
+            if bot not in levels:
+                raise _refused(
+                    "bad_message",
+                    f"bot: unknown level {bot!r} (known: {', '.join(levels) or 'none'})",
+                    "bot",
+                )
+        await _open(table, place, bot)
+    table.broadcast_table()
+    table.after_change()
+
+
+async def make_host(table: Table, by: int | None, seat: int) -> None:
+    """The host hands the role to another player who is here."""
+    _host_only(table, by, "make_host")
+    assert by is not None
+    async with table.lock:
+        place = _other_person(table, by, seat, "make_host")
+        if not present(place):
+            raise _refused("bad_state", f"make_host: the player of seat {seat} is not here")
+        await _set_host(table, seat)
+    table.broadcast_table()
+
+
+async def _set_host(table: Table, seat: int) -> None:
+    if seat != table.host:
+        await table.db.call(save_host, table.code, seat)
+        table.host = seat
+
+
+async def _pass_host(table: Table) -> bool:
+    """Under the lock: the role goes to the next player who is here, if the host is not.
+    Whether it moved."""
+    if present(table.seats[table.host]):
+        return False
+    count = len(table.seats)
+    for step in range(1, count):
+        seat = (table.host + step) % count
+        if present(table.seats[seat]):
+            await _set_host(table, seat)
+            return True
+    return False
+
+
+async def pass_host(table: Table) -> None:
+    """The host role passes on if the host is not here (see the module's rules)."""
+    async with table.lock:
+        moved = await _pass_host(table)
+    if moved:
+        table.broadcast_table()
+
+
+async def seat_newcomer(table: Table, seat: int) -> None:
+    """Under the lock: who sits down at a table whose host seat is empty becomes its host."""
+    if not person(table.seats[table.host]):
+        await _set_host(table, seat)
+
+
+async def after_game(table: Table) -> None:
+    """Under the lock, once a game has ended: the seats of players who left open, and the
+    role passes on if the host is not here."""
+    for place in table.seats:
+        if place.left and person(place):
+            await _open(table, place)
+    await _pass_host(table)
+
+
+def deal_in(table: Table) -> None:
+    """At a deal: a player without a connection gets the stand-in after the grace."""
+    for place in table.seats:
+        place.left = False
+        if person(place) and place.client is None:
+            table.await_return(place.index)

@@ -1,0 +1,435 @@
+// "Your player" (docs/accounts.md): keep the player of this browser on any device with a
+// passkey or a recovery code, sign in as that player elsewhere, sign out. A guest who does
+// nothing plays exactly as before.
+//
+// WebAuthn in plain JavaScript: the server's options carry bytes in base64url, which become
+// ArrayBuffers for navigator.credentials; its answers go back as base64url. Where the browser
+// has no WebAuthn (or the page is not on the server's passkey domain) the passkey parts are
+// hidden, and a recovery code still works.
+
+import { t, lang } from "./i18n.js";
+import { errorText, codeOf } from "./errors.js";
+import * as session from "./session.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The bytes of base64url `text` (padding optional). */
+export function fromBase64url(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** `buffer` (an ArrayBuffer or a view of one) in base64url, without padding. */
+export function toBase64url(buffer) {
+  const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer)
+    : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Whether this browser can make and use passkeys here. */
+export function passkeysSupported() {
+  return Boolean(window.isSecureContext && window.PublicKeyCredential && navigator.credentials
+    && typeof navigator.credentials.create === "function"
+    && typeof navigator.credentials.get === "function");
+}
+
+const descriptors = (list) => (list || []).map((c) => ({ ...c, id: fromBase64url(c.id) }));
+
+function creationOptions(options) {
+  return {
+    ...options,
+    challenge: fromBase64url(options.challenge),
+    user: { ...options.user, id: fromBase64url(options.user.id) },
+    excludeCredentials: descriptors(options.excludeCredentials),
+  };
+}
+
+function requestOptions(options) {
+  return {
+    ...options,
+    challenge: fromBase64url(options.challenge),
+    allowCredentials: descriptors(options.allowCredentials),
+  };
+}
+
+function registrationJSON(credential) {
+  const response = credential.response;
+  return {
+    id: credential.id,
+    rawId: toBase64url(credential.rawId),
+    type: credential.type,
+    response: {
+      clientDataJSON: toBase64url(response.clientDataJSON),
+      attestationObject: toBase64url(response.attestationObject),
+      transports: typeof response.getTransports === "function" ? response.getTransports() : [],
+    },
+  };
+}
+
+function assertionJSON(credential) {
+  const response = credential.response;
+  return {
+    id: credential.id,
+    rawId: toBase64url(credential.rawId),
+    type: credential.type,
+    response: {
+      clientDataJSON: toBase64url(response.clientDataJSON),
+      authenticatorData: toBase64url(response.authenticatorData),
+      signature: toBase64url(response.signature),
+      userHandle: response.userHandle ? toBase64url(response.userHandle) : null,
+    },
+  };
+}
+
+/** A refusal of the server, in the player's words, with its code and status. */
+class AccountError extends Error {
+  constructor(message, code = null, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new AccountError(t("web.error_generic"));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = codeOf(data);
+    throw new AccountError(errorText({ code, status: response.status }), code, response.status);
+  }
+  return data;
+}
+
+function element(tag, { id, className, text, attrs } = {}) {
+  const node = document.createElement(tag);
+  if (id) node.id = id;
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function button(id, text, className, onClick) {
+  const node = element("button", { id, className, text, attrs: { type: "button" } });
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+const stateOf = (account) => ({ kind: account.registered ? "registered" : "guest", account });
+
+/** The "Your player" panel of the lobby. Its `data-state` says what it shows (`anonymous`:
+ * no player in this browser; `guest`; `registered`) and `data-player` whose it is. */
+export class AccountPanel {
+  constructor() {
+    this.root = $("account-panel");
+    this.body = $("account-body");
+    this.message = $("account-message");
+    this.state = null;
+    this.rpId = null;
+    this.code = null;  // a recovery code just made: {player, code}, shown this once
+    this.busy = false;
+    this.seq = 0;  // the newest rendering wins over a slower answer
+    session.onChange(() => this.refresh());
+  }
+
+  async start() {
+    try {
+      this.rpId = (await call("GET", "/api/account/relying-party")).id;
+    } catch {
+      this.rpId = null;  // passkeys stay hidden; a recovery code still works
+    }
+    await this.refresh();
+  }
+
+  /** Whether passkeys work on this page: the browser has WebAuthn, and the page is on the
+   * domain the server's passkeys are for. */
+  passkeysHere() {
+    const host = location.hostname;
+    return passkeysSupported() && Boolean(this.rpId)
+      && (host === this.rpId || host.endsWith(`.${this.rpId}`));
+  }
+
+  async refresh() {
+    const mine = ++this.seq;
+    const token = session.playerToken();
+    if (!token) {
+      this.show({ kind: "anonymous" });
+      return;
+    }
+    try {
+      const account = await call("GET", "/api/account", { token });
+      if (mine !== this.seq) return;
+      session.renewToken(account.player_token);
+      this.show(stateOf(account));
+    } catch (error) {
+      if (mine !== this.seq) return;
+      if (error.status === 401) this.show({ kind: "anonymous" });  // expired or signed out
+      else this.say(error.message, true);
+    }
+  }
+
+  show(state) {
+    this.seq++;
+    this.state = state;
+    this.render();
+  }
+
+  say(text, error = false) {
+    this.message.textContent = text;
+    this.message.classList.toggle("account-error", error);
+  }
+
+  render() {
+    if (!this.state) return;
+    const { kind, account } = this.state;
+    this.root.dataset.state = kind;
+    this.root.dataset.player = account ? account.player_id : "";
+    const focused = this.body.contains(document.activeElement) ? document.activeElement.id : null;
+    const passkeys = this.passkeysHere();
+    const parts = [];
+    if (kind === "anonymous") {
+      parts.push(element("p", { text: t("web.account_intro") }), ...this.signInParts(passkeys, true));
+    } else if (kind === "guest") {
+      parts.push(element("p", { text: t("web.account_guest") }));
+      const actions = element("div", { className: "account-actions" });
+      if (passkeys) {
+        actions.append(button("account-keep", t("web.account_keep"), "primary", () => this.register()));
+      }
+      actions.append(button("account-recovery-new", t("web.account_recovery_get"), "secondary",
+        () => this.newRecovery()));
+      parts.push(actions, ...this.codeParts());
+      const other = element("details", { className: "account-other" });
+      other.append(element("summary", { text: t("web.account_other_player") }),
+        ...this.signInParts(passkeys, false));
+      parts.push(other);
+    } else {
+      parts.push(element("p", { text: t("web.account_registered") }), ...this.passkeyParts(account, passkeys));
+      parts.push(element("p", { text: t(account.recovery ? "web.account_recovery_yes" : "web.account_recovery_no") }));
+      parts.push(button("account-recovery-new", t("web.account_recovery_new"), "secondary",
+        () => this.newRecovery()), ...this.codeParts());
+      parts.push(element("div", { className: "account-actions" }));
+      parts[parts.length - 1].append(button("account-sign-out", t("web.account_sign_out"), "secondary",
+        () => this.signOut()));
+    }
+    if (!passkeysSupported()) parts.push(element("p", { className: "hint", text: t("web.account_no_passkeys_here") }));
+    else if (!passkeys && this.rpId) {
+      parts.push(element("p", { className: "hint", text: t("web.account_passkeys_elsewhere", { host: this.rpId }) }));
+    }
+    this.body.replaceChildren(...parts);
+    if (focused) (document.getElementById(focused) || $("account-title")).focus();
+  }
+
+  /** A passkey sign-in and a recovery code form (folded away under the passkey button where
+   * `fold`: the code is the way back for those without one). */
+  signInParts(passkeys, fold) {
+    const parts = [];
+    if (passkeys) {
+      parts.push(button("account-sign-in", t("web.account_sign_in"), "primary", () => this.signIn()));
+    }
+    const form = element("form", { id: "account-recovery-form", className: "account-recovery" });
+    form.setAttribute("autocomplete", "off");
+    const label = element("label", { attrs: { for: "account-recovery-code" } });
+    label.append(element("span", { text: t("web.account_recovery_label") }));
+    const input = element("input", {
+      id: "account-recovery-code",
+      attrs: { maxlength: "64", autocapitalize: "characters", spellcheck: "false", autocomplete: "off" },
+    });
+    label.append(input);
+    const submit = element("button", { id: "account-recovery-sign-in", className: "secondary",
+      text: t("web.account_recovery_sign_in"), attrs: { type: "submit" } });
+    form.append(label, submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (!input.value.trim()) input.focus();
+      else this.recover(input.value);
+    });
+    if (passkeys && fold) {
+      const folded = element("details", { className: "account-code-sign-in" });
+      folded.append(element("summary", { text: t("web.account_use_code") }), form);
+      parts.push(folded);
+    } else {
+      parts.push(form);
+    }
+    return parts;
+  }
+
+  passkeyParts(account, passkeys) {
+    const parts = [element("h4", { text: t("web.account_passkeys") })];
+    const format = new Intl.DateTimeFormat(lang(), { dateStyle: "medium" });
+    const date = (seconds) => format.format(new Date(seconds * 1000));
+    if (!account.passkeys.length) parts.push(element("p", { text: t("web.account_no_passkeys") }));
+    const list = element("ul", { id: "account-passkeys", className: "account-passkeys" });
+    for (const passkey of account.passkeys) {
+      const words = [t("web.account_passkey_added", { date: date(passkey.created_at) })];
+      if (passkey.used_at) words.push(t("web.account_passkey_used", { date: date(passkey.used_at) }));
+      if (passkey.backed_up) words.push(t("web.account_passkey_synced"));
+      const li = element("li");
+      li.dataset.passkey = passkey.id;
+      const remove = button("", t("web.account_remove"), "secondary", () => this.remove(passkey.id));
+      remove.setAttribute("aria-label", t("web.account_remove_label", { date: date(passkey.created_at) }));
+      li.append(element("span", { text: words.join(" · ") }), remove);
+      list.append(li);
+    }
+    if (account.passkeys.length) parts.push(list);
+    if (passkeys) {
+      parts.push(button("account-add-passkey", t("web.account_add_passkey"), "secondary", () => this.register()));
+    }
+    return parts;
+  }
+
+  codeParts() {
+    const player = this.state && this.state.account && this.state.account.player_id;
+    if (!this.code || this.code.player !== player) return [];
+    const box = element("div", { id: "account-code-box", className: "recovery-code" });
+    box.append(element("p", { text: t("web.account_recovery_shown") }));
+    const line = element("p");
+    line.append(element("code", { id: "recovery-code", text: this.code.code }), " ",
+      button("account-copy", t("web.copy"), "secondary", () => this.copy()));
+    box.append(line);
+    return [box];
+  }
+
+  /** One action at a time; a refusal shows in the panel, in the player's words. */
+  async run(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.root.setAttribute("aria-busy", "true");
+    this.say("");
+    try {
+      await action();
+    } catch (error) {
+      this.say(error instanceof AccountError ? error.message : this.webauthnText(error), true);
+    } finally {
+      this.busy = false;
+      this.root.removeAttribute("aria-busy");
+    }
+  }
+
+  /** Words for what navigator.credentials threw. */
+  webauthnText(error) {
+    const name = error && error.name;
+    if (name === "InvalidStateError") return t("web.account_exists");
+    if (name === "NotAllowedError" || name === "AbortError") return t("web.account_cancelled");
+    if (name === "SecurityError") return t("web.account_passkeys_elsewhere", { host: this.rpId || "" });
+    return t("web.error_generic");
+  }
+
+  register() {
+    return this.run(async () => {
+      const token = session.playerToken();
+      const name = session.name();
+      let begun;
+      try {
+        begun = await call("POST", "/api/account/passkeys/begin", { token, body: name ? { name } : {} });
+      } catch (error) {
+        if (error.code !== "bad_name") throw error;
+        begun = await call("POST", "/api/account/passkeys/begin", { token, body: {} });
+      }
+      const credential = await navigator.credentials.create({ publicKey: creationOptions(begun.options) });
+      if (!credential) throw new AccountError(t("web.account_cancelled"));
+      const account = await call("POST", "/api/account/passkeys/finish", {
+        token,
+        body: { ceremony: begun.ceremony, credential: registrationJSON(credential) },
+      });
+      session.renewToken(account.player_token);
+      this.show(stateOf(account));
+      this.say(t("web.account_kept"));
+    });
+  }
+
+  signIn() {
+    return this.run(async () => {
+      const begun = await call("POST", "/api/account/sign-in/begin");
+      const credential = await navigator.credentials.get({ publicKey: requestOptions(begun.options) });
+      if (!credential) throw new AccountError(t("web.account_cancelled"));
+      const result = await call("POST", "/api/account/sign-in/finish", {
+        body: { ceremony: begun.ceremony, credential: assertionJSON(credential) },
+      });
+      this.signedIn(result, false);
+    });
+  }
+
+  recover(code) {
+    return this.run(async () => {
+      const result = await call("POST", "/api/account/sign-in/recovery", { body: { code } });
+      this.signedIn(result, true);
+    });
+  }
+
+  signedIn(result, byCode) {
+    this.code = null;
+    session.signIn(result);
+    if (result.name) {
+      session.setName(result.name);
+      if ($("player-name")) $("player-name").value = result.name;
+    }
+    this.show(stateOf(result.account));
+    const used = byCode && !result.account.recovery ? ` ${t("web.account_recovery_used")}` : "";
+    this.say(t("web.account_signed_in") + used);
+  }
+
+  newRecovery() {
+    return this.run(async () => {
+      const made = await call("POST", "/api/account/recovery", { token: session.playerToken() });
+      session.renewToken(made.account.player_token);
+      this.code = { player: made.account.player_id, code: made.code };
+      this.show(stateOf(made.account));
+      $("account-copy").focus();
+    });
+  }
+
+  remove(id) {
+    return this.run(async () => {
+      const path = `/api/account/passkeys/${encodeURIComponent(id)}`;
+      const account = await call("DELETE", path, { token: session.playerToken() });
+      this.show(stateOf(account));
+    });
+  }
+
+  signOut() {
+    return this.run(async () => {
+      try {
+        await call("POST", "/api/account/sign-out", { token: session.playerToken() });
+      } catch (error) {
+        if (error.status !== 401) throw error;  // a token refused already is signed out
+      }
+      this.code = null;
+      session.signOut();
+      if ($("player-name")) $("player-name").value = "";
+      this.show({ kind: "anonymous" });
+      this.say(t("web.account_signed_out"));
+    });
+  }
+
+  async copy() {
+    if (!this.code) return;
+    try {
+      await navigator.clipboard.writeText(this.code.code);
+      this.say(t("web.account_copied"));
+    } catch {
+      this.say(t("web.account_copy_failed"), true);
+    }
+  }
+}

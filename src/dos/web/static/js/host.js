@@ -1,0 +1,134 @@
+// Who sits where, in the page: the host's controls over the seats (docs/protocol.md, "Seats
+// and the host"), the note on who is gone, and who stays for the next game. The server
+// decides; these only send `replace`, `remove`, `set_seat` and `make_host`.
+//
+// - Waiting room and between games: each seat of the list gets the host's buttons: remove a
+//   player, make them host; give an open seat a bot (at a level), open a bot's seat.
+// - During a game: a bar names each player who is not connected and offers the host to have
+//   a bot play for them at once (or to remove them); everyone else reads that the table waits
+//   for them, and that a bot takes over after the grace.
+// - After a game: who stays and who has gone; the host reads that the empty seats get bots
+//   at the rematch, and may give them bots of a level, or wait for people to join.
+
+import { t } from "./i18n.js";
+import { seatText } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+
+function button(label, onClick, { secondary = true, id = null } = {}) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = secondary ? "secondary small" : "primary small";
+  el.textContent = label;
+  if (id) el.id = id;
+  el.addEventListener("click", onClick);
+  return el;
+}
+
+function person(seat) {
+  return seat.name !== null && seat.name !== undefined && !seat.bot;
+}
+
+/** The host's buttons for one seat between games (none for the host's own seat). */
+function seatControls(table, seat, me, send, levels) {
+  const box = document.createElement("span");
+  box.className = "host-controls";
+  const label = seatText(seat, seat.seat);
+  if (person(seat) && seat.seat !== me) {
+    if (seat.connected && !seat.away) {
+      const make = button(t("web.make_host"), () => send({ type: "make_host", seat: seat.seat }));
+      make.setAttribute("aria-label", `${t("web.make_host")}: ${label}`);
+      make.dataset.control = "make_host";
+      box.append(make);
+    }
+    const remove = button(t("web.remove_player"), () => send({ type: "remove", seat: seat.seat }));
+    remove.setAttribute("aria-label", `${t("web.remove_player")}: ${label}`);
+    remove.dataset.control = "remove";
+    box.append(remove);
+  } else if (seat.bot) {
+    const open = button(t("web.open_bot_seat"), () => send({ type: "set_seat", seat: seat.seat, bot: null }));
+    open.setAttribute("aria-label", `${t("web.open_bot_seat")}: ${label}`);
+    open.dataset.control = "open";
+    box.append(open);
+  } else if (!person(seat) && levels.length) {
+    const select = document.createElement("select");
+    select.className = "small";
+    select.setAttribute("aria-label", t("web.bot_level_of", { bot: label }));
+    for (const level of levels) {
+      const option = document.createElement("option");
+      option.value = level;
+      option.textContent = t(`web.level_${level}`);
+      select.append(option);
+    }
+    select.value = levels.includes("medium") ? "medium" : levels[0];
+    const add = button(t("web.add_bot"), () => send({ type: "set_seat", seat: seat.seat, bot: select.value }));
+    add.setAttribute("aria-label", `${t("web.add_bot")}: ${label}`);
+    add.dataset.control = "add_bot";
+    box.append(select, add);
+  }
+  return box;
+}
+
+/** Adds the host's buttons to the waiting room's seat list (`#seat-list li[data-seat]`). */
+export function renderWaiting(table, me, send, levels) {
+  if (me === null || me !== table.host) return;
+  for (const li of $("seat-list").querySelectorAll("li[data-seat]")) {
+    const seat = table.seats[Number(li.dataset.seat)];
+    if (seat) li.append(seatControls(table, seat, me, send, levels));
+  }
+}
+
+/** The bar under the status bar during a game, and the seats between games. */
+export function renderTable(table, me, send, levels) {
+  const bar = $("host-bar");
+  bar.replaceChildren();
+  const host = me !== null && me === table.host;
+  if (table.status === "playing") {
+    for (const seat of table.seats) {
+      if (!person(seat) || seat.connected || seat.away) continue;
+      const line = document.createElement("p");
+      line.className = "absent";
+      line.dataset.seat = seat.seat;
+      const text = document.createElement("span");
+      text.textContent = t(host ? "web.absent_host" : "web.absent", { name: seatText(seat, seat.seat) });
+      line.append(text);
+      if (host) {
+        const now = button(t("web.replace_now"), () => send({ type: "replace", seat: seat.seat }), { secondary: false });
+        now.dataset.control = "replace";
+        const remove = button(t("web.remove_player"), () => send({ type: "remove", seat: seat.seat }));
+        remove.dataset.control = "remove";
+        line.append(now, remove);
+      }
+      bar.append(line);
+    }
+  } else if (table.status === "finished") {
+    const staying = table.seats.filter((s) => person(s) && s.connected && !s.away);
+    const gone = table.seats.filter((s) => !person(s) && !s.bot);
+    const line = document.createElement("p");
+    line.className = "who-stays";
+    line.textContent = t("web.staying", { names: staying.map((s) => seatText(s, s.seat)).join(", ") || "—" });
+    bar.append(line);
+    if (gone.length) {
+      const note = document.createElement("p");
+      note.className = "who-stays";
+      note.textContent = t(host ? "web.empty_seats_host" : "web.empty_seats", { count: gone.length });
+      bar.append(note);
+    }
+    if (host) {
+      const list = document.createElement("ul");
+      list.className = "seat-list host-seats";
+      list.setAttribute("aria-label", t("web.seats"));
+      for (const seat of table.seats) {
+        if (seat.seat === me) continue;
+        const li = document.createElement("li");
+        li.dataset.seat = seat.seat;
+        const name = document.createElement("span");
+        name.textContent = person(seat) || seat.bot ? seatText(seat, seat.seat) : t("web.open_seat");
+        li.append(name, seatControls(table, seat, me, send, levels));
+        list.append(li);
+      }
+      bar.append(list);
+    }
+  }
+  bar.hidden = !bar.children.length;
+}

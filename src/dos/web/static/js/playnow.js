@@ -1,0 +1,72 @@
+// Play now: one click from the lobby to a game against bots at a chosen level, for who came
+// alone. A private table of the official rules, the player at seat 0 and bots in the others,
+// started at once (main.js starts it when the table first shows). The level and the number
+// of players are remembered for the next visit.
+
+import { t } from "./i18n.js";
+import { postJSON } from "./lobby.js";
+import * as session from "./session.js";
+
+const $ = (id) => document.getElementById(id);
+const LEVEL = "dos.play_now.level";
+const PLAYERS = "dos.play_now.players";
+
+export class PlayNow {
+  /** @param {{onSeated: (grant, options) => void, onError: (message) => void}} handlers */
+  constructor({ onSeated, onError }) {
+    this.onSeated = onSeated;
+    this.onError = onError;
+    this.levels = ["easy", "medium", "hard", "expert"];
+    $("play-now-players").value = localStorage.getItem(PLAYERS) || "2";
+    $("play-now-level").addEventListener("change", () => localStorage.setItem(LEVEL, $("play-now-level").value));
+    $("play-now-players").addEventListener("change", () => localStorage.setItem(PLAYERS, $("play-now-players").value));
+    $("play-now-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.play();
+    });
+    this.render();
+  }
+
+  /** The official rules' bot levels, easiest first (GET /api/info). */
+  setLevels(levels) {
+    if (levels && levels.length) this.levels = levels;
+    this.render();
+  }
+
+  /** The level menu, in the page's language. */
+  render() {
+    const select = $("play-now-level");
+    const wanted = select.value || localStorage.getItem(LEVEL) || "medium";
+    select.replaceChildren();
+    for (const level of this.levels) {
+      const option = document.createElement("option");
+      option.value = level;
+      option.textContent = t(`web.level_${level}`);
+      select.append(option);
+    }
+    select.value = this.levels.includes(wanted) ? wanted : this.levels[0];
+  }
+
+  async play() {
+    const level = $("play-now-level").value;
+    const players = Number($("play-now-players").value) || 2;
+    // One click: a player who has not typed a name plays under the catalog's guest name.
+    const name = $("player-name").value.trim() || session.name() || t("web.guest_name");
+    $("play-now-button").disabled = true;
+    try {
+      const grant = await postJSON("/api/tables", {
+        name,
+        rules: "official",
+        seats: [null, ...Array(players - 1).fill(level)],
+        public: false,
+        player_token: session.playerToken(),
+      });
+      session.saveGrant(grant);
+      this.onSeated(grant, { start: true });
+    } catch (error) {
+      this.onError(error.message);
+    } finally {
+      $("play-now-button").disabled = false;
+    }
+  }
+}

@@ -1,0 +1,211 @@
+"""Playing with people, in Chromium: a leaver never freezes a table (the host waits for the
+grace, or has a bot play for them at once), everyone can leave from the page, the host's
+controls over the seats, who stays for a rematch, and Play now (docs/protocol.md, "Seats and
+the host")."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from web.conftest import DESKTOP, PHONE, Server
+from web.pages import (
+    WAIT_MS,
+    create_table,
+    dialog_kind,
+    join_by_link,
+    my_turn,
+    open_page,
+    start,
+    take_step,
+    version,
+    wait_for_change,
+)
+
+pytestmark = pytest.mark.usefixtures("chromium")
+
+
+def _server(folder: Path, grace: str) -> Iterator[Server]:
+    server = Server(data=folder, args=["--grace", grace])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose grace is 1 s: a closed page's seat gets the stand-in soon."""
+    yield from _server(tmp_path_factory.mktemp("quick"), "1")
+
+
+@pytest.fixture(scope="module")
+def patient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose grace is 10 minutes: only the host, or leaving, brings a stand-in."""
+    yield from _server(tmp_path_factory.mktemp("patient"), "600")
+
+
+def _table(server: Server, code: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/tables/{code}", timeout=10) as answer:
+        table: dict[str, Any] = json.loads(answer.read())
+    return table
+
+
+def _host_and_guest(
+    browser: Browser, server: Server, seats: int = 3, bots: int = 1, target: int | None = None
+) -> tuple[Page, Page, str]:
+    _, host = open_page(browser, server.url, DESKTOP)
+    if target is not None:
+        host.fill("#create-target", str(target))
+    host.fill("#create-timer", "0")  # untimed: only the grace, or the host, moves a leaver on
+    code = create_table(host, "Hosta", seats, bots)
+    _, guest = open_page(browser, server.url, DESKTOP)
+    join_by_link(guest, server.url, code, "Gast")
+    expect(host.locator("#seat-list li[data-seat='1']")).to_contain_text("Gast")
+    return host, guest, code
+
+
+def _seat_away(host: Page, seat: int) -> None:
+    expect(host.locator(f"#opponents li[data-seat='{seat}'] .conn")).to_have_class(
+        re.compile(r"\boff\b"), timeout=WAIT_MS
+    )
+
+
+def _until_played_for(page: Page, name: str) -> None:
+    """Plays the page's turns (and reads its summaries) until the log shows an action of
+    ``name``'s seat: the stand-in has played for them."""
+    played = page.locator("#log li").filter(has_text=re.compile(rf"^\s*{name}\b"))
+    for _ in range(200):
+        if played.count():
+            return
+        if dialog_kind(page) is not None:
+            page.keyboard.press("Escape")  # a round's summary: read
+            expect(page.locator("#dialog")).to_be_hidden()
+        elif my_turn(page):
+            take_step(page)
+        else:
+            wait_for_change(page, version(page))
+    raise AssertionError(f"no action of {name}'s seat in the log")
+
+
+def test_a_leaver_never_freezes_the_table_while_the_host_waits(
+    browser: Browser, quick: Server
+) -> None:
+    host, guest, code = _host_and_guest(browser, quick)
+    start(host, guest)
+    guest.context.close()  # the guest's tab closes, and never comes back
+    # Everyone reads who is gone; after the grace the stand-in plays, and the game goes on:
+    # the host's turn comes round again after the leaver's seat has played.
+    expect(host.locator("#host-bar")).to_contain_text("Gast", timeout=WAIT_MS)
+    expect(host.locator("#opponents li[data-seat='1']")).to_contain_text("away", timeout=WAIT_MS)
+    assert _table(quick, code)["seats"][1]["away"] is True
+    _until_played_for(host, "Gast")
+    expect(host.locator("#host-bar")).to_be_hidden()
+    assert not host.errors  # type: ignore[attr-defined]
+
+
+def test_the_host_has_a_bot_play_for_a_leaver_at_once(browser: Browser, patient: Server) -> None:
+    host, guest, code = _host_and_guest(browser, patient)
+    start(host, guest)
+    guest.context.close()
+    bar = host.locator("#host-bar p.absent[data-seat='1']")
+    expect(bar).to_contain_text("Gast", timeout=WAIT_MS)
+    bar.locator("[data-control='replace']").click()  # the grace is 10 minutes
+    expect(host.locator("#opponents li[data-seat='1']")).to_contain_text("away", timeout=WAIT_MS)
+    assert _table(patient, code)["seats"][1]["away"] is True
+    _until_played_for(host, "Gast")
+    assert not host.errors  # type: ignore[attr-defined]
+
+
+def test_a_player_leaves_from_the_page_and_the_host_controls_the_seats(
+    browser: Browser, patient: Server
+) -> None:
+    # In the waiting room: the host removes a guest, who is told and is back in the lobby.
+    host, guest, code = _host_and_guest(browser, patient, seats=3, bots=0)
+    host.locator("#seat-list li[data-seat='1'] [data-control='remove']").click()
+    expect(guest.locator("#view-lobby")).to_be_visible(timeout=WAIT_MS)
+    expect(guest.locator("#error-banner")).to_contain_text("removed")
+    expect(host.locator("#seat-list li[data-seat='1']")).not_to_contain_text("Gast")
+    # The host gives an open seat to a bot, and hands the role to a newcomer.
+    host.locator("#seat-list li[data-seat='2'] select").select_option("hard")
+    host.locator("#seat-list li[data-seat='2'] [data-control='add_bot']").click()
+    expect(host.locator("#seat-list li[data-seat='2']")).to_contain_text("hard")
+    join_by_link(guest, patient.url, code, "Gast")
+    host.locator("#seat-list li[data-seat='1'] [data-control='make_host']").click()
+    expect(guest.locator("#start-button")).to_be_visible(timeout=WAIT_MS)
+    expect(host.locator("#start-button")).to_be_hidden()
+    # The new host starts; the old one leaves the game from the page, after saying so: the
+    # stand-in plays the seat at once (the grace here is 10 minutes).
+    start(guest, host)
+    host.click("#leave-table")
+    host.click("#confirm-leave")
+    expect(host.locator("#view-lobby")).to_be_visible()
+    expect(guest.locator("#opponents li[data-seat='0']")).to_contain_text("away", timeout=WAIT_MS)
+    assert _table(patient, code)["seats"][0]["away"] is True
+    # The seat is not this browser's any more: the table's link offers to join, not the game.
+    host.goto(f"{patient.url}/t/{code}")
+    expect(host.locator("#join-code")).to_have_value(code)
+    expect(host.locator("#view-table")).to_be_hidden()
+    assert not host.errors and not guest.errors  # type: ignore[attr-defined]
+
+
+def test_who_left_is_out_of_the_rematch_and_the_host_fills_the_seat(
+    browser: Browser, quick: Server
+) -> None:
+    host, guest, code = _host_and_guest(browser, quick, target=1)  # one round: the game
+    start(host, guest)
+    guest.click("#leave-table")
+    guest.click("#confirm-leave")
+    expect(guest.locator("#view-lobby")).to_be_visible()
+    # The host's page closes too: every seat is played by a bot until the game ends, which
+    # a spectator sees; then the host comes back.
+    context = host.context
+    host.close()
+    _, watcher = open_page(browser, quick.url, DESKTOP)
+    watcher.fill("#join-code", code)
+    watcher.click("#watch-button")
+    expect(watcher.locator("body")).to_have_attribute("data-phase", "over", timeout=WAIT_MS)
+    page = context.new_page()
+    page.goto(f"{quick.url}/t/{code}")
+    expect(page.locator("#over-actions")).to_be_visible(timeout=WAIT_MS)
+    table = _table(quick, code)
+    assert table["status"] == "finished" and table["seats"][1]["name"] is None
+    assert table["host"] == 0
+    page.keyboard.press("Escape")  # the game-over summary
+    bar = page.locator("#host-bar")
+    expect(bar).to_contain_text("Hosta")
+    expect(bar).to_contain_text("empty")
+    bar.locator("li[data-seat='1'] select").select_option("hard")
+    bar.locator("li[data-seat='1'] [data-control='add_bot']").click()
+    expect(bar.locator("li[data-seat='1']")).to_contain_text("hard")
+    page.click("#btn-rematch")
+    expect(page.locator("#over-actions")).to_be_hidden(timeout=WAIT_MS)
+    table = _table(quick, code)
+    assert table["status"] == "playing" and table["seats"][1]["bot"] == "hard"
+
+
+def test_play_now_is_one_click_to_a_game_against_bots(browser: Browser, patient: Server) -> None:
+    _, page = open_page(browser, patient.url, PHONE)
+    page.select_option("#play-now-level", "hard")
+    page.select_option("#play-now-players", "3")
+    page.click("#play-now-button")
+    expect(page.locator("#view-table")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#hand button.card").first).to_be_visible()
+    code = page.evaluate("() => location.pathname.split('/').pop()")
+    table = _table(patient, code)
+    assert table["status"] == "playing" and table["turn_seconds"] is None
+    assert [s["bot"] for s in table["seats"]] == [None, "hard", "hard"]
+    assert table["seats"][0]["name"] == "Guest"  # no name typed: the catalog's guest name
+    # The choice is kept for the next visit.
+    page.goto(patient.url)
+    expect(page.locator("#play-now-level")).to_have_value("hard")
+    expect(page.locator("#play-now-players")).to_have_value("3")
+    assert not page.errors  # type: ignore[attr-defined]
