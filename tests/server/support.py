@@ -95,6 +95,8 @@ class ServerProcess:
                 raise AssertionError("the server exited:\n" + "".join(self.output))
             if "DOS server: open " in line:
                 self.url = line.split("open ", 1)[1].strip().rstrip("/")
+                # The server binds 127.0.0.1 and shows it by name: the tests use the address.
+                self.url = self.url.replace("//localhost:", "//127.0.0.1:")
                 return self.url
 
     def _read(self, process: subprocess.Popen[str]) -> None:

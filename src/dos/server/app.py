@@ -604,7 +604,9 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     sock = bind(host, port)
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    # The loopback address is shown by name: passkeys (docs/accounts.md) work at a domain,
+    # and browsers hold `localhost` for one, never at a bare IP address.
+    shown = "localhost" if host == "127.0.0.1" else f"[{host}]" if ":" in host else host
     app = create_app(config)
     service: Service = app.state.service
 
