@@ -189,6 +189,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         rules=args.rules,
         players=args.players,
         level=args.level,
+        bots=args.bots,
         lang=args.lang,
         seed=args.seed,
         target=args.target,
@@ -239,6 +240,30 @@ def cmd_mcp(args: argparse.Namespace) -> None:
     if not args.server.startswith(("http://", "https://")):
         raise _RejectedError("--server: an http:// or https:// URL")
     run_stdio(args.server)
+
+
+def cmd_agent_play(args: argparse.Namespace) -> None:
+    from dos.agents.runner import agent_play
+
+    opponents = [
+        None if level.strip() in ("open", "") else level.strip()
+        for level in args.opponents.split(",")
+    ]
+    agent_play(
+        args.server,
+        args.bot,
+        table=args.table,
+        name=args.name,
+        rules=args.rules,
+        opponents=opponents,
+        target=args.target,
+        rated=not args.casual,
+        public=args.public,
+        games=args.games,
+        identity=None if args.identity is None else Path(args.identity),
+        seed=args.seed,
+        say=print,
+    )
 
 
 def _players(text: str) -> int:
@@ -330,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         required=True,
         help="bot or level names, comma-separated: one seat each, the last fills the seats "
-        "left (e.g. mcts,greedy)",
+        "left (e.g. mcts,greedy); also policy:FILE and your own bot, FILE.py:CLASS",
     )
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
     p.add_argument("--games", type=int, default=100, help="games, a multiple of --players")
@@ -341,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         help="bot or level names, comma-separated (default: every one of the rule set; a "
-        "policy:FILE only when named)",
+        "policy:FILE or your own FILE.py:CLASS only when named)",
     )
     p.add_argument(
         "--games",
@@ -362,6 +387,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="medium",
         choices=list(dict.fromkeys([*LEVELS, *CLASSIC_LEVELS])),
         help=f"the bots' level: {', '.join(LEVELS)} (classic: {', '.join(CLASSIC_LEVELS)})",
+    )
+    p.add_argument(
+        "--bots",
+        metavar="NAME",
+        help="the bot of every other seat instead of --level: a bot or level name, "
+        "policy:FILE, or your own FILE.py:CLASS (docs/bots.md)",
     )
     p.add_argument("--lang", default="en", choices=["en", "fr", "de", "it", "nl", "cy", "ja"])
     p.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots")
@@ -440,6 +471,40 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
     p.set_defaults(func=cmd_mcp)
+
+    p = command(
+        "agent-play",
+        "play a bot (yours too: FILE.py:CLASS) at a live table of a DOS server, over its "
+        "HTTP agent API (docs/agents.md)",
+    )
+    p.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
+    p.add_argument(
+        "--bot",
+        required=True,
+        metavar="NAME",
+        help="a bot or level name, policy:FILE, or your own FILE.py:CLASS (its code is run)",
+    )
+    p.add_argument("--table", metavar="CODE", help="join this table (default: create one)")
+    p.add_argument("--name", help="the display name (default: the bot's name)")
+    p.add_argument(
+        "--opponents",
+        default="medium",
+        metavar="LEVELS",
+        help="a new table's other seats, comma-separated: server bot levels, or 'open' for a "
+        "seat left to a person or another agent (default: medium)",
+    )
+    p.add_argument("--target", type=int, help="a new official table's target score")
+    p.add_argument("--casual", action="store_true", help="a new table that is not rated")
+    p.add_argument("--public", action="store_true", help="list the new table in the lobby")
+    p.add_argument("--games", type=int, default=1, help="games to play in a row (default 1)")
+    p.add_argument(
+        "--identity",
+        metavar="FILE",
+        help="a file that keeps the bot's player token, so that it stays one player (one "
+        "rating) across tables and runs: read if it exists, written after the seat is taken",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the bot's generator")
+    p.set_defaults(func=cmd_agent_play)
     return parser
 
 

@@ -372,6 +372,11 @@ def step(table: Table, case: Any, kind: str, form: tuple[str, bool], legal: int)
         elif status == 200 and case.path != "/api/agent/seat/record":
             seat = table.seats[kind][1]
             answer = response.json()
+            history = (answer["view"] or {}).pop("history", None)
+            if history is not None:  # asked for: the game's actions, public (docs/agents.md)
+                asked = str((case.query or {}).get("history")).lower()
+                assert asked in ("true", "1", "on", "yes", "t", "y"), what
+                assert all(isinstance(action, str) for action in history), what
             if kind == "lobby":
                 assert answer["code"] == table.lobby_code
                 check_view(answer, seat)

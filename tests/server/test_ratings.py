@@ -124,15 +124,18 @@ async def test_rated_games_reach_the_leaderboard_and_survive_a_restart(tmp_path:
         await _play_games(server.url, server.ws_url, True, 2, 6, player_token=token)
 
         board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
-        entries = {e["player_id"]: e for e in board["entries"]}
-        assert set(entries) == {ada["player_id"], "bot:easy"} and board["total"] == 2
+        bots = _get(server.url, "/api/leaderboard", players=2, board="bots").json()
+        assert (board["board"], bots["board"]) == ("people", "bots")
+        entries = {e["player_id"]: e for e in [*board["entries"], *bots["entries"]]}
+        assert set(entries) == {ada["player_id"], "bot:easy"}
+        assert board["total"] == bots["total"] == 1  # a person's board, and the bots'
         mine = entries[ada["player_id"]]
         assert mine["games"] == ESTABLISHED_GAMES + 1 and not mine["provisional"]
         assert entries["bot:easy"]["games"] == 1 and entries["bot:easy"]["bot"]
         assert mine["name"] == "Host"
         for entry in entries.values():
             assert entry["rating"] == pytest.approx(entry["mu"] - 3 * entry["sigma"])
-        assert [e["place"] for e in board["entries"]] == [1, 2]
+        assert [e["place"] for e in board["entries"]] == [e["place"] for e in bots["entries"]]
         assert (
             _get(server.url, "/api/leaderboard", rules="classic", players=2).json()["entries"] == []
         )
@@ -222,8 +225,9 @@ async def test_a_game_whose_end_a_crash_lost_is_rated_at_the_next_start(tmp_path
     server.start()
     try:
         board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()
+        bots = _get(server.url, "/api/leaderboard", players=2, board="bots").json()
         expected = rate_game(["p_ada", "bot:easy"], official_ranks(result, 2), {})
-        got = {e["player_id"]: e for e in board["entries"]}
+        got = {e["player_id"]: e for e in [*board["entries"], *bots["entries"]]}
         assert set(got) == set(expected)
         for player, outcome in expected.items():
             assert got[player]["mu"] == pytest.approx(outcome.after.mu)

@@ -10,6 +10,7 @@ review fails here: beating throwaway guests, guests losing to a bot on purpose, 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,10 @@ def _ratings(db: Database) -> dict[str, tuple[float, float, int, int]]:
     return db.run_sync(read)
 
 
+bots_board = functools.partial(leaderboard, board="bots")
+"""The bots' board (``leaderboard`` reads the people's unless told)."""
+
+
 def _history(db: Database) -> list[tuple[str, int]]:
     return db.run_sync(
         lambda s: sorted((h.player_id, h.rank) for h in s.scalars(select(RatingHistoryRow)))
@@ -149,8 +154,13 @@ def _history(db: Database) -> list[tuple[str, int]]:
 
 
 def _board(db: Database, players: int) -> tuple[int, list[str]]:
-    total, entries = db.run_sync(leaderboard, "official", players, 0, 50)
-    return total, [e["player_id"] for e in entries]
+    """Who the two boards list, people's and bots', together in rating order."""
+    people = db.run_sync(leaderboard, "official", players, 0, 50)
+    bots = db.run_sync(bots_board, "official", players, 0, 50)
+    entries = sorted(
+        [*people[1], *bots[1]], key=lambda e: (-e["rating"], -e["games"], e["player_id"])
+    )
+    return people[0] + bots[0], [e["player_id"] for e in entries]
 
 
 @pytest.fixture
@@ -210,12 +220,14 @@ def test_the_leaderboard_and_the_player_page_read_the_ratings(db: Database) -> N
     _establish(db, "p_bea", 3)
     _play(db, {"winner": 0, "scores": [200, 10, 20]})
     total, entries = db.run_sync(leaderboard, "official", 3, 0, 10)
-    assert total == 3
-    assert [e["player_id"] for e in entries] == ["p_ada", "p_bea", "bot:hard"]
-    assert [e["place"] for e in entries] == [1, 2, 3]
+    assert total == 2  # the people's board: people only
+    assert [e["player_id"] for e in entries] == ["p_ada", "p_bea"]
+    assert [e["place"] for e in entries] == [1, 2]
     assert entries[0]["rating"] == pytest.approx(entries[0]["mu"] - 3 * entries[0]["sigma"])
-    assert entries[0]["name"] == "Ada" and entries[2]["bot"]
-    assert not any(e["provisional"] for e in entries)
+    assert entries[0]["name"] == "Ada" and not entries[1]["bot"]
+    assert not any(e["provisional"] or e["ai"] for e in entries)
+    bots = db.run_sync(bots_board, "official", 3, 0, 10)
+    assert [(e["player_id"], e["place"], e["bot"]) for e in bots[1]] == [("bot:hard", 1, True)]
     assert db.run_sync(leaderboard, "official", 2, 0, 10) == (0, [])
     page = db.run_sync(player_ratings, "p_ada", 5, None, 200)
     assert page is not None and page["name"] == "Ada"

@@ -10,11 +10,13 @@ import asyncio
 import random
 import re
 import sqlite3
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from dos.i18n import text
@@ -63,34 +65,68 @@ def _count_games_of(data: Path, player_id: str, games: int) -> None:
     connection.close()
 
 
+def _mark_ai(data: Path, player_id: str) -> None:
+    """Marks a player as an AI in the running server's database (as if she had played
+    through the agent API)."""
+    with sqlite3.connect(data / "dos.sqlite3", timeout=30) as connection:
+        connection.execute("INSERT INTO dos_agents VALUES (?, 1.0)", (player_id,))
+    connection.close()
+
+
 async def _games(server: Server) -> tuple[str, str]:
     """Lea's first game counts for her alone; established, her next one moves the bot too.
-    Pia plays one game. Returns their ids."""
-    lea = await _rated_game(server.url, PLAYER)
+    Pia plays one game, beside Lea's first. Returns their ids."""
+    lea, pia = await asyncio.gather(
+        _rated_game(server.url, PLAYER), _rated_game(server.url, NEWCOMER)
+    )
     _count_games_of(server.data, lea["player_id"], ESTABLISHED_GAMES)
     await _rated_game(server.url, PLAYER, lea["player_token"])
-    pia = await _rated_game(server.url, NEWCOMER)
     return lea["player_id"], pia["player_id"]
 
 
+@pytest.fixture(scope="module")
+def instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of this module whose bots answer at once: three rated games to the shortest
+    rated target take a moment, not half a minute."""
+    server = Server(data=tmp_path_factory.mktemp("instant"), args=["--bot-delay", "0"])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
-    browser: Browser, server: Server, output_dir: Path
+    browser: Browser, instant: Server, output_dir: Path
 ) -> None:
+    server = instant
     with ThreadPoolExecutor(1) as pool:  # Playwright's event loop runs in this thread
         lea, pia = pool.submit(asyncio.run, _games(server)).result()
     board = f"{server.url}/leaderboard?rules=official&players=2"
     context, page = open_page(browser, board, DESKTOP)
     try:
         expect(page.locator("#board-rows tr", has_text=PLAYER)).to_have_count(1)
-        expect(page.locator("#board-rows")).to_contain_text("easy bot")
+        expect(page.locator("#board-rows")).not_to_contain_text("easy bot")  # people only
         expect(page.locator("#board-rows")).not_to_contain_text(NEWCOMER)  # provisional
+        expect(page.locator("#board-note")).to_be_hidden()
         page.screenshot(path=str(output_dir / "leaderboard-desktop.png"))
+        page.select_option("#board-kind", "bots")  # the bots' board: levels and AI players
+        page.click("#board-form button[type=submit]")
+        expect(page).to_have_url(f"{board}&board=bots")
+        expect(page.locator("#board-rows")).to_contain_text("easy bot")
+        expect(page.locator("#board-rows")).not_to_contain_text(PLAYER)
+        expect(page.locator("#board-note")).to_have_text(text("en", "rank.bots_note"))
         set_language(page, "ja")
         expect(page.locator("#board-title")).to_have_text(text("ja", "rank.title"))
         expect(page.locator("#board-rows")).to_contain_text(
             text("ja", "rank.bot", level=text("ja", "web.level_easy"))
         )
+        expect(page.locator("#board-kind option:checked")).to_have_text(
+            text("ja", "rank.board_bots")
+        )
         set_language(page, "en")
+        page.go_back()
+        expect(page.locator("#board-rows tr", has_text=PLAYER)).to_have_count(1)
 
         page.get_by_role("link", name=PLAYER).click()
         expect(page).to_have_url(f"{server.url}/leaderboard?player={lea}")
@@ -104,8 +140,12 @@ def test_the_leaderboard_and_the_player_page_show_a_finished_rated_game(
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(output_dir / "player-phone.png"), full_page=True)
 
+        _mark_ai(server.data, pia)
         page.goto(f"{server.url}/leaderboard?player={pia}")
-        expect(page.locator("#player-title")).to_have_text(f"Player: {NEWCOMER}")
+        expect(page.locator("#player-title")).to_have_text(f"Player: {NEWCOMER} AI")
+        expect(page.locator("#player-title .ai-badge")).to_have_attribute(
+            "title", text("en", "rank.ai_title")
+        )
         expect(page.locator("#player-ratings tr[data-provisional]")).to_have_count(1)
         expect(page.locator("#player-ratings")).to_contain_text("(provisional)")
         expect(page.locator("#player-provisional")).to_contain_text(f"{ESTABLISHED_GAMES} games")

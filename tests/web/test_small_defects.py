@@ -65,7 +65,8 @@ def test_the_leaderboard_opens_on_a_board_with_players_and_marks_mine(
 ) -> None:
     """No two-player ratings, three at tables of 3 (the player's among them), four at tables
     of 4: the player's page opens on the board of 3, with their row marked; someone who is on
-    no board sees the fullest one."""
+    no board sees the fullest one. The bots are on the bots' board: the people's board of 3
+    lists the player alone, that of 4 two people."""
     _rate(
         fresh.data,
         [
@@ -74,6 +75,8 @@ def test_the_leaderboard_opens_on_a_board_with_players_and_marks_mine(
             (ME, "official", 3, "Mona", ESTABLISHED_GAMES),
             *[(f"bot:{level}", "official", 4, level, 9) for level in ("easy", "medium", "hard")],
             ("bot:expert", "official", 4, "expert", 9),
+            ("p_xena", "official", 4, "Xena", ESTABLISHED_GAMES),
+            ("p_yuri", "official", 4, "Yuri", ESTABLISHED_GAMES),
         ],
     )
     context, page = open_page(browser, f"{fresh.url}/leaderboard", DESKTOP)
@@ -83,7 +86,7 @@ def test_the_leaderboard_opens_on_a_board_with_players_and_marks_mine(
         page.reload()
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(page.locator("#board-players")).to_have_value("3")
-        expect(page.locator("#board-rows tr")).to_have_count(3)
+        expect(page.locator("#board-rows tr")).to_have_count(1)
         mine = page.locator("#board-rows tr[aria-current='true']")
         expect(mine).to_have_count(1)
         expect(mine).to_contain_text("Mona")
@@ -91,7 +94,7 @@ def test_the_leaderboard_opens_on_a_board_with_players_and_marks_mine(
         expect(page.locator("#board-empty")).to_be_hidden()
         # On no board: the fullest board, never an empty one while others have players.
         expect(stranger.locator("#board-players")).to_have_value("4")
-        expect(stranger.locator("#board-rows tr")).to_have_count(4)
+        expect(stranger.locator("#board-rows tr")).to_have_count(2)
         expect(stranger.locator("#board-rows tr[aria-current]")).to_have_count(0)
         # An address that names a board still opens that board, even an empty one.
         stranger.goto(f"{fresh.url}/leaderboard?rules=official&players=2")

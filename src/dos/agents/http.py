@@ -92,6 +92,14 @@ SEAT_TOKEN = HTTPBearer(
 Authorization = Annotated[HTTPAuthorizationCredentials | None, Depends(SEAT_TOKEN)]
 """The seat token of the seat to act for (``None``: missing, or not a bearer token)."""
 RuleName = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")]
+History = Annotated[
+    bool,
+    Query(
+        description="true: the view holds the game's history too (every action, as the "
+        "WebSocket's state has it), to rebuild a bot's seat view from (dos.agents.seat_view)"
+    ),
+]
+"""Whether the view holds the game's history."""
 
 
 def refusal_response(error: RefusedError) -> SafeJSONResponse:
@@ -156,10 +164,11 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
     )
 
     @router.get("/seat", response_model=AgentView, dependencies=[limited("lookup")])
-    async def look(authorization: Authorization = None) -> Any:
-        """The seat's view now, as JSON and as canonical text."""
+    async def look(history: History = False, authorization: Authorization = None) -> Any:
+        """The seat's view now, as JSON and as canonical text (with ``history=true``, the
+        view holds the game's history)."""
         try:
-            seen = await agents.look(_bearer(authorization))
+            seen = await agents.look(_bearer(authorization), history)
         except RefusedError as error:
             return refusal_response(error)
         return _answer(seen)
@@ -201,19 +210,22 @@ def agent_router(agents: Agents, counters: Counters) -> APIRouter:
 
     @router.get("/seat/wait", response_model=AgentView, dependencies=[limited("lookup")])
     async def wait(
+        *,
         version: Annotated[int, Query(ge=0, le=2**31)],
         change: Annotated[int | None, Query(ge=0, le=2**62)] = None,
         timeout: Annotated[float, Query(ge=0, le=MAX_WAIT_SECONDS)] = MAX_WAIT_SECONDS,
         until: Until = UNTIL,
+        history: History = False,
         authorization: Authorization = None,
     ) -> Any:
         """A long poll: answers the seat's view as soon as the game's version is not
         ``version`` (or the table's change counter not ``change``) and then the seat has a
         legal action or no game is going on (``until=turn``, the default, as over MCP) — with
         ``until=change``, as soon as anything changed — or after ``timeout`` seconds (at
-        most 30)."""
+        most 30); with ``history=true`` the view holds the game's history."""
         try:
-            seen = await agents.wait(_bearer(authorization), version, change, timeout, until)
+            token = _bearer(authorization)
+            seen = await agents.wait(token, version, change, timeout, until, history=history)
         except RefusedError as error:
             return refusal_response(error)
         return _answer(seen)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import math
 import time
 import weakref
@@ -28,12 +29,18 @@ from pydantic import BaseModel, ConfigDict
 
 from dos import ruleset
 from dos.agents.text import LAST_ACTIONS, meaning, past, render
+from dos.ratings.store import mark_agent
 from dos.server.auth import TokenError
 from dos.server.games import record_of
 from dos.server.messages import CreateTable, JoinTable, TableInfo
 from dos.server.service import Service
 from dos.server.storage import load_game
 from dos.server.tables import RefusedError, Status, Table
+
+log = logging.getLogger(__name__)
+
+MARKED_KEPT = 100_000
+"""How many players marked as AIs this process remembers (to write each mark once)."""
 
 MAX_WAIT_SECONDS = 30.0
 """The longest one wait lasts (a long poll is answered by then)."""
@@ -145,6 +152,8 @@ class Agents:
         )
         """Each table's latest answer per seat, by (change, version): long polls woken by
         one change share one view, text and JSON."""
+        self._marked: set[str] = set()
+        """The players marked as AIs by this process (``mark``)."""
 
     # --- tables -------------------------------------------------------------------------------
 
@@ -155,13 +164,33 @@ class Agents:
 
     async def create(self, request: CreateTable, client: str) -> dict[str, Any]:
         """A new table with the agent as its host at seat 0: the ``SeatGrant``; counted
-        against the ``client``'s ``create`` limit as every path to it is."""
-        return await self._remote(await self.service.create(request, client))
+        against the ``client``'s ``create`` limit as every path to it is. The agent's player
+        is marked an AI (``mark``)."""
+        grant = await self._remote(await self.service.create(request, client))
+        await self.mark(grant["player_id"])
+        return grant
 
     async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
         """Takes an open seat of a table in the lobby: the ``SeatGrant``; counted against
-        the ``client``'s ``join`` limit."""
-        return await self._remote(await self.service.join(code, request, client))
+        the ``client``'s ``join`` limit. The agent's player is marked an AI (``mark``)."""
+        grant = await self._remote(await self.service.join(code, request, client))
+        await self.mark(grant["player_id"])
+        return grant
+
+    async def mark(self, player_id: str | None) -> None:
+        """Marks the player as an AI, once (``dos.ratings.store.mark_agent``): whoever plays
+        through the agent API or MCP is listed on the bots' leaderboard, apart from people
+        (docs/ratings.md). A mark that cannot be stored is logged: play goes on."""
+        if player_id is None or player_id in self._marked:
+            return
+        try:
+            await self.service.db.call(mark_agent, player_id)
+        except Exception:
+            log.exception("could not mark player %s as an AI", player_id)
+            return
+        if len(self._marked) >= MARKED_KEPT:
+            self._marked.clear()
+        self._marked.add(player_id)
 
     async def _remote(self, grant: dict[str, Any]) -> dict[str, Any]:
         """Marks the granted seat as an agent's (``Seat.remote``)."""
@@ -192,16 +221,20 @@ class Agents:
         table.seats[claim.seat].remote = True  # no connection to wait for (Seat.remote)
         return table, claim.seat
 
-    async def look(self, token: str) -> Seen:
+    async def look(self, token: str, history: bool = False) -> Seen:
         """The seat's view now: the table, version, change, view (JSON), result, the legal
-        actions with their meanings, and the canonical text."""
+        actions with their meanings, and the canonical text; with ``history``, the view
+        holds the game's history too (every action, as the WebSocket's ``state`` has it: what
+        a bot's ``SeatView`` is rebuilt from, ``dos.agents.seat_view``)."""
         table, seat = await self.seat(token)
-        return await self._look(table, seat)
+        return await self._look(table, seat, history)
 
-    async def _look(self, table: Table, seat: int) -> Seen:
+    async def _look(self, table: Table, seat: int, history: bool = False) -> Seen:
         await _ready_log(table)
         # Under the table's lock, as the WebSocket's resync: never an action mid-commit.
         async with table.lock:
+            if history:  # the whole history grows with the game: made for each asker
+                return Seen(self._view(table, seat, history=True))
             known = self._seen.setdefault(table, {})
             cached = known.get(seat)
             if cached is not None and cached[:2] == (table.change, table.version):
@@ -210,7 +243,7 @@ class Agents:
             known[seat] = (table.change, table.version, seen)
             return seen
 
-    def _view(self, table: Table, seat: int) -> dict[str, Any]:
+    def _view(self, table: Table, seat: int, history: bool = False) -> dict[str, Any]:
         info = table.info()
         view = table.view(seat, history=False)
         result = _result(table)
@@ -224,6 +257,8 @@ class Agents:
             result=result,
             last=last,
         )
+        if history and view is not None:
+            view = table.view(seat, history=True)
         return {
             "code": table.code,
             "seat": seat,
@@ -244,6 +279,7 @@ class Agents:
         DOS race: who caught the seat, or called first). An agent that left its seat to the
         stand-in takes it back by acting."""
         table, seat = await self.seat(token)
+        await self.mark(table.seats[seat].player_id)
         table.back(seat)
         try:
             await table.submit(seat, action, version, dos=dos)
@@ -264,6 +300,7 @@ class Agents:
     async def start(self, token: str) -> Seen:
         """The host starts the game (lobby), or deals a rematch (finished)."""
         table, seat = await self.seat(token)
+        await self.mark(table.seats[seat].player_id)
         if table.status == Status.FINISHED:
             await table.rematch(seat)
         else:
@@ -271,14 +308,21 @@ class Agents:
         return await self._look(table, seat)
 
     async def wait(
-        self, token: str, version: int, change: int | None, timeout: float, until: Until
+        self,
+        token: str,
+        version: int,
+        change: int | None,
+        timeout: float,
+        until: Until,
+        *,
+        history: bool = False,
     ) -> Seen:
         """Waits until the table is not as the agent saw it (``version`` of the game, and
         ``change`` of the table if given) — for ``until="turn"``, until then the seat has a
         legal action or no game is going on — or ``timeout`` seconds (at most 30) have
-        passed; returns the seat's view. Woken by the table itself after every change: no
-        polling. A ``timeout`` that is not a number of seconds from 0 to 30 is refused, on
-        every path."""
+        passed; returns the seat's view (with the game's history if ``history``, as
+        ``look``). Woken by the table itself after every change: no polling. A ``timeout``
+        that is not a number of seconds from 0 to 30 is refused, on every path."""
         if not (math.isfinite(timeout) and 0 <= timeout <= MAX_WAIT_SECONDS):
             raise RefusedError(
                 "bad_request",
@@ -301,7 +345,7 @@ class Agents:
                 change = seen  # a change that gives the seat nothing to do: wait for the next
                 version = table.version
             await table.changed(seen, left)
-        return await self._look(table, seat)
+        return await self._look(table, seat, history)
 
     async def record(self, token: str) -> dict[str, Any]:
         """The record (JSON Lines, ``docs/records.md``) of the table's last game, once it

@@ -10,6 +10,10 @@ player, ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RU
 ``policy:FILE`` names a trained policy (``dos.bots.policy``), which plays only the rule set and
 player count it was trained for: ``make_player(name, rules, players=n)`` refuses any other
 table (``PolicyRefusedError``), so every caller that knows its table says it.
+
+``FILE.py:CLASS`` names your own bot class in a file (``dos.bots.loading``): loaded (its code
+run) and checked when the player is made, refused (``BotFileError``) for a missing file or
+class, a class that is not a bot, or a bot of the other rule set.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import importlib
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from dos.arena.game import Player
+from dos.bots import loading
 from dos.bots.base import Bot, Budget
+from dos.bots.loading import is_file_bot
 from dos.bots.reflex import Reflex
 
 if TYPE_CHECKING:
@@ -104,23 +110,27 @@ it plays."""
 
 
 class _Names(list[str]):
-    """The known names; ``in`` also accepts any ``policy:FILE`` (checked when it is loaded)."""
+    """The known names; ``in`` also accepts any ``policy:FILE`` and any ``FILE.py[:CLASS]``
+    (checked when it is loaded)."""
 
     def __contains__(self, name: object) -> bool:
         return super().__contains__(name) or (
-            isinstance(name, str) and name.startswith(POLICY_PREFIX) and len(name) > 7
+            isinstance(name, str)
+            and ((name.startswith(POLICY_PREFIX) and len(name) > 7) or is_file_bot(name))
         )
 
 
 def names(rules: str = "official") -> list[str]:
     """Every name ``make_player`` accepts for the rule set ``rules``, and any ``policy:FILE``
-    (checked against the table when it is loaded).
+    or ``FILE.py[:CLASS]`` (checked against the table when it is loaded).
 
     >>> names() == names("classic") == [
     ...     "random", "greedy", "mcts", "sage", "easy", "medium", "hard", "expert"
     ... ]
     True
     >>> "policy:trained.npz" in names() and "policy:trained.npz" in names("classic")
+    True
+    >>> "bots/mine.py:MyBot" in names()
     True
     """
     if rules == "classic":
@@ -182,6 +192,9 @@ def make_player(
 
         policy = PolicyBot(name[len(POLICY_PREFIX) :], rules, players)
         return Player(policy, Reflex(), DEFAULT_BUDGET)
+    if is_file_bot(name):
+        own = loading.load_for(name, "official")
+        return Player(own.make(name), own.reflex, own.budget or DEFAULT_BUDGET)
     raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
 
 
@@ -201,6 +214,9 @@ def _make_classic_player(name: str, players: int | None) -> ClassicPlayer:
         return ClassicPlayer(make_classic_bot(bot, reaction=reflex, **settings), budget)
     if name in CLASSIC_BOTS:
         return ClassicPlayer(make_classic_bot(name), CLASSIC_DEFAULT_BUDGET)
+    if is_file_bot(name):
+        own = loading.load_for(name, "classic")
+        return ClassicPlayer(own.make(name), own.budget or CLASSIC_DEFAULT_BUDGET)
     raise ValueError(
         f"unknown classic bot or level {name!r} (known: {', '.join(names('classic'))})"
     )

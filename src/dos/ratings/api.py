@@ -34,6 +34,10 @@ class PlayerRating(_Answer):
     """The games that counted for the player (``docs/ratings.md``: whose games move whom)."""
     wins: int
     bot: bool
+    """A server bot level (``bot:<level>``)."""
+    ai: bool
+    """A player who plays through the agent API or MCP (its own bot, a learned policy, a
+    language model): listed on the bots' board, never on the people's."""
     provisional: bool
     """A person with fewer counted games than it takes to be established: not on the board,
     and their games move neither bots nor other persons. Never for a bot level."""
@@ -46,11 +50,14 @@ class LeaderboardEntry(PlayerRating):
 
 
 class Leaderboard(_Answer):
-    """``GET /api/leaderboard``: one page of the players on the board of a rule set and table
-    size: the bot levels and the established persons (provisional persons are not listed)."""
+    """``GET /api/leaderboard``: one page of the players on a board of a rule set and table
+    size: the people's (``board=people``, the established persons) or the bots' (``board=bots``:
+    the bot levels and the established AI players); provisional players are not listed."""
 
     rules: str
     players: int
+    board: str
+    """``people`` or ``bots``."""
     total: int
     """How many players the board lists (all pages)."""
     offset: int
@@ -97,6 +104,8 @@ class PlayerPage(_Answer):
     player_id: str
     name: str
     bot: bool
+    ai: bool
+    """The player plays through the agent API or MCP: an AI, on the bots' board."""
     established_games: int
     """The counted games that make a person established in a rule set and table size."""
     ratings: list[PlayerRating]

@@ -13,7 +13,14 @@ Every rule against bought ratings is here, with its constants:
   persons at the table; a bot level's only from the established persons (never from
   provisional persons, nor from other bots). A player with no such opponent is not moved,
   and the game does not count for it.
-* **The board** lists established persons and bot levels only.
+* **Two boards** (``board_of``): the *people's* board lists established persons only; the
+  *bots'* board the bot levels and the established AI players (players who play through the
+  agent API or MCP: their own bots, learned policies, language models). Both boards are views
+  of the one rating each player has, on the same scale: a person sees where they stand
+  against ``hard`` in the same numbers, and a bot builder where their bot stands against the
+  levels and the other bots. An AI player has standing as a person has (10 counted games):
+  AI players cost as little to make as guests do, so the same rules keep them from buying
+  ratings.
 """
 
 from __future__ import annotations
@@ -30,6 +37,13 @@ their games then move the bots' ratings, other persons' too, and they are on the
 
 BOT_PREFIX = "bot:"
 """The player id of a bot level is this prefix and the level."""
+
+PEOPLE = "people"
+"""The board of the established persons."""
+BOTS = "bots"
+"""The board of the bot levels and the established AI players."""
+BOARDS = (PEOPLE, BOTS)
+"""The leaderboards, people's first (the default)."""
 
 
 def is_bot(player_id: str) -> bool:
@@ -61,6 +75,20 @@ def _official_target(options: Mapping[str, Any]) -> int | None:
 
     target = options.get("target_score", Options(players=2).target_score)
     return target if isinstance(target, int) and not isinstance(target, bool) else None
+
+
+def board_of(player_id: str, games: int, ai: bool) -> str | None:
+    """The board that lists a player with ``games`` counted games in a category (``ai``:
+    it played through the agent API or MCP), or ``None`` while it is provisional.
+
+    >>> board_of("bot:hard", 0, False), board_of("p_ada", 10, False), board_of("p_bot", 12, True)
+    ('bots', 'people', 'bots')
+    >>> board_of("p_new", 3, True) is None
+    True
+    """
+    if not established(player_id, games):
+        return None
+    return BOTS if is_bot(player_id) or ai else PEOPLE
 
 
 def long_enough(rules: str, options: Mapping[str, Any]) -> bool:

@@ -8,7 +8,9 @@ result: a crash loses neither, and a game is never rated twice.
 Players are guests by their player id and bot levels as ``bot:<level>`` (``bot:hard``): a
 person sees where they stand against a level. A seat played by the stand-in bot after its
 guest left stays the guest's (``docs/ratings.md``). What a game must be to be rated, and whose
-result moves whose rating, is ``dos.ratings.policy``.
+result moves whose rating, is ``dos.ratings.policy``. A player who plays through the agent API
+or MCP is marked an AI (``dos_agents``, ``mark_agent``): the people's board leaves them out,
+and the bots' board lists them beside the levels (``dos.ratings.policy.board_of``).
 
 The reads (``leaderboard``, ``player_ratings``) are bounded: a page of the board, the latest
 ``RECENT_GAMES`` games and one page of a player's history, each read along an index.
@@ -20,13 +22,28 @@ import logging
 import time
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, func, or_, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    and_,
+    delete,
+    exists,
+    func,
+    not_,
+    or_,
+    select,
+)
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
 from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS, Rating, rate_against
 from dos.ratings.policy import (
     BOT_PREFIX,
+    BOTS,
     ESTABLISHED_GAMES,
+    PEOPLE,
     established,
     is_bot,
     long_enough,
@@ -77,6 +94,30 @@ class RatingHistoryRow(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     at: Mapped[float] = mapped_column(Float)
+
+
+class AgentRow(Base):
+    """A player who played through the agent API or MCP: an AI on the leaderboards."""
+
+    __tablename__ = "dos_agents"
+
+    player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    since: Mapped[float] = mapped_column(Float)
+    """When it first played as an agent."""
+
+
+def mark_agent(session: Session, player_id: str, at: float | None = None) -> bool:
+    """Marks a player as an AI (kept for good: its ratings are on the bots' board); whether
+    it was not marked before."""
+    if session.get(AgentRow, player_id) is not None:
+        return False
+    session.add(AgentRow(player_id=player_id, since=time.time() if at is None else at))
+    return True
+
+
+def is_agent(session: Session, player_id: str) -> bool:
+    """Whether a player is marked as an AI."""
+    return session.get(AgentRow, player_id) is not None
 
 
 def seat_player(player_id: str | None, bot: str | None) -> str | None:
@@ -202,7 +243,7 @@ def rerate_all(session: Session) -> int:
     return rated
 
 
-def _rating_json(row: RatingRow) -> dict[str, Any]:
+def _rating_json(row: RatingRow, ai: bool) -> dict[str, Any]:
     return {
         "player_id": row.player_id,
         "name": row.name,
@@ -214,32 +255,45 @@ def _rating_json(row: RatingRow) -> dict[str, Any]:
         "games": row.games,
         "wins": row.wins,
         "bot": is_bot(row.player_id),
+        "ai": ai,
         "provisional": provisional(row.player_id, row.games),
     }
 
 
-def _listed() -> Any:
-    """Who is on the board: the bot levels and the established persons."""
-    return or_(RatingRow.player_id.startswith(BOT_PREFIX), RatingRow.games >= ESTABLISHED_GAMES)
+def _listed(board: str) -> Any:
+    """Who is on ``board`` (``dos.ratings.policy.board_of``): the established persons who are
+    no AI (``people``), or the bot levels and the established AI players (``bots``)."""
+    level = RatingRow.player_id.startswith(BOT_PREFIX)
+    # Looked up by primary key for each rating row read, not gathered whole.
+    marked = aliased(AgentRow)
+    agent = exists().where(marked.player_id == RatingRow.player_id).correlate(RatingRow)
+    established = RatingRow.games >= ESTABLISHED_GAMES
+    if board == BOTS:
+        return or_(level, and_(established, agent))
+    if board == PEOPLE:
+        return and_(established, not_(level), not_(agent))
+    raise ValueError(f"unknown board {board!r}")
 
 
 def leaderboard(
-    session: Session, rules: str, players: int, offset: int, limit: int
+    session: Session, rules: str, players: int, offset: int, limit: int, *, board: str = PEOPLE
 ) -> tuple[int, list[dict[str, Any]]]:
-    """How many players are on the board of ``rules`` at tables of ``players`` (the bot
-    levels and the established persons: ``dos.ratings.policy``), and ``limit`` of them from
-    ``offset``, best rating (mu - 3 sigma) first; each with its place (1: best)."""
-    where = (RatingRow.rules == rules, RatingRow.players == players, _listed())
+    """How many players are on ``board`` (``people``, ``bots``) of ``rules`` at tables of
+    ``players`` (``dos.ratings.policy.board_of``), and ``limit`` of them from ``offset``, best
+    rating (mu - 3 sigma) first; each with its place (1: best) and whether it is an AI."""
+    where = (RatingRow.rules == rules, RatingRow.players == players, _listed(board))
     total = session.scalar(select(func.count()).select_from(RatingRow).where(*where)) or 0
-    rows = session.scalars(
-        select(RatingRow)
+    rows = session.execute(
+        select(RatingRow, AgentRow.player_id)
+        .outerjoin(AgentRow, AgentRow.player_id == RatingRow.player_id)
         .where(*where)
         .order_by(RatingRow.ordinal.desc(), RatingRow.games.desc(), RatingRow.player_id)
         .offset(offset)
         .limit(limit)
     )
     return total, [
-        {"place": offset + index + 1, **_rating_json(row)} for index, row in enumerate(rows)
+        {"place": offset + index + 1, **_rating_json(row, agent is not None)}
+        for index, (row, agent) in enumerate(rows)
     ]
 
 
@@ -341,12 +395,14 @@ def player_ratings(
         return None
     total = history_count(session, player_id)
     start = max(0, total - limit) if offset is None else offset
+    ai = is_agent(session, player_id)
     return {
         "player_id": player_id,
         "name": max(ratings, key=lambda row: row.updated).name,
         "bot": is_bot(player_id),
+        "ai": ai,
         "established_games": ESTABLISHED_GAMES,
-        "ratings": [_rating_json(row) for row in ratings],
+        "ratings": [_rating_json(row, ai) for row in ratings],
         "recent": recent_games(session, player_id, games),
         "history": history_page(session, player_id, start, limit, total),
         "history_total": total,

@@ -15,6 +15,7 @@ within ``CACHE_SECONDS`` of its end.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
@@ -28,6 +29,7 @@ from sqlalchemy.orm import Session
 from dos import ruleset
 from dos.ratings.api import HISTORY_PAGE, LEADERBOARD_PAGE, RECENT_GAMES, Leaderboard, PlayerPage
 from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
+from dos.ratings.policy import BOARDS, PEOPLE
 from dos.ratings.store import leaderboard, player_ratings
 from dos.server.errors import ApiError
 from dos.server.limits import Counters
@@ -170,26 +172,32 @@ def players_router(service: Service, counters: Counters) -> APIRouter:
         players: Annotated[int, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2,
         offset: Offset = 0,
         limit: PageLimit = None,
+        board: Annotated[str, Query(min_length=1, max_length=16)] = PEOPLE,
     ) -> dict[str, Any]:
-        """The players on the board of ``rules`` at tables of ``players``, best first: the
-        bot levels and the established persons (docs/ratings.md); ``limit`` of them (at most
-        50) from ``offset``."""
+        """The players on ``board`` of ``rules`` at tables of ``players``, best first: the
+        people's (``people``, the established persons) or the bots' (``bots``: the bot levels
+        and the established AI players) (docs/ratings.md); ``limit`` of them (at most 50)
+        from ``offset``."""
         if rules not in ruleset.NAMES:
             raise ApiError(400, "bad_request", f"there is no rule set {rules!r}", "rules")
+        if board not in BOARDS:
+            raise ApiError(400, "bad_request", f"board: {' or '.join(BOARDS)}", "board")
         size = LEADERBOARD_PAGE if limit is None else min(limit, LEADERBOARD_PAGE)
 
         async def read() -> dict[str, Any]:
-            total, entries = await service.db.read(leaderboard, rules, players, offset, size)
+            read_board = functools.partial(leaderboard, board=board)
+            total, entries = await service.db.read(read_board, rules, players, offset, size)
             return {
                 "rules": rules,
                 "players": players,
+                "board": board,
                 "total": total,
                 "offset": offset,
                 "limit": size,
                 "entries": entries,
             }
 
-        return await kept.get(("board", rules, players, offset, size), read)
+        return await kept.get(("board", rules, players, offset, size, board), read)
 
     @router.get("/api/players/{player_id}", response_model=PlayerPage, dependencies=lookup)
     async def rated_player(

@@ -39,8 +39,13 @@ def build_app(
     resume: str | None = None,
     replay: str | None = None,
     rules: str | None = None,
+    bots: str | None = None,
 ) -> object:
     """The application ``dos play`` runs (a ``DosApp``), after checking every choice.
+
+    ``bots`` names the bot of every other seat instead of ``level``: any name
+    ``dos.bots.registry.make_player`` takes (a bot, a level, ``policy:FILE`` or your own
+    ``FILE.py:CLASS``), made for this table first so that a refusal comes before the game.
 
     ``rules`` is ``official`` or ``classic`` (RULES.md §9); ``None``: the rule set of the
     record resumed or replayed, else ``official``. A record says its rule set: ``rules``, when
@@ -68,6 +73,8 @@ def build_app(
     levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
     if level not in levels:
         raise PlayError(f"--level: one of {', '.join(levels)}, not {level!r}")
+    if bots is not None:
+        level = _checked_bots(bots, rules, players if record is None else None)
     if rules == "classic" and target is not None:
         raise PlayError(
             "--target: the classic rules have no target score (play goes on to a full "
@@ -88,6 +95,19 @@ def build_app(
     if record is not None:
         return DosApp(settings, resume=record)
     return DosApp(settings)
+
+
+def _checked_bots(name: str, rules: str, players: int | None) -> str:
+    """``name`` once a player of it is made for the table (``--bots``), else ``PlayError``."""
+    from dos.bots.registry import make_player
+
+    try:
+        make_player(name, rules, players=players)
+    except DosError as error:
+        raise PlayError(f"--bots: {error}") from None
+    except (OSError, ValueError) as error:
+        raise PlayError(f"--bots: {name!r} cannot be loaded: {error}") from None
+    return name
 
 
 def play(**options: object) -> None:

@@ -5,7 +5,9 @@
 // (a player not yet established) is marked, and is not on the leaderboard. Opened without a
 // board in its address, the page shows the player's own board (the one they played most
 // on), else the board with the most players: never an empty board while another has players.
-// The player's own row is marked; each game on a player's page links to its replay.
+// The player's own row is marked; each game on a player's page links to its replay. Two
+// boards (`board=people`, the default, or `bots`: the bot levels and the AI players, each AI
+// with an "AI" badge, as on its page), chosen in the form and kept in the address.
 
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { storedName } from "./seats.js";
@@ -16,7 +18,9 @@ const PAGE = 50;
 const SEATS = [2, 3, 4];
 const RULES = ["official", "classic"];
 
-let state = { rules: "official", players: 2, offset: 0, player: null };
+const BOARDS = ["people", "bots"];
+
+let state = { board: "people", rules: "official", players: 2, offset: 0, player: null };
 let board = null;
 let page = null;
 let loaded = false;
@@ -42,6 +46,15 @@ function shownName(entry) {
     return t("rank.bot", { level: t(`web.level_${level}`) });
   }
   return entry.name;
+}
+
+/** The "AI" badge of a player who plays through the agent API or MCP (docs/ratings.md). */
+function aiBadge() {
+  const badge = document.createElement("span");
+  badge.className = "ai-badge";
+  badge.textContent = t("rank.ai");
+  badge.title = t("rank.ai_title");
+  return badge;
 }
 
 function cell(row, text, className) {
@@ -77,6 +90,7 @@ async function getJson(url) {
 async function loadBoard() {
   const query = new URLSearchParams({
     rules: state.rules, players: state.players, offset: state.offset, limit: PAGE,
+    board: state.board,
   });
   try {
     board = await getJson(`/api/leaderboard?${query}`);
@@ -91,11 +105,13 @@ async function loadBoard() {
 function renderBoard() {
   $("board-view").hidden = false;
   $("player-view").hidden = true;
+  $("board-kind").value = state.board;
   $("board-rules").value = state.rules;
   $("board-players").value = String(state.players);
-  $("board-caption").textContent = t("rank.caption", {
+  $("board-caption").textContent = t(state.board === "bots" ? "rank.caption_bots" : "rank.caption", {
     rules: rulesName(state.rules), players: state.players,
   });
+  $("board-note").hidden = state.board !== "bots";
   const rows = $("board-rows");
   rows.replaceChildren();
   const entries = board ? board.entries : [];
@@ -114,6 +130,7 @@ function renderBoard() {
     row.append(place);
     const who = cell(row, "");
     who.append(playerLink(entry));
+    if (entry.ai) who.append(" ", aiBadge());
     if (mine) who.append(` (${t("game.you")})`);
     cell(row, fixed(entry.rating), "num");
     cell(row, t("rank.mu_sigma", { mu: fixed(entry.mu), sigma: fixed(entry.sigma) }), "num");
@@ -158,6 +175,7 @@ function renderPlayer() {
   $("player-title").textContent = found
     ? t("rank.player_title", { name: shownName(page) })
     : t("rank.title");
+  if (found && page.ai) $("player-title").append(" ", aiBadge());
   if (!found) return;
   document.title = `${shownName(page)} · DOS`;
 
@@ -283,14 +301,16 @@ function myId() {
 /** Whether the address names a board (else the page picks one: `pickBoard`). */
 function namesBoard() {
   const query = new URLSearchParams(location.search);
-  return query.has("rules") || query.has("players");
+  return query.has("rules") || query.has("players") || query.has("board");
 }
 
 function readAddress() {
   const query = new URLSearchParams(location.search);
   const rules = query.get("rules");
   const players = Number(query.get("players"));
+  const board = query.get("board");
   state = {
+    board: BOARDS.includes(board) ? board : "people",
     rules: RULES.includes(rules) ? rules : "official",
     players: SEATS.includes(players) ? players : 2,
     offset: Math.max(0, Number(query.get("offset")) || 0),
@@ -298,26 +318,36 @@ function readAddress() {
   };
 }
 
+/** How many players each board of `kind` (people or bots) lists, in the order of `boards`. */
+function totalsOf(kind, boards) {
+  return Promise.all(boards.map(({ rules, players }) => {
+    const query = new URLSearchParams({ rules, players, limit: 1, board: kind });
+    return getJson(`/api/leaderboard?${query}`).then((b) => (b ? b.total : 0), () => 0);
+  }));
+}
+
 /** The board to open on: the player's own (where they are listed, the one with the most
- * games), else the one with the most players, else the first. */
+ * games; the bots' board for an AI), else the people's board with the most players, else the
+ * bots' board with the most, else the first. */
 async function pickBoard() {
   const me = myId();
   const boards = RULES.flatMap((rules) => SEATS.map((players) => ({ rules, players })));
   const [mine, totals] = await Promise.all([
     me ? getJson(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
-    Promise.all(boards.map(({ rules, players }) => {
-      const query = new URLSearchParams({ rules, players, limit: 1 });
-      return getJson(`/api/leaderboard?${query}`).then((b) => (b ? b.total : 0), () => 0);
-    })),
+    totalsOf("people", boards),
   ]);
   const listed = ((mine && mine.ratings) || []).filter((r) => !r.provisional
     && boards.some((b) => b.rules === r.rules && b.players === r.players));
   if (listed.length) {
     const best = listed.reduce((a, b) => (b.games > a.games ? b : a));
-    return { rules: best.rules, players: best.players };
+    return { board: mine.ai ? "bots" : "people", rules: best.rules, players: best.players };
   }
-  const fullest = totals.indexOf(Math.max(...totals));
-  return totals[fullest] > 0 ? boards[fullest] : boards[0];
+  for (const [kind, counts] of [["people", totals], ["bots", null]]) {
+    const found = counts || await totalsOf(kind, boards);
+    const fullest = found.indexOf(Math.max(...found));
+    if (found[fullest] > 0) return { board: kind, ...boards[fullest] };
+  }
+  return { board: "people", ...boards[0] };
 }
 
 /** The board the address names, else the one `pickBoard` picks. */
@@ -328,6 +358,7 @@ async function openBoard() {
 
 function go() {
   const query = new URLSearchParams({ rules: state.rules, players: state.players });
+  if (state.board !== "people") query.set("board", state.board);
   if (state.offset) query.set("offset", state.offset);
   history.pushState(null, "", `/leaderboard?${query}`);
   loadBoard();
@@ -360,7 +391,10 @@ async function start() {
   }
   $("board-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    state = { ...state, rules: $("board-rules").value, players: Number(seats.value), offset: 0 };
+    state = {
+      ...state, board: $("board-kind").value, rules: $("board-rules").value,
+      players: Number(seats.value), offset: 0,
+    };
     go();
   });
   $("board-prev").addEventListener("click", () => {
