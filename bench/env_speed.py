@@ -7,13 +7,21 @@ Run ``.venv/bin/python bench/env_speed.py [--seconds S] [--repeats R] [--json FI
 A *step* is what an agent needs per decision: apply a uniformly chosen legal action, then get
 the observation tensor and the legal-action mask of the player who decides next. Measured:
 
-* **DOS AEC**: ``dos.rl.env(rules="official", players=2)``, PettingZoo's ``step`` then
-  ``last()`` (observation dict with the tensor and the mask), with its wrappers;
-* **DOS codec**: the same work without PettingZoo: ``apply`` an index, ``observe`` and
-  ``mask`` into preallocated arrays (what ``VectorGames`` does per game);
-* **DOS fast vector**: ``dos.rl.fast_vector.FastVectorGames`` with 64 games on the compiled
-  core, one call per batch step (counted as 64 steps), uniformly random legal indices drawn
-  from the masks, one core;
+* **DOS AEC (PettingZoo)**: ``dos.rl.env(rules="official", players=2)``, PettingZoo's
+  ``step`` then ``last()`` (the observation dict with the tensor and the mask, the info with
+  the legal indices the action is drawn from), as returned by ``env()``, on the fast core (the
+  default backend) and on the Python engine (``backend="python"``);
+* **DOS Gymnasium vs random**: ``gymnasium.make("dos/Official-v0", opponents=["random"])``,
+  ``step`` (the agent's action, then the ``random`` bot's until the agent decides again; a
+  step is one of the agent's), ``reset`` when an episode ends, on both backends;
+* **DOS codec**: the Python engine's work without an environment: ``apply`` an index,
+  ``observe`` and ``mask`` into preallocated arrays (what ``VectorGames`` does per game);
+* **DOS VectorEnv (64)**: ``dos.rl.fast_vector.FastVectorEnv`` with 64 games, ``step`` of
+  each game's random legal index (``random_actions``), counted as 64 steps: self-play (the
+  caller plays every seat), against the ``random`` bot (compiled) and against ``greedy`` (a
+  Python bot, shown its view); one core;
+* **DOS VectorGames (64) vs greedy**: the same on the Python engine (``dos.rl.vector``), what
+  training against bots used before;
 * **OpenSpiel crazy_eights** (C++ through ``pyspiel``): ``apply_action``, chance outcomes
   sampled, then ``observation_tensor`` and ``legal_actions_mask`` of the player to act;
 * **RLCard UNO**: ``env.step(action)``, which returns the next state with its observation
@@ -40,30 +48,58 @@ import numpy as np
 
 CLOCK_EVERY = 64
 BATCH = 64
-"""Games in the fast core's vector environment; each of its steps counts ``BATCH`` steps."""
+"""Games in the vector environments; each of their steps counts ``BATCH`` steps."""
 
 Stepper = Callable[[int], int]
-"""Makes ``n`` steps; returns how many it made (always ``n``)."""
+"""Makes about ``n`` steps; returns how many it made."""
 
 
-def dos_aec(seed: int) -> Stepper:
-    import dos.rl
+def dos_aec(backend: str) -> Callable[[int], Stepper]:
+    def make(seed: int) -> Stepper:
+        import dos.rl
 
-    game = dos.rl.env(rules="official", players=2)
-    game.reset(seed=seed)
-    picker = random.Random(seed)
+        game = dos.rl.env(rules="official", players=2, backend=backend)
+        game.reset(seed=seed)
+        picker = random.Random(seed)
 
-    def run(n: int) -> int:
-        for _ in range(n):
-            obs, _, terminated, truncated, _ = game.last()
-            if terminated or truncated:
-                game.reset(seed=picker.getrandbits(32))
-                obs, *_ = game.last()
-            legal = np.flatnonzero(obs["action_mask"])
-            game.step(int(legal[picker.randrange(len(legal))]))
-        return n
+        def run(n: int) -> int:
+            for _ in range(n):
+                _, _, terminated, truncated, info = game.last()  # the observation is made
+                if terminated or truncated:
+                    game.reset(seed=picker.getrandbits(32))
+                    _, _, _, _, info = game.last()
+                legal = info["legal_actions"]
+                game.step(legal[picker.randrange(len(legal))])
+            return n
 
-    return run
+        return run
+
+    return make
+
+
+def dos_gym(backend: str) -> Callable[[int], Stepper]:
+    def make(seed: int) -> Stepper:
+        import gymnasium
+
+        import dos.rl  # noqa: F401 (registers the environments)
+
+        game = gymnasium.make("dos/Official-v0", opponents=["random"], backend=backend)
+        picker = random.Random(seed)
+        holder = list(game.reset(seed=seed))
+
+        def run(n: int) -> int:
+            _, info = holder
+            for _ in range(n):
+                legal = info["legal_actions"]
+                _, _, terminated, truncated, info = game.step(legal[picker.randrange(len(legal))])
+                if terminated or truncated:
+                    _, info = game.reset()
+            holder[1] = info
+            return n
+
+        return run
+
+    return make
 
 
 def dos_codec(seed: int) -> Stepper:
@@ -93,16 +129,36 @@ def dos_codec(seed: int) -> Stepper:
     return run
 
 
-def dos_fast_vector(seed: int) -> Stepper:
-    from dos.rl.fast_vector import FastVectorGames
+def dos_vector_env(opponents: list[str] | None) -> Callable[[int], Stepper]:
+    def make(seed: int) -> Stepper:
+        from dos.rl.fast_vector import FastVectorEnv
 
-    games = FastVectorGames(2, BATCH)
+        games = FastVectorEnv(BATCH, 2, opponents)
+        games.reset(seed=seed)
+
+        def run(n: int) -> int:
+            made = 0
+            while made < n:
+                games.step(games.random_actions())
+                made += BATCH
+            return made
+
+        return run
+
+    return make
+
+
+def dos_vector_games_greedy(seed: int) -> Stepper:
+    from dos.rl.vector import VectorGames, random_actions
+
+    games = VectorGames("official", 2, BATCH, opponents=["greedy"])
     games.reset(seed=seed)
+    picker = random.Random(seed)
 
     def run(n: int) -> int:
         made = 0
         while made < n:
-            games.step(games.random_actions())
+            games.step(random_actions(games.mask, picker))
             made += BATCH
         return made
 
@@ -165,12 +221,19 @@ def rlcard_uno(seed: int) -> Stepper:
 
 
 ENVIRONMENTS: dict[str, Callable[[int], Stepper]] = {
-    "DOS AEC (PettingZoo)": dos_aec,
-    "DOS codec": dos_codec,
-    f"DOS fast vector ({BATCH})": dos_fast_vector,
+    "DOS AEC (PettingZoo), fast": dos_aec("fast"),
+    "DOS Gymnasium vs random, fast": dos_gym("fast"),
+    f"DOS VectorEnv ({BATCH}), self-play": dos_vector_env(None),
+    f"DOS VectorEnv ({BATCH}) vs random": dos_vector_env(["random"]),
+    f"DOS VectorEnv ({BATCH}) vs greedy": dos_vector_env(["greedy"]),
+    "DOS AEC (PettingZoo), Python engine": dos_aec("python"),
+    "DOS Gymnasium vs random, Python engine": dos_gym("python"),
+    "DOS codec, Python engine": dos_codec,
+    f"DOS VectorGames ({BATCH}) vs greedy, Python engine": dos_vector_games_greedy,
     "OpenSpiel crazy_eights": openspiel,
     "RLCard UNO": rlcard_uno,
 }
+PEERS = ("OpenSpiel crazy_eights", "RLCard UNO")
 
 
 def timed(step: Stepper, seconds: float) -> float:
@@ -205,15 +268,24 @@ def main() -> None:
             rates[name].append(timed(step, args.seconds / args.repeats))
     medians = {name: statistics.median(r) for name, r in rates.items()}
     print(f"steps/s with observation and mask, 2 players ({platform.processor() or 'cpu'})")
-    for name, rate in medians.items():
-        print(f"  {name:<24} {rate:>10,.0f}")
-    for ours in ("DOS AEC (PettingZoo)", "DOS codec", f"DOS fast vector ({BATCH})"):
-        for peer in ("OpenSpiel crazy_eights", "RLCard UNO"):
-            if ours in medians and peer in medians:
-                print(f"  {ours} / {peer}: {medians[ours] / medians[peer]:.2f}x")
+    print()
+    print(table(medians))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"steps_per_second": medians, "samples": rates}, handle, indent=2)
+
+
+def table(medians: dict[str, float]) -> str:
+    """The figures as a Markdown table: steps/s, and each DOS row's ratio to each peer."""
+    peers = [peer for peer in PEERS if peer in medians]
+    rows = [
+        "| environment | steps/s | " + " | ".join(f"vs {peer}" for peer in peers) + " |",
+        "|---|---:|" + "---:|" * len(peers),
+    ]
+    for name, rate in medians.items():
+        ratios = ["" if name in PEERS else f"{rate / medians[peer]:.2f}x" for peer in peers]
+        rows.append(f"| {name} | {rate:,.0f} | " + " | ".join(ratios) + " |")
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

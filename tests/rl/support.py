@@ -53,6 +53,21 @@ class DealLog:
 
         codec.new_game = new_game  # type: ignore[method-assign]
 
+    def watch_env(self, env: Any) -> None:
+        """Records every deal of a single-game environment (``DosGym``, ``DosAEC``), on the
+        Python engine or on the fast core."""
+        fast = getattr(env, "fast", None)
+        if fast is None:
+            self.watch(env.codec)
+            return
+        deal = fast.new
+
+        def new(seed: int) -> None:
+            self.record(seed)
+            deal(seed)
+
+        fast.new = new
+
     def record(self, seed: int) -> None:
         self.seeds.add(int(seed))
         self.deals.add(hidden_deal(self.deal(int(seed))))

@@ -19,21 +19,48 @@ from dos.rules.classic.cards import NAMES as CLASSIC_NAMES
 from dos.rules.official import Kind
 from rl.support import DealLog, Returned
 
+BACKENDS = [("official", "fast"), ("official", "python"), ("classic", "python")]
+"""Every rule set on every backend that plays it (the fast core plays the official rules)."""
 
-@pytest.mark.parametrize(("rules", "players"), [("official", 2), ("official", 3), ("classic", 3)])
+
+@pytest.mark.parametrize(
+    ("rules", "players", "backend"),
+    [
+        ("official", 2, "fast"),
+        ("official", 3, "fast"),
+        ("official", 2, "python"),
+        ("official", 3, "python"),
+        ("classic", 3, "python"),
+    ],
+)
 # PettingZoo's api_test warns for the Dict observation space of any environment outside its own
 # list, although a Dict of "observation" and "action_mask" is its classic environments' own
 # convention: only these two warnings are silenced.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
-def test_the_aec_environment_passes_pettingzoos_api_test(rules: str, players: int) -> None:
-    api_test(dos.rl.env(rules=rules, players=players), num_cycles=300)
+def test_the_aec_environment_passes_pettingzoos_api_test(
+    rules: str, players: int, backend: str
+) -> None:
+    api_test(dos.rl.env(rules=rules, players=players, backend=backend), num_cycles=300)
 
 
-@pytest.mark.parametrize("env_id", ["dos/Official-v0", "dos/Classic-v0"])
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
-def test_the_gymnasium_environment_passes_check_env(env_id: str, opponent: str) -> None:
-    check_env(gymnasium.make(env_id, opponents=[opponent]).unwrapped)
+def test_the_gymnasium_environment_passes_check_env(
+    rules: str, backend: str, opponent: str
+) -> None:
+    env_id = {"official": "dos/Official-v0", "classic": "dos/Classic-v0"}[rules]
+    check_env(gymnasium.make(env_id, opponents=[opponent], backend=backend).unwrapped)
+
+
+def test_the_official_environments_play_on_the_fast_core_by_default() -> None:
+    assert dos.rl.env().unwrapped.backend == "fast"
+    assert gymnasium.make("dos/Official-v0").unwrapped.backend == "fast"
+    assert dos.rl.env(rules="classic").unwrapped.backend == "python"
+    with pytest.raises(ValueError, match="official rules only"):
+        dos.rl.env(rules="classic", backend="fast")
+    with pytest.raises(ValueError, match="unknown backend"):
+        dos.rl.env(backend="gpu")
 
 
 def play_aec(seed: int, **kwargs: Any) -> list[tuple[str, int]]:
@@ -59,19 +86,19 @@ def disturb_global_generators() -> None:
     np.random.random(10)
 
 
-@pytest.mark.parametrize("rules", ["official", "classic"])
-def test_a_seeded_aec_game_repeats_exactly(rules: str) -> None:
-    first = play_aec(9, rules=rules, players=3)
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
+def test_a_seeded_aec_game_repeats_exactly(rules: str, backend: str) -> None:
+    first = play_aec(9, rules=rules, players=3, backend=backend)
     disturb_global_generators()
-    assert play_aec(9, rules=rules, players=3) == first
-    assert play_aec(10, rules=rules, players=3) != first
+    assert play_aec(9, rules=rules, players=3, backend=backend) == first
+    assert play_aec(10, rules=rules, players=3, backend=backend) != first
 
 
-def play_gym(env_id: str, seed: int) -> list[Any]:
-    game = gymnasium.make(env_id, opponents=["greedy"])
+def play_gym(env_id: str, seed: int, backend: str) -> list[Any]:
+    game = gymnasium.make(env_id, opponents=["greedy"], backend=backend)
     obs, info = game.reset(seed=seed)
     picker = np.random.default_rng(seed)
-    trail: list[Any] = [obs["observation"].tobytes(), info]
+    trail: list[Any] = [obs["observation"].tobytes(), info["seat"], info["legal_actions"]]
     done = False
     while not done:
         action = int(picker.choice(np.flatnonzero(obs["action_mask"])))
@@ -81,16 +108,18 @@ def play_gym(env_id: str, seed: int) -> list[Any]:
     return trail
 
 
-@pytest.mark.parametrize("env_id", ["dos/Official-v0", "dos/Classic-v0"])
-def test_a_seeded_gymnasium_episode_repeats_exactly(env_id: str) -> None:
-    first = play_gym(env_id, 4)
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
+def test_a_seeded_gymnasium_episode_repeats_exactly(rules: str, backend: str) -> None:
+    env_id = {"official": "dos/Official-v0", "classic": "dos/Classic-v0"}[rules]
+    first = play_gym(env_id, 4, backend)
     disturb_global_generators()
-    assert play_gym(env_id, 4) == first
-    assert play_gym(env_id, 5) != first
+    assert play_gym(env_id, 4, backend) == first
+    assert play_gym(env_id, 5, backend) != first
 
 
-def test_an_illegal_action_ends_the_episode_lost_and_is_never_replaced() -> None:
-    game = gymnasium.make("dos/Official-v0")
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_an_illegal_action_ends_the_episode_lost_and_is_never_replaced(backend: str) -> None:
+    game = gymnasium.make("dos/Official-v0", backend=backend)
     obs, _ = game.reset(seed=1)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = game.unwrapped.state.copy()
@@ -99,8 +128,9 @@ def test_an_illegal_action_ends_the_episode_lost_and_is_never_replaced() -> None
     assert game.unwrapped.state == before
 
 
-def test_with_reflexes_the_race_is_settled_before_the_agent_decides() -> None:
-    game = dos.rl.raw_env(players=2, target_score=60)
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_with_reflexes_the_race_is_settled_before_the_agent_decides(backend: str) -> None:
+    game = dos.rl.raw_env(players=2, backend=backend, target_score=60)
     game.reset(seed=2)
     codec = game.codec
     while not codec.is_over(game.state_):
@@ -110,8 +140,9 @@ def test_with_reflexes_the_race_is_settled_before_the_agent_decides() -> None:
     assert any(a.kind in (Kind.CALL, Kind.CATCH) for a in game.state_.history)
 
 
-def test_without_reflexes_the_agent_to_act_finds_its_call_in_the_mask() -> None:
-    game = dos.rl.raw_env(players=2, race="agents")
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_without_reflexes_the_agent_to_act_finds_its_call_in_the_mask(backend: str) -> None:
+    game = dos.rl.raw_env(players=2, backend=backend, race="agents")
     game.reset(seed=2)
     codec = game.codec
     offered = 0
@@ -123,8 +154,9 @@ def test_without_reflexes_the_agent_to_act_finds_its_call_in_the_mask() -> None:
     assert offered
 
 
-def test_forgetful_reflexes_leave_obligations_open_for_the_agents() -> None:
-    game = dos.rl.raw_env(players=2, reflexes=[Reflex(0.0, 0.0)] * 2)
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_forgetful_reflexes_leave_obligations_open_for_the_agents(backend: str) -> None:
+    game = dos.rl.raw_env(players=2, backend=backend, reflexes=[Reflex(0.0, 0.0)] * 2)
     game.reset(seed=3)
     seen_open = False
     while not game.codec.is_over(game.state_) and not seen_open:
@@ -142,12 +174,16 @@ def legal_choice(picker: np.random.Generator, mask: np.ndarray) -> int:
     return int(picker.choice(np.flatnonzero(mask)))
 
 
-@pytest.mark.parametrize("rules", ["official", "classic"])
-def test_nothing_the_gymnasium_environment_returns_reveals_the_deal(rules: str) -> None:
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
+def test_nothing_the_gymnasium_environment_returns_reveals_the_deal(
+    rules: str, backend: str
+) -> None:
     env_id = {"official": "dos/Official-v0", "classic": "dos/Classic-v0"}[rules]
-    game = gymnasium.make(env_id, opponents=["random"], render_mode="ansi", **SHORT[rules])
+    game = gymnasium.make(
+        env_id, opponents=["random"], render_mode="ansi", backend=backend, **SHORT[rules]
+    )
     log = DealLog(game.unwrapped.codec)
-    log.watch(game.unwrapped.codec)
+    log.watch_env(game.unwrapped)
     returned = Returned()
     picker = np.random.default_rng(11)
     for episode in range(4):
@@ -166,14 +202,19 @@ def test_nothing_the_gymnasium_environment_returns_reveals_the_deal(rules: str) 
     returned.check_reveals_nothing(log)
 
 
-def test_nothing_a_gymnasium_vector_environment_returns_reveals_the_deal() -> None:
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_nothing_a_gymnasium_vector_environment_returns_reveals_the_deal(backend: str) -> None:
     games = gymnasium.make_vec(
-        "dos/Official-v0", num_envs=2, vectorization_mode="sync", **SHORT["official"]
+        "dos/Official-v0",
+        num_envs=2,
+        vectorization_mode="sync",
+        backend=backend,
+        **SHORT["official"],
     )
-    codecs = [game.unwrapped.codec for game in games.unwrapped.envs]
-    log = DealLog(codecs[0])
-    for codec in codecs:
-        log.watch(codec)
+    envs = [game.unwrapped for game in games.unwrapped.envs]
+    log = DealLog(envs[0].codec)
+    for one in envs:
+        log.watch_env(one)
     returned = Returned()
     picker = np.random.default_rng(12)
     obs, infos = games.reset(seed=12)
@@ -186,24 +227,25 @@ def test_nothing_a_gymnasium_vector_environment_returns_reveals_the_deal() -> No
     returned.check_reveals_nothing(log)
 
 
-def test_the_generator_a_gymnasium_environment_exposes_does_not_deal() -> None:
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_the_generator_a_gymnasium_environment_exposes_does_not_deal(backend: str) -> None:
     # np_random is public (every wrapper forwards it): a deal drawn from it could be
     # predicted by reading its state before reset().
-    game = gymnasium.make("dos/Official-v0")
+    game = gymnasium.make("dos/Official-v0", backend=backend)
     game.reset(seed=3)
     exposed = np.random.default_rng()
     exposed.bit_generator.state = game.np_random.bit_generator.state
     log = DealLog(game.unwrapped.codec)
-    log.watch(game.unwrapped.codec)
+    log.watch_env(game.unwrapped)
     game.reset()
     assert not log.rebuilds(int(exposed.integers(0, 2**63 - 1)))
 
 
-@pytest.mark.parametrize(("rules", "players"), [("official", 3), ("classic", 3)])
-def test_nothing_the_aec_environment_returns_reveals_the_deal(rules: str, players: int) -> None:
-    game = dos.rl.env(rules=rules, players=players, render_mode="ansi", **SHORT[rules])
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
+def test_nothing_the_aec_environment_returns_reveals_the_deal(rules: str, backend: str) -> None:
+    game = dos.rl.env(rules=rules, players=3, render_mode="ansi", backend=backend, **SHORT[rules])
     log = DealLog(game.unwrapped.codec)
-    log.watch(game.unwrapped.codec)
+    log.watch_env(game.unwrapped)
     returned = Returned()
     picker = np.random.default_rng(5)
     for episode in range(4):
@@ -226,8 +268,11 @@ def test_nothing_the_aec_environment_returns_reveals_the_deal(rules: str, player
     returned.check_reveals_nothing(log)
 
 
-def test_an_illegal_action_ends_the_aec_game_lost_as_in_pettingzoos_classic_games() -> None:
-    game = dos.rl.env(players=3)
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_an_illegal_action_ends_the_aec_game_lost_as_in_pettingzoos_classic_games(
+    backend: str,
+) -> None:
+    game = dos.rl.env(players=3, backend=backend)
     game.reset(seed=4)
     offender = game.agent_selection
     obs, *_ = game.last()
@@ -244,17 +289,18 @@ def test_an_illegal_action_ends_the_aec_game_lost_as_in_pettingzoos_classic_game
         game.step(None)
     assert final == {a: -1.0 if a == offender else 0.0 for a in game.possible_agents}
     assert not game.agents
-    raw = dos.rl.raw_env(players=3)  # unwrapped, as PettingZoo's raw classic environments
+    raw = dos.rl.raw_env(players=3, backend=backend)  # unwrapped, as PettingZoo's raw ones
     raw.reset(seed=4)
     with pytest.raises(ValueError, match="not legal"):
         raw.step(illegal)
 
 
-@pytest.mark.parametrize(("rules", "players"), [("official", 3), ("classic", 3)])
+@pytest.mark.parametrize(("rules", "backend"), BACKENDS)
 def test_the_aec_render_shows_the_table_and_the_hand_of_the_seat_to_act_only(
-    rules: str, players: int
+    rules: str, backend: str
 ) -> None:
-    game = dos.rl.raw_env(rules, players, render_mode="ansi", **SHORT[rules])
+    players = 3
+    game = dos.rl.raw_env(rules, players, render_mode="ansi", backend=backend, **SHORT[rules])
     game.reset(seed=6)
     codec = game.codec
     names = OFFICIAL_NAMES if rules == "official" else CLASSIC_NAMES

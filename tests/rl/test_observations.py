@@ -63,3 +63,45 @@ def test_the_observation_fills_exactly_the_declared_layout(rules: str, players: 
     assert unseen == 108 - len(state.hands[0]) - (
         len(state.center) if rules == "official" else len(state.discard)
     )
+
+
+@pytest.mark.parametrize("layout", ["padded", "exact"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_observer_sees_what_the_python_one_sees_and_no_more(
+    players: int, layout: str
+) -> None:
+    # The fast backend's observer (dos.rl.flat), from the same state and from a state with the
+    # hidden cards dealt anew: the Python observation, mask and legal indices, unchanged.
+    from dos.fast.official_convert import from_python_state
+    from dos.rl import flat
+
+    codec = make_codec("official", players, layout=layout)
+    at = flat.offsets(codec.layout)
+    rng = random.Random(8)
+    codes = np.zeros(4096, np.int64)
+
+    def looked(state: object, seat: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        obs = np.zeros(codec.layout.size, np.float32)
+        mask = np.zeros(codec.size, np.int8)
+        legal = np.zeros((2, codec.size), np.int64)
+        ext = np.zeros(flat.EXT, np.int64)
+        count = flat.look(from_python_state(state), ext, seat, obs, mask, legal, codes, at)
+        return obs, mask, legal[0, :count].tolist()
+
+    changed = 0
+    for number, state in enumerate(positions(codec, seed=6, limit=400)):
+        seat = number % players
+        other = resample_from_infostate("official", state, seat, rng)
+        changed += other.hands != state.hands or other.draw_pile != state.draw_pile
+        obs, mask, legal = looked(state, seat)
+        assert np.array_equal(obs, codec.observe(state, seat))
+        if seat == codec.turn(state):
+            assert np.array_equal(mask, codec.mask(state, seat))
+        else:
+            assert not mask.any()
+        assert legal == np.flatnonzero(mask).tolist()
+        again = looked(other, seat)
+        assert np.array_equal(again[0], obs)
+        assert np.array_equal(again[1], mask)
+        assert again[2] == legal
+    assert changed > 300

@@ -22,7 +22,7 @@ PUBLISHED = Path(__file__).parents[2] / "docs" / "results" / "policy-official-2p
 
 
 def _policy(path: Path, players: int, meta: dict[str, object]) -> Path:
-    size = make_codec("official", players).layout.size
+    size = make_codec("official", players, layout="exact").layout.size
     save(path, init_params(np.random.default_rng(players), size, 16, 8), meta)
     return path
 

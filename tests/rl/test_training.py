@@ -12,12 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from dos.arena.game import play_game
 from dos.bots.registry import make_player
 from dos.rl.codec import make_codec
-from dos.rl.policy import init_params, save
-from dos.rl.train import Settings, train
+from dos.rl.policy import init_params, load, save
+from dos.rl.train import Settings, build_parser, main, train
 from dos.rules.official import Options
 
 GAMES = 120
@@ -47,3 +48,34 @@ def test_a_short_seeded_run_learns_to_beat_random(tmp_path: Path) -> None:
     print(f"round win rate against random: {start:.1%} untrained, {end:.1%} trained")
     assert start < 0.25
     assert end > start + 0.35
+
+
+def test_one_run_trains_at_several_player_counts(tmp_path: Path) -> None:
+    out = tmp_path / "mixed.npz"
+    settings = Settings(
+        players=(2, 3, 4),
+        opponents=(("random", 4),),
+        steps=8,
+        iterations=2,
+        seed=1,
+        reward="points",
+    )
+    _, history = train(settings, str(out))
+    assert sum(history.episodes) > 0
+    policy = load(out)
+    assert (policy.layout, policy.players, policy.meta["players"]) == ("padded", None, [2, 3, 4])
+    for players in (2, 3, 4):
+        bot = make_player(f"policy:{out}", "official", players=players)
+        opponents = [make_player("random") for _ in range(players - 1)]
+        result = play_game([bot, *opponents], seed=players, options=Options(players=players))
+        assert result.winner is not None
+
+
+def test_the_exact_layout_refuses_several_player_counts(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="one player count"):
+        train(Settings(players=(2, 3), layout="exact", iterations=1), None)
+    with pytest.raises(SystemExit):
+        main(["--players", "2,3", "--layout", "exact", "--out", str(tmp_path / "x.npz")])
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--players", "2,11", "--out", "x.npz"])
+    assert build_parser().parse_args(["--players", "2,4", "--out", "x"]).players == (2, 4)

@@ -1,4 +1,5 @@
-"""The vector environments: the Python one and the one on the fast core agree bit for bit."""
+"""The vector environments: the Python batch, the fast batch (which plays the Python batch's
+games bit for bit: ``test_backends``) and the fast batch as a Gymnasium ``VectorEnv``."""
 
 from __future__ import annotations
 
@@ -7,31 +8,16 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode, VectorEnv
 
+import dos.rl
 from dos.rl.codec import make_codec
-from dos.rl.fast_vector import FastVectorGames
+from dos.rl.fast_vector import FastVectorEnv, FastVectorGames
 from dos.rl.vector import VectorGames, random_actions
 from rl.support import DealLog, Returned
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_the_fast_core_batch_shows_what_the_python_batch_shows(players: int) -> None:
-    python = VectorGames("official", players, 6, race="agents", target_score=40)
-    fast = FastVectorGames(players, 6, race="agents", target_score=40)
-    first = python.reset(seed=8)
-    assert all(np.array_equal(a, b) for a, b in zip(first, fast.reset(seed=8), strict=True))
-    picker = random.Random(8)
-    ended = 0
-    for _ in range(1500):
-        actions = random_actions(python.mask, picker)
-        expected = python.step(actions)
-        got = fast.step(actions)
-        for a, b in zip(expected, got, strict=True):
-            assert np.array_equal(a, b)
-        ended += int(expected[4].sum())
-    assert ended > 0  # games ended and were dealt anew on both sides
 
 
 def test_with_reflexes_no_obligation_is_open_when_a_seat_decides() -> None:
@@ -136,3 +122,122 @@ def test_each_fast_batch_draws_from_generators_of_its_own(own_actions: bool) -> 
     assert run(lambda other: other.step(other.random_actions()), lambda: None) == alone
     assert run(lambda other: None, lambda: FastVectorGames(2, 3).reset()) == alone
     assert run(lambda other: other.reset(), lambda: None) == alone
+
+
+def test_the_fast_vector_environment_is_a_gymnasium_vector_env() -> None:
+    games = gymnasium.make_vec("dos/Official-v0", num_envs=4, opponents=["greedy"])
+    assert isinstance(games, FastVectorEnv)
+    assert isinstance(games, VectorEnv)
+    assert games.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    single = gymnasium.make("dos/Official-v0")
+    assert games.single_observation_space == single.observation_space
+    assert games.single_action_space == single.action_space
+    assert games.observation_space["observation"].shape == (4, 313)
+    assert games.observation_space["action_mask"].shape == (4, 13326)
+    assert games.action_space.shape == (4,)
+    obs, infos = games.reset(seed=1)
+    assert games.observation_space.contains(obs)
+    assert infos["seat"].tolist() == [0, 0, 0, 0]
+    for _ in range(30):
+        for g in range(4):
+            legal = infos["legal_actions"][g, : infos["legal_count"][g]]
+            assert legal.tolist() == np.flatnonzero(obs["action_mask"][g]).tolist()
+            assert (infos["legal_actions"][g, infos["legal_count"][g] :] == -1).all()
+        obs, rewards, terminated, truncated, infos = games.step(games.random_actions())
+        assert games.observation_space.contains(obs)
+        assert rewards.shape == terminated.shape == truncated.shape == (4,)
+        assert terminated.dtype == truncated.dtype == np.bool_
+        assert not truncated.any()
+
+
+def test_a_game_that_ends_is_dealt_anew_in_the_same_step() -> None:
+    games = FastVectorEnv(6, 2, ["random"], target_score=30)
+    obs, infos = games.reset(seed=2)
+    layout = games.games.layout
+    ended = 0
+    for _ in range(400):
+        obs, rewards, terminated, _, infos = games.step(games.random_actions())
+        if not terminated.any():
+            assert "final_obs" not in infos
+            assert not rewards.any()
+            continue
+        assert infos["_final_obs"].tolist() == terminated.tolist()
+        for g in range(6):
+            final = infos["final_obs"][g]
+            if not terminated[g]:
+                assert final is None
+                continue
+            ended += 1
+            # The last observation of the game that ended: over, someone reached the target.
+            assert not final["observation"][layout["phase"]].any()
+            assert not final["action_mask"].any()
+            assert final["observation"][layout["scores"]].max() >= 1.0
+            # The row itself is already the new game's: nobody has scored, the seat decides.
+            assert not obs["observation"][g, layout["scores"]].any()
+            assert obs["action_mask"][g].any()
+            assert rewards[g] in (1.0, -1.0)
+            assert infos["rewards"][g].tolist() == [rewards[g], -rewards[g]]
+            assert infos["final_info"]["seat"][g] == 0
+    assert ended > 3
+
+
+def test_self_play_reports_every_seats_rewards() -> None:
+    games = FastVectorEnv(4, 3, None, target_score=30)
+    _, infos = games.reset(seed=3)
+    seen_seats = set()
+    ended = 0
+    for _ in range(500):
+        seen_seats.update(infos["seat"].tolist())
+        acted = infos["seat"]
+        _, rewards, terminated, _, infos = games.step(games.random_actions())
+        for g in np.flatnonzero(terminated).tolist():
+            ended += 1
+            winner = int(np.argmax(infos["rewards"][g]))
+            assert infos["rewards"][g].tolist() == [1.0 if s == winner else -0.5 for s in range(3)]
+            assert rewards[g] == infos["rewards"][g, acted[g]]
+    assert seen_seats == {0, 1, 2}
+    assert ended > 0
+
+
+def test_nothing_the_fast_vector_environment_returns_reveals_the_deal() -> None:
+    games = FastVectorEnv(3, 2, ["random"], target_score=40)
+    log = DealLog(make_codec("official", 2, target_score=40))
+    deal = games.games.batch.reset
+
+    def watched(g: int, seed: int) -> None:
+        log.record(seed)
+        deal(g, seed)
+
+    games.games.batch.reset = watched  # type: ignore[method-assign]
+    returned = Returned()
+    returned.add(games.reset(seed=3))
+    for _ in range(300):
+        returned.add(games.step(games.random_actions()))
+    assert len(log.seeds) > 4
+    returned.check_reveals_nothing(log)
+
+
+def test_the_generator_a_vector_environment_exposes_does_not_deal() -> None:
+    games = FastVectorEnv(2, 2, ["random"])
+    games.reset(seed=3)
+    exposed = np.random.default_rng()
+    exposed.bit_generator.state = games.np_random.bit_generator.state
+    log = DealLog(make_codec("official", 2))
+    deal = games.games.batch.reset
+
+    def watched(g: int, seed: int) -> None:
+        log.record(seed)
+        deal(g, seed)
+
+    games.games.batch.reset = watched  # type: ignore[method-assign]
+    games.reset()
+    assert not log.rebuilds(int(exposed.integers(0, 2**63 - 1)))
+    assert not log.rebuilds(int(np.random.default_rng(3).integers(0, 2**63 - 1)))
+
+
+def test_without_numba_make_vec_falls_back_to_gymnasiums_sync_vector_env(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dos.rl.gym_env.importlib.util, "find_spec", lambda name: None)
+    games = dos.rl.gym_env.vector_env(2, rules="official")
+    assert isinstance(games, gymnasium.vector.SyncVectorEnv)

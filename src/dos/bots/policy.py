@@ -5,8 +5,9 @@ It sees only its seat's view, like every bot: the observation is built from the 
 actions; it plays the index with the highest logit. DOS calls and catches are reflexes, as
 for the other bots. Needs the ``rl`` extra (NumPy).
 
-A policy plays the rule set and the player count it was trained for, no other: the width of
-its observation depends on the player count. The bot is made for a table
+A policy plays the rule set it was trained for, and, if it reads the exact observation layout
+(whose width depends on the player count, ``dos.rl.layout``), the player count it was trained
+for, no other; one that reads the padded layout plays every count. The bot is made for a table
 (``PolicyBot(path, rules, players)``, which ``dos.bots.registry.make_player`` passes on) and
 refuses any other with ``PolicyRefusedError``, naming the file, what it plays and what the
 table is; so ``dos tournament``, ``dos ladder`` and ``dos watch`` refuse the table before the
@@ -52,10 +53,9 @@ def load_for(path: str | Path, rules: str = "official", players: int | None = No
     (``None``: not checked); raises ``PolicyRefusedError`` if it plays another game, and
     ``ValueError`` or ``OSError`` for a file that is not a readable policy file."""
     policy = _load(str(Path(path).resolve()), Path(path).stat().st_mtime_ns)
-    if policy.rules != rules or (players is not None and policy.players != players):
+    if not policy.plays(rules, players):
         raise PolicyRefusedError(
-            f"policy:{path} plays {_table(policy.rules, policy.players)}; "
-            f"this table: {_table(rules, players)}"
+            f"policy:{path} plays {policy.table()}; this table: {_table(rules, players)}"
         )
     return policy
 
@@ -67,24 +67,22 @@ class PolicyBot:
     def __init__(
         self, path: str | Path, rules: str = "official", players: int | None = None
     ) -> None:
-        from dos.rl import official_observation
         from dos.rl.official_actions import OfficialActions
 
         self.policy = load_for(path, rules, players)
         self.name = f"policy:{path}"
         self._table = OfficialActions()
-        self._observe = official_observation.observe_view
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
         players = view.options.players
-        if players != self.policy.players:
+        if not self.policy.plays("official", players):
             raise PolicyRefusedError(
-                f"{self.name} plays {_table(self.policy.rules, self.policy.players)}; "
+                f"{self.name} plays {self.policy.table()}; "
                 f"this table: {_table('official', players)}"
             )
         choices = turn_choices(view)
         if len(choices) == 1:
             return choices[0]
         indices = self._table.indices(choices, view.seat, players, list(view.center))
-        best = self.policy.choose(self._observe(view), indices)
+        best = self.policy.choose(self.policy.observe_view(view), indices)
         return choices[indices.index(best)]

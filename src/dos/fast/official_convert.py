@@ -10,12 +10,14 @@ import numpy.typing as npt
 from dos.errors import IllegalActionError, NotationError
 from dos.fast import state as ly
 from dos.fast._jit import njit
+from dos.fast.official import legal as fast_legal
 from dos.rng import seed_state
 from dos.rules.official.actions import Action, Kind
 from dos.rules.official.matching import NO_DESIGNATION, colour_match, number_match
 from dos.rules.official.options import Options
 from dos.rules.official.setup import draw_for_dealer
 from dos.rules.official.state import Phase, RoundResult, State
+from dos.rules.official.views import SeatView
 
 I64 = npt.NDArray[np.int64]
 _MASK = (1 << 64) - 1
@@ -268,3 +270,85 @@ def designated_bonus(action: Action, center_card: int) -> int | None:
     if not number_match(action.cards, designations, center_card):
         return None
     return int(colour_match(action.cards, designations, center_card))
+
+
+def view_of(
+    s: I64,
+    seat: int,
+    options: Options,
+    *,
+    history: tuple[Action, ...] = (),
+    round_results: tuple[RoundResult, ...] = (),
+    codes: I64 | None = None,
+) -> SeatView:
+    """The engine's ``SeatView`` of ``seat`` in the flat game ``s``, equal to
+    ``dos.rules.official.view(to_python_state(s, ...), seat)`` without building the state:
+    what a bot is shown. ``options`` are the game's (``read_options(s)``); ``history`` and
+    ``round_results`` are the game's records, kept by the caller; ``codes`` is room for the
+    legal codes (grown as needed)."""
+    return view_and_codes(
+        s, seat, options, history=history, round_results=round_results, codes=codes
+    )[0]
+
+
+_TYPES = np.arange(ly.TYPES)
+
+
+def view_and_codes(
+    s: I64,
+    seat: int,
+    options: Options,
+    *,
+    history: tuple[Action, ...] = (),
+    round_results: tuple[RoundResult, ...] = (),
+    codes: I64 | None = None,
+) -> tuple[SeatView, list[int]]:
+    """``view_of``, and the code of each of the view's legal actions."""
+    players = int(s[ly.PLAYERS])
+    if codes is None or codes.size < 256:
+        codes = np.empty(256, dtype=np.int64)
+    n = fast_legal(s, codes, -1)
+    if n > codes.size:
+        codes = np.empty(n, dtype=np.int64)
+        fast_legal(s, codes, -1)
+    written = 0 if seat == int(s[ly.TURN]) else seat + 1
+    own = [code for code in codes[:n].tolist() if (code >> 3) & 31 == written]
+    header = s[: ly.HEADER].tolist()
+    n_center = header[ly.N_CENTER]
+    center = s[ly.CENTER : ly.CENTER + n_center].tolist()
+    firsts = s[ly.MATCH_A : ly.MATCH_A + n_center].tolist()
+    seconds = s[ly.MATCH_B : ly.MATCH_B + n_center].tolist()
+    matched = tuple(
+        (index, (a,) if b < 0 else (a, b))
+        for index, (a, b) in enumerate(zip(firsts, seconds, strict=True))
+        if a >= 0
+    )
+    base = ly.HANDS + seat * ly.TYPES
+    winner = header[ly.WINNER]
+    dos_open = header[ly.DOS_OPEN]
+    view = SeatView(
+        seat=seat,
+        options=options,
+        round=header[ly.ROUND],
+        dealer=header[ly.DEALER],
+        turn=header[ly.TURN],
+        phase=Phase(header[ly.PHASE]),
+        drew=bool(header[ly.DREW]),
+        hand=tuple(np.repeat(_TYPES, s[base : base + ly.TYPES]).tolist()),
+        hand_sizes=tuple(s[ly.HAND_SIZE : ly.HAND_SIZE + players].tolist()),
+        center=tuple(center),
+        matched=matched,
+        single_bonuses=header[ly.SINGLE_BONUSES],
+        double_bonuses=header[ly.DOUBLE_BONUSES],
+        placements_left=header[ly.PLACEMENTS_LEFT],
+        draw_pile_size=header[ly.N_DRAW],
+        discard=tuple(s[ly.DISCARD : ly.DISCARD + header[ly.N_DISCARD]].tolist()),
+        penalties=tuple(s[ly.PENALTIES : ly.PENALTIES + players].tolist()),
+        dos_open=tuple(seat for seat in range(players) if dos_open >> seat & 1),
+        scores=tuple(s[ly.SCORES : ly.SCORES + players].tolist()),
+        winner=None if winner < 0 else winner,
+        round_results=round_results,
+        history=history,
+        legal=tuple(action_of(code) for code in own),
+    )
+    return view, own

@@ -35,6 +35,8 @@ class Codec(Protocol):
     names: tuple[str, ...]
     """A name for each action index."""
     layout: Layout
+    layout_name: str
+    """``"padded"`` or ``"exact"`` (``dos.rl.layout``)."""
 
     def new_game(self, seed: int) -> Any:
         """A new game of these options from ``seed``."""
@@ -108,12 +110,15 @@ class OfficialCodec:
     rules = "official"
     _table = OfficialActions()
 
-    def __init__(self, players: int, target_score: int = 200, **options: Any) -> None:
+    def __init__(
+        self, players: int, target_score: int = 200, *, layout: str = "padded", **options: Any
+    ) -> None:
         self.options = official.Options(players=players, target_score=target_score, **options)
         self.players = players
         self.size = self._table.size
         self.names = self._table.names
-        self.layout = official_observation.official_layout(players)
+        self.layout = official_observation.official_layout(players, layout)
+        self.layout_name = layout
 
     def new_game(self, seed: int) -> official.State:
         return official.new_game(self.options, seed)
@@ -135,10 +140,10 @@ class OfficialCodec:
     def observe(
         self, state: official.State, seat: int, out: np.ndarray | None = None
     ) -> np.ndarray:
-        return official_observation.observe(state, seat, out)
+        return official_observation.observe(state, seat, out, self.layout_name)
 
     def observe_view(self, view: official.SeatView, out: np.ndarray | None = None) -> np.ndarray:
-        return official_observation.observe_view(view, out)
+        return official_observation.observe_view(view, out, self.layout_name)
 
     def view(self, state: official.State, seat: int) -> official.SeatView:
         return official.view(state, seat)
@@ -174,12 +179,13 @@ class ClassicCodec:
     rules = "classic"
     _table = ClassicActions()
 
-    def __init__(self, players: int, **options: Any) -> None:
+    def __init__(self, players: int, *, layout: str = "padded", **options: Any) -> None:
         self.options = classic.Options(players=players, **options)
         self.players = players
         self.size = self._table.size
         self.names = self._table.names
-        self.layout = classic_observation.classic_layout(players)
+        self.layout = classic_observation.classic_layout(players, layout)
+        self.layout_name = layout
 
     def new_game(self, seed: int) -> classic.State:
         return classic.new_game(self.options, seed)
@@ -199,10 +205,10 @@ class ClassicCodec:
         classic.apply(state, action)
 
     def observe(self, state: classic.State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        return classic_observation.observe(state, seat, out)
+        return classic_observation.observe(state, seat, out, self.layout_name)
 
     def observe_view(self, view: classic.SeatView, out: np.ndarray | None = None) -> np.ndarray:
-        return classic_observation.observe_view(view, out)
+        return classic_observation.observe_view(view, out, self.layout_name)
 
     def view(self, state: classic.State, seat: int) -> classic.SeatView:
         return classic.view(state, seat)
@@ -235,7 +241,8 @@ class ClassicCodec:
 
 
 def make_codec(rules: str, players: int, **options: Any) -> Codec:
-    """The codec of rule set ``rules`` for ``players`` seats and the given rule options."""
+    """The codec of rule set ``rules`` for ``players`` seats and the given rule options
+    (``layout="padded"`` or ``"exact"`` chooses the observation layout, ``dos.rl.layout``)."""
     if rules == "official":
         return OfficialCodec(players, **options)
     if rules == "classic":

@@ -25,6 +25,7 @@ episode with reward ``ILLEGAL_REWARD`` and ``info["illegal_action"]``. ``render(
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -35,8 +36,15 @@ from gymnasium import spaces
 
 from dos.bots import registry
 from dos.bots.reflex import Reflex
-from dos.rl.aec import ILLEGAL_REWARD, observation_space, render_view
+from dos.rl.aec import (
+    ILLEGAL_REWARD,
+    choose_backend,
+    legal_indices,
+    observation_space,
+    render_view,
+)
 from dos.rl.codec import make_codec
+from dos.rl.layout import check_layout
 from dos.rl.race import Race
 
 _DEALS = 0xDEA15
@@ -91,9 +99,12 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         race: str = "reflex",
         reflex: Reflex | None = None,
         render_mode: str | None = None,
+        backend: str = "auto",
+        layout: str = "padded",
         **options: Any,
     ) -> None:
-        self.codec = make_codec(rules, players, **options)
+        self.codec = make_codec(rules, players, layout=check_layout(layout), **options)
+        self.backend = choose_backend(backend, rules)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not one of the {players} seats")
         self.seat = seat
@@ -104,24 +115,63 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         space = observation_space(self.codec.layout.size, self.codec.size)
         self.observation_space = space  # type: ignore[assignment]
         self.action_space = spaces.Discrete(self.codec.size)
-        self.state: Any = None
+        self._state: Any = None
+        self.fast: Any = None
+        """The game on the compiled core (``dos.rl.fast_game.FastGame``) with the fast
+        backend, else ``None``: for the caller that runs the environment, never an agent."""
+        if self.backend == "fast":
+            from dos.rl.fast_game import FastGame
+
+            Race(rules, players, race, 0, self._reflexes())  # checks the arguments now
+            self.fast = FastGame(
+                players,
+                {**options, "players": players},
+                layout=layout,
+                race=race,
+                reflexes=self._reflexes(),
+                bots=self.opponents.players,
+                observer=seat,
+            )
         self._deals: np.random.Generator | None = None
         """Draws the game seeds: private, never returned (see the module docstring)."""
+        self._zeros = np.zeros(self.codec.size, np.int8)
+
+    @property
+    def state(self) -> Any:
+        """The engine's full state (for the caller that runs the game, never for the agent):
+        the live state on the Python engine, a copy on the fast core (assign to load one)."""
+        if self.fast is not None:
+            return self.fast.state
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        if self.fast is not None:
+            self.fast.state = state
+        else:
+            self._state = state
 
     def _reflexes(self) -> list[Reflex] | None:
         if self.codec.rules != "official":
             return None
         return self.opponents.reflexes(self.reflex)
 
-    def _observation(self) -> dict[str, np.ndarray]:
-        state = self.state
-        mask = np.zeros(self.codec.size, np.int8)
+    def _observation(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        fast = self.fast
+        if fast is not None:
+            obs = {"observation": fast.obs.copy(), "action_mask": fast.mask.copy()}
+            return obs, {"seat": self.seat, "legal_actions": fast.legal_indices()}
+        state = self._state
+        mask = self._zeros.copy()
+        legal: tuple[int, ...] = ()
         if not self.codec.is_over(state) and self.codec.turn(state) == self.seat:
-            self.codec.mask(state, self.seat, mask)
-        return {"observation": self.codec.observe(state, self.seat), "action_mask": mask}
+            legal = legal_indices(self.codec, state, self.seat)
+            mask[list(legal)] = 1
+        obs = {"observation": self.codec.observe(state, self.seat), "action_mask": mask}
+        return obs, {"seat": self.seat, "legal_actions": legal}
 
     def _play_opponents(self) -> None:
-        codec, state = self.codec, self.state
+        codec, state = self.codec, self._state
         while not codec.is_over(state) and codec.turn(state) != self.seat:
             codec.apply(state, self.opponents.choose(codec, state))
             self.race.settle(state)
@@ -133,45 +183,87 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if seed is not None or self._deals is None:
             self._deals = np.random.default_rng(None if seed is None else [seed, _DEALS])
         game_seed = int(self._deals.integers(0, 2**63 - 1))
-        self.state = self.codec.new_game(game_seed)
+        self.ended = False
+        if self.fast is not None:
+            self.fast.new(game_seed)
+            return self._observation()
+        self._state = self.codec.new_game(game_seed)
         self.opponents.seed(game_seed)
         self.race = Race(
             self.codec.rules, self.codec.players, self.race_mode, game_seed, self._reflexes()
         )
-        self.race.settle(self.state)
+        self.race.settle(self._state)
         self._play_opponents()
-        self.ended = False
-        return self._observation(), {"seat": self.seat}
+        return self._observation()
+
+    def _legal(self, index: int) -> bool:
+        if not 0 <= index < self.codec.size:
+            return False
+        fast = self.fast
+        if fast is not None:
+            return fast.act(index)  # type: ignore[no-any-return]
+        state = self._state
+        if self.codec.is_over(state) or self.codec.turn(state) != self.seat:
+            return False
+        if index not in self.codec.indices(state, self.seat, self.codec.legal(state, self.seat)):
+            return False
+        self.codec.apply(state, self.codec.action(state, self.seat, index))
+        self.race.settle(state)
+        self._play_opponents()
+        return True
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        codec, state = self.codec, self.state
         if self.ended:
             raise RuntimeError("the episode is over: call reset()")
         index = int(action)
-        if not codec.mask(state, self.seat)[index]:
+        if not self._legal(index):  # plays the action and the opponents when it is legal
             # Never replaced by a legal action: the episode ends, lost (as PettingZoo's
             # TerminateIllegalWrapper does); the state is left as it was.
             self.ended = True
-            info = {"seat": self.seat, "illegal_action": index}
-            return self._observation(), ILLEGAL_REWARD, True, False, info
-        codec.apply(state, codec.action(state, self.seat, index))
-        self.race.settle(state)
-        self._play_opponents()
-        over = self.ended = codec.is_over(state)
-        reward = codec.rewards(state)[self.seat] if over else 0.0
-        return self._observation(), reward, over, False, {"seat": self.seat}
+            obs, info = self._observation()
+            info["illegal_action"] = index
+            return obs, ILLEGAL_REWARD, True, False, info
+        fast = self.fast
+        if fast is not None:
+            over = fast.over
+            reward = fast.rewards()[self.seat] if over else 0.0
+        else:
+            over = self.codec.is_over(self._state)
+            reward = self.codec.rewards(self._state)[self.seat] if over else 0.0
+        self.ended = over
+        obs, info = self._observation()
+        return obs, reward, over, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return render_view(self.codec.view(self.state, self.seat))
+        if self.fast is not None:
+            return render_view(self.fast.view(self.seat))
+        return render_view(self.codec.view(self._state, self.seat))
+
+
+def vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """The vector entry point of ``dos/Official-v0`` (``gymnasium.make_vec``'s default):
+    ``dos.rl.fast_vector.FastVectorEnv`` on the compiled core, or, without numba (the
+    ``fast`` extra), Gymnasium's ``SyncVectorEnv`` over ``DosGym``."""
+    if kwargs.get("rules", "official") == "official" and importlib.util.find_spec("numba"):
+        from dos.rl.fast_vector import vector_env as fast
+
+        return fast(num_envs, **kwargs)
+    return gymnasium.vector.SyncVectorEnv([lambda: DosGym(**kwargs)] * num_envs)
 
 
 def register() -> None:
     """Registers ``dos/Official-v0`` and ``dos/Classic-v0`` with Gymnasium (done on
-    ``import dos.rl``)."""
+    ``import dos.rl``); ``gymnasium.make_vec("dos/Official-v0", num_envs=N)`` makes the fast
+    vector environment (``vector_env``)."""
     for env_id, rules in (("dos/Official-v0", "official"), ("dos/Classic-v0", "classic")):
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=DosGym, kwargs={"rules": rules})
+            gymnasium.register(
+                env_id,
+                entry_point=DosGym,
+                vector_entry_point=vector_env if rules == "official" else None,
+                kwargs={"rules": rules},
+            )

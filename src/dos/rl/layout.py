@@ -3,6 +3,11 @@
 A ``Layout`` is the one declaration an observer fills and ``docs/rl.md`` documents (a test
 checks the page against ``Layout.table()``), as OpenSpiel's observers name their tensors.
 
+Each rule set has two layouts (``LAYOUTS``): ``"padded"`` (the default) gives every per-seat
+slice ``SEATS`` entries, whatever the player count, and adds a one-hot ``players`` slice, so
+its size is the same at every table and one policy plays them all; ``"exact"`` gives those
+slices one entry per seat (the layout of policies trained before the padded one existed).
+
 >>> layout = Layout([Slice("hand", (41,), "cards in hand, by type"), Slice("turn", (2,), "x")])
 >>> layout.size, layout["turn"]
 (43, slice(41, 43, None))
@@ -26,6 +31,35 @@ class Slice:
     @property
     def size(self) -> int:
         return math.prod(self.shape)
+
+
+LAYOUTS = ("padded", "exact")
+"""The observation layouts of every rule set (see the module docstring)."""
+SEATS = 10
+"""Entries of each per-seat slice in the padded layout: the most players either rule set
+seats (``Options.players`` is at most 10), so every table fits."""
+MIN_PLAYERS = 2
+
+
+def check_layout(layout: str) -> str:
+    """``layout`` if it is one of ``LAYOUTS``, else ``ValueError`` naming them."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r} (known: {', '.join(LAYOUTS)})")
+    return layout
+
+
+def seat_width(players: int, layout: str) -> int:
+    """Entries of each per-seat slice: ``SEATS`` when padded, else ``players``."""
+    return SEATS if check_layout(layout) == "padded" else players
+
+
+def players_slice() -> Slice:
+    """The padded layouts' one-hot player count (entry 0: two players)."""
+    return Slice(
+        "players",
+        (SEATS - MIN_PLAYERS + 1,),
+        f"one-hot: the number of players, {MIN_PLAYERS}-{SEATS}",
+    )
 
 
 class Layout:

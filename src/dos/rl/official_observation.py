@@ -2,7 +2,10 @@
 
 Seats are written relative to the observing seat: entry 0 is the seat itself, entry 1 the seat
 to its left, and so on, so one policy can play any seat. The slices are declared once
-(``official_layout``); ``docs/rl.md`` prints the same table.
+(``official_layout``); ``docs/rl.md`` prints the same table. The padded layout (the default)
+has the same size at every player count: its per-seat slices have ``SEATS`` entries (those
+past the last seat stay 0) and a one-hot ``players`` slice says how many there are; the exact
+layout has one entry per seat (``dos.rl.layout``).
 
 Only what the seat may know goes in (RULES.md §6 and ``views.SeatView``): its own hand, the
 Center Row and the cards matched on it this turn, the face-up discard pile, hand sizes, pile
@@ -14,6 +17,8 @@ those (the deck less every card the seat has seen), never from another hand.
 >>> layout = official_layout(4)
 >>> obs.shape == (layout.size,), int(obs[layout["hand"]].sum())
 (True, 7)
+>>> official_layout(2).size == official_layout(10).size, official_layout(2, "exact").size
+(True, 264)
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from dos.cards import DECK_COUNTS, N_TYPES
-from dos.rl.layout import Layout, Slice
+from dos.rl.layout import Layout, Slice, players_slice, seat_width
 from dos.rules.official import Phase, SeatView, State
 
 SIZE_SCALE = 10.0
@@ -31,9 +36,11 @@ SIZE_SCALE = 10.0
 DECK_SIZE = 108.0
 
 
-def official_layout(players: int) -> Layout:
-    """The observation layout for ``players`` seats."""
-    n = players
+def official_layout(players: int, layout: str = "padded") -> Layout:
+    """The observation layout for ``players`` seats: ``"padded"`` (the same for every player
+    count) or ``"exact"`` (``dos.rl.layout``)."""
+    n = seat_width(players, layout)
+    padded = [players_slice()] if layout == "padded" else []
     return Layout(
         [
             Slice("hand", (N_TYPES,), "cards of each type in the seat's hand"),
@@ -49,6 +56,7 @@ def official_layout(players: int) -> Layout:
             ),
             Slice("phase", (4,), "one-hot: start, drawn, matching, placing (all 0: over)"),
             Slice("bonuses", (3,), "Single and Double Color Matches this turn, placements left"),
+            *padded,
             Slice("to_act", (n,), "one-hot: the seat to act, relative (0: this seat)"),
             Slice("hand_sizes", (n,), f"hand sizes / {SIZE_SCALE:g}, relative seats"),
             Slice("dos_open", (n,), "1 where a DOS obligation is open, relative seats"),
@@ -60,14 +68,14 @@ def official_layout(players: int) -> Layout:
 
 
 _DECK = np.array(DECK_COUNTS, np.float32)
-_layouts: dict[int, Layout] = {}
+_layouts: dict[tuple[int, str], Layout] = {}
 
 
-def _layout(players: int) -> Layout:
-    layout = _layouts.get(players)
-    if layout is None:
-        layout = _layouts[players] = official_layout(players)
-    return layout
+def _layout(players: int, layout: str) -> Layout:
+    found = _layouts.get((players, layout))
+    if found is None:
+        found = _layouts[players, layout] = official_layout(players, layout)
+    return found
 
 
 def _fill(
@@ -88,10 +96,13 @@ def _fill(
     target_score: int,
     draw_pile: int,
     out: np.ndarray | None,
+    layout_name: str,
 ) -> np.ndarray:
     # Built as Python lists and written into the array once: element-wise NumPy writes cost
     # more than the whole rest of an environment step.
-    layout = _layout(players)
+    layout = _layout(players, layout_name)
+    width = seat_width(players, layout_name)
+    pad = [0.0] * (width - players)
     types = N_TYPES
     counts = [0.0] * (5 * types)  # hand, center, matched, played, discard
     for card in hand:
@@ -110,7 +121,11 @@ def _fill(
     phases = [0.0] * 4
     if phase >= 0:
         phases[phase] = 1.0
-    to_act = [0.0] * players
+    count: list[float] = []
+    if layout_name == "padded":
+        count = [0.0] * (width - 1)
+        count[players - 2] = 1.0
+    to_act = [0.0] * width
     to_act[(turn - seat) % players] = 1.0
     rel = [(seat + r) % players for r in range(players)]
     sizes = list(hand_sizes)
@@ -119,11 +134,16 @@ def _fill(
     rest = (
         phases
         + list(bonuses)
+        + count
         + to_act
         + [sizes[s] / SIZE_SCALE for s in rel]
+        + pad
         + [float(dos_open >> s & 1) for s in rel]
+        + pad
         + [owed[s] for s in rel]
+        + pad
         + [points[s] / target_score for s in rel]
+        + pad
         + [draw_pile / DECK_SIZE]
     )
     if len(rest) != layout.size - 6 * types:  # the slices must follow the declared layout
@@ -146,7 +166,9 @@ def _phase(phase: Phase, drew: bool, matched: bool) -> int:
     return 1 if drew else 0
 
 
-def observe(state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+def observe(
+    state: State, seat: int, out: np.ndarray | None = None, layout: str = "padded"
+) -> np.ndarray:
     """The observation of ``seat`` in ``state`` (written into ``out`` when given)."""
     return _fill(
         seat=seat,
@@ -165,10 +187,13 @@ def observe(state: State, seat: int, out: np.ndarray | None = None) -> np.ndarra
         target_score=state.options.target_score,
         draw_pile=len(state.draw_pile),
         out=out,
+        layout_name=layout,
     )
 
 
-def observe_view(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+def observe_view(
+    view: SeatView, out: np.ndarray | None = None, layout: str = "padded"
+) -> np.ndarray:
     """The same observation from a ``SeatView`` (what a bot is given)."""
     return _fill(
         seat=view.seat,
@@ -187,4 +212,5 @@ def observe_view(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
         target_score=view.options.target_score,
         draw_pile=view.draw_pile_size,
         out=out,
+        layout_name=layout,
     )

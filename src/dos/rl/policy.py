@@ -7,16 +7,21 @@ ever chosen. A value head on the state tower serves training. ``dos.rl.train`` t
 with JAX; playing needs only NumPy (``dos.bots.policy``).
 
 A policy file is a ``.npz``: the arrays of ``PARAMS`` and ``meta``, a JSON text holding the
-rule set, the player count and how it was trained. The observation's width depends on the
-player count (``official_layout(players).size``), so a policy plays the one player count it
-was trained for: ``load`` reads it from the metadata, or from the network's input width where
-the metadata does not say, and refuses a file where the two disagree.
+rule set, the observation layout, the player count and how it was trained. A policy reads the
+padded layout (``dos.rl.layout``, the default since it exists), whose width is the same at
+every player count, and then plays them all; or the exact layout of the policies trained
+before (``docs/results/policy-official-2p.npz``), whose width depends on the player count
+(``official_layout(players, "exact").size``), and then plays the one count it was trained for.
+``load`` reads the layout and the count from the metadata, or from the network's input width
+where the metadata does not say, and refuses a file where the two disagree.
 
 >>> rng = np.random.default_rng(0)
 >>> policy = Policy(init_params(rng, obs_size=10, hidden=8, embed=4), {"players": 2})
 >>> obs = np.zeros(10, np.float32)
 >>> policy.choose(obs, [3, 7, 11]) in (3, 7, 11)
 True
+>>> policy.table(), Policy(policy.params, {"layout": "padded"}).table()
+('the official rules with 2 players', 'the official rules with 2-10 players')
 """
 
 from __future__ import annotations
@@ -28,8 +33,10 @@ from typing import Any
 import numpy as np
 
 from dos.rl.features import WIDTH, action_features
+from dos.rl.layout import check_layout
 from dos.rl.official_actions import SIZE
-from dos.rl.official_observation import official_layout
+from dos.rl.official_observation import observe_view, official_layout
+from dos.rules.official import SeatView
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
 
 PARAMS = ("w1", "b1", "w2", "b2", "wh", "bh", "u1", "c1", "u2", "c2", "bias", "wv", "bv")
@@ -77,11 +84,32 @@ class Policy:
         self.meta = meta
         self.rules: str = meta.get("rules", "official")
         """The rule set it plays (``official``: the only one trained)."""
-        self.players: int | None = meta.get("players")
-        """The player count it plays (a policy loaded from a file always knows it)."""
+        self.layout: str = check_layout(meta.get("layout", "exact"))
+        """The observation layout it reads (``dos.rl.layout``)."""
+        self.players: int | None = meta.get("players") if self.layout == "exact" else None
+        """The player count it plays; ``None``: every count (the padded layout)."""
         p = params
         hidden = _relu(action_features() @ p["u1"] + p["c1"])
         self.embeddings = (hidden @ p["u2"] + p["c2"]).astype(np.float32)
+
+    def plays(self, rules: str, players: int | None) -> bool:
+        """Whether it plays a table of ``rules`` with ``players`` seats (``None``: any)."""
+        if rules != self.rules:
+            return False
+        return players is None or self.players is None or players == self.players
+
+    def table(self) -> str:
+        """The tables it plays, in words."""
+        counted = (
+            f"{MIN_PLAYERS}-{MAX_PLAYERS} players"
+            if self.players is None
+            else f"{self.players} players"
+        )
+        return f"the {self.rules} rules with {counted}"
+
+    def observe_view(self, view: SeatView) -> np.ndarray:
+        """The observation it reads, from a seat's view."""
+        return observe_view(view, layout=self.layout)
 
     def state_vector(self, obs: np.ndarray) -> np.ndarray:
         p = self.params
@@ -109,14 +137,19 @@ def save(path: str | Path, params: Params, meta: dict[str, Any]) -> None:
         np.savez_compressed(handle, **arrays)
 
 
+PADDED_WIDTH = official_layout(MIN_PLAYERS, "padded").size
+"""The width of the padded observation, at every player count."""
+
+
 def network_players(width: int) -> int | None:
-    """The player count whose official observation has ``width`` values (``None``: none).
+    """The player count whose exact official observation has ``width`` values (``None``:
+    none).
 
     >>> network_players(264), network_players(269), network_players(10)
     (2, 3, None)
     """
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        if official_layout(players).size == width:
+        if official_layout(players, "exact").size == width:
             return players
     return None
 
@@ -124,8 +157,8 @@ def network_players(width: int) -> int | None:
 def load(path: str | Path) -> Policy:
     """Reads a policy file; raises ``ValueError`` naming what is missing or inconsistent.
 
-    The policy's ``players`` is the metadata's, or the one its network's input width
-    (``w1``) stands for; a file whose metadata and network disagree is refused.
+    The policy's layout and ``players`` are the metadata's, or those its network's input
+    width (``w1``) stands for; a file whose metadata and network disagree is refused.
     """
     with np.load(path, allow_pickle=False) as data:
         missing = [name for name in (*PARAMS, "meta") if name not in data]
@@ -136,6 +169,14 @@ def load(path: str | Path) -> Policy:
     if meta.get("rules", "official") != "official":
         raise ValueError(f"{path}: a policy for {meta['rules']!r}; only official ones play")
     width = params["w1"].shape[0]
+    layout = meta.get("layout")
+    if width == PADDED_WIDTH and layout in (None, "padded"):
+        return Policy(params, {**meta, "layout": "padded"})
+    if layout not in (None, "exact"):
+        raise ValueError(
+            f"{path}: not a DOS policy file (its metadata says the {layout} layout, its network "
+            f"takes {width} values, not {PADDED_WIDTH})"
+        )
     network = network_players(width)
     if network is None:
         raise ValueError(
@@ -148,4 +189,4 @@ def load(path: str | Path) -> Policy:
             f"{path}: not a DOS policy file (its metadata says {said} players, its network "
             f"takes the observation of {network} players)"
         )
-    return Policy(params, {**meta, "players": network})
+    return Policy(params, {**meta, "layout": "exact", "players": network})

@@ -19,6 +19,9 @@ to act (``react`` or ``timeout``), so there is nothing to race.
 >>> race = Race("official", 2, "reflex", seed=1)
 >>> race.settle(new_game(Options(players=2), seed=1))
 []
+
+The environments on the compiled core race the same way in compiled code
+(``dos.rl.flat.race``), drawing the very numbers this referee draws.
 """
 
 from __future__ import annotations

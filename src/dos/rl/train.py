@@ -8,7 +8,8 @@ A run stops after ``--minutes`` or ``--iterations``, whichever comes first. With
 stops after 2 minutes, a first try; with ``--iterations`` alone it has no time limit (so a
 seeded run repeats). To train longer, give more minutes or a number of iterations.
 Experience comes from
-``VectorGames`` (one batch per opponent kind, the learner at seat 0); each episode is one
+``FastVectorGames`` on the compiled core (``VectorGames`` without numba; one batch per player
+count and opponent kind, the learner at seat 0); each episode is one
 round (``--round-target``, default 1: the first to score wins, so a round is a game) unless
 told otherwise, which gives a reward per round instead of per 200 points. The network is
 ``dos.rl.policy``'s: a state tower, an action tower over the fixed features of each index
@@ -33,16 +34,21 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from dos.rl.aec import choose_backend
 from dos.rl.features import action_features
 from dos.rl.policy import PARAMS, init_params, save
 from dos.rl.vector import VectorGames
+from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from dos.rl.fast_vector import FastVectorGames
 
 NEG = -1e9
 
@@ -51,7 +57,14 @@ NEG = -1e9
 class Settings:
     """What a training run does."""
 
-    players: int = 2
+    players: tuple[int, ...] = (2,)
+    """The player counts trained at: one batch per count and opponent kind (several need the
+    padded layout)."""
+    layout: str = "padded"
+    """The observation layout (``dos.rl.layout``): ``padded`` plays every player count."""
+    backend: str = "auto"
+    """Where the games are played: ``fast`` (``FastVectorGames``, the compiled core), ``python``
+    (``VectorGames``), ``auto`` the fast one when numba is installed."""
     opponents: tuple[tuple[str, int], ...] = (("random", 32),)
     """(bot name, games in the batch) pairs."""
     round_target: int = 1
@@ -193,11 +206,14 @@ def train(
 ) -> tuple[dict[str, np.ndarray], History]:
     """Trains a policy; returns its parameters and the run's history (see the module)."""
     s = settings
+    if s.layout == "exact" and len(s.players) != 1:
+        raise ValueError("the exact layout plays one player count: give one, or the padded one")
+    kinds = [(players, name, games) for players in s.players for name, games in s.opponents]
     batches = [
-        VectorGames("official", s.players, games, opponents=[name], target_score=s.round_target)
-        for name, games in s.opponents
+        _batch(s.backend, players, games, [name], layout=s.layout, target_score=s.round_target)
+        for players, name, games in kinds
     ]
-    n = sum(games for _, games in s.opponents)
+    n = sum(games for _, _, games in kinds)
     first = [batch.reset(seed=s.seed * 1000 + k) for k, batch in enumerate(batches)]
     obs = np.concatenate([f[0] for f in first])
     mask = np.concatenate([f[1] for f in first])
@@ -211,7 +227,12 @@ def train(
     key = jax.random.PRNGKey(s.seed)
     history = History()
     began = time.perf_counter()
-    meta = {"rules": "official", "players": s.players, "training": _jsonable(asdict(s))}
+    meta: dict[str, Any] = {
+        "rules": "official",
+        "layout": s.layout,
+        "players": s.players[0] if len(s.players) == 1 else list(s.players),
+        "training": _jsonable(asdict(s)),
+    }
     for iteration in range(s.iterations):
         emb = embed(params)
         shape = (s.steps, n)
@@ -246,10 +267,8 @@ def train(
             mask = np.concatenate([p[1] for p in parts])
             reward = np.concatenate([p[3][:, 0] for p in parts])
             if s.reward == "points":
-                ended = [state for batch in batches for state in batch.finished]
-                for i, state in enumerate(ended):
-                    if state is not None:
-                        reward[i] *= 0.25 + state.round_results[-1].points / 100
+                points = np.concatenate([batch.last_points for batch in batches])
+                reward = np.where(points > 0, reward * (0.25 + points / 100), reward)
             done = np.concatenate([p[4] for p in parts])
             rewards[t], dones[t] = reward, done
             episodes += int(done.sum())
@@ -290,13 +309,14 @@ def train(
         history.seconds = time.perf_counter() - began
         if log is not None:
             rate = wins / episodes if episodes else float("nan")
-            kinds = ", ".join(
-                f"{name} {won / max(rounds, 1):.0%}"
-                for (name, _), (rounds, won) in zip(s.opponents, per_kind, strict=True)
+            several = len(s.players) > 1
+            against = ", ".join(
+                f"{name}{f' {players}p' if several else ''} {won / max(rounds, 1):.0%}"
+                for (players, name, _), (rounds, won) in zip(kinds, per_kind, strict=True)
             )
             log(
                 f"iteration {iteration + 1}: {episodes} rounds, won {rate:.1%}, "
-                f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min ({kinds})"
+                f"loss {history.losses[-1]:.4f}, {history.seconds / 60:.1f} min ({against})"
             )
         out_of_time = s.minutes is not None and history.seconds > s.minutes * 60
         done_training = out_of_time or iteration + 1 == s.iterations
@@ -307,6 +327,17 @@ def train(
         if done_training:
             break
     return {k: np.asarray(params[k]) for k in PARAMS}, history
+
+
+def _batch(
+    backend: str, players: int, games: int, opponents: list[str], **options: Any
+) -> VectorGames | FastVectorGames:
+    """A batch of games against ``opponents``: on the compiled core or the Python engine."""
+    if choose_backend(backend, "official") == "fast":
+        from dos.rl.fast_vector import FastVectorGames  # needs numba: the fast extra
+
+        return FastVectorGames(players, games, opponents=opponents, **options)
+    return VectorGames("official", players, games, opponents=opponents, **options)
 
 
 def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
@@ -342,6 +373,20 @@ def _positive(text: str) -> float:
     return value
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """``--players``: player counts, comma-separated, each one a table of official DOS."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts like 2 or 2,3,4, not {text}") from None
+    wrong = [n for n in counts if not MIN_PLAYERS <= n <= MAX_PLAYERS]
+    if wrong or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(
+            f"distinct counts from {MIN_PLAYERS} to {MAX_PLAYERS}, not {text}"
+        )
+    return counts
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``python -m dos.rl.train``; its defaults are ``Settings()``'s."""
     d = Settings()
@@ -351,7 +396,18 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", type=int, default=d.players, help=f"seats (default {d.players})"
+        "--players",
+        type=_counts,
+        default=d.players,
+        metavar="N[,N...]",
+        help="the player counts to train at, e.g. 2,3,4: one batch per count and opponent "
+        f"(default {','.join(map(str, d.players))})",
+    )
+    parser.add_argument(
+        "--layout",
+        choices=("padded", "exact"),
+        help="the observation layout: padded (the default) plays every player count, exact "
+        "only --players (that of an --init policy by default)",
     )
     parser.add_argument(
         "--opponents",
@@ -409,8 +465,23 @@ def _minutes(args: argparse.Namespace) -> float | None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    initial = None
+    layout = args.layout
+    if args.init:
+        from dos.rl.policy import load
+
+        policy = load(args.init)
+        if layout is not None and layout != policy.layout:
+            raise SystemExit(f"--init {args.init}: a policy of the {policy.layout} layout")
+        if not all(policy.plays("official", players) for players in args.players):
+            raise SystemExit(f"--init {args.init}: plays {policy.table()}")
+        layout = policy.layout
+        initial = policy.params
+    if layout == "exact" and len(args.players) != 1:
+        raise SystemExit("--layout exact plays one player count: give one --players")
     settings = Settings(
         players=args.players,
+        layout=layout or Settings().layout,
         opponents=_opponents(args.opponents),
         minutes=_minutes(args),
         iterations=Settings().iterations if args.iterations is None else args.iterations,
@@ -419,11 +490,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         save_every=args.save_every,
     )
-    initial = None
-    if args.init:
-        from dos.rl.policy import load
-
-        initial = load(args.init).params
     train(settings, args.out, initial, log=lambda line: print(line, flush=True))
 
 

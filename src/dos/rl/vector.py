@@ -73,6 +73,9 @@ class VectorGames:
         self.seats = np.zeros(n, np.int64)
         self.finished: list[Any] = [None] * n
         """After ``step``: the final state of each game that just ended (else ``None``)."""
+        self.last_points = np.zeros(n, np.int64)
+        """After ``step``, official rules: the points its winner scored in the last round of
+        each game that just ended (else 0), as in ``FastVectorGames``."""
         self._seeds = np.random.default_rng(0)
 
     def _deal(self, i: int) -> None:
@@ -125,6 +128,7 @@ class VectorGames:
         done = np.zeros(self.n, bool)
         codec = self.codec
         self.finished = [None] * self.n
+        self.last_points[:] = 0
         for i, index in enumerate(actions):
             index = int(index)
             if not self.mask[i, index]:
@@ -137,6 +141,8 @@ class VectorGames:
                 if not done[i]:
                     rewards[i] = codec.rewards(self.states[i])
                     self.finished[i] = self.states[i]
+                    if codec.rules == "official":
+                        self.last_points[i] = self.states[i].round_results[-1].points
                     done[i] = True
                 self._deal(i)
                 self._advance(i)

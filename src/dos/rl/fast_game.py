@@ -1,0 +1,365 @@
+"""One official game on the compiled core: the fast backend of the single-game environments.
+
+``FastGame`` plays what the Python engine plays for ``dos.rl.aec.DosAEC`` and
+``dos.rl.gym_env.DosGym``, on a flat game of ``dos.fast``: the same deal from the same game
+seed; the DOS race of the arena's referee, compiled (``dos.rl.flat.race``) and drawing what
+the referee's ``random.Random`` draws; the bots at their seats with the same generators and
+the same views (``dos.fast.official_convert.view_of``); the registry's ``random`` bot
+compiled (its ``random.Random`` as a compiled Mersenne Twister, so it draws the same
+numbers). So for the same seed and the same actions both backends give the same
+observations, masks and rewards (``tests/rl/test_backends.py`` plays them side by side).
+Observations, masks and legal indices come from compiled code (``dos.rl.flat``), one call per
+decision of the caller.
+
+>>> game = FastGame(2, {"target_score": 40})
+>>> game.new(seed=7)
+>>> int(game.mask.sum()) == game.count == len(game.legal_indices())
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dos.arena.game import Player
+from dos.bots.random_bot import RandomBot
+from dos.bots.reflex import Reflex
+from dos.fast import core
+from dos.fast import official as fo
+from dos.fast import state as ly
+from dos.fast.official_convert import (
+    action_of,
+    from_python_state,
+    last_round,
+    to_python_state,
+    view_and_codes,
+    view_of,
+)
+from dos.fast.rng import MT_SIZE
+from dos.rl import flat
+from dos.rl import official_actions as table
+from dos.rl.official_observation import official_layout
+from dos.rl.race import RACES
+from dos.rules import official
+
+CODES = 4096
+"""Room for the legal codes of a position (more are found again one by one)."""
+_CORE = core("official")
+
+
+def is_compiled(player: Player) -> bool:
+    """Whether ``player``'s bot is the registry's ``random`` bot, which the compiled code
+    plays (its choices are the Python bot's)."""
+    return type(player.bot) is RandomBot
+
+
+def mt_state(rng: random.Random) -> np.ndarray:
+    """The Mersenne Twister state of ``rng`` as ``dos.fast.rng`` keeps one (624 words, then
+    the index of the next)."""
+    return np.array(rng.getstate()[1], np.int64)
+
+
+class Record:
+    """A flat game's past as its bots see it: its actions (the codes the compiled code
+    applied come through ``ext``'s trail) and its round results."""
+
+    __slots__ = ("actions", "round_results")
+
+    def __init__(self) -> None:
+        self.actions: list[official.Action] = []
+        self.round_results: list[official.RoundResult] = []
+
+    def flush(self, ext: np.ndarray) -> None:
+        """Moves the codes applied in compiled code to ``actions``, in order."""
+        n = int(ext[flat.TRAIL_N])
+        if n:
+            start = flat.TRAIL
+            self.actions.extend(action_of(code) for code in ext[start : start + n].tolist())
+            ext[flat.TRAIL_N] = 0
+
+    def round_ended(self, s: np.ndarray, ext: np.ndarray) -> None:
+        """Keeps the result of the round that just ended (``advance`` stopped for it)."""
+        self.flush(ext)
+        self.round_results.append(last_round(s))
+        ext[flat.ROUNDS_SEEN] = s[ly.ROUNDS]
+
+    def view(
+        self,
+        s: np.ndarray,
+        ext: np.ndarray,
+        seat: int,
+        options: official.Options,
+        codes: np.ndarray,
+    ) -> official.SeatView:
+        """The engine's view of ``seat`` (what a bot is shown)."""
+        self.flush(ext)
+        return view_of(
+            s,
+            seat,
+            options,
+            history=tuple(self.actions),
+            round_results=tuple(self.round_results),
+            codes=codes,
+        )
+
+    def state(self, s: np.ndarray, ext: np.ndarray, seed: int) -> official.State:
+        """The engine's ``State`` of the game, records included."""
+        self.flush(ext)
+        return to_python_state(s, seed, self.actions, self.round_results)
+
+    def bot_move(
+        self,
+        s: np.ndarray,
+        ext: np.ndarray,
+        *,
+        options: official.Options,
+        player: Player,
+        rng: random.Random,
+        codes: np.ndarray,
+    ) -> None:
+        """The bot ``player`` at the seat to act chooses from its view and its action is
+        applied, as ``dos.rl.gym_env.Opponents.choose`` then the engine's ``apply``."""
+        seat = int(s[ly.TURN])
+        self.flush(ext)
+        view, own = view_and_codes(
+            s,
+            seat,
+            options,
+            history=tuple(self.actions),
+            round_results=tuple(self.round_results),
+            codes=codes,
+        )
+        action = player.bot.choose(view, rng, player.budget)
+        try:
+            code, bonus = own[view.legal.index(action)], -1
+        except ValueError:  # designations, or not legal: the engine's own checks
+            code, bonus = _CORE.prepare(s, action)
+        if code < 0:
+            # Not legal here: the Python engine says why, in its own words.
+            official.apply(to_python_state(s, None, self.actions, self.round_results), action)
+            raise RuntimeError(f"fast core: {action} is legal in the engine but not here")
+        fo.apply(s, code, bonus)
+        if action.seat is not None and action.seat == seat:
+            action = action._replace(seat=None)  # as the engine's history writes it
+        self.actions.append(action)
+
+
+class FastGame:
+    """One official game of ``players`` seats and rule ``options`` on the compiled core.
+
+    ``bots``: the registry players at some seats (``dos.bots.registry.make_player``), the
+    others played by the caller; ``race`` and ``reflexes`` as ``dos.rl.race.Race``.
+    ``layout``: the observation layout. After ``new`` and each ``act``, ``obs``, ``mask``
+    and ``legal[0, :count]`` are those of the caller's seat that decides, or, once the game is
+    over, ``obs`` is ``observer``'s observation and the mask is all zero.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        options: dict[str, Any] | None = None,
+        *,
+        layout: str = "padded",
+        race: str = "reflex",
+        reflexes: Sequence[Reflex] | None = None,
+        bots: dict[int, Player] | None = None,
+        observer: int = -1,
+    ) -> None:
+        self.players = players
+        self.options_json = {"players": players, **(options or {})}
+        self.options = official.Options.from_json(self.options_json)
+        self.layout = official_layout(players, layout)
+        self.at = flat.offsets(self.layout)
+        self.bots = dict(bots or {})
+        if race not in RACES:
+            raise ValueError(f"unknown race {race!r} (known: {', '.join(RACES)})")
+        every = list(reflexes) if reflexes is not None else [Reflex()] * players
+        if len(every) != players:
+            raise ValueError(f"{len(every)} reflexes for {players} seats")
+        self.reflex = flat.reflex_table(every)
+        kinds = [
+            flat.CALLER
+            if seat not in self.bots
+            else flat.RANDOM
+            if is_compiled(self.bots[seat])
+            else flat.BOT
+            for seat in range(players)
+        ]
+        mode = flat.RACE_EXACT if race == "reflex" else flat.RACE_NONE
+        self.cfg = flat.new_cfg(kinds, mode, record=True)
+        self.observer = observer
+        self.states = np.zeros((1, ly.SIZE), np.int64)
+        self.s = self.states[0]
+        self.ext = np.zeros(flat.EXT, np.int64)
+        self.mts = np.zeros((players + 1, MT_SIZE), np.int64)
+        """The compiled ``random`` seats' generators, then the race's."""
+        self.obs = np.zeros(self.layout.size, np.float32)
+        self.mask = np.zeros(table.SIZE, np.int8)
+        self.legal = np.zeros((2, table.SIZE), np.int64)
+        """``legal[0, :count]``: the legal indices, ascending; ``legal[1]``: their codes."""
+        self.codes = np.zeros(CODES, np.int64)
+        self.count = 0
+        """Legal indices in ``legal`` (0 when no caller decides)."""
+        self.over = False
+        self.turn = 0
+        """The seat to act."""
+        self.seed = 0
+        self.record = Record()
+        self.rngs: dict[int, random.Random] = {}
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def new(self, seed: int) -> None:
+        """Deals a new game from ``seed`` (a game seed: hidden information, never shown) and
+        plays on until a caller decides."""
+        self.seed = seed
+        _CORE.new_game(self.s, self.options_json, seed)
+        self.ext[:] = 0
+        self.count = 0
+        self.mask[:] = 0
+        self.record = Record()
+        self.mts[self.players] = mt_state(random.Random(f"{seed}/race"))  # as Race's
+        self.rngs = {seat: random.Random(f"{seed}/seat{seat}") for seat in self.bots}
+        for seat, player in self.bots.items():
+            if is_compiled(player):
+                self.mts[seat] = mt_state(self.rngs[seat])
+        answer = self._go_on(False)
+        if answer & 7 > flat.OVER:
+            answer = self._run(answer & 7)
+        self.count = (answer >> 3) & flat.COUNT_BITS
+        self.turn = answer >> flat.TURN_SHIFT
+        self.over = answer & 7 == flat.OVER
+
+    def act(self, index: int) -> bool:
+        """Applies the deciding seat's action ``index`` and plays on until a caller decides
+        or the game ends; ``False`` (nothing changed) if the index is not legal."""
+        ext = self.ext
+        if ext[flat.TRAIL_N] > flat.TRAIL_SIZE // 2:
+            self.record.flush(ext)
+        answer = flat.play(
+            self.s,
+            ext,
+            self.mts,
+            self.cfg,
+            self.reflex,
+            self.codes,
+            index,
+            False,
+            self.observer,
+            self.obs,
+            self.mask,
+            self.legal,
+            self.at,
+        )
+        if answer < 0:
+            return False
+        status = answer & 7
+        if status > flat.OVER:
+            answer = self._run(status)
+        self.count = (answer >> 3) & flat.COUNT_BITS
+        self.turn = answer >> flat.TURN_SHIFT
+        self.over = answer & 7 == flat.OVER
+        return True
+
+    def _go_on(self, settled: bool) -> int:
+        return flat.play(
+            self.s,
+            self.ext,
+            self.mts,
+            self.cfg,
+            self.reflex,
+            self.codes,
+            -1,
+            settled,
+            self.observer,
+            self.obs,
+            self.mask,
+            self.legal,
+            self.at,
+        )
+
+    def _run(self, status: int) -> int:
+        """Does what ``play`` stopped for (``status``), and goes on until a caller decides or
+        the game is over; returns ``play``'s last answer."""
+        s, ext = self.s, self.ext
+        while True:
+            settled = True
+            if status == flat.FLUSH:
+                self.record.flush(ext)
+            elif status == flat.ROUND:
+                self.record.round_ended(s, ext)
+                settled = False
+            else:
+                seat = int(s[ly.TURN])
+                self.record.bot_move(
+                    s,
+                    ext,
+                    options=self.options,
+                    player=self.bots[seat],
+                    rng=self.rngs[seat],
+                    codes=self.codes,
+                )
+                settled = False
+            answer = self._go_on(settled)
+            status = answer & 7
+            if status <= flat.OVER:
+                return answer
+
+    # -- what the environments read ----------------------------------------------------------
+
+    @property
+    def winner(self) -> int:
+        """The winner's seat, ``-1`` while nobody has won."""
+        return int(self.s[ly.WINNER])
+
+    def legal_indices(self) -> tuple[int, ...]:
+        """The deciding seat's legal indices, ascending."""
+        return tuple(self.legal[0, : self.count].tolist())
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward, as ``dos.rl.codec.OfficialCodec.rewards``."""
+        winner = self.winner
+        if winner < 0:
+            return [0.0] * self.players
+        loss = -1.0 / (self.players - 1)
+        return [1.0 if seat == winner else loss for seat in range(self.players)]
+
+    def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``seat``."""
+        obs = np.empty(self.layout.size, np.float32) if out is None else out
+        flat.observe(self.s, seat, obs, self.at)
+        return obs
+
+    def view(self, seat: int) -> official.SeatView:
+        """The engine's view of ``seat`` (what a bot is shown)."""
+        return self.record.view(self.s, self.ext, seat, self.options, self.codes)
+
+    @property
+    def state(self) -> official.State:
+        """The game as the engine's ``State``, equal to the Python backend's in every field
+        (a copy: changing it changes nothing here; assign it to load a state)."""
+        return self.record.state(self.s, self.ext, self.seed)
+
+    @state.setter
+    def state(self, state: official.State) -> None:
+        self.s[:] = from_python_state(state)
+        self.ext[flat.TRAIL_N] = 0
+        self.ext[flat.ROUNDS_SEEN] = self.s[ly.ROUNDS]
+        self.record.actions = list(state.history)
+        self.record.round_results = list(state.round_results)
+        self.over = state.phase == official.Phase.OVER
+        self.turn = state.turn
+        self.count = flat.look(
+            self.s,
+            self.ext,
+            self.observer,
+            self.obs,
+            self.mask,
+            self.legal,
+            self.codes,
+            self.at,
+        )
