@@ -32,6 +32,7 @@ from dos.server.storage import (
     load_active,
     load_table,
 )
+from server.chat_fakes import FakeTable
 from server.support import ServerProcess, WsPlayer, create_table, join_table
 
 
@@ -100,21 +101,6 @@ class FakeClient:
 
     def allow_chat(self) -> bool:
         return True
-
-
-@dataclass
-class FakeSeat:
-    name: str | None
-
-
-@dataclass
-class FakeTable:
-    people: list[FakeClient]
-    host: int = 0
-    seats: list[FakeSeat] = field(default_factory=lambda: [FakeSeat("Ada"), FakeSeat("Bo")])
-
-    def clients(self) -> list[FakeClient]:
-        return self.people
 
 
 class FakeDatabase:

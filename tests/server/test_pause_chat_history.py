@@ -14,6 +14,7 @@ from dos.server.chat import TEXT_MAX, ChatRefusedError, ChatRoom
 from dos.server.history import log_entries
 from dos.server.limits import Counters, Limits
 from dos.server.pause import RoundPause
+from server.chat_fakes import FakeTable
 
 
 @pytest.mark.asyncio
@@ -43,21 +44,6 @@ class FakeClient:
 
     def allow_chat(self) -> bool:
         return self.counters.allow("chat", str(id(self)))
-
-
-@dataclass
-class FakeSeat:
-    name: str | None
-
-
-@dataclass
-class FakeTable:
-    people: list[FakeClient]
-    host: int = 0
-    seats: list[FakeSeat] = field(default_factory=lambda: [FakeSeat("Ada"), FakeSeat("Bo")])
-
-    def clients(self) -> list[FakeClient]:
-        return self.people
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,15 @@ def is_compiled(player: Player) -> bool:
     return type(player.bot) is RandomBot
 
 
+def seat_kinds(players: int, bots: dict[int, Player]) -> list[int]:
+    """Who decides at each seat, as ``dos.rl.flat`` knows them: the caller (no bot), the
+    compiled ``random`` bot, or a bot asked in Python."""
+    return [
+        flat.CALLER if seat not in bots else flat.RANDOM if is_compiled(bots[seat]) else flat.BOT
+        for seat in range(players)
+    ]
+
+
 def mt_state(rng: random.Random) -> np.ndarray:
     """The Mersenne Twister state of ``rng`` as ``dos.fast.rng`` keeps one (624 words, then
     the index of the next)."""
@@ -181,14 +190,7 @@ class FastGame:
         if len(every) != players:
             raise ValueError(f"{len(every)} reflexes for {players} seats")
         self.reflex = flat.reflex_table(every)
-        kinds = [
-            flat.CALLER
-            if seat not in self.bots
-            else flat.RANDOM
-            if is_compiled(self.bots[seat])
-            else flat.BOT
-            for seat in range(players)
-        ]
+        kinds = seat_kinds(players, self.bots)
         mode = flat.RACE_EXACT if race == "reflex" else flat.RACE_NONE
         self.cfg = flat.new_cfg(kinds, mode, record=True)
         self.observer = observer

@@ -51,7 +51,7 @@ from dos.fast.rng import MT_SIZE
 from dos.rl import flat
 from dos.rl import official_actions as table
 from dos.rl.aec import observation_space
-from dos.rl.fast_game import CODES, Record, is_compiled, mt_state
+from dos.rl.fast_game import CODES, Record, is_compiled, mt_state, seat_kinds
 from dos.rl.gym_env import Opponents
 from dos.rl.layout import check_layout
 from dos.rl.official_observation import official_layout
@@ -99,14 +99,7 @@ class FastVectorGames:
             else None
         )
         self.bots: dict[int, Player] = {} if self.opponents is None else self.opponents[0].players
-        kinds = [
-            flat.CALLER
-            if s not in self.bots
-            else flat.RANDOM
-            if is_compiled(self.bots[s])
-            else flat.BOT
-            for s in range(players)
-        ]
+        kinds = seat_kinds(players, self.bots)
         self.python_bots = flat.BOT in kinds
         mode = flat.RACE_COMPILED if race == "reflex" else flat.RACE_NONE
         self.cfg = flat.new_cfg(kinds, mode, record=self.python_bots)

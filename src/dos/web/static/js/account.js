@@ -57,33 +57,31 @@ function requestOptions(options) {
   };
 }
 
-function registrationJSON(credential) {
-  const response = credential.response;
+// A credential as the server reads it (WebAuthn's JSON form), with its own response fields.
+function credentialJSON(credential, response) {
   return {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: typeof response.getTransports === "function" ? response.getTransports() : [],
-    },
+    response: { clientDataJSON: toBase64url(credential.response.clientDataJSON), ...response },
   };
+}
+
+function registrationJSON(credential) {
+  const response = credential.response;
+  return credentialJSON(credential, {
+    attestationObject: toBase64url(response.attestationObject),
+    transports: typeof response.getTransports === "function" ? response.getTransports() : [],
+  });
 }
 
 function assertionJSON(credential) {
   const response = credential.response;
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      userHandle: response.userHandle ? toBase64url(response.userHandle) : null,
-    },
-  };
+  return credentialJSON(credential, {
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    userHandle: response.userHandle ? toBase64url(response.userHandle) : null,
+  });
 }
 
 /** A refusal of the server, in the player's words, with its code and status. */
