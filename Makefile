@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: setup system-packages run test lint types pytest bench clean
+.PHONY: setup system-packages run test lint types precompile pytest-needs pytest bench clean
 
 setup: $(VENV)/.synced
 
@@ -46,13 +46,23 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
+# The fast core compiled into numba's disk cache now, rather than by the suite's workers.
+precompile: setup
+	$(BIN)/python -m dos.fast.precompile
+
+pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
+
 # The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker:
 # every module starts its own servers on free ports and data folders of its own.
 PYTEST_WORKERS ?= 2
-pytest: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
+pytest: pytest-needs
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
 
-test: lint types pytest
+# The type check keeps one core busy: the fast core compiles and the suite's needs install
+# on the other meanwhile; then the suite.
+test: lint
+	$(MAKE) --no-print-directory -j3 types precompile pytest-needs
+	$(MAKE) --no-print-directory pytest
 
 # The peers live in the `bench` dependency group only; the next `make setup` drops them again.
 bench: | $(UV)

@@ -1,0 +1,53 @@
+"""Compiles the fast core's functions into numba's disk cache ahead of their first use.
+
+numba compiles a function the first time it is called on a machine (the whole core takes
+about half a minute of one CPU) and loads it from the cache (``dos.fast._jit``) after that.
+``python -m dos.fast.precompile`` calls each of them once on a tiny workload: the search bots'
+rollouts of both rule sets, random play and batch steps of both rule sets, and the RL
+environments' compiled observer, masks, DOS race and ``random`` bot. ``make test`` runs it
+beside the type check, on the core that check leaves idle, so that the suite's workers load
+the compiled code instead of each compiling it on first use.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+def compile_all() -> None:
+    """Calls every compiled function of the fast core once (see the module docstring)."""
+    import numpy as np
+
+    from dos.bots import registry
+    from dos.fast import Batch
+    from dos.fast.rng import new_mts
+
+    registry.warm_up()
+    for rules in ("official", "classic"):
+        batch = Batch(rules, [1, 2], {"players": 2})
+        batch.core.random_games(batch.states, new_mts([1, 2]), 4)
+        batch.step(np.zeros(batch.size, np.int64))
+        batch.over()
+    import dos.rl
+    from dos.rl.fast_vector import FastVectorGames
+
+    for opponents in (None, ["random"], ["greedy"]):
+        games = FastVectorGames(2, 2, opponents=opponents)
+        games.reset(seed=1)
+        games.step(games.random_actions())
+    for race in ("reflex", "agents"):
+        game = dos.rl.env(players=2, race=race)
+        game.reset(seed=1)
+        _, _, _, _, info = game.last()
+        game.step(info["legal_actions"][0])
+
+
+def main() -> None:
+    """Compiles what is not compiled yet; says how long it took."""
+    began = time.perf_counter()
+    compile_all()
+    print(f"fast core compiled or loaded in {time.perf_counter() - began:.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
