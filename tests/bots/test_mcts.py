@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -131,18 +130,33 @@ def test_the_iteration_budget_is_respected() -> None:
     assert bot.iterations_done == 9
 
 
-def test_the_seconds_budget_is_respected() -> None:
+class Ticks:
+    """A fake clock: every reading is ``step`` seconds after the one before."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.readings += 1
+        return self.now
+
+
+@pytest.mark.parametrize("search", ["ismcts", "flat"])
+def test_the_seconds_budget_is_respected(search: str) -> None:
     seat_view = choice_views(4, 10, 40, 3)[0]
-    bot = MctsBot(search="ismcts", prior=None)
-    began = time.monotonic()
-    bot.choose(seat_view, random.Random(0), Budget(seconds=0.05))
-    short_time = time.monotonic() - began
-    short = bot.iterations_done
-    bot.choose(seat_view, random.Random(0), Budget(seconds=0.5))
-    long = bot.iterations_done
-    assert 0 < short < long
-    assert short_time < 2.0  # generous: the budget logic, not a benchmark
-    bot.choose(seat_view, random.Random(0), Budget(iterations=1_000_000, seconds=0.05))
+    bot = MctsBot(search=search, prior=None)
+    done = []
+    for seconds in (0.05, 0.2):
+        clock = Ticks(0.01)
+        bot.choose(seat_view, random.Random(0), Budget(seconds=seconds, clock=clock))
+        done.append(bot.iterations_done)
+        assert clock.readings >= 2  # the search looked at the budget's clock, not the wall's
+    assert 0 < done[0] < done[1]
+    clock = Ticks(0.01)
+    bot.choose(seat_view, random.Random(0), Budget(iterations=1_000_000, seconds=0.05, clock=clock))
     assert bot.iterations_done < 1_000_000
 
 

@@ -13,7 +13,9 @@ reaction time (``dos.bots.reflex``), raced by the runner between actions.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from dos.rules.official import Action, Kind, SeatView
@@ -24,11 +26,18 @@ OUT_OF_TURN = frozenset((Kind.CALL, Kind.CATCH))
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How long a bot may think: at most ``iterations`` search iterations and at most
-    ``seconds`` of wall time (``None``: no limit of that kind). Bots that do not search
-    ignore it."""
+    ``seconds`` of wall time (``None``: no limit of that kind), as ``clock`` counts it
+    (seconds, increasing; ``time.monotonic`` unless a test gives a fake one). Bots that do not
+    search ignore it.
+
+    >>> ticks = iter(range(100))
+    >>> Budget(seconds=2.0, clock=lambda: float(next(ticks))).clock()
+    0.0
+    """
 
     iterations: int | None = None
     seconds: float | None = None
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
 
 class BotError(Exception):

@@ -49,7 +49,7 @@ rollout is the deterministic heuristic one to the end of the round (setting ``fa
 plays the very same actions, so the search gives the same answers, only sooner.
 
 The search respects ``Budget``: it stops after ``budget.iterations`` iterations or
-``budget.seconds`` of wall time (monotonic clock, checked every few iterations), whichever
+``budget.seconds`` of wall time (``budget.clock``, checked every few iterations), whichever
 comes first; with neither, ``iterations`` (the bot's setting). The clock starts once the
 compiled rollouts are ready (``warm_up``: compiling them, or loading them from the disk cache,
 takes seconds once per process, and is not the search's time). Limited by iterations only, the
@@ -71,7 +71,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-import time
+from collections.abc import Callable
 from typing import Final
 
 from dos.bots.base import Budget, turn_choices
@@ -203,16 +203,17 @@ class MctsBot:
             limit = self.iterations
         if self.fast:
             warm_up()
-        deadline = None if seconds is None else time.monotonic() + seconds
+        clock = budget.clock
+        deadline = None if seconds is None else clock() + seconds
         if self.search == "flat":
-            return self._flat(view, choices, rng, limit, seconds)
+            return self._flat(view, choices, rng, limit, seconds, clock=clock)
         trees = max(1, self.determinizations)
         roots = [_Node(view.seat) for _ in range(trees)]
         sampler = self._sampler(view)
         fixed = [sampler.sample(rng) for _ in range(self.determinizations)]
         done = 0
         while limit is None or done < limit:
-            if deadline is not None and done % CLOCK_EVERY == 0 and time.monotonic() >= deadline:
+            if deadline is not None and done % CLOCK_EVERY == 0 and clock() >= deadline:
                 break
             if fixed:
                 tree = done % trees
@@ -243,12 +244,14 @@ class MctsBot:
         rng: random.Random,
         limit: int | None,
         seconds: float | None,
+        *,
+        clock: Callable[[], float],
     ) -> Action:
         """Sequential halving over the root actions with common random numbers: every
         surviving action is simulated on the same samples; each round keeps the better half.
         The default action (the prior's) always survives, and is given up only for an action
         whose paired advantage over it is ``confidence`` standard errors above zero."""
-        began = time.monotonic()
+        began = clock()
         deadline = None if seconds is None else began + seconds
         sampler = self._sampler(view)
         seat = view.seat
@@ -270,7 +273,7 @@ class MctsBot:
             for _ in range(per):
                 if limit is not None and done + len(alive) > limit:
                     break
-                if deadline is not None and done and time.monotonic() >= deadline:
+                if deadline is not None and done and clock() >= deadline:
                     break
                 base = sampler.sample(rng)
                 if base.dos_open:
@@ -292,7 +295,7 @@ class MctsBot:
                 done += len(alive)
                 if timed and done == len(alive) and seconds is not None:
                     # The first pass tells how many iterations the seconds allow.
-                    spent = max(1e-6, time.monotonic() - began)
+                    spent = max(1e-6, clock() - began)
                     budget = max(budget, int(done * seconds / spent * 0.9))
             else:
                 if len(alive) > 1 + (default is not None):

@@ -46,7 +46,7 @@ same actions, so the same answers, only much slower (setting ``fast``).
 
 One *iteration* is one determinization, on which every candidate action is simulated once.
 The search stops after ``budget.iterations`` iterations or ``budget.seconds`` of wall time
-(monotonic clock, looked at every ``CLOCK_EVERY`` iterations), whichever comes first; with
+(``budget.clock``, looked at every ``CLOCK_EVERY`` iterations), whichever comes first; with
 neither, its ``iterations`` setting. The clock starts once the compiled simulations are ready
 (``warm_up``: compiling them, or loading them from the disk cache, takes seconds once per
 process, and is not the search's time). Limited by iterations only, the same view and generator
@@ -83,7 +83,6 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -456,7 +455,8 @@ class ExpertBot:
             limit = self.iterations
         if self.fast:
             warm_up()
-        deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+        clock = budget.clock
+        deadline = None if budget.seconds is None else clock() + budget.seconds
         known = infer(view, self.stackers) if self.inference else None
         masks = known.masks if known else [[]] * len(view.hand_sizes)
         plays = known.plays if known and self.tries > 1 and any(known.plays) else None
@@ -468,7 +468,7 @@ class ExpertBot:
         done = 0
         while limit is None or done < limit:
             looking = done and done % CLOCK_EVERY == 0
-            if deadline is not None and looking and time.monotonic() >= deadline:
+            if deadline is not None and looking and clock() >= deadline:
                 break
             cards = deal_hidden(view, masks, pool, rng)
             for _ in range(self.tries - 1 if plays else 0):

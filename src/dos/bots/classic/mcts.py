@@ -15,7 +15,7 @@ hand, four wishes per wild), and the hidden hands make deep lines unreliable any
 search over many fresh samples is the robust choice at a small budget.
 
 The search respects ``Budget``: it stops after ``budget.iterations`` simulations or
-``budget.seconds`` of wall time (monotonic clock), whichever comes first; with neither, its
+``budget.seconds`` of wall time (``budget.clock``), whichever comes first; with neither, its
 ``iterations`` setting. Limited by iterations only, the same view and generator give the same
 action. The reaction test is a reflex, not searched: inside the search every simulated player
 passes it.
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 
 from dos.bots.base import Budget
@@ -150,14 +149,15 @@ class MctsBot:
         limit = budget.iterations
         if limit is None and budget.seconds is None:
             limit = self.iterations
-        deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+        clock = budget.clock
+        deadline = None if budget.seconds is None else clock() + budget.seconds
         pool = unseen_cards(view)
         results: list[list[float]] = [[] for _ in choices]
         done = 0
         while True:
             if limit is not None and done + len(choices) > max(limit, len(choices)):
                 break
-            if deadline is not None and done and time.monotonic() >= deadline:
+            if deadline is not None and done and clock() >= deadline:
                 break
             base = sample_state(view, rng, pool)
             for index, action in enumerate(choices):
