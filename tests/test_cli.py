@@ -160,7 +160,9 @@ def test_simulate_json_prints_counts_and_speed(capsys: pytest.CaptureFixture[str
     assert (result["rules"], result["players"], result["games"]) == ("official", 2, 3)
     assert result["rounds"] >= 3
     assert result["decisions"] > 0
-    assert result["seconds"] >= 0
+    assert result["seconds"] > 0
+    rate = result["decisions"] / result["seconds"]
+    assert result["decisions_per_second"] == pytest.approx(rate, abs=0.051)
     # the counts, unlike the timings, are a function of the seed
     status, again, _ = run_cli(
         capsys, "simulate", "--players", "2", "--games", "3", "--seed", "1", "--json"

@@ -33,7 +33,8 @@ def test_a_whole_game_through_the_common_interface() -> None:
         text = chooser.choice(seen["legal"])
         copy = rules.copy(state)
         rules.apply(state, rules.parse_action(text))
-        assert rules.from_position(rules.to_position(copy)) is not None
+        position = rules.to_position(copy)
+        assert rules.to_position(rules.from_position(position)) == position
     assert reactions > 0
     result = rules.result(state)
     assert sorted(result["ranking"]) == [0, 1, 2]

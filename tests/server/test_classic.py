@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import pytest
 
-from dos.bots.registry import CLASSIC_LEVELS
 from dos.cli import main as dos_main
 from dos.rules.classic import FakeClock, Phase
 from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
@@ -83,7 +82,6 @@ async def test_two_players_and_two_server_bots_play_classic_to_a_full_ranking(
         await player.close()
 
 
-@pytest.mark.skipif("expert" not in CLASSIC_LEVELS, reason="no classic expert level yet")
 async def test_a_classic_expert_bot_plays_its_turns(server: ServerProcess) -> None:
     host = create_table(server.url, rules="classic", seats=[None, "expert"])
     ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
@@ -105,37 +103,15 @@ async def test_a_reaction_test_nobody_answers_times_out_on_the_server(
     await ada.send({"type": "start"})
     await ada.expect("state")
     await play_to_reaction(ada, random.Random(5))
-    loop = asyncio.get_running_loop()
-    shown = loop.time()
     version = ada.version
-    answer = await ada.expect("update", seat=0)  # Ada says nothing: the server answers
+    # Ada says nothing: the server's own deadline answers. That it is not before the time
+    # runs out is checked on the server's fake clock below (..._when_the_time_runs_out).
+    answer = await ada.expect("update", seat=0)
     assert answer["version"] == version + 1
     assert answer["action"] == "timeout" and answer["by_bot"] is False
-    assert loop.time() - shown >= 0.25  # not before the time ran out (300 ms from the showing)
     assert answer["view"]["reaction"] is None or answer["view"]["reaction"]["seat"] != 0
     late = await ada.act("react 2 100ms", version=version)  # too late: the test is over
     assert late["type"] == "error" and late["code"] == "stale"
-    await ada.close()
-
-
-async def test_a_client_claiming_a_faster_time_than_the_server_measured_is_not_believed(
-    server: ServerProcess,
-) -> None:
-    host = create_table(
-        server.url, rules="classic", seats=[None, "easy"], options={"reaction_time_ms": 60000}
-    )
-    ada = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
-    await ada.send({"type": "start"})
-    await ada.expect("state")
-    await play_to_reaction(ada, random.Random(6))
-    assert ada.view is not None
-    targets = len(ada.view["reaction"]["targets"])
-    await asyncio.sleep(0.3)  # the person takes 300 ms to hit the targets (real time passing)
-    answer = await ada.act(f"react {targets} 1ms")  # ... and claims 1 ms
-    assert answer["type"] == "update", answer
-    recorded = REACT.match(answer["action"])
-    assert recorded is not None and int(recorded[1]) == targets
-    assert int(recorded[2]) >= 300  # the server's measure, not the claim
     await ada.close()
 
 

@@ -28,8 +28,15 @@ async def test_the_pause_ends_with_the_last_player_or_the_countdown() -> None:
     assert not pause.leave(2)  # twice changes nothing
     assert pause.leave(0) and not pause.active
     assert pause.message()["seconds"] is None
-    assert pause.start(4, [1], 0.01, lambda: ended.append("countdown"))
-    await asyncio.sleep(0.05)
+    countdown = asyncio.Event()
+
+    def on_end() -> None:
+        ended.append("countdown")
+        countdown.set()
+
+    assert pause.start(4, [1], 0.01, on_end)
+    assert pause.active
+    await asyncio.wait_for(countdown.wait(), 10)  # the countdown's own end, not a sleep
     assert ended == ["countdown"] and not pause.active
 
 
