@@ -22,8 +22,8 @@ Two searches (setting ``search``):
     ``confidence`` standard errors above zero. The search is then a policy improvement of
     ``greedy``: a round of DOS swings on the cards drawn, the values of the best actions
     differ by far less than one simulation's noise, and acting on that noise loses to a good
-    rule; the prior keeps the search from doing so. Measured: 61.7% of 1000 two-player games
-    against ``greedy`` with the same reflexes (``docs/results/mcts-vs-greedy-2p.txt``).
+    rule; the prior keeps the search from doing so. Its measured strength: the README's
+    strength table and ``docs/results/mcts-vs-greedy-2p.txt``.
 
 ``"ismcts"``: single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012). Each
     iteration samples a determinization and walks one tree keyed by actions, using only the
