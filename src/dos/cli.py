@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from dos import records, ruleset
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.errors import DosError
 from dos.extras import MissingExtraError, require
 from dos.perft import divide, perft
@@ -110,9 +109,10 @@ def cmd_perft(args: argparse.Namespace) -> None:
 
 def cmd_watch(args: argparse.Namespace) -> None:
     from dos.bots.registry import make_player, names
+    from dos.rules.official import RULES as OFFICIAL
     from dos.watch import bot_game
 
-    if args.rules != "official":
+    if args.rules != OFFICIAL.name:  # dos.watch tells the official engine's games
         raise _RejectedError(
             "--rules: dos watch prints official games only "
             "(classic: dos play --rules classic, or dos tournament --rules classic)"
@@ -295,13 +295,32 @@ def _arena_options(p: argparse.ArgumentParser, files: str) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def cmd_rules(args: argparse.Namespace) -> None:
+    """Prints every registered rule set, one per line: its name and what it is."""
+    for entry in ruleset.entries():
+        print(f"{entry.name:<12} {entry.summary}".rstrip())
+
+
+def _bot_levels() -> dict[str, list[str]]:
+    """The bot levels of each rule set that has bots."""
+    return {e.name: e.bots().levels() for e in ruleset.entries() if e.bots is not None}
+
+
+def _levels_help(bot_levels: dict[str, list[str]]) -> str:
+    """``the bots' level: easy, ... (classic: easy, ...)``: the first rule set's levels, then
+    the others'."""
+    first = next(iter(bot_levels.values()), [])
+    rest = [f"{name}: {', '.join(levels)}" for name, levels in list(bot_levels.items())[1:]]
+    return f"the bots' level: {', '.join(first)}" + (f" ({'; '.join(rest)})" if rest else "")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dos", description="DOS, the card game: tools.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--rules", default="official", choices=ruleset.NAMES, help="rule set")
+        p.add_argument("--rules", default="official", choices=ruleset.names(), help="rule set")
         return p
 
     p = command("legal", "print every legal action of a position, one per line")
@@ -380,13 +399,17 @@ def build_parser() -> argparse.ArgumentParser:
     _arena_options(p, "games.csv, ladder.json, ladder.txt and ladder.png")
     p.set_defaults(func=cmd_ladder)
 
+    p = sub.add_parser("rules", help="list the rule sets", description="List the rule sets.")
+    p.set_defaults(func=cmd_rules)
+
+    bot_levels = _bot_levels()
     p = command("play", "play a full game against bots in a full-screen terminal interface")
     p.add_argument("--players", type=int, default=2, choices=range(2, 5), help="2-4 players")
     p.add_argument(
         "--level",
         default="medium",
-        choices=list(dict.fromkeys([*LEVELS, *CLASSIC_LEVELS])),
-        help=f"the bots' level: {', '.join(LEVELS)} (classic: {', '.join(CLASSIC_LEVELS)})",
+        choices=list(dict.fromkeys(level for levels in bot_levels.values() for level in levels)),
+        help=_levels_help(bot_levels),
     )
     p.add_argument(
         "--bots",

@@ -109,8 +109,8 @@ def loads(text: str) -> Record:
     if header.get("version") != VERSION:
         raise RecordError(f"line {number}: version: this program reads version {VERSION}")
     rules = header.get("rules")
-    if rules not in ruleset.NAMES:
-        raise RecordError(f"line {number}: rules: must be one of {', '.join(ruleset.NAMES)}")
+    if not isinstance(rules, str) or ruleset.find(rules) is None:
+        raise RecordError(f"line {number}: rules: must be one of {', '.join(ruleset.names())}")
     options = header.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(f"line {number}: options: must be a JSON object")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dos import ruleset
 from dos.cards import parse_card
 from dos.errors import DosError
 from dos.rules import classic, official
@@ -121,9 +122,10 @@ def classic_view(data: dict[str, Any]) -> classic.SeatView:
 
 
 def seat_view(rules: str, data: dict[str, Any]) -> official.SeatView | classic.SeatView:
-    """The ``SeatView`` of the rule set ``rules`` (``official``, ``classic``) of this JSON."""
-    if rules == "classic":
-        return classic_view(data)
-    if rules == "official":
-        return official_view(data)
-    raise ViewError(f"unknown rule set {rules!r}")
+    """The ``SeatView`` of the rule set ``rules`` (``official``, ``classic``) of this JSON
+    (its registry entry's ``seat_view``); ``ViewError`` for a rule set without one."""
+    entry = ruleset.find(rules)
+    if entry is None or entry.seat_view is None:
+        raise ViewError(f"unknown rule set {rules!r}")
+    view: official.SeatView | classic.SeatView = entry.seat_view(data)
+    return view

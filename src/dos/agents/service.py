@@ -23,6 +23,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -429,10 +430,16 @@ def _has_something_to_do(table: Table, seat: int) -> bool:
 
 def rules_text(name: str) -> str:
     """The rules of the rule set ``name`` in short, for agents (``rules_<name>.md``)."""
-    if name not in ruleset.NAMES:
+    known = [n for n in ruleset.names() if _rules_file(n).is_file()]
+    if name not in known:
         raise RefusedError(
             "bad_request",
-            f"rules: unknown rule set {name!r} (known: {', '.join(ruleset.NAMES)})",
+            f"rules: unknown rule set {name!r} (known: {', '.join(known)})",
             field="rules",
         )
-    return resources.files(__package__).joinpath(f"rules_{name}.md").read_text(encoding="utf-8")
+    return _rules_file(name).read_text(encoding="utf-8")
+
+
+def _rules_file(name: str) -> Traversable:
+    """The agents' short rules of the rule set ``name`` (present or not)."""
+    return resources.files(__package__).joinpath(f"rules_{name}.md")

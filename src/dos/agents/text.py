@@ -39,10 +39,13 @@ phase: start (match or draw)
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from dos import ruleset
 from dos.cards import parse_card
 from dos.i18n import text
 from dos.i18n.describe import Before, card_name, cards_text, describe, match_kind_name
@@ -118,10 +121,8 @@ def render(
         host = table["host"]
         waiting = "you start it (start)" if host == seat else f"the host, seat {host}, starts it"
         lines.append(f"phase: lobby (no game yet: {waiting})")
-    elif table["rules"] == "classic":
-        lines += _classic(view, seat)
     else:
-        lines += _official(view, seat)
+        lines += text_view(table["rules"]).state_lines(view, seat)
     if result is not None:
         lines.append(f"result: {_result(result)}")
     lines.append("last actions:")
@@ -240,9 +241,7 @@ def meaning(rules: str, view: dict[str, Any], action: str) -> str:
     >>> meaning("official", view, "1: catch 0")
     'catch seat 0, who has not called "DOS!": they draw two penalty cards'
     """
-    if rules == "classic":
-        return _classic_meaning(view, action)
-    return _official_meaning(view, action)
+    return text_view(rules).meaning(view, action)
 
 
 def _official_meaning(view: dict[str, Any], notation: str) -> str:
@@ -350,8 +349,12 @@ def described(
     'you played Wild and wished red'
     """
     names = ["you" if s == viewer else f"seat {s}" for s in range(max(seat, viewer) + 1)]
-    if rules == "classic":
-        return _classic_described(action, names[seat], before)
+    return text_view(rules).described(action, names, seat, viewer, before)
+
+
+def _official_described(
+    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+) -> str:
     parsed = parse_official(action)
     if parsed.kind == Kind.CATCH:
         names += [f"seat {s}" for s in range(len(names), parsed.target + 1)]
@@ -366,7 +369,10 @@ def described(
     return describe(LANG, parsed, state, names).rstrip(".")
 
 
-def _classic_described(action: str, who: str, before: Mapping[str, Any] | None) -> str:
+def _classic_described(
+    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+) -> str:
+    who = names[seat]
     parsed = parse_classic(action)
     kind = parsed.kind
     if kind == ClassicKind.PLAY:
@@ -387,3 +393,51 @@ def _classic_described(action: str, who: str, before: Mapping[str, Any] | None) 
     else:
         words = f"{who} let the reaction test run out"
     return words.rstrip(".")
+
+
+@dataclass(frozen=True, slots=True)
+class TextView:
+    """How the text format tells one rule set: the lines of a seat's view (``view_json``),
+    what a legal action does, and what a seat's action did (``names``: each seat as told to
+    the viewer, ``"you"`` for the viewer). A rule set's registry entry gives it
+    (``dos.ruleset.Entry.text``)."""
+
+    state_lines: Callable[[dict[str, Any], int], list[str]]
+    meaning: Callable[[dict[str, Any], str], str]
+    described: Callable[[str, list[str], int, int, Mapping[str, Any] | None], str]
+
+
+def _plain_lines(view: dict[str, Any], seat: int) -> list[str]:
+    public = {k: v for k, v in view.items() if k not in ("seat", "hand", "legal", "history")}
+    return [
+        f"turn: {_you(view['turn'], seat)}" if "turn" in view else "turn: -",
+        "view: " + json.dumps(public, separators=(",", ":")),
+        f"your hand: {_cards(view.get('hand') or [])}",
+    ]
+
+
+def _plain_described(
+    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+) -> str:
+    return f"{names[seat]} played {action}"
+
+
+OFFICIAL_TEXT = TextView(_official, _official_meaning, _official_described)
+"""The official rule set in the text format."""
+CLASSIC_TEXT = TextView(_classic, _classic_meaning, _classic_described)
+"""The classic rule set in the text format (RULES.md §9)."""
+PLAIN_TEXT = TextView(_plain_lines, lambda view, action: f"play {action}", _plain_described)
+"""A rule set with no words of its own: its public view as JSON, actions in notation."""
+
+
+def text_view(rules: str) -> TextView:
+    """How the text format tells the rule set ``rules`` (``PLAIN_TEXT`` if it has no words
+    of its own, or is unknown).
+
+    >>> text_view("classic") is CLASSIC_TEXT
+    True
+    """
+    entry = ruleset.find(rules)
+    if entry is None or entry.text is None:
+        return PLAIN_TEXT
+    return entry.text()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dos import ruleset
 from dos.arena.game import play_game
 from dos.arena.schedule import GameSpec
 from dos.bots.registry import make_player
@@ -80,9 +81,16 @@ class PlayedGame:
 
 
 def play(spec: GameSpec) -> PlayedGame:
-    """Plays one scheduled game with fresh players made by name."""
-    if spec.rules == "classic":
-        return _play_classic(spec)
+    """Plays one scheduled game with fresh players made by name (how: the rule set's registry
+    entry, ``Entry.arena_game``)."""
+    arena_game = ruleset.entry(spec.rules).arena_game
+    if arena_game is None:
+        raise ValueError(f"tournaments do not play the {spec.rules} rules")
+    return arena_game(spec)
+
+
+def play_official(spec: GameSpec) -> PlayedGame:
+    """An official game (RULES.md §1-§8), scores as the engine counts them."""
     assert isinstance(spec.options, Options)
     seats = spec.options.players
     players = [make_player(name, players=seats) for name in spec.seating]
@@ -103,7 +111,7 @@ def play(spec: GameSpec) -> PlayedGame:
     )
 
 
-def _play_classic(spec: GameSpec) -> PlayedGame:
+def play_classic(spec: GameSpec) -> PlayedGame:
     """A classic game (RULES.md §9) in the same terms: the winner is first place, each seat
     scores one point for each player it finished ahead of, the "calls" are reaction tests
     passed and "caught" those failed."""

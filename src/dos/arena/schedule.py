@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dos import ruleset
 from dos.bots.registry import names
 from dos.errors import DosError
 from dos.rng import next_u64, seed_state
@@ -126,13 +127,24 @@ def game_options(rules: str, players: int, target_score: int) -> Options | Class
     >>> game_options("official", 2, 30).target_score
     30
     """
-    if rules not in ("official", "classic"):
-        raise TournamentError(f"--rules: unknown rule set {rules!r}")
+    entry = _tournament_rules(rules)
     if target_score < 1:
         raise TournamentError(f"--target: must be at least 1, not {target_score}")
-    if rules == "classic":
-        return ClassicOptions(players=players)
-    return Options(players=players, target_score=target_score)
+    assert entry.options is not None
+    data = {"players": players}
+    if entry.target_score:
+        data["target_score"] = target_score
+    options: Options | ClassicOptions = entry.options(data)
+    return options
+
+
+def _tournament_rules(rules: str) -> ruleset.Entry:
+    """The entry of a rule set tournaments play (its games scheduled with its options and
+    played by ``Entry.arena_game``); ``TournamentError`` for any other name."""
+    entry = ruleset.find(rules)
+    if entry is None or entry.arena_game is None or entry.options is None:
+        raise TournamentError(f"--rules: unknown rule set {rules!r}")
+    return entry
 
 
 def make_schedule(
@@ -150,8 +162,7 @@ def make_schedule(
     ``known`` lists the accepted names (by default those of ``dos.bots.registry`` for
     ``rules``). A classic game has no target score (it is one hand played to a full ranking).
     """
-    if rules not in ("official", "classic"):
-        raise TournamentError(f"--rules: unknown rule set {rules!r}")
+    _tournament_rules(rules)
     if known is None:
         known = names(rules)
     check(bots, players, games, known)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from dos import ruleset
 from dos.arena.game import Player
 from dos.bots import loading
 from dos.bots.base import Bot, Budget
@@ -121,8 +122,9 @@ class _Names(list[str]):
 
 
 def names(rules: str = "official") -> list[str]:
-    """Every name ``make_player`` accepts for the rule set ``rules``, and any ``policy:FILE``
-    or ``FILE.py[:CLASS]`` (checked against the table when it is loaded).
+    """Every name ``make_player`` accepts for the rule set ``rules`` (none if it has no bots),
+    and any ``policy:FILE`` or ``FILE.py[:CLASS]`` (checked against the table when it is
+    loaded); raises ``ValueError`` for an unknown rule set.
 
     >>> names() == names("classic") == [
     ...     "random", "greedy", "mcts", "sage", "easy", "medium", "hard", "expert"
@@ -133,9 +135,8 @@ def names(rules: str = "official") -> list[str]:
     >>> "bots/mine.py:MyBot" in names()
     True
     """
-    if rules == "classic":
-        return _Names([*CLASSIC_BOTS, *CLASSIC_LEVELS])
-    return _Names([*BOTS, *LEVELS])
+    kit = ruleset.entry(rules).bots
+    return _Names(kit().names() if kit is not None else [])
 
 
 def make_bot(name: str, **settings: Any) -> Bot:
@@ -178,10 +179,15 @@ def make_player(
     >>> type(make_player("medium", "classic").bot).__module__
     'dos.bots.classic.greedy'
     """
-    if rules == "classic":
-        return _make_classic_player(name, players)
-    if rules != "official":
-        raise ValueError(f"unknown rule set {rules!r}")
+    kit = ruleset.entry(rules).bots
+    if kit is None:
+        raise ValueError(f"no bots play the {rules} rules")
+    player: Player | ClassicPlayer = kit().make_player(name, players)
+    return player
+
+
+def official_player(name: str, players: int | None) -> Player:
+    """An official seat's player for a bot or a level name (``make_player``)."""
     if name in LEVELS:
         bot, settings, reflex, budget = LEVELS[name]
         return Player(make_bot(bot, **settings), reflex, budget)
@@ -190,7 +196,7 @@ def make_player(
     if name.startswith(POLICY_PREFIX):
         from dos.bots.policy import PolicyBot
 
-        policy = PolicyBot(name[len(POLICY_PREFIX) :], rules, players)
+        policy = PolicyBot(name[len(POLICY_PREFIX) :], "official", players)
         return Player(policy, Reflex(), DEFAULT_BUDGET)
     if is_file_bot(name):
         own = loading.load_for(name, "official")
@@ -198,7 +204,8 @@ def make_player(
     raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
 
 
-def _make_classic_player(name: str, players: int | None) -> ClassicPlayer:
+def classic_player(name: str, players: int | None) -> ClassicPlayer:
+    """A classic seat's player for a bot or a level name (``make_player``)."""
     from dos.bots.classic.base import ReactionReflex
     from dos.bots.classic.runner import ClassicPlayer
 

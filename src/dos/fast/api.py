@@ -45,16 +45,10 @@ class Core:
 def core(rules: str) -> Core:
     """The compiled core of rule set ``rules`` (``"official"`` or ``"classic"``); raises
     ``ValueError`` for an unknown name."""
-    if rules == "official":
-        from dos.fast.official_api import CORE
-
-        return CORE
-    if rules == "classic":
-        from dos.fast.classic_api import CORE as CLASSIC
-
-        return CLASSIC
-    ruleset.get(rules)  # raises ValueError naming the known rule sets
-    raise ValueError(f"the fast core has no {rules!r} rule set")
+    fast_core = ruleset.entry(rules).fast_core  # raises ValueError naming the known rule sets
+    if fast_core is None:
+        raise ValueError(f"the fast core has no {rules!r} rule set")
+    return fast_core()
 
 
 class Batch:

@@ -21,6 +21,7 @@ the browser renders it in the page's language.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -129,19 +130,34 @@ def refusal(rules_name: str, state: Any, seat: int, action: Any) -> IllegalActio
     return None
 
 
-def _words(namespace: str, error: IllegalActionError | None, action: Any) -> Words:
+@dataclass(frozen=True, slots=True)
+class Explainer:
+    """How a rule set's refusals are told: its catalog namespace (``namespace.err_<reason>``,
+    else ``game.err_<reason>``), its cards' words, and whether played cards carry Wild DOS
+    designations. A rule set's registry entry gives it (``dos.ruleset.Entry.explainer``)."""
+
+    namespace: str
+    card: Callable[[int], Words]
+    designated: bool
+
+    def error_words(self, error: IllegalActionError, action: Any) -> Words:
+        """The words of a refusal the engine has just raised (no second look)."""
+        return _words(self, error, action)
+
+
+def _words(explainer: Explainer, error: IllegalActionError | None, action: Any) -> Words:
     """The catalog's words for the engine's refusal ``error`` (``namespace.err_<reason>``,
     else ``game.err_<reason>``), its placeholders made words: cards, colours."""
     if error is None:
         return words("game.err_not_allowed", action=str(action))
-    card = classic_card_words if namespace == "classic" else card_words
+    namespace, card = explainer.namespace, explainer.card
     params: dict[str, Param] = {}
     given = error.params
     for name, value in given.items():
         if name in ("card", "target", "top") and isinstance(value, int):
             params[name] = card(value)
         elif name == "cards" and isinstance(value, tuple):
-            if namespace == "classic":
+            if not explainer.designated:
                 params[name] = tuple(card(c) for c in value)
             else:
                 marks = given.get("designations", ())
@@ -151,18 +167,16 @@ def _words(namespace: str, error: IllegalActionError | None, action: Any) -> Wor
         elif name != "designations" and isinstance(value, int):
             params[name] = value
     for key in (f"{namespace}.err_{error.reason}", f"game.err_{error.reason}"):
-        if key.partition(".")[2] in _KEYS[key.partition(".")[0]]:
+        if key.partition(".")[2] in _catalog_keys(key.partition(".")[0]):
             return words(key, **params)
     return words("game.err_not_allowed", action=str(action))
 
 
+@functools.cache
 def _catalog_keys(namespace: str) -> frozenset[str]:
     return frozenset(
         key.partition(".")[2] for key in catalog("en") if key.startswith(namespace + ".")
     )
-
-
-_KEYS = {name: _catalog_keys(name) for name in ("game", "classic")}
 
 
 def official_reason(state: State, seat: int, action: Action) -> Words:
@@ -173,7 +187,7 @@ def official_reason(state: State, seat: int, action: Action) -> Words:
     >>> render("en", official_reason(new_game(seed=1), 0, parse_action("dos")))
     'Nobody has an open "DOS!" to call or catch.'
     """
-    return _words("game", refusal("official", state, seat, action), action)
+    return _words(OFFICIAL_WORDS, refusal("official", state, seat, action), action)
 
 
 def explain_official(lang: str, state: State, seat: int, action: Action) -> str:
@@ -211,18 +225,25 @@ def classic_reason(state: ClassicState, seat: int, action: ClassicAction) -> Wor
     >>> render("en", classic_reason(state, state.turn, parse_action("timeout")))
     'There is no reaction test now.'
     """
-    return _words("classic", refusal("classic", state, seat, action), action)
+    return _words(CLASSIC_WORDS, refusal("classic", state, seat, action), action)
 
 
-def error_reason(rules_name: str, error: IllegalActionError, action: Any) -> Words:
-    """The words of a refusal the engine has just raised (the server: no second look)."""
-    return _words("classic" if rules_name == "classic" else "game", error, action)
+def error_reason(entry: ruleset.Entry, error: IllegalActionError, action: Any) -> Words:
+    """The words of a refusal the engine of ``entry`` has just raised (the server: no second
+    look); a rule set with no explainer of its own is told in the catalog's ``game`` words."""
+    explainer = entry.explainer() if entry.explainer is not None else OFFICIAL_WORDS
+    return explainer.error_words(error, action)
 
 
 def explain_classic(lang: str, state: ClassicState, seat: int, action: ClassicAction) -> str:
     """``classic_reason`` in ``lang``."""
     return render(lang, classic_reason(state, seat, action))
 
+
+OFFICIAL_WORDS = Explainer("game", card_words, designated=True)
+"""How official refusals are told (``game.*``)."""
+CLASSIC_WORDS = Explainer("classic", classic_card_words, designated=False)
+"""How classic refusals are told (``classic.*``, RULES.md §9)."""
 
 REASONS: dict[str, Callable[[Any, int, Any], Words]] = {
     "official": official_reason,

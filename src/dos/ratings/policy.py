@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from dos import ruleset
+
 MIN_TARGET = 100
 """The lowest target score of a rated official game (the default is 200)."""
 
@@ -100,10 +102,13 @@ def long_enough(rules: str, options: Mapping[str, Any]) -> bool:
     >>> long_enough("classic", {"players": 2})
     True
     """
-    if rules == "official":
+    entry = ruleset.find(rules)
+    if entry is None or entry.ranks is None:
+        return False
+    if entry.target_score:
         target = _official_target(options)
         return target is not None and target >= MIN_TARGET
-    return rules == "classic"
+    return True
 
 
 def opponents_with_standing(

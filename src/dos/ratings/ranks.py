@@ -8,8 +8,10 @@ share a rank (openskill's convention: a lower rank is a better place).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
+
+from dos import ruleset
 
 
 class RankError(ValueError):
@@ -48,20 +50,12 @@ def classic_ranks(result: dict[str, Any], players: int) -> list[int]:
     return ranks
 
 
-RANKERS: dict[str, Callable[[dict[str, Any], int], list[int]]] = {
-    "official": official_ranks,
-    "classic": classic_ranks,
-}
-"""The rank function of each rule set."""
-
-
 def ranks(rules: str, result: dict[str, Any], players: int) -> list[int]:
     """The finishing ranks of a game of ``rules`` with ``players`` seats."""
-    try:
-        ranker = RANKERS[rules]
-    except KeyError:
-        raise RankError(f"no ranks for the rule set {rules!r}") from None
-    return ranker(result, players)
+    entry = ruleset.find(rules)
+    if entry is None or entry.ranks is None:  # its registry entry says how it ranks
+        raise RankError(f"no ranks for the rule set {rules!r}")
+    return entry.ranks(result, players)
 
 
 def scores_ranks(winner: int, scores: Sequence[int]) -> list[int]:

@@ -42,6 +42,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
+from dos import ruleset
 from dos.bots.reflex import Reflex
 from dos.cards import NAMES as OFFICIAL_NAMES
 from dos.rl.codec import make_codec
@@ -162,9 +163,11 @@ def choose_backend(backend: str, rules: str) -> str:
         raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if backend == "python":
         return backend
-    available = rules == "official" and importlib.util.find_spec("numba") is not None
+    fast_rl = ruleset.entry(rules).fast_rl
+    available = fast_rl and importlib.util.find_spec("numba") is not None
     if backend == "fast" and not available:
-        why = "the official rules only" if rules != "official" else "the fast extra (numba)"
+        fast = " or ".join(e.name for e in ruleset.entries() if e.fast_rl)
+        why = f"the {fast} rules only" if not fast_rl else "the fast extra (numba)"
         raise ValueError(f"the fast backend needs {why}; backend='python' plays {rules!r}")
     return "fast" if available else "python"
 

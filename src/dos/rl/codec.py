@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dos import ruleset
 from dos.rl import classic_observation, official_observation
 from dos.rl.classic_actions import ClassicActions
 from dos.rl.layout import Layout
@@ -243,11 +244,11 @@ class ClassicCodec:
 def make_codec(rules: str, players: int, **options: Any) -> Codec:
     """The codec of rule set ``rules`` for ``players`` seats and the given rule options
     (``layout="padded"`` or ``"exact"`` chooses the observation layout, ``dos.rl.layout``)."""
-    if rules == "official":
-        return OfficialCodec(players, **options)
-    if rules == "classic":
-        return ClassicCodec(players, **options)
-    raise ValueError(f"unknown rule set {rules!r} (known: official, classic)")
+    entry = ruleset.find(rules)
+    if entry is None or entry.codec is None:
+        known = ", ".join(e.name for e in ruleset.entries() if e.codec is not None)
+        raise ValueError(f"unknown rule set {rules!r} (known: {known})")
+    return entry.codec(players, **options)
 
 
 __all__ = ["ClassicCodec", "Codec", "OfficialCodec", "make_codec"]

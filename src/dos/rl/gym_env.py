@@ -34,6 +34,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from dos import ruleset
 from dos.bots import registry
 from dos.bots.reflex import Reflex
 from dos.rl.aec import (
@@ -152,7 +153,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             self._state = state
 
     def _reflexes(self) -> list[Reflex] | None:
-        if self.codec.rules != "official":
+        if not ruleset.entry(self.codec.rules).dos_race:
             return None
         return self.opponents.reflexes(self.reflex)
 
@@ -248,7 +249,7 @@ def vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
     """The vector entry point of ``dos/Official-v0`` (``gymnasium.make_vec``'s default):
     ``dos.rl.fast_vector.FastVectorEnv`` on the compiled core, or, without numba (the
     ``fast`` extra), Gymnasium's ``SyncVectorEnv`` over ``DosGym``."""
-    if kwargs.get("rules", "official") == "official" and importlib.util.find_spec("numba"):
+    if ruleset.entry(kwargs.get("rules", "official")).fast_rl and importlib.util.find_spec("numba"):
         from dos.rl.fast_vector import vector_env as fast
 
         return fast(num_envs, **kwargs)
@@ -264,6 +265,6 @@ def register() -> None:
             gymnasium.register(
                 env_id,
                 entry_point=DosGym,
-                vector_entry_point=vector_env if rules == "official" else None,
+                vector_entry_point=vector_env if ruleset.entry(rules).fast_rl else None,
                 kwargs={"rules": rules},
             )

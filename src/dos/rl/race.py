@@ -30,6 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from dos import ruleset
 from dos.arena.game import DosReferee, Player
 from dos.bots.base import Budget
 from dos.bots.reflex import Reflex
@@ -63,7 +64,7 @@ class Race:
         reflexes = list(reflexes) if reflexes is not None else [Reflex()] * players
         if len(reflexes) != players:
             raise ValueError(f"{len(reflexes)} reflexes for {players} seats")
-        self.active = rules == "official" and mode == "reflex"
+        self.active = ruleset.entry(rules).dos_race and mode == "reflex"
         self.players = [Player(_RaceOnly(), reflex) for reflex in reflexes]
         self.random = random.Random(f"{seed}/race")
         self._referee: DosReferee | None = None

@@ -3,7 +3,8 @@
 A sample is a full game state that agrees with everything one seat knows (its view) and deals
 the cards it has not seen at random into the other hands and the draw pile, keeping their
 sizes. The work is done by the bots' own samplers (``dos.bots.determinize.Sampler`` for
-official, ``dos.bots.classic.mcts.sample_state`` for classic); this is their RL-side entry.
+official, ``dos.bots.classic.mcts.sample_state`` for classic), through the rule set's RL codec
+(``Codec.resample``); this is their RL-side entry.
 
 >>> import random
 >>> from dos.rules.official import new_game
@@ -18,19 +19,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dos.rules import classic, official
+from dos import ruleset
+from dos.rl.codec import make_codec
 
 
 def resample_from_infostate(rules: str, state: Any, seat: int, rng: random.Random) -> Any:
     """A state of rule set ``rules`` consistent with what ``seat`` knows of ``state``, the
     hidden cards dealt with ``rng``. Everything ``seat`` sees is the same in both, so its
     observation is too."""
-    if rules == "official":
-        from dos.bots.determinize import Sampler
-
-        return Sampler(official.view(state, seat)).sample(rng)
-    if rules == "classic":
-        from dos.bots.classic.mcts import sample_state
-
-        return sample_state(classic.view(state, seat), rng)
-    raise ValueError(f"unknown rule set {rules!r} (known: official, classic)")
+    codec = make_codec(rules, ruleset.get(rules).players(state))
+    return codec.resample(codec.view(state, seat), rng)

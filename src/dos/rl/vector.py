@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from dos import ruleset
 from dos.bots.reflex import Reflex
 from dos.rl.codec import make_codec
 from dos.rl.gym_env import Opponents
@@ -84,7 +85,7 @@ class VectorGames:
         reflexes = None
         if self.opponents is not None:
             self.opponents[i].seed(game_seed)
-            if self.codec.rules == "official":
+            if ruleset.entry(self.codec.rules).dos_race:
                 reflexes = self.opponents[i].reflexes(self.reflex)
         self.races[i] = Race(self.codec.rules, self.players, self.race_mode, game_seed, reflexes)
         self.races[i].settle(self.states[i])
@@ -141,7 +142,7 @@ class VectorGames:
                 if not done[i]:
                     rewards[i] = codec.rewards(self.states[i])
                     self.finished[i] = self.states[i]
-                    if codec.rules == "official":
+                    if ruleset.entry(codec.rules).target_score:
                         self.last_points[i] = self.states[i].round_results[-1].points
                     done[i] = True
                 self._deal(i)

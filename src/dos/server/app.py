@@ -207,9 +207,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         """The protocol version, rule sets, bot levels and limits."""
         return {
             "protocol": PROTOCOL_VERSION,
-            "rules": list(ruleset.NAMES),
+            "rules": list(ruleset.names()),
             "levels": _levels("official"),
-            "levels_by_rules": {name: _levels(name) for name in ruleset.NAMES},
+            "levels_by_rules": {name: _levels(name) for name in ruleset.names()},
             "max_message_bytes": MAX_MESSAGE_BYTES,
             "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
         }

@@ -24,11 +24,13 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from dos import ruleset
 from dos.arena.game import Player
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS, SEARCH_BOTS, make_player
+from dos.bots.registry import make_player
 
 if TYPE_CHECKING:
     from dos.bots.classic.runner import ClassicPlayer
+    from dos.ruleset import RuleSet
 
 log = logging.getLogger(__name__)
 
@@ -64,68 +66,22 @@ class BotSupport(Protocol):
         ...
 
 
-class _OfficialSupport:
-    def seat_view(self, state: Any, seat: int) -> Any:
-        from dos.rules.official import view
-
-        return view(state, seat)
-
-    def reacting(self, state: Any) -> bool:
-        return False
-
-    def levels(self) -> list[str]:
-        return list(LEVELS)
-
-    def search_levels(self) -> set[str]:
-        return {level for level, (bot, *_) in LEVELS.items() if bot in SEARCH_BOTS}
-
-    def obligations(self, state: Any) -> dict[int, Any]:
-        return {
-            seat: (state.round, tuple(hand))
-            for seat, hand in enumerate(state.hands)
-            if state.dos_open >> seat & 1
-        }
-
-
-class _ClassicSupport:
-    def seat_view(self, state: Any, seat: int) -> Any:
-        from dos.rules.classic import view
-
-        return view(state, seat)
-
-    def obligations(self, state: Any) -> dict[int, Any]:
-        return {}  # no DOS race in the classic rules
-
-    def reacting(self, state: Any) -> bool:
-        from dos.rules.classic import Phase
-
-        return bool(state.phase == Phase.REACTION)
-
-    def levels(self) -> list[str]:
-        return list(CLASSIC_LEVELS)
-
-    def search_levels(self) -> set[str]:
-        return {level for level, (bot, *_) in CLASSIC_LEVELS.items() if bot in SEARCH_BOTS}
-
-
 def bot_support(rules: str) -> BotSupport | None:
-    """How bots play the rule set ``rules``, or ``None`` when they cannot.
+    """How bots play the rule set ``rules`` (its ``dos.bots.kits`` kit), or ``None`` when
+    they cannot.
 
     >>> bot_support("official") is not None and bot_support("classic") is not None
     True
     """
-    if rules == "official":
-        return _OfficialSupport()
-    if rules == "classic":
-        return _ClassicSupport()
-    return None
+    kit = ruleset.entry(rules).bots
+    return kit() if kit is not None else None
 
 
 class BotTable(Protocol):
     """What the driver needs from a table."""
 
     rules_name: str
-    rules: Any
+    rules: RuleSet[Any, Any]
     state: Any
     version: int
 

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dos.server.views import official_public
+from dos import ruleset
+from dos.ruleset import RuleSet
 
 LOG_PAGE = 200
 """The most entries one ``log`` message carries."""
@@ -53,12 +54,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def public(rules: Any, state: Any) -> dict[str, Any]:
-    """The public part of a view of ``state`` (no hand, no legal actions)."""
-    if rules.name == "official":
-        return official_public(state)
-    full: dict[str, Any] = rules.view_json(state, 0)
-    return {k: v for k, v in full.items() if k not in ("seat", "hand", "legal")}
+def public(rules: RuleSet[Any, Any], state: Any) -> dict[str, Any]:
+    """The public part of a view of ``state`` (no hand, no legal actions, no history)."""
+    return ruleset.entry(rules.name).public_view(state)
 
 
 def brief(view: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +71,7 @@ def brief(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _hand(rules: Any, state: Any, seat: int) -> list[str]:
+def _hand(rules: RuleSet[Any, Any], state: Any, seat: int) -> list[str]:
     hand: list[str] = rules.view_json(state, seat)["hand"]
     return hand
 
@@ -116,7 +114,9 @@ class Step:
 
     __slots__ = ("held", "index", "rules", "seat", "text")
 
-    def __init__(self, rules: Any, state: Any, index: int, text: str, seat: int) -> None:
+    def __init__(
+        self, rules: RuleSet[Any, Any], state: Any, index: int, text: str, seat: int
+    ) -> None:
         self.rules = rules
         self.index = index
         self.text = text
@@ -139,7 +139,7 @@ class Step:
 
 
 def replay_entries(
-    rules: Any,
+    rules: RuleSet[Any, Any],
     options: Any,
     seed: int,
     actions: Sequence[str],
@@ -169,7 +169,7 @@ def replay_entries(
 
 
 def log_entries(
-    rules: Any,
+    rules: RuleSet[Any, Any],
     options: Any,
     seed: int,
     actions: Sequence[str],
@@ -204,7 +204,7 @@ class GameLog:
     ``LOG_KEEP`` kept; built from a replay on a worker thread when the table was loaded
     mid-game."""
 
-    def __init__(self, rules: Any, game: Any, state: Any) -> None:
+    def __init__(self, rules: RuleSet[Any, Any], game: Any, state: Any) -> None:
         self.rules = rules
         self.game = game
         """The ``StoredGame``: its seed, options and every action accepted so far."""

@@ -178,7 +178,7 @@ def players_router(service: Service, counters: Counters) -> APIRouter:
         people's (``people``, the established persons) or the bots' (``bots``: the bot levels
         and the established AI players) (docs/ratings.md); ``limit`` of them (at most 50)
         from ``offset``."""
-        if rules not in ruleset.NAMES:
+        if ruleset.find(rules) is None:
             raise ApiError(400, "bad_request", f"there is no rule set {rules!r}", "rules")
         if board not in BOARDS:
             raise ApiError(400, "bad_request", f"board: {' or '.join(BOARDS)}", "board")

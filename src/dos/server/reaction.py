@@ -1,4 +1,5 @@
-"""The server's clock over the classic reaction test (RULES.md §9): the server is the authority.
+"""The server's clock over a reaction test (the classic one, RULES.md §9): the server is the
+authority. A rule set's registry entry says whether it has one (``Entry.reaction``).
 
 The classic engine has no clock: a seat answers the reaction test with ``react HITS MSms`` (the
 milliseconds from the targets' showing to its last hit) or ``timeout``, and the engine judges
@@ -20,10 +21,11 @@ enough, so the table runs a ``Referee``:
 The clock is injectable (``Settings.clock``; ``FakeClock`` in tests), so the timing rules are
 tested without waiting.
 
+>>> from dos import ruleset
 >>> from dos.rules.classic import FakeClock
 >>> from dos.rules.classic.actions import react
 >>> clock = FakeClock()
->>> referee = Referee(clock)
+>>> referee = Referee(clock, ruleset.entry("classic").reaction)
 >>> referee.start((1, 7), 3.0)
 True
 >>> clock.advance(1.25)
@@ -41,30 +43,30 @@ import time
 from typing import Any
 
 from dos.rules.classic.reaction import Clock
+from dos.ruleset import Entry, ReactionTest
 
 
-def reaction_limit(rules_name: str, state: Any) -> float | None:
-    """Seconds the running reaction test allows, or ``None`` when no test is running.
+def reaction_limit(entry: Entry, state: Any) -> float | None:
+    """Seconds the running reaction test allows, or ``None`` when no test is running (or the
+    rule set has no reaction test: ``Entry.reaction``).
 
+    >>> from dos import ruleset
     >>> from dos.rules.classic import new_game
-    >>> reaction_limit("classic", new_game(seed=1)) is None
+    >>> reaction_limit(ruleset.entry("classic"), new_game(seed=1)) is None
     True
     """
-    if rules_name != "classic" or state is None:
+    if entry.reaction is None or state is None:
         return None
-    from dos.rules.classic import Phase
-
-    if state.phase != Phase.REACTION:
-        return None
-    limit: float = state.options.reaction_time_ms / 1000
-    return limit
+    return entry.reaction.time_limit(state)
 
 
 class Referee:
-    """The running reaction test of one table, timed by the server's ``clock``."""
+    """The running reaction test of one table, timed by the server's ``clock``; ``test`` is
+    the rule set's (``None``: it has none, and the referee never judges)."""
 
-    def __init__(self, clock: Clock = time.monotonic) -> None:
+    def __init__(self, clock: Clock = time.monotonic, test: ReactionTest | None = None) -> None:
         self.clock = clock
+        self.test = test
         self.key: Any = None
         """What identifies the running test (the game and its version), or ``None``."""
         self.started = 0.0
@@ -102,12 +104,6 @@ class Referee:
     def judge(self, action: Any) -> Any:
         """A person's answer as the server records it: a ``react`` takes the larger of the
         claimed time and the time the server measured; anything else stays as it is."""
-        from dos.rules.classic import Kind
-        from dos.rules.classic.actions import react
-
-        if not self.running or action.kind != Kind.REACT:
+        if not self.running or self.test is None:
             return action
-        measured = round(self.elapsed() * 1000)
-        if measured <= action.ms:
-            return action
-        return react(action.hits, measured, action.seat)
+        return self.test.at_least(action, round(self.elapsed() * 1000))

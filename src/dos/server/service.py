@@ -140,10 +140,11 @@ class Service:
         """A new table with its host at seat 0; returns the host's ``SeatGrant``. Counts
         against ``client``'s ``create`` limit."""
         self.admit("create", client)
-        if request.rules not in ruleset.NAMES:
+        if ruleset.find(request.rules) is None:
+            known = ", ".join(ruleset.names())
             raise RefusedError(
                 "bad_request",
-                f"rules: unknown rule set {request.rules!r} (known: {', '.join(ruleset.NAMES)})",
+                f"rules: unknown rule set {request.rules!r} (known: {known})",
                 field="rules",
             )
         count = len(request.seats)

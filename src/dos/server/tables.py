@@ -26,6 +26,7 @@ from typing import Any
 from dos import ruleset
 from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import Words, error_reason
+from dos.ruleset import RuleSet
 from dos.server import seating
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
@@ -50,10 +51,6 @@ from dos.server.timers import Deadline
 from dos.server.views import Views, head
 
 log = logging.getLogger(__name__)
-
-
-DOS_RACE_RULES = frozenset({"official"})
-"""The rule sets with a DOS race (RULES.md §6): an action may call "DOS!" with its move."""
 
 
 class Status(StrEnum):
@@ -152,7 +149,7 @@ class Seat:
         }
 
 
-def replay_game(rules: Any, game: StoredGame) -> Any:
+def replay_game(rules: RuleSet[Any, Any], game: StoredGame) -> Any:
     """The game's state from its seed and actions (the engine is deterministic). Pure: the
     server runs it on a worker thread, never on the event loop."""
     state = rules.new_game(game.options, game.seed)
@@ -183,7 +180,9 @@ class Table:
     ) -> None:
         self.code = stored.code
         self.rules_name = stored.rules
-        self.rules: Any = ruleset.get(stored.rules)
+        self.entry = ruleset.entry(stored.rules)
+        """The rule set's registry entry: its capabilities (a DOS race, a reaction test)."""
+        self.rules: RuleSet[Any, Any] = self.entry.rules()
         self.options = dict(stored.options)
         self.public = stored.public
         self.rated = stored.rated
@@ -205,7 +204,7 @@ class Table:
         self._timer_seat: int | None = None
         self._timer_phase: str | None = None
         self._timer_key: tuple[int, int] | None = None
-        self.referee = Referee(settings.clock)
+        self.referee = Referee(settings.clock, self.entry.reaction)
         self.reaction_timer = Deadline()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0)
@@ -520,7 +519,7 @@ class Table:
         released: no catch can come between (two updates, in order, both with ``client_id``).
         A move that leaves no obligation open ignores it; a rule set without a DOS race
         (classic) refuses it as ``bad_message``, and nothing is played."""
-        if dos and self.rules_name not in DOS_RACE_RULES:
+        if dos and not self.entry.dos_race:  # a DOS race (RULES.md §6): DOS with the move
             raise RefusedError(
                 "bad_message", f"dos: the {self.rules_name} rules have no DOS race to call"
             )
@@ -581,7 +580,7 @@ class Table:
             self.rules.apply(state, action)
         except IllegalActionError as error:
             # The engine's refusal says which it is: the message and its words agree.
-            reason = error_reason(self.rules_name, error, action)
+            reason = error_reason(self.entry, error, action)
             raise RefusedError("illegal", str(error), reason) from None
         except DosError as error:
             raise RefusedError("notation", str(error)) from None
@@ -776,7 +775,7 @@ class Table:
     def _watch_reaction(self) -> bool:
         """Starts the server's clock on a reaction test the game has just entered (if not
         running yet); whether a test is running."""
-        limit = reaction_limit(self.rules_name, self.state) if self.playing() else None
+        limit = reaction_limit(self.entry, self.state) if self.playing() else None
         if limit is None or self.game is None:
             self.referee.stop()
             return False

@@ -3,9 +3,10 @@
 A seat's view is the rule set's ``view_json``: public facts plus the seat's own ``hand`` and
 ``legal`` actions (the only private parts; a spectator gets neither). After every action each
 connection needs its view, so the public part is built and serialized once and each seat's
-private part is added to it. For the official rule set the public part is built straight
-from the state (``tests/server/test_views.py`` checks that it equals ``view_json``); other
-rule sets go through ``view_json`` for each seat.
+private part is added to it. Both parts come from the rule set's registry entry
+(``Entry.public_view``, ``Entry.private_view``): straight from the state where the rule set
+offers it (the official one: ``tests/server/test_views.py`` checks that it equals
+``view_json``), else through ``view_json``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-PRIVATE = ("seat", "hand", "legal")
-"""The keys of a view that depend on the seat."""
+from dos import ruleset
+from dos.ruleset import PRIVATE, RuleSet
+
+__all__ = ["PRIVATE", "Views", "head"]
 
 
 def _dumps(value: Any) -> str:
@@ -25,25 +28,17 @@ class Views:
     """The views of one state, built lazily: ``text(seat)`` is the view of ``seat`` (``None``:
     a spectator) as JSON text, without the history unless ``history``."""
 
-    def __init__(self, rules: Any, state: Any, history: bool = False) -> None:
+    def __init__(self, rules: RuleSet[Any, Any], state: Any, history: bool = False) -> None:
         self.rules = rules
+        self.entry = ruleset.entry(rules.name)
         self.state = state
         self.history = history
         self._public: str | None = None
-        self._official = rules.name == "official"
         self._texts: dict[int | None, str] = {}
 
     def _public_inner(self) -> str:
         if self._public is None:
-            if self._official:
-                public = official_public(self.state)
-                if self.history:
-                    public["history"] = [str(a) for a in self.state.history]
-            else:
-                full = self.rules.view_json(self.state, 0)
-                public = {k: v for k, v in full.items() if k not in PRIVATE}
-                if not self.history:
-                    public.pop("history", None)
+            public = self.entry.public_view(self.state, self.history)
             self._public = _dumps(public)[1:-1]
         return self._public
 
@@ -58,15 +53,8 @@ class Views:
         inner = self._public_inner()
         if seat is None:
             return "{" + inner + ',"seat":null}'
-        if self._official:
-            from dos.cards import NAMES
-            from dos.rules.official import legal_actions
-
-            hand = [NAMES[c] for c in self.state.hands[seat]]
-            legal = [str(a) for a in legal_actions(self.state, seat)]
-        else:
-            full = self.rules.view_json(self.state, seat)
-            hand, legal = full.get("hand"), full.get("legal")
+        private = self.entry.private_view(self.state, seat)
+        hand, legal = private["hand"], private["legal"]
         return "{" + inner + f',"seat":{seat},"hand":{_dumps(hand)},"legal":{_dumps(legal)}}}'
 
     def message(self, kind: str, viewer: int | None, /, **fields: Any) -> str:
@@ -90,42 +78,3 @@ def head(kind: str, **fields: Any) -> str:
     '{"type":"update","version":3,"view":{}}'
     """
     return _dumps({"type": kind, **fields})[:-1] + ',"view":'
-
-
-def official_public(state: Any) -> dict[str, Any]:
-    """The public part of an official view (``SeatView.to_json`` less seat, hand, legal)."""
-    from dos.cards import NAMES
-    from dos.rules.official.views import phase_name
-
-    players = state.options.players
-    return {
-        "options": state.options.to_json(),
-        "round": state.round,
-        "dealer": state.dealer,
-        "turn": state.turn,
-        "phase": phase_name(state.phase, state.drew, bool(state.matched)),
-        "drew": state.drew,
-        "hand_sizes": [len(h) for h in state.hands],
-        "center": [NAMES[c] for c in state.center],
-        "matched": [
-            {"target": index, "cards": [NAMES[c] for c in cards]}
-            for index, cards in sorted(state.matched.items())
-        ],
-        "bonuses": {"single": state.single_bonuses, "double": state.double_bonuses},
-        "placements_left": state.placements_left,
-        "draw_pile_size": len(state.draw_pile),
-        "discard": [NAMES[c] for c in state.discard],
-        "penalties": list(state.penalties),
-        "dos_open": [s for s in range(players) if state.dos_open >> s & 1],
-        "scores": list(state.scores),
-        "winner": state.winner,
-        "round_results": [
-            {
-                "round": r.round,
-                "winner": r.winner,
-                "points": r.points,
-                "hands": [[NAMES[c] for c in hand] for hand in r.hands],
-            }
-            for r in state.round_results
-        ],
-    }

@@ -6,18 +6,15 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
+from textual.screen import Screen
 
 from dos import records
-from dos.tui.classic.controller import ClassicController
-from dos.tui.classic.replay import ClassicReplay
 from dos.tui.clock import Clock
-from dos.tui.controller import GameController, Timing
-from dos.tui.replay import Replay
-from dos.tui.screens.classic import ClassicGameScreen
-from dos.tui.screens.game import GameScreen
-from dos.tui.screens.replay import ClassicReplayScreen, ReplayScreen
+from dos.tui.controller import Timing
+from dos.tui.terminals import Controller, terminal
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +29,8 @@ class Settings:
     save_path: Path | None = None
     timing: Timing = field(default_factory=Timing)
     rules: str = "official"
-    """``official`` or ``classic`` (RULES.md §9)."""
+    """The rule set: one with a terminal client (``dos.tui.terminals``), ``official`` or
+    ``classic`` (RULES.md §9)."""
 
 
 class DosApp(App[None]):
@@ -66,66 +64,34 @@ class DosApp(App[None]):
         self.replay = replay
         self.replay_title = replay_title
         s = self.settings
-        self.controller: GameController | ClassicController | None = None
+        self.controller: Controller | None = None
         if replay is None:
             if resume is not None:
                 # the record says its rule set
-                resumed = ClassicController if resume.rules == "classic" else GameController
                 self.settings = replace(s, rules=resume.rules)
-                self.controller = resumed.from_record(
-                    resume,
-                    level=s.level,
-                    lang=s.lang,
-                    clock=clock,
-                    timing=s.timing,
-                    thinker=self.thinker,
+                self.controller = terminal(resume.rules).resume(
+                    resume, self.settings, clock, self.thinker
                 )
             else:
                 self.controller = self._new_controller()
 
-    def _new_controller(self) -> GameController | ClassicController:
-        s = self.settings
-        if s.rules == "classic":
-            return ClassicController(
-                players=s.players,
-                level=s.level,
-                seed=s.seed,
-                lang=s.lang,
-                clock=self.clock,
-                timing=s.timing,
-                thinker=self.thinker,
-            )
-        return GameController(
-            players=s.players,
-            level=s.level,
-            seed=s.seed,
-            target_score=s.target_score,
-            lang=s.lang,
-            clock=self.clock,
-            timing=s.timing,
-            thinker=self.thinker,
-        )
+    def _new_controller(self) -> Controller:
+        rules = self.settings.rules
+        return terminal(rules).new_game(self.settings, self.clock, self.thinker)
 
     def on_mount(self) -> None:
         """Opens the table, or the replay."""
         if self.replay is not None:
-            lang = self.settings.lang
-            if self.replay.rules == "classic":
-                replay = ClassicReplay(self.replay, lang)
-                self.push_screen(ClassicReplayScreen(replay, self.replay_title))
-            else:
-                self.push_screen(ReplayScreen(Replay(self.replay, lang), self.replay_title))
+            show = terminal(self.replay.rules).replay
+            self.push_screen(show(self.replay, self.settings.lang, self.replay_title))
         else:
             assert self.controller is not None
             self.push_screen(self._table())
 
-    def _table(self) -> GameScreen | ClassicGameScreen:
+    def _table(self) -> Screen[Any]:
         """The table for the controller's rule set."""
-        controller = self.controller
-        if isinstance(controller, ClassicController):
-            return ClassicGameScreen(controller, self.settings.save_path)
-        assert controller is not None
-        return GameScreen(controller, self.settings.save_path)
+        assert self.controller is not None
+        return terminal(self.settings.rules).table(self.controller, self.settings.save_path)
 
     def on_unmount(self) -> None:
         """Stops the bots' thread: queued decisions are cancelled, one under way ends

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dos import records
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS
+from dos import records, ruleset
 from dos.errors import DosError
 from dos.i18n import LANGS
-
-RULES = ("official", "classic")
-"""The rule sets the terminal client plays."""
 
 DEFAULT_TARGET = 200
 """The official target score (RULES.md §7)."""
@@ -51,8 +47,9 @@ def build_app(
     record resumed or replayed, else ``official``. A record says its rule set: ``rules``, when
     given, must agree with it. ``target`` is the official target score (default 200); the
     classic rules have none (a ranking), so it is refused with them."""
-    if rules is not None and rules not in RULES:
-        raise PlayError(f"--rules: official or classic, not {rules!r}")
+    playable = playable_rules()
+    if rules is not None and rules not in playable:
+        raise PlayError(f"--rules: {' or '.join(playable)}, not {rules!r}")
     if not 2 <= players <= 4:
         raise PlayError(f"--players: 2 to 4, not {players}")
     if lang not in LANGS:
@@ -60,7 +57,7 @@ def build_app(
     path = replay if replay is not None else resume
     record = None if path is None else _read_record(path)
     if record is not None:
-        if record.rules not in RULES:
+        if record.rules not in playable:
             raise PlayError(f"{path}: a record of {record.rules!r} rules cannot be played here")
         if rules is not None and rules != record.rules:
             option = "--replay" if replay is not None else "--resume"
@@ -70,14 +67,15 @@ def build_app(
             )
         rules = record.rules
     rules = rules or "official"
-    levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
+    entry = ruleset.entry(rules)
+    levels = entry.bots().levels() if entry.bots is not None else []
     if level not in levels:
         raise PlayError(f"--level: one of {', '.join(levels)}, not {level!r}")
     if bots is not None:
         level = _checked_bots(bots, rules, players if record is None else None)
-    if rules == "classic" and target is not None:
+    if not entry.target_score and target is not None:
         raise PlayError(
-            "--target: the classic rules have no target score (play goes on to a full "
+            f"--target: the {rules} rules have no target score (play goes on to a full "
             "ranking); leave --target out"
         )
     if target is not None and target < 1:
@@ -95,6 +93,15 @@ def build_app(
     if record is not None:
         return DosApp(settings, resume=record)
     return DosApp(settings)
+
+
+def playable_rules() -> tuple[str, ...]:
+    """The rule sets the terminal client plays: those whose registry entry has a terminal.
+
+    >>> playable_rules()[:2]
+    ('official', 'classic')
+    """
+    return tuple(e.name for e in ruleset.entries() if e.terminal is not None)
 
 
 def _checked_bots(name: str, rules: str, players: int | None) -> str:

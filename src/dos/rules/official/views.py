@@ -135,3 +135,68 @@ def view(state: State, seat: int) -> SeatView:
         history=tuple(state.history),
         legal=tuple(legal_actions(state, seat)),
     )
+
+
+def public_json(state: State, history: bool = False) -> dict[str, Any]:
+    """The public part of every seat's view as JSON: ``view(state, seat).to_json()`` less
+    ``seat``, ``hand`` and ``legal`` (and ``history`` unless asked for), built straight from
+    the state, once for every seat (the server sends it to each connection).
+
+    >>> from dos.rules.official.setup import new_game
+    >>> state = new_game(seed=3)
+    >>> full = view(state, 0).to_json()
+    >>> public_json(state, history=True) == {
+    ...     k: v for k, v in full.items() if k not in ("seat", "hand", "legal")
+    ... }
+    True
+    """
+    players = state.options.players
+    public: dict[str, Any] = {
+        "options": state.options.to_json(),
+        "round": state.round,
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "phase": phase_name(state.phase, state.drew, bool(state.matched)),
+        "drew": state.drew,
+        "hand_sizes": [len(h) for h in state.hands],
+        "center": [NAMES[c] for c in state.center],
+        "matched": [
+            {"target": index, "cards": [NAMES[c] for c in cards]}
+            for index, cards in sorted(state.matched.items())
+        ],
+        "bonuses": {"single": state.single_bonuses, "double": state.double_bonuses},
+        "placements_left": state.placements_left,
+        "draw_pile_size": len(state.draw_pile),
+        "discard": [NAMES[c] for c in state.discard],
+        "penalties": list(state.penalties),
+        "dos_open": [s for s in range(players) if state.dos_open >> s & 1],
+        "scores": list(state.scores),
+        "winner": state.winner,
+        "round_results": [
+            {
+                "round": r.round,
+                "winner": r.winner,
+                "points": r.points,
+                "hands": [[NAMES[c] for c in hand] for hand in r.hands],
+            }
+            for r in state.round_results
+        ],
+    }
+    if history:
+        public["history"] = [str(a) for a in state.history]
+    return public
+
+
+def private_json(state: State, seat: int) -> dict[str, Any]:
+    """The private part of ``seat``'s view as JSON: its ``hand`` and its ``legal`` actions.
+
+    >>> from dos.rules.official.setup import new_game
+    >>> state = new_game(seed=3)
+    >>> private = private_json(state, 1)
+    >>> private == {k: view(state, 1).to_json()[k] for k in ("hand", "legal")}
+    True
+    """
+    return {
+        "hand": [NAMES[c] for c in state.hands[seat]],
+        "legal": [str(a) for a in legal_actions(state, seat)],
+    }

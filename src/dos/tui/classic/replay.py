@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dos import records
 from dos.errors import RecordError
 from dos.i18n import text
-from dos.rules.classic import State, apply, parse_action
+from dos.rules.classic import RULES, State, apply, parse_action
 from dos.tui.classic.words import Before, log_lines, log_start
 
 
@@ -40,7 +40,7 @@ class ClassicReplay:
         *,
         seen_by: int | None = None,
     ) -> None:
-        if record.rules != "classic":
+        if record.rules != RULES.name:  # this replay steps through the classic engine alone
             raise RecordError(f"line 1: rules: a classic record is needed, not {record.rules!r}")
         self.record = record
         self.lang = lang
