@@ -3,6 +3,7 @@
 #   chromium          the browser the Playwright tests drive (Playwright's own download is never used)
 #   fonts-noto-cjk    a Japanese font, without which Japanese renders as empty boxes
 #   postgresql        the server the persistence tests also run against
+#   redis-server      the server the cluster tests (table leases, tests/cluster) run against
 #   npm               installs axe-core (package-lock.json) for the accessibility tests
 # Run by `make test` when CI=true (and by `make system-packages` by hand). Needs root or sudo.
 set -eu
@@ -10,6 +11,7 @@ missing=""
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
+command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -z "$missing" ]; then
     exit 0

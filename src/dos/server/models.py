@@ -43,6 +43,11 @@ class TableRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
     """Whether its games update the players' ratings (``dos.ratings``); else casual."""
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The fencing epoch of its current owner (``dos.server.storage.claim_epoch``): only
+    actions committed under this epoch are accepted. 0 for the single-process server."""
+    epoch_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Who claimed ``epoch`` (a process's owner id), so that a claim can be repeated."""
 
 
 class SeatRow(Base):
@@ -106,6 +111,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     by_bot: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[float] = mapped_column(Float)
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The fencing epoch of the owner that committed it (0: the single-process server)."""
 
 
 class AccountRow(Base):

@@ -9,6 +9,11 @@ commit, nor behind it. Actions
 that arrive while a commit is under way are committed together in the next transaction (a
 group commit), so a commit per action costs one disk flush per batch, not per action. A call
 returns only after its transaction is committed: the server broadcasts an action only then.
+
+Fencing, for tables owned by one of many processes (not wired into the server yet,
+docs/deployment.md): an action may carry its owner's epoch (``NewAction.epoch``) and then
+commits only if its table is at that epoch, which a new owner records with
+``claim_epoch``. The single-process server writes without one, as before.
 """
 
 from __future__ import annotations
@@ -27,7 +32,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import rate_finished_game
@@ -120,6 +136,27 @@ class NewAction:
     action: str
     seat: int
     by_bot: bool
+    epoch: int | None = None
+    """The fencing epoch of the table's owner that commits it (``claim_epoch``): the action
+    commits only if the table's recorded epoch is this one, else ``StaleEpochError`` is raised
+    and nothing of it is stored. ``None``: the single-process server, which owns every
+    table; stored as 0 and not checked, exactly as before epochs existed."""
+
+
+class StaleEpochError(Exception):
+    """A write under a fencing epoch that is not the table's: another owner has claimed the
+    table since (or this writer never claimed it). Nothing of the write was stored.
+
+    >>> str(StaleEpochError("ABCDEF", 3, 4))
+    'table ABCDEF: epoch 3 refused, the table is at epoch 4'
+    """
+
+    def __init__(self, code: str, epoch: int, recorded: int | None) -> None:
+        self.code = code
+        self.epoch = epoch
+        self.recorded = recorded
+        at = "no such table" if recorded is None else f"the table is at epoch {recorded}"
+        super().__init__(f"table {code}: epoch {epoch} refused, {at}")
 
 
 class _Job:
@@ -332,6 +369,7 @@ class Database:
         if not jobs:
             return
         now = time.time()
+        actions: list[NewAction] = [job.args[0] for job in jobs]
         rows = [
             {
                 "game_id": a.game_id,
@@ -340,12 +378,14 @@ class Database:
                 "seat": a.seat,
                 "by_bot": a.by_bot,
                 "at": now,
+                "epoch": a.epoch or 0,
             }
-            for a in (job.args[0] for job in jobs)
+            for a in actions
         ]
         error: Exception | None = None
         try:
             with self.engine.begin() as connection:
+                _check_epochs(connection, actions)
                 connection.execute(_INSERT_ACTION, rows)
         except Exception as failure:
             error = failure
@@ -359,6 +399,31 @@ class Database:
 
 
 _INSERT_ACTION = insert(ActionRow)
+
+
+def _check_epochs(connection: Connection, actions: list[NewAction]) -> None:
+    """Raises ``StaleEpochError`` unless each fenced action's table is at the action's epoch.
+
+    In the transaction that inserts the actions, before them: a conditional update of the
+    table's row (``WHERE epoch = :epoch``, the value left as it is) both checks the epoch and
+    locks the row on PostgreSQL until the commit, so a ``claim_epoch`` of a new owner waits
+    for this commit and every later write of the former owner finds rowcount 0. SQLite runs
+    one writer at a time, which gives the same order."""
+    fenced = sorted({(a.game_id, a.epoch) for a in actions if a.epoch is not None})
+    for game_id, epoch in fenced:
+        code = select(GameRow.table_code).where(GameRow.id == game_id).scalar_subquery()
+        held = connection.execute(
+            update(TableRow)
+            .where(TableRow.code == code, TableRow.epoch == epoch)
+            .values(epoch=TableRow.epoch)
+        )
+        if getattr(held, "rowcount", 0) != 1:
+            found = connection.execute(
+                select(TableRow.code, TableRow.epoch).where(TableRow.code == code)
+            ).first()
+            name = str(game_id) if found is None else found[0]
+            raise StaleEpochError(name, epoch, None if found is None else found[1])
+
 
 # --- the repository: functions of a session --------------------------------------------------
 
@@ -390,6 +455,38 @@ def insert_table(session: Session, table: StoredTable) -> None:
                 player_id=seat.player_id,
             )
         )
+
+
+def table_epoch(session: Session, code: str) -> int | None:
+    """The fencing epoch recorded for a table (0 until an owner claims one), or ``None`` if
+    there is no such table: the high-water mark a new owner's epoch must pass
+    (``dos.cluster.lease.TableLease.acquire``'s ``floor``)."""
+    return session.scalar(select(TableRow.epoch).where(TableRow.code == code))
+
+
+def claim_epoch(session: Session, code: str, epoch: int, owner: str) -> None:
+    """Records ``epoch`` as the table's, claimed by ``owner``; from this commit on, only
+    actions under ``epoch`` commit at the table (``NewAction.epoch``).
+
+    Guarantees: the recorded epoch never decreases, and each epoch is claimed by one owner
+    only. A claim succeeds if ``epoch`` is larger than the recorded one, or equal to it and
+    claimed by the same ``owner`` (a repeated claim); otherwise it raises
+    ``StaleEpochError`` and changes nothing. Atomic on SQLite and PostgreSQL: one
+    conditional update, checked by its rowcount (it waits for a commit of the former
+    owner's actions under way)."""
+    claimed = session.execute(
+        update(TableRow)
+        .where(
+            TableRow.code == code,
+            or_(
+                TableRow.epoch < epoch,
+                and_(TableRow.epoch == epoch, TableRow.epoch_owner == owner),
+            ),
+        )
+        .values(epoch=epoch, epoch_owner=owner)
+    )
+    if getattr(claimed, "rowcount", 0) != 1:
+        raise StaleEpochError(code, epoch, table_epoch(session, code))
 
 
 def code_exists(session: Session, code: str) -> bool:

@@ -1,0 +1,431 @@
+"""A table's ownership in Redis: a lease with expiry that only its holder renews or releases,
+and a fencing epoch that grows at every acquisition.
+
+Two keys per table ``CODE`` (``prefix`` ``dos``; the braces are a Redis Cluster hash tag,
+so both keys of a table sit on one node and one script may touch both):
+
+``dos:table:{CODE}:lease``
+    ``"EPOCH OWNER"`` while the lease is held, with an expiry (``PX``); gone once it expires
+    or its holder releases it.
+``dos:table:{CODE}:epoch``
+    the table's epoch counter, never expiring; incremented at every acquisition.
+
+What it guarantees while Redis keeps its data:
+
+* at most one holder at a time: a script sets the lease only where there is none;
+* every acquisition gets an epoch larger than any earlier acquisition of the table and larger
+  than the ``floor`` it is given;
+* only the holder renews or releases: the scripts compare the stored ``EPOCH OWNER`` with the
+  holder's own before they touch it.
+
+What it does not guarantee: that a holder paused past the expiry knows it is no longer the
+owner. The epoch takes care of that, checked by the database at every write
+(``dos.server.storage.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
+restart without persistence): the lease is then free at once and the counter starts again
+from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
+(``dos.cluster.ownership.take_table`` passes it).
+
+>>> lease_key("ABCDEF"), epoch_key("ABCDEF")
+('dos:table:{ABCDEF}:lease', 'dos:table:{ABCDEF}:epoch')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, TypeVar
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFAULT_TTL = 10.0
+"""Seconds a lease lives without renewal: how long a table waits for a new owner after its
+owner died."""
+
+RENEW_FRACTION = 1 / 3
+"""A holder renews after this fraction of the TTL, so two renewals may fail before expiry."""
+
+OWNER_MAX = 64
+"""The longest owner id (``dos_tables.epoch_owner`` holds it)."""
+
+# KEYS: lease, epoch counter. ARGV: owner, ttl in ms, floor.
+# Returns {1, "EPOCH OWNER"} when acquired, {0, the holder's "EPOCH OWNER"} when held.
+_ACQUIRE = """
+local current = redis.call('GET', KEYS[1])
+if current then
+    return {0, current}
+end
+local epoch = redis.call('INCR', KEYS[2])
+local floor = tonumber(ARGV[3])
+if epoch <= floor then
+    epoch = floor + 1
+    redis.call('SET', KEYS[2], string.format('%d', epoch))
+end
+local token = string.format('%d', epoch) .. ' ' .. ARGV[1]
+redis.call('SET', KEYS[1], token, 'PX', ARGV[2], 'NX')
+return {1, token}
+"""
+
+# KEYS: lease. ARGV: the holder's "EPOCH OWNER", ttl in ms.
+# Returns {1, token} when renewed, {0, the holder's token or ""} when not the holder.
+_RENEW = """
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return {1, current}
+end
+return {0, current or ''}
+"""
+
+# KEYS: lease. ARGV: the holder's "EPOCH OWNER". Returns 1 when released, 0 when not held.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def lease_key(code: str, prefix: str = "dos") -> str:
+    """The Redis key of a table's lease."""
+    return f"{prefix}:table:{{{code}}}:lease"
+
+
+def epoch_key(code: str, prefix: str = "dos") -> str:
+    """The Redis key of a table's epoch counter."""
+    return f"{prefix}:table:{{{code}}}:epoch"
+
+
+def new_owner_id() -> str:
+    """A fresh owner id for this process: host, process id and a random part, so that a
+    restarted process with the same pid is another owner.
+
+    >>> owner = new_owner_id()
+    >>> owner.split(":")[1] == str(os.getpid()), len(owner) <= OWNER_MAX
+    (True, True)
+    """
+    host = socket.gethostname()[:40]
+    return f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds a lease, under which epoch.
+
+    >>> Holder.parse(b"7 web-1:42:beef")
+    Holder(owner='web-1:42:beef', epoch=7)
+    >>> str(Holder("web-1:42:beef", 7))
+    '7 web-1:42:beef'
+    """
+
+    owner: str
+    epoch: int
+
+    def __str__(self) -> str:
+        return f"{self.epoch} {self.owner}"
+
+    @classmethod
+    def parse(cls, value: bytes | str) -> Holder:
+        """Reads a lease's stored ``"EPOCH OWNER"``."""
+        text = value.decode() if isinstance(value, bytes) else value
+        epoch, _, owner = text.partition(" ")
+        return cls(owner, int(epoch))
+
+
+class LeaseError(Exception):
+    """A table's lease could not be acquired, kept or reached."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(f"table {code}: {message}")
+
+
+class LeaseHeldError(LeaseError):
+    """Another owner holds the lease (``holder``): this process may not own the table now.
+
+    >>> str(LeaseHeldError("ABCDEF", Holder("web-2:7:aa", 3)))
+    'table ABCDEF: the lease is held by web-2:7:aa (epoch 3)'
+    """
+
+    def __init__(self, code: str, holder: Holder) -> None:
+        self.holder = holder
+        super().__init__(code, f"the lease is held by {holder.owner} (epoch {holder.epoch})")
+
+
+class LeaseLostError(LeaseError):
+    """The lease is no longer this owner's, or may not be: it expired, another owner took
+    it (``holder``), or Redis could not be reached before it expired. The process must stop
+    acting as the table's owner; its writes are refused from the next owner's claim on."""
+
+    def __init__(self, code: str, epoch: int | None, why: str, holder: Holder | None = None):
+        self.epoch = epoch
+        self.holder = holder
+        self.why = why
+        super().__init__(code, f"the lease of epoch {epoch} was lost: {why}")
+
+
+class RedisUnavailableError(LeaseError):
+    """Redis did not answer (down, unreachable, timed out); the lease's state is unknown."""
+
+
+class TableLease:
+    """One process's lease on one table, in Redis.
+
+    ``acquire`` makes this process the table's owner and returns its epoch; ``renew`` keeps
+    it (a ``LeaseRenewal`` does so in the background); ``release`` hands it back. Every
+    Redis failure raises ``RedisUnavailableError``, never a Redis client exception.
+
+    Used from one event loop; one ``TableLease`` per table and owner.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        code: str,
+        owner: str,
+        ttl: float = DEFAULT_TTL,
+        *,
+        prefix: str = "dos",
+    ) -> None:
+        if not 0 < len(owner) <= OWNER_MAX or " " in owner:
+            raise ValueError(f"an owner id has 1-{OWNER_MAX} characters and no space: {owner!r}")
+        if ttl <= 0:
+            raise ValueError(f"a lease's TTL is positive: {ttl}")
+        self.redis = redis
+        self.code = code
+        self.owner = owner
+        self.ttl = ttl
+        self.key = lease_key(code, prefix)
+        self.counter = epoch_key(code, prefix)
+        self.epoch: int | None = None
+        """The epoch of the current (or latest) acquisition; ``None`` before the first."""
+        self.valid_until = 0.0
+        """``time.monotonic()`` before which the lease is surely still held: the start of the
+        latest successful acquisition or renewal plus the TTL; 0 when not held."""
+        self._token: str | None = None
+        self._ttl_ms = max(1, round(ttl * 1000))
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds the lease, as far as it can tell without asking Redis:
+        acquired, not released, not lost, and the TTL since the latest renewal not over."""
+        return self._token is not None and time.monotonic() < self.valid_until
+
+    async def _ask(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        """``await call()``; a connection closed by Redis (it restarted) is tried once more,
+        on a new one (every call here may run twice: acquiring adopts its own lease); every
+        Redis failure becomes ``RedisUnavailableError``."""
+        for attempt in range(2):
+            try:
+                return await call()
+            except RedisConnectionError as error:
+                if attempt == 0:
+                    continue
+                failure: RedisError = error
+            except RedisError as error:
+                failure = error
+            break
+        raise RedisUnavailableError(
+            self.code, f"could not {what} the lease, Redis did not answer ({failure})"
+        ) from failure
+
+    @staticmethod
+    def _script(
+        script: AsyncScript, keys: list[str], args: list[Any]
+    ) -> Callable[[], Awaitable[Any]]:
+        async def run() -> Any:
+            return await script(keys=keys, args=args)
+
+        return run
+
+    async def acquire(self, floor: int = 0) -> int:
+        """Takes the lease if nobody holds it and returns the new epoch: one more than the
+        table's counter, and more than ``floor`` (the database's epoch, so that an epoch never
+        goes back after Redis lost its counter). Atomic: one script sets the lease and the
+        counter.
+
+        If this lease already holds it, returns its epoch unchanged; a lease held under this
+        lease's own owner id is taken as its own too (an earlier attempt succeeded but its
+        answer was lost), and renewed at once. So ``acquire`` may be retried after a
+        ``RedisUnavailableError``; owner ids are unique to a process (``new_owner_id``), with
+        one ``TableLease`` per table. Raises ``LeaseHeldError`` when another owner holds it
+        (nothing changes, the counter neither) and ``RedisUnavailableError``."""
+        started = time.monotonic()
+        done, value = await self._ask(
+            "acquire",
+            self._script(
+                self._acquire, [self.key, self.counter], [self.owner, self._ttl_ms, floor]
+            ),
+        )
+        holder = Holder.parse(value)
+        token = str(holder)
+        if done:
+            self.epoch = holder.epoch
+            self._token = token
+            self.valid_until = started + self.ttl
+        elif token != self._token:
+            if holder.owner != self.owner:
+                raise LeaseHeldError(self.code, holder)
+            # Its own lease from an attempt whose answer was lost: when it was set is
+            # unknown, so it is renewed before it counts as held.
+            self.epoch = holder.epoch
+            self._token = token
+            await self.renew()
+        assert self.epoch is not None
+        return self.epoch
+
+    async def renew(self) -> None:
+        """Extends the lease by its TTL if this owner still holds it under its epoch.
+
+        Raises ``LeaseLostError`` when it does not (it expired, or another owner holds it:
+        ``holder``), after which this lease is no longer held, and ``RedisUnavailableError``
+        (the lease may still be held until ``valid_until``)."""
+        if self._token is None:
+            raise LeaseLostError(self.code, self.epoch, "it is not held")
+        started = time.monotonic()
+        done, value = await self._ask(
+            "renew", self._script(self._renew, [self.key], [self._token, self._ttl_ms])
+        )
+        if done:
+            self.valid_until = started + self.ttl
+            return
+        self.forget()
+        if not value:
+            raise LeaseLostError(self.code, self.epoch, "it expired")
+        holder = Holder.parse(value)
+        why = f"{holder.owner} holds it (epoch {holder.epoch})"
+        raise LeaseLostError(self.code, self.epoch, why, holder)
+
+    async def release(self) -> bool:
+        """Hands the lease back, if this owner still holds it under its epoch: another owner
+        may acquire it at once. Returns whether it was held. Never removes another owner's
+        lease. Locally the lease is no longer held, even when Redis does not answer
+        (``RedisUnavailableError``; the lease then expires by itself)."""
+        token = self._token
+        self.forget()
+        if token is None:
+            return False
+        released = await self._ask("release", self._script(self._release, [self.key], [token]))
+        return bool(released)
+
+    def forget(self) -> None:
+        """Marks the lease as no longer held here, without asking Redis (it was lost)."""
+        self._token = None
+        self.valid_until = 0.0
+
+    async def holder(self) -> Holder | None:
+        """Who holds the table's lease now, according to Redis (``None``: nobody)."""
+        value = await self._ask("read", lambda: self.redis.get(self.key))
+        return None if value is None else Holder.parse(value)
+
+
+class LeaseRenewal:
+    """Keeps a held lease: a task renews it after every ``every`` seconds (a third of the TTL
+    unless told), until ``stop`` or until the lease is lost.
+
+    The lease counts as lost, reported once through ``lost`` (an event), ``reason`` and the
+    ``on_lost`` callback, when a renewal finds it expired or held by another owner, or when
+    Redis has not confirmed it before ``valid_until`` (unreachable, or this process was too
+    busy to renew in time). Failures of Redis before then are retried at the next tick.
+    Nothing is raised out of the task.
+
+    Use it as ``async with LeaseRenewal(lease, on_lost=...):`` or ``start`` and ``stop``.
+    """
+
+    def __init__(
+        self,
+        lease: TableLease,
+        on_lost: Callable[[LeaseLostError], None] | None = None,
+        every: float | None = None,
+    ) -> None:
+        self.lease = lease
+        self.on_lost = on_lost
+        self.every = lease.ttl * RENEW_FRACTION if every is None else every
+        if not 0 < self.every < lease.ttl:
+            raise ValueError(f"renewals come within the TTL ({lease.ttl}s): {self.every}")
+        self.lost = asyncio.Event()
+        self.reason: LeaseLostError | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Starts renewing (in the running event loop); raises ``LeaseLostError`` if the
+        lease is not held."""
+        if not self.lease.held:
+            raise LeaseLostError(self.lease.code, self.lease.epoch, "it is not held")
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(
+                self._keep(), name=f"lease-renewal-{self.lease.code}"
+            )
+
+    async def stop(self) -> None:
+        """Stops renewing (the lease stays held until it expires or is released)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def __aenter__(self) -> LeaseRenewal:
+        self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    async def _keep(self) -> None:
+        lease = self.lease
+        failure = ""
+        while True:
+            # Wakes at the next renewal, or at the expiry if that comes first (after failures).
+            await asyncio.sleep(min(self.every, max(0.0, lease.valid_until - time.monotonic())))
+            left = lease.valid_until - time.monotonic()
+            if left <= 0:
+                why = "it expired before it could be renewed (the process was too busy)"
+                if failure:
+                    why = f"Redis did not confirm it before it expired ({failure})"
+                self._lose(LeaseLostError(lease.code, lease.epoch, why))
+                return
+            try:
+                await asyncio.wait_for(lease.renew(), left)
+            except LeaseLostError as error:
+                self._lose(error)
+                return
+            except RedisUnavailableError as error:
+                failure = str(error)
+                log.warning("%s; retrying until the lease expires", error)
+            except TimeoutError:
+                failure = "no answer in time"
+            else:
+                failure = ""
+
+    def _lose(self, reason: LeaseLostError) -> None:
+        self.lease.forget()
+        self.reason = reason
+        self.lost.set()
+        if self.on_lost is not None:
+            try:
+                self.on_lost(reason)
+            except Exception:
+                log.exception("table %s: the lease-lost callback failed", self.lease.code)

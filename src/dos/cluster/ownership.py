@@ -1,0 +1,41 @@
+"""Taking a table: the lease in Redis, then its epoch recorded in the database.
+
+A process becomes a table's owner in two steps, in this order: it acquires the table's lease
+(``dos.cluster.lease``) with the database's epoch as the floor, then records the new epoch
+with ``dos.server.storage.claim_epoch``. Only then may it commit actions, each under that
+epoch (``NewAction.epoch``). The database refuses:
+
+* any action under an epoch other than the table's recorded one, so a former owner that was
+  paused or cut off commits nothing once the next owner has claimed;
+* a claim of an epoch not larger than the recorded one (unless the same owner repeats its
+  own claim), so two processes never both own one epoch, even when Redis lost its counter
+  and handed the same number out twice: the second claim fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from dos.cluster.lease import LeaseError, TableLease
+from dos.server.storage import Database, claim_epoch, table_epoch
+
+
+async def take_table(lease: TableLease, db: Database) -> int:
+    """Makes ``lease``'s owner the owner of its table; returns the epoch to commit under.
+
+    Raises ``LookupError`` when the table is not stored, ``LeaseHeldError`` when another
+    process holds the lease, ``RedisUnavailableError``, and ``StaleEpochError`` when another
+    owner claimed the same or a larger epoch in the database meanwhile (the lease is then
+    released: try again, the next acquisition starts above that epoch).
+    """
+    floor = await db.call(table_epoch, lease.code)
+    if floor is None:
+        raise LookupError(f"table {lease.code}: no such table is stored")
+    epoch = await lease.acquire(floor)
+    try:
+        await db.call(claim_epoch, lease.code, epoch, lease.owner)
+    except BaseException:
+        with contextlib.suppress(LeaseError):
+            await lease.release()
+        raise
+    return epoch

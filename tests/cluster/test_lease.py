@@ -1,0 +1,273 @@
+"""A table's lease in Redis: one holder at a time, expiry, renewal, release, and epochs that
+only grow (``dos.cluster.lease``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+from redis.asyncio import Redis
+
+from cluster.support import RedisServer
+from dos.cluster.lease import (
+    Holder,
+    LeaseHeldError,
+    LeaseLostError,
+    LeaseRenewal,
+    RedisUnavailableError,
+    TableLease,
+)
+from server.support import TIMEOUT
+
+pytestmark = pytest.mark.asyncio
+
+CODE = "ABCDEF"
+
+
+async def eventually(condition: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Waits until ``condition()`` holds, polling, for at most ``TIMEOUT`` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not await condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.01)
+
+
+async def test_only_one_owner_holds_a_table_at_a_time(redis_server: RedisServer) -> None:
+    first, second = Redis.from_url(redis_server.url), Redis.from_url(redis_server.url)
+    await first.flushdb()
+    try:
+        a = TableLease(first, CODE, "owner-a")
+        b = TableLease(second, CODE, "owner-b")
+        assert await a.acquire() == 1
+        with pytest.raises(LeaseHeldError) as refused:
+            await b.acquire()
+        assert refused.value.holder == Holder("owner-a", 1)
+        assert str(refused.value) == "table ABCDEF: the lease is held by owner-a (epoch 1)"
+        assert await b.holder() == Holder("owner-a", 1)
+        assert a.held and not b.held
+    finally:
+        await first.aclose()
+        await second.aclose()
+
+
+async def test_acquiring_a_lease_already_held_keeps_its_epoch(redis: Redis) -> None:
+    lease = TableLease(redis, CODE, "owner-a")
+    assert await lease.acquire() == 1
+    assert await lease.acquire() == 1
+    assert await lease.holder() == Holder("owner-a", 1)
+
+
+async def test_a_refused_acquisition_does_not_use_up_an_epoch(redis: Redis) -> None:
+    a, b = TableLease(redis, CODE, "owner-a"), TableLease(redis, CODE, "owner-b")
+    await a.acquire()
+    for _ in range(3):
+        with pytest.raises(LeaseHeldError):
+            await b.acquire()
+    await a.release()
+    assert await b.acquire() == 2
+
+
+async def test_tables_have_leases_and_epochs_of_their_own(redis: Redis) -> None:
+    assert await TableLease(redis, "AAAAAA", "owner-a").acquire() == 1
+    assert await TableLease(redis, "BBBBBB", "owner-b").acquire() == 1
+
+
+async def test_an_expired_lease_goes_to_the_next_owner_with_a_larger_epoch(redis: Redis) -> None:
+    a = TableLease(redis, CODE, "owner-a", ttl=0.1)
+    b = TableLease(redis, CODE, "owner-b")
+    assert await a.acquire() == 1
+
+    async def taken() -> bool:
+        try:
+            await b.acquire()
+        except LeaseHeldError:
+            return False
+        return True
+
+    await eventually(taken, "the lease expired")
+    assert b.epoch == 2
+    assert await b.holder() == Holder("owner-b", 2)
+    assert not a.held  # its TTL is over, as far as it can tell
+
+
+async def test_the_former_holder_cannot_renew_after_a_takeover(redis: Redis) -> None:
+    a, b = TableLease(redis, CODE, "owner-a"), TableLease(redis, CODE, "owner-b")
+    await a.acquire()
+    await redis.pexpire(a.key, 0)  # the lease expires at once
+    assert await b.acquire() == 2
+    with pytest.raises(LeaseLostError) as lost:
+        await a.renew()
+    assert lost.value.holder == Holder("owner-b", 2)
+    why = "table ABCDEF: the lease of epoch 1 was lost: owner-b holds it (epoch 2)"
+    assert str(lost.value) == why
+    assert not a.held
+    assert await b.holder() == Holder("owner-b", 2)  # untouched by the failed renewal
+
+
+async def test_renewing_an_expired_lease_reports_it_lost(redis: Redis) -> None:
+    lease = TableLease(redis, CODE, "owner-a")
+    await lease.acquire()
+    await redis.delete(lease.key)
+    with pytest.raises(LeaseLostError, match="it expired"):
+        await lease.renew()
+    with pytest.raises(LeaseLostError, match="it is not held"):
+        await lease.renew()
+
+
+async def test_the_renewal_task_keeps_a_lease_past_its_ttl(redis: Redis) -> None:
+    a = TableLease(redis, CODE, "owner-a", ttl=0.5)
+    b = TableLease(redis, CODE, "owner-b")
+    await a.acquire()
+    until = time.monotonic() + 2 * a.ttl
+    async with LeaseRenewal(a, every=0.05) as renewal:
+
+        async def two_ttls_later() -> bool:
+            return time.monotonic() > until
+
+        await eventually(two_ttls_later, "time passed")
+        assert not renewal.lost.is_set()
+        assert a.held
+        with pytest.raises(LeaseHeldError):
+            await b.acquire()
+    assert await a.holder() == Holder("owner-a", 1)
+
+
+async def test_the_renewal_task_reports_a_takeover_once(redis: Redis) -> None:
+    a, b = TableLease(redis, CODE, "owner-a"), TableLease(redis, CODE, "owner-b")
+    await a.acquire()
+    reported: list[LeaseLostError] = []
+    async with LeaseRenewal(a, on_lost=reported.append, every=0.01) as renewal:
+        await redis.delete(a.key)
+        await b.acquire()
+        await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+    assert renewal.reason is not None and renewal.reason.holder == Holder("owner-b", 2)
+    assert reported == [renewal.reason]
+    assert not a.held
+
+
+async def test_the_renewal_task_reports_loss_when_redis_is_gone_until_expiry(
+    own_redis: RedisServer,
+) -> None:
+    own_redis.start()
+    client = Redis.from_url(own_redis.url, socket_timeout=1)
+    try:
+        lease = TableLease(client, CODE, "owner-a", ttl=0.3)
+        await lease.acquire()
+        async with LeaseRenewal(lease, every=0.05) as renewal:
+            own_redis.kill()
+            await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+        assert renewal.reason is not None
+        assert "Redis did not confirm it before it expired" in str(renewal.reason)
+        assert time.monotonic() >= lease.valid_until
+    finally:
+        await client.aclose()
+
+
+async def test_a_callback_that_fails_does_not_break_the_renewal_task(
+    redis: Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    lease = TableLease(redis, CODE, "owner-a")
+    await lease.acquire()
+
+    def broken(_error: LeaseLostError) -> None:
+        raise RuntimeError("broken callback")
+
+    async with LeaseRenewal(lease, on_lost=broken, every=0.01) as renewal:
+        await redis.delete(lease.key)
+        await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+    assert "the lease-lost callback failed" in caplog.text
+
+
+async def test_only_the_holder_releases_a_lease(redis: Redis) -> None:
+    a, b = TableLease(redis, CODE, "owner-a"), TableLease(redis, CODE, "owner-b")
+    await a.acquire()
+    assert await b.release() is False  # never held it
+    assert await a.holder() == Holder("owner-a", 1)
+    await redis.pexpire(a.key, 0)
+    await b.acquire()
+    assert await a.release() is False  # held it once, under an older epoch
+    assert await b.holder() == Holder("owner-b", 2)
+    assert await b.release() is True
+    assert await b.holder() is None
+    assert await TableLease(redis, CODE, "owner-c").acquire() == 3
+
+
+async def test_an_acquisition_whose_answer_was_lost_can_be_retried(redis: Redis) -> None:
+    first = TableLease(redis, CODE, "owner-a", ttl=5)
+    await first.acquire()
+    again = TableLease(redis, CODE, "owner-a", ttl=5)  # the same owner, not knowing it holds it
+    assert await again.acquire() == 1
+    assert again.held
+    with pytest.raises(LeaseHeldError):
+        await TableLease(redis, CODE, "owner-b").acquire()
+
+
+async def test_a_lease_on_an_unreachable_redis_raises_a_clear_error(
+    own_redis: RedisServer,
+) -> None:
+    client = Redis.from_url(own_redis.url)  # never started
+    try:
+        lease = TableLease(client, CODE, "owner-a")
+        with pytest.raises(RedisUnavailableError, match="could not acquire the lease"):
+            await lease.acquire()
+        with pytest.raises(RedisUnavailableError, match="could not read the lease"):
+            await lease.holder()
+        assert not lease.held
+    finally:
+        await client.aclose()
+
+
+async def test_a_lease_not_held_cannot_be_kept(redis: Redis) -> None:
+    lease = TableLease(redis, CODE, "owner-a", ttl=1)
+    with pytest.raises(LeaseLostError, match="it is not held"):
+        LeaseRenewal(lease).start()
+    with pytest.raises(ValueError, match="within the TTL"):
+        LeaseRenewal(lease, every=1)
+
+
+@pytest.mark.parametrize("owner", ["", "has space", "x" * 65])
+async def test_an_owner_id_is_short_and_has_no_space(redis: Redis, owner: str) -> None:
+    with pytest.raises(ValueError, match="owner id"):
+        TableLease(redis, CODE, owner)
+
+
+async def test_epochs_start_again_after_redis_loses_its_data_unless_given_a_floor(
+    own_redis: RedisServer,
+) -> None:
+    own_redis.start()
+    client = Redis.from_url(own_redis.url)
+    try:
+        lease = TableLease(client, CODE, "owner-a")
+        for epoch in (1, 2, 3):
+            assert await lease.acquire() == epoch
+            await lease.release()
+        await lease.acquire()
+        own_redis.restart()  # no persistence: the lease and the counter are gone
+        assert await lease.holder() is None
+        other = TableLease(client, CODE, "owner-b")
+        assert await other.acquire(floor=4) == 5  # the floor: the database's epoch
+        await other.release()
+        assert await other.acquire(floor=2) == 6  # the counter goes on from there
+        await other.release()
+        own_redis.restart()
+        assert await other.acquire() == 1  # why the database keeps the high-water mark
+        assert await other.acquire() == 1  # still its own: it keeps its epoch
+    finally:
+        await client.aclose()
+
+
+async def test_a_persistent_redis_keeps_the_epochs_over_a_restart(
+    persistent_redis: RedisServer,
+) -> None:
+    persistent_redis.start()
+    client = Redis.from_url(persistent_redis.url)
+    try:
+        lease = TableLease(client, CODE, "owner-a")
+        assert await lease.acquire() == 1
+        await lease.release()
+        persistent_redis.restart()
+        assert await lease.acquire() == 2
+    finally:
+        await client.aclose()

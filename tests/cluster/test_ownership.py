@@ -1,0 +1,129 @@
+"""Taking a table: the lease in Redis, then its epoch claimed in the database, so that epochs
+never go back, even after Redis lost its data (``dos.cluster.ownership``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from cluster.support import RedisServer
+from dos.cluster.lease import LeaseHeldError, TableLease
+from dos.cluster.ownership import take_table
+from dos.server.storage import (
+    Database,
+    NewAction,
+    StaleEpochError,
+    StoredGame,
+    StoredTable,
+    claim_epoch,
+    insert_game,
+    insert_table,
+    load_game,
+    table_epoch,
+)
+
+pytestmark = pytest.mark.asyncio
+
+CODE = "ABCDEF"
+
+
+@pytest_asyncio.fixture
+async def db(database: str) -> AsyncIterator[Database]:
+    """A database holding one table."""
+    store = Database(database)
+    store.start()
+    try:
+        await store.call(
+            insert_table,
+            StoredTable(
+                code=CODE,
+                rules="official",
+                options={},
+                public=True,
+                status="lobby",
+                host=0,
+                turn_seconds=None,
+                games=0,
+                created_at=1.0,
+                seats=[],
+            ),
+        )
+        yield store
+    finally:
+        store.close()
+
+
+@pytest_asyncio.fixture
+async def client(own_redis: RedisServer) -> AsyncIterator[Redis]:
+    """A client of a Redis server of the test's own (without persistence), started."""
+    own_redis.start()
+    redis = Redis.from_url(own_redis.url)
+    yield redis
+    await redis.aclose()
+
+
+async def test_taking_a_table_records_its_epoch(db: Database, client: Redis) -> None:
+    lease = TableLease(client, CODE, "owner-a")
+    assert await take_table(lease, db) == 1
+    assert await db.call(table_epoch, CODE) == 1
+    with pytest.raises(LeaseHeldError):
+        await take_table(TableLease(client, CODE, "owner-b"), db)
+    assert await db.call(table_epoch, CODE) == 1
+
+
+async def test_an_unknown_table_cannot_be_taken(db: Database, client: Redis) -> None:
+    lease = TableLease(client, "ZZZZZZ", "owner-a")
+    with pytest.raises(LookupError, match="no such table"):
+        await take_table(lease, db)
+    assert await lease.holder() is None
+
+
+async def test_epochs_keep_growing_after_redis_lost_its_data(
+    db: Database, client: Redis, own_redis: RedisServer
+) -> None:
+    old = TableLease(client, CODE, "owner-a")
+    assert await take_table(old, db) == 1
+    game = StoredGame(
+        id=0,
+        number=1,
+        rules="official",
+        options={},
+        seed=5,
+        players=["A", "B"],
+        status="playing",
+        result=None,
+    )
+    game_id = await db.call(insert_game, CODE, game, [])
+    await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=1))
+    own_redis.restart()  # no persistence: the lease and the counter are gone
+    new = TableLease(client, CODE, "owner-b")
+    assert await take_table(new, db) == 2  # above the database's epoch, not Redis's 1
+    with pytest.raises(StaleEpochError):
+        await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1))
+    await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=2))
+    stored = await db.call(load_game, game_id)
+    assert stored is not None and stored.actions == ["draw", "draw"]
+
+
+async def test_a_lost_claim_releases_the_lease(
+    db: Database, client: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another owner claimed epoch 5 after this process read the database's epoch (4), and
+    # Redis lost its counter in between: this acquisition gets 5 too, and its claim fails.
+    await db.call(claim_epoch, CODE, 5, "owner-x")
+    lease = TableLease(client, CODE, "owner-a")
+    read = db.call
+
+    async def read_before_the_claim(fn: Any, *args: Any) -> Any:
+        return 4 if fn is table_epoch else await read(fn, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(db, "call", read_before_the_claim)
+        with pytest.raises(StaleEpochError, match="epoch 5 refused"):
+            await take_table(lease, db)
+    assert await lease.holder() is None  # released: the next attempt starts above 5
+    assert await take_table(lease, db) == 6
