@@ -16,6 +16,7 @@ from dos import records, ruleset
 from dos.errors import DosError
 from dos.extras import MissingExtraError, require
 from dos.perft import divide, perft
+from dos.review.cli import add_arguments as review_arguments
 from dos.simulate import simulate
 
 
@@ -295,6 +296,13 @@ def _arena_options(p: argparse.ArgumentParser, files: str) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """``dos review``: the expert's review of one seat of a game record (docs/review.md)."""
+    from dos.review.cli import run
+
+    return run(args)
+
+
 def cmd_rules(args: argparse.Namespace) -> None:
     """Prints every registered rule set, one per line: its name and what it is."""
     for entry in ruleset.entries():
@@ -401,6 +409,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the rule sets", description="List the rule sets.")
     p.set_defaults(func=cmd_rules)
+
+    about = "review one seat's decisions of a game record with the expert (docs/review.md)"
+    p = sub.add_parser("review", help=about, description=about)
+    review_arguments(p)
+    p.set_defaults(func=cmd_review)
 
     bot_levels = _bot_levels()
     p = command("play", "play a full game against bots in a full-screen terminal interface")
@@ -535,13 +548,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the ``dos`` command; returns its exit status."""
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        status = args.func(args)
     except (_RejectedError, DosError, MissingExtraError) as error:
         print(f"dos {args.command}: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":
