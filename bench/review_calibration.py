@@ -30,10 +30,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from dos.arena.game import Player, play_game
 from dos.arena.schedule import deal_seeds
 from dos.bots.mcts import warm_up
 from dos.bots.registry import make_player
+from dos.play.official import Player, play_game
 from dos.records import Record, replay
 from dos.review import SAMPLES, decisions, judge, review_record
 from dos.review.review import decision_rng, game_key

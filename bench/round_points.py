@@ -19,9 +19,9 @@ from pathlib import Path
 
 def round_points(players: int, games: int, seed: int) -> list[int]:
     """The points of every round of ``games`` greedy self-play games, sorted."""
-    from dos.arena.game import Player, play_game
     from dos.arena.schedule import deal_seeds
     from dos.bots.greedy import GreedyBot
+    from dos.play.official import Player, play_game
     from dos.rules.official import Options, apply, new_game, parse_action
 
     points: list[int] = []

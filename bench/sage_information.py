@@ -38,7 +38,6 @@ try:
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from dos.arena.game import DosReferee, Player
 from dos.arena.schedule import deal_seeds
 from dos.arena.stats import wilson_interval
 from dos.bots.base import Budget
@@ -46,6 +45,7 @@ from dos.bots.determinize import Sampler
 from dos.bots.expert import ExpertBot
 from dos.bots.greedy import GreedyBot
 from dos.bots.reflex import Reflex
+from dos.play.official import DosReferee, Player
 from dos.rules.official import Options, Phase, SeatView, State, apply, new_game, view
 
 PLAYERS = 4

@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from dos.arena.game import Player, play_game, settle_dos_race
 from dos.bots.base import BotError, Budget, turn_choices
 from dos.bots.determinize import sample_state, unseen_cards
 from dos.bots.random_bot import RandomBot
 from dos.bots.reflex import Reflex
 from dos.cards import full_deck
+from dos.play.official import Player, play_game, settle_dos_race
 from dos.rules.official import (
     Action,
     Kind,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from dos.arena.played import PlayedGame
     from dos.arena.schedule import GameSpec
     from dos.bots.kits import BotKit
-    from dos.fast.api import Core
+    from dos.fast.compiled import Core
     from dos.i18n.explain import Explainer
     from dos.rl.codec import Codec
     from dos.tui.terminals import Terminal

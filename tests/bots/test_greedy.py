@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from dos.arena.game import Player, play_game
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import sample_state
 from dos.bots.greedy import GreedyBot, GreedyWeights
 from dos.bots.random_bot import RandomBot
 from dos.bots.registry import make_bot
 from dos.cards import IS_WILD
+from dos.play.official import Player, play_game
 from dos.rules.official import (
     Action,
     Kind,

@@ -12,8 +12,8 @@ from dos.bots.classic.expert import ExpertBot
 from dos.bots.classic.greedy import GreedyBot
 from dos.bots.classic.mcts import MctsBot, sample_state, unseen_cards
 from dos.bots.classic.random_bot import RandomBot
-from dos.bots.classic.runner import ClassicPlayer, play_game
 from dos.bots.registry import make_player, names
+from dos.play.classic import ClassicPlayer, play_game
 from dos.rules.classic import Action, Kind, Phase, SeatView, apply, new_game, view
 from dos.rules.classic.cards import full_deck
 

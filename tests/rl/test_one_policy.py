@@ -13,11 +13,11 @@ import pytest
 import dos.rl
 from dos.arena.tournament import run_tournament
 from dos.bots.base import Budget
-from dos.bots.policy import PolicyBot, PolicyRefusedError
 from dos.rl.classic_observation import classic_layout
 from dos.rl.codec import make_codec
 from dos.rl.official_observation import official_layout
 from dos.rl.policy import PADDED_WIDTH, Policy, init_params, load, save
+from dos.rl.policy_bot import PolicyBot, PolicyRefusedError
 from dos.rules.official import Options, new_game, view
 
 PUBLISHED = Path(__file__).parents[2] / "docs" / "results" / "policy-official-2p.npz"

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from dos.bots.base import Budget
-from dos.bots.policy import PolicyBot, PolicyRefusedError
 from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.rl.codec import make_codec
 from dos.rl.policy import init_params, load, save
+from dos.rl.policy_bot import PolicyBot, PolicyRefusedError
 from dos.rules.official import Options, new_game, view
 from support import run_cli
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dos.arena.game import play_game
 from dos.bots.registry import make_player
+from dos.play.official import play_game
 from dos.rl.codec import make_codec
 from dos.rl.policy import init_params, load, save
 from dos.rl.train import Settings, build_parser, main, train

@@ -16,11 +16,11 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from dos.arena.game import Player
 from dos.bots.base import Budget
 from dos.bots.random_bot import RandomBot
 from dos.bots.reflex import Reflex
 from dos.i18n import text
+from dos.play.official import Player
 from dos.rules.official import Action, Kind, Options, SeatView, State, new_game
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, GameController, Timing

@@ -419,7 +419,7 @@ async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
 
 @pytest.mark.asyncio
 async def test_the_screen_takes_a_dos_call_while_a_bot_is_still_thinking() -> None:
-    from dos.arena.game import Player
+    from dos.play.official import Player
     from dos.tui.controller import GameController
 
     from .conftest import NO_REFLEX, RecordingBot, race_position

@@ -168,7 +168,7 @@ def test_the_countdown_runs_out_and_the_penalty_is_drawn() -> None:
 def test_a_bot_reacts_after_its_reflex_and_the_countdown_is_shown() -> None:
     from dos.bots.classic.base import ReactionReflex
     from dos.bots.classic.random_bot import RandomBot
-    from dos.bots.classic.runner import ClassicPlayer
+    from dos.play.classic import ClassicPlayer
 
     state = from_position(
         {

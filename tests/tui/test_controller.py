@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dos import records
-from dos.arena.game import Player
 from dos.i18n import text
+from dos.play.official import Player
 from dos.rules.official import Kind, parse_action
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, EventKind, GameController, Timing

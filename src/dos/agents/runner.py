@@ -32,9 +32,9 @@ from typing import Any
 import httpx
 
 from dos.agents.seat_view import seat_view
-from dos.bots.base import OUT_OF_TURN, Budget
 from dos.bots.registry import make_player
 from dos.errors import DosError
+from dos.play.bot import OUT_OF_TURN, Budget
 from dos.rules import classic, official
 
 TIMEOUT = 40.0

@@ -1,4 +1,4 @@
-"""One scheduled game, played: the result of ``dos.arena.game.play_game`` with its seating.
+"""One scheduled game, played: the result of ``dos.play.official.play_game`` with its seating.
 
 ``play`` is a plain top-level function of a picklable ``GameSpec``, so any backend (this
 process, local worker processes, a Ray cluster) can run it. It builds fresh players for every
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dos import ruleset
-from dos.arena.game import play_game
 from dos.arena.schedule import GameSpec
 from dos.bots.registry import make_player
+from dos.play.official import play_game
 from dos.rules.official import Options
 
 
@@ -115,7 +115,7 @@ def play_classic(spec: GameSpec) -> PlayedGame:
     """A classic game (RULES.md §9) in the same terms: the winner is first place, each seat
     scores one point for each player it finished ahead of, the "calls" are reaction tests
     passed and "caught" those failed."""
-    from dos.bots.classic.runner import play_game as play_classic
+    from dos.play.classic import play_game as play_classic
     from dos.rules.classic import Options as ClassicOptions
 
     assert isinstance(spec.options, ClassicOptions)

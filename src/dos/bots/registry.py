@@ -7,9 +7,10 @@ A *bot* name gives the bot with diligent reflexes and a default budget; a *level
 Each rule set has its own bots under the same names: ``make_player(name)`` builds an official
 player, ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RULES.md §9).
 
-``policy:FILE`` names a trained policy (``dos.bots.policy``), which plays only the rule set and
-player count it was trained for: ``make_player(name, rules, players=n)`` refuses any other
-table (``PolicyRefusedError``), so every caller that knows its table says it.
+``policy:FILE`` names a trained policy, played by the RL layer's bot (``dos.rl.policy_bot``,
+imported by name only when asked: the bots never import the RL layer), which plays only the
+rule set and player count it was trained for: ``make_player(name, rules, players=n)`` refuses
+any other table (``PolicyRefusedError``), so every caller that knows its table says it.
 
 ``FILE.py:CLASS`` names your own bot class in a file (``dos.bots.loading``): loaded (its code
 run) and checked when the player is made, refused (``BotFileError``) for a missing file or
@@ -19,18 +20,19 @@ class, a class that is not a bot, or a bot of the other rule set.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from dos import ruleset
-from dos.arena.game import Player
 from dos.bots import loading
 from dos.bots.base import Bot, Budget
 from dos.bots.loading import is_file_bot
 from dos.bots.reflex import Reflex
+from dos.play.official import Player
 
 if TYPE_CHECKING:
-    from dos.bots.classic.base import ClassicBot
-    from dos.bots.classic.runner import ClassicPlayer
+    from dos.play.bot import ClassicBot
+    from dos.play.classic import ClassicPlayer
 
 BOTS: dict[str, str] = {
     "random": "dos.bots.random_bot:RandomBot",
@@ -105,9 +107,19 @@ CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
 
 
 POLICY_PREFIX = "policy:"
-"""``policy:FILE`` names a trained policy file (``dos.bots.policy``): a name of either rule
-set, so that a policy at a table it does not play is refused by the policy itself, saying what
-it plays."""
+"""``policy:FILE`` names a trained policy file (``POLICY_BOT``): a name of either rule set, so
+that a policy at a table it does not play is refused by the policy itself, saying what it
+plays."""
+
+POLICY_BOT = "dos.rl.policy_bot"
+"""The module of the bot that plays a ``policy:FILE`` (``PolicyBot``, ``load_for``,
+``PolicyRefusedError``): the RL layer's, above the bots, so it is named here and imported only
+when a policy is asked for, as ``BOTS`` names the other bots' classes."""
+
+
+def _policy_bot() -> ModuleType:
+    """The policy bot's module (``POLICY_BOT``), imported now."""
+    return importlib.import_module(POLICY_BOT)
 
 
 class _Names(list[str]):
@@ -194,9 +206,7 @@ def official_player(name: str, players: int | None) -> Player:
     if name in BOTS:
         return Player(make_bot(name), Reflex(), BOT_BUDGETS.get(name, DEFAULT_BUDGET))
     if name.startswith(POLICY_PREFIX):
-        from dos.bots.policy import PolicyBot
-
-        policy = PolicyBot(name[len(POLICY_PREFIX) :], "official", players)
+        policy: Bot = _policy_bot().PolicyBot(name[len(POLICY_PREFIX) :], "official", players)
         return Player(policy, Reflex(), DEFAULT_BUDGET)
     if is_file_bot(name):
         own = loading.load_for(name, "official")
@@ -207,14 +217,13 @@ def official_player(name: str, players: int | None) -> Player:
 def classic_player(name: str, players: int | None) -> ClassicPlayer:
     """A classic seat's player for a bot or a level name (``make_player``)."""
     from dos.bots.classic.base import ReactionReflex
-    from dos.bots.classic.runner import ClassicPlayer
+    from dos.play.classic import ClassicPlayer
 
     if name.startswith(POLICY_PREFIX):
-        from dos.bots.policy import PolicyRefusedError, load_for
-
+        policy_bot = _policy_bot()
         # Trained policies play the official rules: this refuses, saying what the file plays.
-        load_for(name[len(POLICY_PREFIX) :], "classic", players)
-        raise PolicyRefusedError(f"{name}: policies play the official rules only")
+        policy_bot.load_for(name[len(POLICY_PREFIX) :], "classic", players)
+        raise policy_bot.PolicyRefusedError(f"{name}: policies play the official rules only")
     if name in CLASSIC_LEVELS:
         bot, settings, (seconds, miss), budget = CLASSIC_LEVELS[name]
         reflex = ReactionReflex(seconds_per_target=seconds, miss=miss)

@@ -53,6 +53,7 @@ on disk next to the sources; the first use on a machine compiles (under a minute
 
 from __future__ import annotations
 
-from dos.fast.api import Batch, Core, Game, core
+from dos.fast.api import Batch, Game, core
+from dos.fast.compiled import Core
 
 __all__ = ["Batch", "Core", "Game", "core"]

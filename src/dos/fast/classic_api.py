@@ -1,4 +1,4 @@
-"""The classic rule set's compiled core behind ``dos.fast.api.Core``, and its conversions
+"""The classic rule set's compiled core behind ``dos.fast.compiled.Core``, and its conversions
 to and from ``dos.rules.classic`` (states and actions)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from dos.fast import classic as fc
 from dos.fast._jit import njit, njit_parallel, prange
-from dos.fast.api import Core
+from dos.fast.compiled import Core
 from dos.rng import seed_state
 from dos.rules.classic.actions import Action, Kind
 from dos.rules.classic.options import Options

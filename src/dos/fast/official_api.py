@@ -1,4 +1,4 @@
-"""The official rule set's compiled core behind ``dos.fast.api.Core``."""
+"""The official rule set's compiled core behind ``dos.fast.compiled.Core``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dos.errors import DosError
 from dos.fast import official as fo
 from dos.fast import state as ly
 from dos.fast._jit import njit, njit_parallel, prange
-from dos.fast.api import Core
+from dos.fast.compiled import Core
 from dos.fast.official_convert import (
     action_of,
     code_of,

@@ -38,6 +38,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
+from dos.db.base import Base
+from dos.db.games import GamePlayerRow, GameRow, TableRow
 from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS, Rating, rate_against
 from dos.ratings.policy import (
     BOT_PREFIX,
@@ -51,7 +53,6 @@ from dos.ratings.policy import (
     provisional,
 )
 from dos.ratings.ranks import RankError, ranks
-from dos.server.models import Base, GamePlayerRow, GameRow, TableRow
 
 log = logging.getLogger(__name__)
 

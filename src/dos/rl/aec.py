@@ -43,8 +43,8 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
 from dos import ruleset
-from dos.bots.reflex import Reflex
 from dos.cards import NAMES as OFFICIAL_NAMES
+from dos.play.reflex import Reflex
 from dos.rl.codec import make_codec
 from dos.rl.layout import check_layout
 from dos.rl.race import Race

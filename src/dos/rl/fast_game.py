@@ -2,7 +2,7 @@
 
 ``FastGame`` plays what the Python engine plays for ``dos.rl.aec.DosAEC`` and
 ``dos.rl.gym_env.DosGym``, on a flat game of ``dos.fast``: the same deal from the same game
-seed; the DOS race of the arena's referee, compiled (``dos.rl.flat.race``) and drawing what
+seed; the DOS race of the runner's referee, compiled (``dos.rl.flat.race``) and drawing what
 the referee's ``random.Random`` draws; the bots at their seats with the same generators and
 the same views (``dos.fast.official_convert.view_of``); the registry's ``random`` bot
 compiled (its ``random.Random`` as a compiled Mersenne Twister, so it draws the same
@@ -25,9 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dos.arena.game import Player
 from dos.bots.random_bot import RandomBot
-from dos.bots.reflex import Reflex
 from dos.fast import core
 from dos.fast import official as fo
 from dos.fast import state as ly
@@ -40,6 +38,8 @@ from dos.fast.official_convert import (
     view_of,
 )
 from dos.fast.rng import MT_SIZE
+from dos.play.official import Player
+from dos.play.reflex import Reflex
 from dos.rl import flat
 from dos.rl import official_actions as table
 from dos.rl.official_observation import official_layout

@@ -12,7 +12,7 @@ compiled (``dos.rl.flat``): one call a batch step, and Python only for what need
 bot's decision, a deal). Official rules only (the fast core's).
 
 DOS calls and catches: ``race="agents"`` as in ``dos.rl.race``; ``race="reflex"`` races each
-obligation when it opens, as the arena's referee does, with each seat's reflexes (the
+obligation when it opens, as the runner's referee does, with each seat's reflexes (the
 caller's ``reflex``, a bot's own; ``Reflex()`` by default: sure, reaction times lognormal
 around 1 s with sigma 0.25), drawn from the game's own generator rather than the referee's
 ``random.Random`` stream.
@@ -43,11 +43,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from dos.arena.game import Player
-from dos.bots.reflex import Reflex
 from dos.fast import Batch
 from dos.fast import state as ly
 from dos.fast.rng import MT_SIZE
+from dos.play.official import Player
+from dos.play.reflex import Reflex
 from dos.rl import flat
 from dos.rl import official_actions as table
 from dos.rl.aec import observation_space

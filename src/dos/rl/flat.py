@@ -13,7 +13,7 @@ computes (tests compare them bit for bit):
   Twister, so their choices are the Python bot's), and stops for what needs Python (another
   bot, a round's record).
 
-The race is the arena's referee (``dos.arena.game.DosReferee``): each obligation that opens
+The race is the runner's referee (``dos.play.official.DosReferee``): each obligation that opens
 is raced once, the owner's call against the quickest catch, each seat with its reflexes. In
 ``RACE_EXACT`` it draws what the referee draws from its ``random.Random`` (kept as a compiled
 Mersenne Twister: ``random()``, then ``lognormvariate`` by Kinderman and Monahan's method as
@@ -28,7 +28,7 @@ holds the Mersenne Twisters of the ``random`` seats and, last, the exact race's.
 how a table is played: the race (``RACE_*``), whether codes are recorded, and each seat's
 kind (``CALLER``: the environment's caller decides, ``RANDOM``: the compiled ``random`` bot,
 ``BOT``: a bot in Python). ``reflex`` is a ``float64`` [players, 4] array: each seat's call
-and catch reliability, median reaction time and spread (``dos.bots.reflex.Reflex``).
+and catch reliability, median reaction time and spread (``dos.play.reflex.Reflex``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ RACE_NONE = 0
 RACE_COMPILED = 1
 """The race drawn from the game's ``RNG_RACE`` generator (SplitMix64)."""
 RACE_EXACT = 2
-"""The race drawn as the arena's referee draws from its ``random.Random`` (the last row of
+"""The race drawn as the runner's referee draws from its ``random.Random`` (the last row of
 ``mts``)."""
 CALLER = 0
 RANDOM = 1
@@ -141,7 +141,7 @@ def offsets(layout: Any) -> np.ndarray:
 
 
 def reflex_table(reflexes: Any) -> np.ndarray:
-    """Each seat's reflexes (``dos.bots.reflex.Reflex``) as the compiled race reads them."""
+    """Each seat's reflexes (``dos.play.reflex.Reflex``) as the compiled race reads them."""
     return np.array(
         [[r.call_reliability, r.catch_reliability, r.reaction, r.spread] for r in reflexes],
         np.float64,
@@ -384,7 +384,7 @@ def _hand_changed(s: Any, ext: Any, seat: int) -> bool:
 @njit
 def race(s: Any, ext: Any, cfg: Any, reflex: Any, mt: Any) -> None:
     """Each obligation not raced yet, the owner's call against the quickest catch, as
-    ``dos.arena.game.DosReferee.settle`` races (an obligation nobody acted on is not raced
+    ``dos.play.official.DosReferee.settle`` races (an obligation nobody acted on is not raced
     again until its owner's hand changes), drawn from ``ext[RNG_RACE]`` or, with
     ``RACE_EXACT``, from the Mersenne Twister ``mt``."""
     raced = ext[RACED]

@@ -36,7 +36,7 @@ from gymnasium import spaces
 
 from dos import ruleset
 from dos.bots import registry
-from dos.bots.reflex import Reflex
+from dos.play.reflex import Reflex
 from dos.rl.aec import (
     ILLEGAL_REWARD,
     choose_backend,

@@ -4,7 +4,7 @@ The network scores every action index: a *state tower* turns the observation int
 ``h``; an *action tower* turns each index's fixed features (``dos.rl.features``) into a vector
 ``e_i``; the logit of index ``i`` is ``e_i . h + bias_i``, and only indices in the mask are
 ever chosen. A value head on the state tower serves training. ``dos.rl.train`` trains it
-with JAX; playing needs only NumPy (``dos.bots.policy``).
+with JAX; playing needs only NumPy (``dos.rl.policy_bot``).
 
 A policy file is a ``.npz``: the arrays of ``PARAMS`` and ``meta``, a JSON text holding the
 rule set, the observation layout, the player count and how it was trained. A policy reads the

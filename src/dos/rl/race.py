@@ -5,7 +5,7 @@ steps one agent at a time, so it needs a rule for who wins the race. Two are off
 
 * ``"reflex"`` (the default, as in ``dos tournament``): every seat has a ``Reflex`` (a
   reliability and a reaction time); after each action, each DOS obligation that has just
-  opened is raced at once by the arena's own referee (``dos.arena.game.DosReferee``): the
+  opened is raced at once by the runner's own referee (``dos.play.official.DosReferee``): the
   owner's call against the others' catches, the quickest wins, all of it drawn from the race
   generator seeded from the game's seed. An obligation nobody acted on stays open, and then the
   ``dos`` / ``catch +r`` indices appear in the mask of the seat to act.
@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from dos import ruleset
-from dos.arena.game import DosReferee, Player
-from dos.bots.base import Budget
-from dos.bots.reflex import Reflex
+from dos.play.bot import Budget
+from dos.play.official import DosReferee, Player
+from dos.play.reflex import Reflex
 from dos.rules.official import Action, SeatView
 
 RACES = ("reflex", "agents")

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from dos import ruleset
-from dos.bots.reflex import Reflex
+from dos.play.reflex import Reflex
 from dos.rl.codec import make_codec
 from dos.rl.gym_env import Opponents
 from dos.rl.race import Race

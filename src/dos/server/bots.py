@@ -3,7 +3,7 @@ stand-in bots of players who are away.
 
 A bot sees only its seat's view (``dos.bots``), decides after a delay that looks human, and
 sends its action through the same path as a client, so it is checked, committed and
-broadcast like any other. DOS calls and catches are reflexes (``dos.bots.reflex``): when an
+broadcast like any other. DOS calls and catches are reflexes (``dos.play.reflex``): when an
 obligation opens, every bot at the table schedules its call or catch after its reaction time,
 and the first action the server accepts, a bot's or a person's, wins the race.
 
@@ -25,11 +25,11 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dos import ruleset
-from dos.arena.game import Player
 from dos.bots.registry import make_player
+from dos.play.official import Player
 
 if TYPE_CHECKING:
-    from dos.bots.classic.runner import ClassicPlayer
+    from dos.play.classic import ClassicPlayer
     from dos.ruleset import RuleSet
 
 log = logging.getLogger(__name__)

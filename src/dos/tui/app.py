@@ -14,6 +14,7 @@ from textual.screen import Screen
 from dos import records
 from dos.tui.clock import Clock
 from dos.tui.controller import Timing
+from dos.tui.screens.summary import GameEndScreen
 from dos.tui.terminals import Controller, terminal
 
 
@@ -98,6 +99,10 @@ class DosApp(App[None]):
         unheard."""
         if self.thinker is not None:
             self.thinker.shutdown(wait=False, cancel_futures=True)
+
+    def on_game_end_screen_new_game(self, message: GameEndScreen.NewGame) -> None:
+        """The end-of-game screen asked for a new game."""
+        self.new_game(message.rules)
 
     def new_game(self, rules: str | None = None) -> None:
         """Leaves the finished game for a new one (same settings, next seed), of the rule set

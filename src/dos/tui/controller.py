@@ -1,7 +1,7 @@
 """One game against bots in real time: the terminal client's model, free of any screen.
 
 The controller owns the game's ``State`` and changes it only through the engine's ``apply``.
-It schedules the bots' moves and their DOS reflexes (``dos.bots.reflex``) as timed events and
+It schedules the bots' moves and their DOS reflexes (``dos.play.reflex``) as timed events and
 runs those that are due whenever it is ticked; it never sleeps, and it reads the time from an
 injectable ``Clock``, so tests drive a whole round by moving a ``ManualClock``.
 
@@ -37,13 +37,13 @@ from functools import partial
 from typing import TypeVar
 
 from dos import records
-from dos.arena.game import Player
-from dos.bots.base import OUT_OF_TURN
 from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.i18n import text
 from dos.i18n.describe import Before, describe
 from dos.i18n.explain import explain_official
+from dos.play.bot import OUT_OF_TURN
+from dos.play.official import Player
 from dos.rules.official import (
     Action,
     Kind,

@@ -1,26 +1,17 @@
-"""What every classic bot shares: the bot protocol over the classic view, and the reaction
-test as a reflex (RULES.md §9: "Bots pass it with a configurable reaction time")."""
+"""What every classic bot shares: the bot protocol over the classic view (``ClassicBot``,
+defined beside the runner in ``dos.play.bot``), and the reaction test as a reflex (RULES.md §9:
+"Bots pass it with a configurable reaction time")."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol
 
-from dos.bots.base import Budget
+from dos.play.bot import ClassicBot
 from dos.rules.classic import Action, Phase, SeatView
 from dos.rules.classic.actions import react
 
-
-class ClassicBot(Protocol):
-    """A classic player program. ``choose`` is called only when the bot's seat is to act,
-    the reaction test included."""
-
-    name: str
-
-    def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
-        """One of ``view.legal``, or in the reaction test any ``react`` answer."""
-        ...
+__all__ = ["ClassicBot", "ReactionReflex", "reaction_answer"]
 
 
 @dataclass(frozen=True, slots=True)

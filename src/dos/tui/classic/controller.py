@@ -16,7 +16,7 @@ due, so tests drive a whole game by moving a ``ManualClock``.
   every target is hit or the time has run out.
 
 Everything random comes from the seed: the deal and the targets (the engine) and each bot's
-generator (``"{seed}/seat{n}"``), as in ``dos.bots.classic.runner``.
+generator (``"{seed}/seat{n}"``), as in ``dos.play.classic``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from dos import records
-from dos.bots.classic.runner import ClassicPlayer
 from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.i18n import text
 from dos.i18n.explain import explain_classic
+from dos.play.classic import ClassicPlayer
 from dos.rules.classic import (
     Action,
     Kind,

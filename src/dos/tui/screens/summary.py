@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -82,20 +83,26 @@ class SummaryScreen(ModalScreen[None]):
 
 
 class GameEndScreen(ModalScreen[None]):
-    """The end of a game, of either rule set: a new game (``new_game``), or ``q`` leaves."""
+    """The end of a game, of either rule set: a new game (``new_game``), or ``q`` leaves.
+
+    The screen only says what was chosen: a new game is asked for with a ``NewGame`` message,
+    which the application answers by dealing it (``DosApp.new_game``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", show=False),
         Binding("escape", "quit", show=False),
     ]
 
-    def action_new_game(self, rules: str = "official") -> None:
-        """Starts a new game (of ``rules``) with the same settings and the next seed."""
-        from dos.tui.app import DosApp
+    class NewGame(Message):
+        """A new game was asked for: same settings, next seed, of the rule set ``rules``."""
 
-        app = self.app
-        if isinstance(app, DosApp):
-            app.new_game(rules)
+        def __init__(self, rules: str) -> None:
+            super().__init__()
+            self.rules = rules
+
+    def action_new_game(self, rules: str = "official") -> None:
+        """Asks for a new game (of ``rules``) with the same settings and the next seed."""
+        self.post_message(self.NewGame(rules))
 
     def action_quit(self) -> None:
         """Leaves the program."""

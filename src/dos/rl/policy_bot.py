@@ -13,6 +13,9 @@ refuses any other with ``PolicyRefusedError``, naming the file, what it plays an
 table is; so ``dos tournament``, ``dos ladder`` and ``dos watch`` refuse the table before the
 first game (exit status 2). A bot made without saying the table checks the first view it is
 shown instead.
+
+The bot registry (``dos.bots.registry``) names this module, ``POLICY_BOT``, and imports it
+only when a ``policy:FILE`` is asked for: the bots never import the RL layer.
 """
 
 from __future__ import annotations
@@ -20,14 +23,12 @@ from __future__ import annotations
 import random
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dos.bots.base import Budget, turn_choices
 from dos.errors import DosError
+from dos.rl.official_actions import OfficialActions
+from dos.rl.policy import Policy, load
 from dos.rules.official import Action, SeatView
-
-if TYPE_CHECKING:
-    from dos.rl.policy import Policy
 
 
 class PolicyRefusedError(DosError, ValueError):
@@ -38,8 +39,6 @@ class PolicyRefusedError(DosError, ValueError):
 @cache
 def _load(path: str, modified: int) -> Policy:
     """A policy file, read once per process (a tournament builds a bot for every game)."""
-    from dos.rl.policy import load
-
     return load(path)
 
 
@@ -67,8 +66,6 @@ class PolicyBot:
     def __init__(
         self, path: str | Path, rules: str = "official", players: int | None = None
     ) -> None:
-        from dos.rl.official_actions import OfficialActions
-
         self.policy = load_for(path, rules, players)
         self.name = f"policy:{path}"
         self._table = OfficialActions()

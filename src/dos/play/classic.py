@@ -17,8 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from dos.bots.base import BotError, Budget
-from dos.bots.classic.base import ClassicBot
+from dos.play.bot import BotError, Budget, ClassicBot
 from dos.rules.classic import Kind, Options, Phase, apply, new_game, view
 
 

@@ -1,4 +1,4 @@
-"""One game between bots, played by the rules engine, with the DOS race settled by reflexes.
+"""One official game between bots, played by the rules engine, the DOS race settled by reflexes.
 
 Everything random in a game comes from its seed: the deal (the engine's own generator), each
 seat's bot generator and the race generator. So the same seed and seating give the same game
@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from dos.bots.base import OUT_OF_TURN, Bot, BotError, Budget
-from dos.bots.reflex import Reflex
+from dos.play.bot import OUT_OF_TURN, Bot, BotError, Budget
+from dos.play.reflex import Reflex
 from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
 
 
