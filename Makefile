@@ -71,4 +71,5 @@ bench: | $(UV)
 	$(BIN)/python bench/speed.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis \
+		.import_linter_cache .grimp_cache
