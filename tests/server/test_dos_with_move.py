@@ -31,7 +31,11 @@ def cards_laid(action: str) -> int:
 
 
 def leaving_two(view: dict[str, Any]) -> list[str]:
-    """The person's turn actions that leave two cards in hand."""
+    """The person's turn actions that leave two cards in hand. None while the person owes
+    DOS penalty cards (caught during their own turn): those arrive when the turn ends
+    (RULES.md §4.4), so a lay that takes the hand to two ends the turn with four."""
+    if view["penalties"][view["seat"]]:
+        return []
     hand = len(view["hand"])
     return [a for a in view["legal"] if ":" not in a and 0 < cards_laid(a) == hand - 2]
 
