@@ -1,159 +1,86 @@
-"""Golden playthroughs: seeded games written out step by step and compared with files.
+"""Golden playthroughs of every rule set: seeded games written out step by step and compared
+with files.
 
-Each file in ``tests/golden/`` is one game of the official rules played by a seeded random
-policy (``random.Random(seed)`` choosing among every seat's legal actions, out-of-turn DOS
-calls and catches included). Every step is one block: a summary of the whole state (round,
-turn, phase, Center Row, every hand, pile sizes, scores, bonuses, open DOS obligations,
-deferred penalties), the legal actions of the seat to act, the other seats' out-of-turn
-actions, and the chosen action. Games stop when over or after ``max_steps`` actions.
-
-Any change of behaviour shows up as a diff. To rewrite the files after an intended change::
+Each rule set writes its games in its own way (``tests/rulesets/golden_official.py`` and
+``golden_classic.py``: what a step shows, the policy, the games); the tests are the same for
+all. Any change of
+behaviour shows up as a diff. To rewrite the files after an intended change::
 
     DOS_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_golden.py
 
-and review the diff with ``git diff tests/golden``.
+and review the diff with ``git diff tests/golden tests/classic/golden``.
 """
 
 from __future__ import annotations
 
-import json
-import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from dos.cards import NAMES
-from dos.rules.official import (
-    Options,
-    Phase,
-    State,
-    all_legal_actions,
-    apply,
-    legal_actions,
-    new_game,
-)
-from dos.rules.official.views import phase_name
+from rulesets import golden_classic, golden_official
 from support import Game, check_golden
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+
+@dataclass(frozen=True, slots=True)
+class Golden:
+    """One rule set's golden playthroughs: where they are, which games, how each is written,
+    and what they must show between them."""
+
+    directory: Path
+    games: list[Game]
+    render: Callable[[Game], str]
+    shown: tuple[str, ...]
+
+    def path(self, game: Game) -> Path:
+        return self.directory / f"{game.name}.txt"
 
 
-GAMES = [
-    Game("official_2p_seed11", 2, 11, {"target_score": 60}, 300),
-    Game("official_4p_seed25", 4, 25, {"target_score": 150}, 300),
-    Game(
-        "official_6p_seed39_options",
-        6,
-        39,
-        {
-            "target_score": 150,
-            "dealer_starts": True,
-            "deal_passes_left": True,
-            "bonus_lay_mandatory": True,
-        },
-        300,
+GOLDEN = {
+    "official": Golden(
+        golden_official.GOLDEN_DIR,
+        golden_official.GAMES,
+        golden_official.render,
+        golden_official.SHOWN,
     ),
-]
+    "classic": Golden(
+        golden_classic.GOLDEN_DIR,
+        golden_classic.GAMES,
+        golden_classic.render,
+        golden_classic.SHOWN,
+    ),
+}
+CASES = [(rules, game) for rules, golden in GOLDEN.items() for game in golden.games]
 
 
-def cards(hand: list[int] | tuple[int, ...]) -> str:
-    return " ".join(NAMES[c] for c in hand) or "-"
+@pytest.mark.parametrize(("rules", "game"), CASES, ids=[game.name for _, game in CASES])
+def test_golden_playthrough_is_unchanged(rules: str, game: Game) -> None:
+    check_golden(GOLDEN[rules].path(game), GOLDEN[rules].render(game), game.name)
 
 
-def summary(state: State, step: int) -> list[str]:
-    players = state.options.players
-    phase = phase_name(state.phase, state.drew, bool(state.matched))
-    center = "  ".join(f"{i}:{NAMES[c]}" for i, c in enumerate(state.center)) or "-"
-    lines = [
-        f"step {step} | round {state.round} | dealer {state.dealer} | turn {state.turn} | {phase}",
-        f"  center   {center}",
-    ]
-    if state.matched:
-        played = "  ".join(f"{i}<-{cards(c)}" for i, c in sorted(state.matched.items()))
-        lines.append(f"  matched  {played}")
-    for seat, hand in enumerate(state.hands):
-        lines.append(f"  seat {seat}   ({len(hand)}) {cards(hand)}")
-    lines.append(f"  piles    draw {len(state.draw_pile)} | discard {len(state.discard)}")
-    lines.append("  scores   " + " ".join(str(s) for s in state.scores))
-    if state.single_bonuses or state.double_bonuses or state.placements_left:
-        lines.append(
-            f"  bonuses  single {state.single_bonuses} | double {state.double_bonuses}"
-            f" | placements left {state.placements_left}"
-        )
-    open_seats = [str(s) for s in range(players) if state.dos_open >> s & 1]
-    if open_seats:
-        lines.append("  dos open " + " ".join(open_seats))
-    if any(state.penalties):
-        lines.append("  penalty  " + " ".join(str(p) for p in state.penalties))
-    return lines
+@pytest.mark.parametrize("rules", GOLDEN)
+def test_rendering_is_deterministic(rules: str) -> None:
+    golden = GOLDEN[rules]
+    assert golden.render(golden.games[0]) == golden.render(golden.games[0])
 
 
-def render(game: Game) -> str:
-    state = new_game(Options(players=game.players, **game.options), game.seed)
-    chooser = random.Random(game.seed)
-    options = json.dumps(state.options.to_json(), sort_keys=True)
-    out = [
-        f"# {game.name}: official rules, seed {game.seed}, options {options}",
-        f"# policy: random.Random({game.seed}).choice(all_legal_actions(state)); "
-        f"at most {game.max_steps} actions",
-    ]
-    for number, drawn in enumerate(state.dealer_draws, 1):
-        shown = " ".join(f"{seat}:{NAMES[card]}" for seat, card in drawn)
-        out.append(f"# draw for dealer, pass {number}: {shown}")
-    rounds_seen = 0
-    for step in range(1, game.max_steps + 1):
-        out.append("")
-        out.extend(summary(state, step))
-        if state.phase == Phase.OVER:
-            break
-        own = legal_actions(state)
-        out.append("  legal    " + " ".join(str(a) for a in own))
-        others = all_legal_actions(state)[len(own) :]
-        if others:
-            out.append("  others   " + ", ".join(str(a) for a in others))
-        action = chooser.choice(all_legal_actions(state))
-        apply(state, action)
-        out.append(f"  action   {action}")
-        if len(state.round_results) > rounds_seen:
-            result = state.round_results[-1]
-            rounds_seen += 1
-            out.append(
-                f"  round {result.round} won by seat {result.winner}: +{result.points} points"
-            )
-    out.append("")
-    if state.phase == Phase.OVER:
-        out.append(f"# game over: seat {state.winner} wins, scores {state.scores}")
-    else:
-        out.append(f"# truncated after {game.max_steps} actions")
-    return "\n".join(out) + "\n"
-
-
-@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
-def test_golden_playthrough_is_unchanged(game: Game) -> None:
-    check_golden(GOLDEN_DIR / f"{game.name}.txt", render(game), game.name)
-
-
-def test_rendering_is_deterministic() -> None:
-    assert render(GAMES[0]) == render(GAMES[0])
-
-
-def test_the_golden_games_exercise_the_rules_they_should() -> None:
-    """Guard against golden files that would test little: between them they go through every
-    phase, a catch, a call, a colour-bonus placement and a finished round and game."""
-    text = "".join((GOLDEN_DIR / f"{g.name}.txt").read_text(encoding="utf-8") for g in GAMES)
-    for needed in (
-        "| drawn",
-        "| matching",
-        "| placing",
-        "  action   lay ",
-        "  action   place ",
-        ": catch ",
-        "dos open ",
-        "penalty  ",
-        " won by seat ",
-        "# game over: ",
-    ):
-        assert needed in text, f"no golden game shows {needed!r}"
-    for game in GAMES:
-        lines = (GOLDEN_DIR / f"{game.name}.txt").read_text(encoding="utf-8").splitlines()
+@pytest.mark.parametrize("rules", GOLDEN)
+def test_the_golden_games_exercise_the_rules_they_should(rules: str) -> None:
+    """Guard against golden files that would test little: between them they show what the
+    rule set lists, and none is longer than its limit."""
+    golden = GOLDEN[rules]
+    texts = [golden.path(game).read_text(encoding="utf-8") for game in golden.games]
+    for needed in golden.shown:
+        assert needed in "".join(texts), f"no golden game shows {needed!r}"
+    for game, text in zip(golden.games, texts, strict=True):
+        lines = text.splitlines()
+        assert lines[0].startswith(f"# {game.name}: {rules} rules, seed {game.seed}, ")
         assert sum(line.startswith("step ") for line in lines) <= game.max_steps
+
+
+def test_every_golden_file_is_a_game_of_a_rule_set() -> None:
+    """No golden file lies unchecked: each is the game of a rule set's list."""
+    for golden in GOLDEN.values():
+        on_disk = {path.name for path in golden.directory.glob("*.txt")}
+        assert on_disk == {golden.path(game).name for game in golden.games}
