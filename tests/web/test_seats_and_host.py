@@ -33,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("chromium")
 
 
 def _server(folder: Path, grace: str) -> Iterator[Server]:
-    server = Server(data=folder, args=["--grace", grace])
+    server = Server(data=folder, args=["--grace", grace, "--bot-delay", "0"])
     server.start()
     try:
         yield server
