@@ -52,11 +52,12 @@ precompile: setup
 
 pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
 
-# The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker:
+# The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker
+# (three on CI's two cores: a sixth of the time the tests wait on servers and browsers):
 # every module starts its own servers on free ports and data folders of its own. Those folders
 # go to memory (/dev/shm) where it has room (2 GiB or more): every stored action is synced to
 # disk, which the tests need not wait for.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail -1)" -ge 2 ] 2>/dev/null && echo /dev/shm)
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
