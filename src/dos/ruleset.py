@@ -15,6 +15,7 @@ entries (``dos.rulesets``) are registered on the first look-up.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -206,6 +207,39 @@ class Entry:
             return self.private_json(state, seat)
         full = self.rules().view_json(state, seat)
         return {"hand": full.get("hand"), "legal": full.get("legal")}
+
+
+def loaded(path: str) -> Callable[[], Any]:
+    """A factory for an entry: ``"module:name"`` imported when the factory is called, not
+    before, so that the registry imports no layer.
+
+    >>> loaded("dos.rules.official:RULES")().name
+    'official'
+    """
+    module, _, name = path.partition(":")
+    return lambda: _attribute(module, name)
+
+
+def deferred(path: str) -> Callable[..., Any]:
+    """A function of an entry: ``"module:name"`` imported when first called, then called with
+    the arguments given.
+
+    >>> deferred("dos.ratings.ranks:official_ranks")({"winner": 1, "scores": [9, 200]}, 2)
+    [1, 0]
+    """
+    module, _, name = path.partition(":")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return _attribute(module, name)(*args, **kwargs)
+
+    return call
+
+
+def _attribute(module: str, name: str) -> Any:
+    value: Any = importlib.import_module(module)
+    for part in name.split("."):
+        value = getattr(value, part)
+    return value
 
 
 _ENTRIES: dict[str, Entry] = {}

@@ -1,31 +1,14 @@
 """The registry entry of the classic rule set (RULES.md §9): what each layer needs of it.
 
-Every factory imports its layer when called, never on import.
+Every layer is named by its module and imported when a caller asks for it, never on import.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from dos.ruleset import Entry, ReactionTest
-
-if TYPE_CHECKING:
-    from dos.agents.text import TextView
-    from dos.arena.played import PlayedGame
-    from dos.arena.schedule import GameSpec
-    from dos.bots.kits import BotKit
-    from dos.fast.compiled import Core
-    from dos.i18n.explain import Explainer
-    from dos.rl.codec import Codec
-    from dos.ruleset import RuleSet
-    from dos.tui.terminals import Terminal
-
-
-def _rules() -> RuleSet[Any, Any]:
-    from dos.rules.classic import RULES
-
-    return RULES
+from dos.ruleset import Entry, ReactionTest, deferred, loaded
 
 
 def time_limit(state: Any) -> float | None:
@@ -60,80 +43,26 @@ def at_least(action: Any, ms: int) -> Any:
     return react(action.hits, ms, action.seat)
 
 
-def _seat_view(data: dict[str, Any]) -> Any:
-    from dos.agents.seat_view import classic_view
-
-    return classic_view(data)
-
-
-def _bots() -> BotKit:
-    from dos.bots.kits import CLASSIC_BOTS
-
-    return CLASSIC_BOTS
-
-
-def _fast_core() -> Core:
-    from dos.fast.classic_api import CORE
-
-    return CORE
-
-
-def _codec(players: int, **options: Any) -> Codec:
-    from dos.rl.codec import ClassicCodec
-
-    return ClassicCodec(players, **options)
-
-
-def _text() -> TextView:
-    from dos.agents.text import CLASSIC_TEXT
-
-    return CLASSIC_TEXT
-
-
-def _explainer() -> Explainer:
-    from dos.i18n.explain import CLASSIC_WORDS
-
-    return CLASSIC_WORDS
-
-
-def _terminal() -> Terminal:
-    from dos.tui.terminals import CLASSIC_TERMINAL
-
-    return CLASSIC_TERMINAL
-
-
-def _arena_game(spec: GameSpec) -> PlayedGame:
-    from dos.arena.played import play_classic
-
-    return play_classic(spec)
-
-
 def _options(data: Mapping[str, Any]) -> Any:
     from dos.rules.classic import Options
 
     return Options.from_json(dict(data))
 
 
-def _ranks(result: dict[str, Any], players: int) -> list[int]:
-    from dos.ratings.ranks import classic_ranks
-
-    return classic_ranks(result, players)
-
-
 CLASSIC = Entry(
     name="classic",
-    rules=_rules,
+    rules=loaded("dos.rules.classic:RULES"),
     summary="the classic rules (seed 004): UNO-style DOS with a reaction test, to a ranking",
     reaction=ReactionTest(time_limit, at_least),
-    seat_view=_seat_view,
-    bots=_bots,
-    fast_core=_fast_core,
-    codec=_codec,
-    text=_text,
-    explainer=_explainer,
-    terminal=_terminal,
-    arena_game=_arena_game,
+    seat_view=deferred("dos.agents.seat_view:classic_view"),
+    bots=loaded("dos.bots.kits:CLASSIC_BOTS"),
+    fast_core=loaded("dos.fast.classic_api:CORE"),
+    codec=deferred("dos.rl.codec:ClassicCodec"),
+    text=loaded("dos.agents.text:CLASSIC_TEXT"),
+    explainer=loaded("dos.i18n.explain:CLASSIC_WORDS"),
+    terminal=loaded("dos.tui.terminals:CLASSIC_TERMINAL"),
+    arena_game=deferred("dos.arena.played:play_classic"),
     options=_options,
-    ranks=_ranks,
+    ranks=deferred("dos.ratings.ranks:classic_ranks"),
 )
 """The classic rule set's entry."""
