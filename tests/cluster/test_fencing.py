@@ -17,47 +17,18 @@ from dos.server.storage import (
     Database,
     NewAction,
     StaleEpochError,
-    StoredGame,
     StoredSeat,
-    StoredTable,
     claim_epoch,
     insert_game,
     insert_table,
     load_game,
     table_epoch,
 )
+from server.stored import stored_game, stored_table
 
 pytestmark = pytest.mark.asyncio
 
 CODE = "ABCDEF"
-
-
-def _table(code: str = CODE) -> StoredTable:
-    return StoredTable(
-        code=code,
-        rules="official",
-        options={"target_score": 50},
-        public=True,
-        status="lobby",
-        host=0,
-        turn_seconds=None,
-        games=0,
-        created_at=1.0,
-        seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)],
-    )
-
-
-def _game() -> StoredGame:
-    return StoredGame(
-        id=0,
-        number=1,
-        rules="official",
-        options={"players": 2, "target_score": 50},
-        seed=5,
-        players=["Ada", "easy bot"],
-        status="playing",
-        result=None,
-    )
 
 
 @pytest_asyncio.fixture
@@ -67,9 +38,9 @@ async def two(database: str) -> AsyncIterator[tuple[Database, Database, int]]:
     first.start()
     second.start()
     try:
-        await first.call(insert_table, _table())
+        await first.call(insert_table, stored_table(CODE))
         seats = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)]
-        game_id = await first.call(insert_game, CODE, _game(), seats)
+        game_id = await first.call(insert_game, CODE, stored_game(), seats)
         yield first, second, game_id
     finally:
         first.close()
@@ -136,8 +107,8 @@ async def test_a_stale_action_in_a_group_commit_fails_alone(
     two: tuple[Database, Database, int],
 ) -> None:
     db, _, game_id = two
-    await db.call(insert_table, _table("BBBBBB"))
-    other = await db.call(insert_game, "BBBBBB", _game(), [])
+    await db.call(insert_table, stored_table("BBBBBB"))
+    other = await db.call(insert_game, "BBBBBB", stored_game(), [])
     await db.call(claim_epoch, CODE, 2, "owner-b")
     outcomes = await asyncio.gather(
         db.append(NewAction(game_id, 0, "draw", 0, False, epoch=2)),

@@ -25,30 +25,14 @@ from dos.server.chat import (
 from dos.server.limits import Counters, Limits
 from dos.server.storage import (
     Database,
-    StoredSeat,
-    StoredTable,
     expire_table,
     insert_table,
     load_active,
     load_table,
 )
 from server.chat_fakes import FakeTable
+from server.stored import stored_table
 from server.support import ServerProcess, WsPlayer, create_table, join_table
-
-
-def _table(code: str) -> StoredTable:
-    return StoredTable(
-        code=code,
-        rules="official",
-        options={},
-        public=False,
-        status="lobby",
-        host=0,
-        turn_seconds=None,
-        games=0,
-        created_at=1.0,
-        seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)],
-    )
 
 
 def _line(number: int, seat: int | None = 0) -> Line:
@@ -61,8 +45,8 @@ async def test_a_tables_chat_is_stored_bounded_and_loaded_with_it(database: str)
     db = Database(database)
     db.start()
     try:
-        await db.call(insert_table, _table("AAAAAA"))
-        await db.call(insert_table, _table("BBBBBB"))
+        await db.call(insert_table, stored_table("AAAAAA", options={}, public=False))
+        await db.call(insert_table, stored_table("BBBBBB", options={}, public=False))
         for number in range(8):
             await db.call(store_line, "AAAAAA", _line(number), 5)
         gg: Line = {"seat": None, "name": None, "text": None, "reaction": "gg"}
@@ -160,7 +144,7 @@ async def test_lines_said_at_once_are_kept_in_the_order_everyone_saw(tmp_path: P
     db = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}")
     db.start()
     try:
-        await db.call(insert_table, _table("CHAT22"))
+        await db.call(insert_table, stored_table("CHAT22", options={}, public=False))
         room = ChatRoom("CHAT22", db)
         ada, bo = FakeClient(0), FakeClient(1)
         table = FakeTable([ada, bo])

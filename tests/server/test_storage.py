@@ -14,9 +14,7 @@ from dos.server.players import player_results
 from dos.server.storage import (
     Database,
     NewAction,
-    StoredGame,
     StoredSeat,
-    StoredTable,
     finish_game,
     insert_game,
     insert_table,
@@ -25,34 +23,7 @@ from dos.server.storage import (
     load_table,
     migrate,
 )
-
-
-def _table(code: str) -> StoredTable:
-    return StoredTable(
-        code=code,
-        rules="official",
-        options={"target_score": 50},
-        public=True,
-        status="lobby",
-        host=0,
-        turn_seconds=None,
-        games=0,
-        created_at=1.0,
-        seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)],
-    )
-
-
-def _game() -> StoredGame:
-    return StoredGame(
-        id=0,
-        number=1,
-        rules="official",
-        options={"players": 2, "target_score": 50},
-        seed=2**61 + 5,
-        players=["Ada", "easy bot"],
-        status="playing",
-        result=None,
-    )
+from server.stored import stored_game, stored_table
 
 
 def test_the_migrations_build_the_models_schema(database: str) -> None:
@@ -70,9 +41,9 @@ async def test_actions_are_committed_in_order_and_a_table_loads_back(database: s
     db = Database(database)
     db.start()
     try:
-        await db.call(insert_table, _table("AAAAAA"))
+        await db.call(insert_table, stored_table("AAAAAA"))
         seats = [StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, None, "easy", None)]
-        game_id = await db.call(insert_game, "AAAAAA", _game(), seats)
+        game_id = await db.call(insert_game, "AAAAAA", stored_game(2**61 + 5), seats)
         texts = ["draw", "lay B3", "1: dos", "R7@0"] * 10
         await asyncio.gather(
             *(
