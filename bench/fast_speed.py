@@ -62,7 +62,7 @@ def fast_runner(players: int) -> speed.Runner:
     import numpy as np
 
     from dos.fast import core
-    from dos.fast.state import ROUNDS, WINNER
+    from dos.fast.official_layout import ROUNDS, WINNER
 
     fast = core("official")
     step = fast.step
@@ -101,7 +101,7 @@ def fast_list_runner(players: int) -> speed.Runner:
     import numpy as np
 
     from dos.fast import core
-    from dos.fast.state import ROUNDS, WINNER
+    from dos.fast.official_layout import ROUNDS, WINNER
 
     fast = core("official")
     legal = fast.legal

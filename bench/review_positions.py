@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dos.cards import NAMES, full_deck, parse_card
 from dos.records import Record
 from dos.review import THRESHOLDS, Entry, review_record
+from dos.rules.official.cards import NAMES, full_deck, parse_card
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 
 Plays ``--games`` games of ``greedy`` against itself at each table size (target 200, the
 bare bots' reflexes), collects the points of every round and prints their 20 ventiles next
-to those in ``dos.bots.expert.ROUND_POINTS`` (the ``sage`` bot's game values assume every
+to those in ``dos.bots.sage.ROUND_POINTS`` (the ``sage`` bot's game values assume every
 later round brings one of them, alike). Paste a new line there if the rules or ``greedy``
 change.
 """
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         import dos  # noqa: F401
     except ImportError:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-    from dos.bots.expert import round_points as in_use
+    from dos.bots.sage import round_points as in_use
 
     for players in (int(n) for n in args.players.split(",")):
         points = round_points(players, args.games, args.seed)

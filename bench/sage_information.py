@@ -42,9 +42,9 @@ from dos.arena.schedule import deal_seeds
 from dos.arena.stats import wilson_interval
 from dos.bots.base import Budget
 from dos.bots.determinize import Sampler
-from dos.bots.expert import ExpertBot
 from dos.bots.greedy import GreedyBot
 from dos.bots.reflex import Reflex
+from dos.bots.sage import SageBot
 from dos.play.official import DosReferee, Player
 from dos.rules.official import Options, Phase, SeatView, State, apply, new_game, view
 
@@ -115,7 +115,7 @@ class _Counted:
         return state
 
 
-class _Measured(ExpertBot):
+class _Measured(SageBot):
     """``sage`` whose samples come from the oracle (``q`` set) or its own sampler (``None``),
     counting how many hidden cards the first sample of each decision deals right."""
 

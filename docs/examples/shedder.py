@@ -16,7 +16,7 @@ import random
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.reflex import Reflex
-from dos.cards import IS_WILD, POINTS
+from dos.rules.official.cards import IS_WILD, POINTS
 from dos.rules.official import Action, Kind, SeatView
 
 

@@ -9,10 +9,10 @@ import random
 from collections.abc import Callable
 
 from dos.bots.registry import make_player
-from dos.cards import NAMES
 from dos.play.official import DosReferee
 from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
 from dos.rules.official.actions import format_card
+from dos.rules.official.cards import NAMES
 from dos.rules.official.matching import NO_DESIGNATION, match_kind, resolve
 
 

@@ -12,7 +12,6 @@ from dos.bots.determinize import sample_state
 from dos.bots.greedy import GreedyBot, GreedyWeights
 from dos.bots.random_bot import RandomBot
 from dos.bots.registry import make_bot
-from dos.cards import IS_WILD
 from dos.play.official import Player, play_game
 from dos.rules.official import (
     Action,
@@ -25,6 +24,7 @@ from dos.rules.official import (
     parse_action,
     view,
 )
+from dos.rules.official.cards import IS_WILD
 from dos.rules.official.matching import MatchKind, match_kind
 from support import random_states
 

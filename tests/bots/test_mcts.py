@@ -11,9 +11,9 @@ from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.mcts import MctsBot
 from dos.bots.random_bot import RandomBot
-from dos.cards import full_deck
 from dos.play.official import Player, play_game
 from dos.rules.official import Options, Phase, State, from_position, view
+from dos.rules.official.cards import full_deck
 from support import choice_views, hidden_shuffled, random_states
 
 

@@ -59,15 +59,15 @@ print(json.dumps({"first": clock.first, "after": compiled(), "iterations": bot.i
 """
 
 _OFFICIAL = """
-from dos.bots.expert import ExpertBot
+from dos.bots.sage import SageBot
 from dos.rules.official import Options, new_game, view
 state = new_game(Options(players=2), seed=3)
 seen = view(state, state.turn)
-bot = ExpertBot()
+bot = SageBot()
 """
 
 _CLASSIC = """
-from dos.bots.classic.expert import ExpertBot
+from dos.bots.classic.sage import ClassicSageBot
 from dos.rules.classic import Options, new_game, view
 seed = 3
 seen = view(new_game(Options(players=2), seed), 0)
@@ -75,7 +75,7 @@ while len(seen.legal) < 2 or seen.seat != seen.turn:
     seed += 1
     state = new_game(Options(players=2), seed)
     seen = view(state, state.turn)
-bot = ExpertBot()
+bot = ClassicSageBot()
 """
 
 

@@ -8,10 +8,10 @@ import pytest
 
 from dos.bots.base import BotError, Budget
 from dos.bots.classic.base import ReactionReflex
-from dos.bots.classic.expert import ExpertBot
-from dos.bots.classic.greedy import GreedyBot
-from dos.bots.classic.mcts import MctsBot, sample_state, unseen_cards
-from dos.bots.classic.random_bot import RandomBot
+from dos.bots.classic.greedy import ClassicGreedyBot
+from dos.bots.classic.mcts import ClassicMctsBot, sample_state, unseen_cards
+from dos.bots.classic.random_bot import ClassicRandomBot
+from dos.bots.classic.sage import ClassicSageBot
 from dos.bots.registry import make_player, names
 from dos.play.classic import ClassicPlayer, play_game
 from dos.rules.classic import Action, Kind, Phase, SeatView, apply, new_game, view
@@ -31,8 +31,12 @@ def views_along_a_game(seed: int) -> list[SeatView]:
     return seen
 
 
-@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), MctsBot(iterations=12)])
-def test_every_bot_answers_with_a_legal_action(bot: RandomBot | GreedyBot | MctsBot) -> None:
+@pytest.mark.parametrize(
+    "bot", [ClassicRandomBot(), ClassicGreedyBot(), ClassicMctsBot(iterations=12)]
+)
+def test_every_bot_answers_with_a_legal_action(
+    bot: ClassicRandomBot | ClassicGreedyBot | ClassicMctsBot,
+) -> None:
     for seat_view in views_along_a_game(seed=5)[::3]:
         action = bot.choose(seat_view, random.Random(1), Budget(iterations=12))
         if seat_view.phase == Phase.REACTION:
@@ -55,7 +59,7 @@ def test_the_reaction_reflex_passes_fast_bots_and_fails_slow_ones() -> None:
 def test_a_bot_takes_the_reaction_test_with_its_reflex() -> None:
     state = load(hands=[["B7", "G3", "Y4"], ["G1", "G2", "G3", "G4"]])
     play(state, "B7")
-    bot = GreedyBot(reaction=ReactionReflex(seconds_per_target=0.4, spread=0.0))
+    bot = ClassicGreedyBot(reaction=ReactionReflex(seconds_per_target=0.4, spread=0.0))
     action = bot.choose(view(state, 0), random.Random(0), Budget())
     assert str(action) == "react 2 800ms"
 
@@ -63,22 +67,22 @@ def test_a_bot_takes_the_reaction_test_with_its_reflex() -> None:
 def test_greedy_passes_a_pending_draw_on_rather_than_drawing() -> None:
     state = load(hands=[["B+2", "G3", "G4", "G5"], ["R+2", "W+4", "B7", "Y1"]])
     play(state, "B+2")
-    assert str(GreedyBot().choose(view(state, 1), random.Random(0), Budget())) == "R+2"
+    assert str(ClassicGreedyBot().choose(view(state, 1), random.Random(0), Budget())) == "R+2"
 
 
 def test_greedy_keeps_its_wild_while_another_card_fits() -> None:
     state = load(hands=[["W", "B9", "G3", "G4"], ["G1", "G2", "Y3", "Y4"]])
-    assert str(GreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "B9"
+    assert str(ClassicGreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "B9"
 
 
 def test_greedy_wishes_the_colour_it_holds_most() -> None:
     state = load(hands=[["W", "R9", "R3", "G4"], ["G1", "G2", "Y3", "Y4"]])
-    assert str(GreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "W=R"
+    assert str(ClassicGreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "W=R"
 
 
 def test_greedy_attacks_a_next_player_about_to_go_out() -> None:
     state = load(hands=[["B8", "BS", "G3", "G4"], ["G1", "Y4"], ["Y1", "Y2", "Y3", "R4"]])
-    assert str(GreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "BS"
+    assert str(ClassicGreedyBot().choose(view(state, 0), random.Random(0), Budget())) == "BS"
 
 
 def test_the_search_samples_only_the_cards_the_seat_has_not_seen() -> None:
@@ -94,7 +98,7 @@ def test_the_search_samples_only_the_cards_the_seat_has_not_seen() -> None:
 
 def test_the_search_respects_its_iteration_budget_and_is_deterministic() -> None:
     seat_view = next(v for v in views_along_a_game(seed=9) if len(v.legal) > 2)
-    bot = MctsBot()
+    bot = ClassicMctsBot()
     first = bot.choose(seat_view, random.Random(4), Budget(iterations=40))
     assert 0 < bot.iterations_done <= 40
     assert bot.choose(seat_view, random.Random(4), Budget(iterations=40)) == first
@@ -107,9 +111,9 @@ def test_levels_and_bots_are_made_by_name_for_the_classic_rules() -> None:
     ]
     for name in names("classic"):
         assert isinstance(make_player(name, "classic"), ClassicPlayer)
-    assert type(make_player("easy", "classic").bot) is RandomBot
-    assert type(make_player("hard", "classic").bot) is MctsBot
-    assert type(make_player("expert", "classic").bot) is ExpertBot
+    assert type(make_player("easy", "classic").bot) is ClassicRandomBot
+    assert type(make_player("hard", "classic").bot) is ClassicMctsBot
+    assert type(make_player("expert", "classic").bot) is ClassicSageBot
     with pytest.raises(ValueError, match="unknown classic bot"):
         make_player("nobody", "classic")
 

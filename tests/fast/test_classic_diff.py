@@ -127,13 +127,13 @@ def test_empty_piles_agree() -> None:
 
 
 def test_the_random_play_buffer_overflow_path_agrees() -> None:
-    from dos.fast import classic as fc
+    from dos.fast import classic as fast_classic
 
     for seed in (1, 2):
         batch = Batch("classic", [seed], {"players": 6})
         mt = new_mts([seed])[0]
         tiny = np.empty(1, dtype=np.int64)
         while not batch.over()[0]:
-            fc.random_step(batch.states[0], mt, tiny)
+            fast_classic.random_step(batch.states[0], mt, tiny)
         state = random_game("classic", {"players": 6}, seed)
         assert to_python_state(batch.states[0], seed, state.history) == state

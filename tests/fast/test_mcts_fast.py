@@ -10,7 +10,7 @@ import numpy as np
 from dos.bots import mcts
 from dos.bots.base import Budget, turn_choices
 from dos.fast.official_convert import action_of, from_python_state
-from dos.fast.rollout import policy
+from dos.fast.official_rollout import policy
 from dos.rules.official import Options, all_legal_actions, apply, new_game, view
 
 

@@ -156,14 +156,14 @@ def test_empty_piles_and_a_short_center_row_agree() -> None:
 def test_the_random_play_buffer_overflow_path_agrees() -> None:
     """Random play lists up to ``RANDOM_BUFFER`` actions at once and finds a later one
     again: with a buffer of two, every choice takes that path."""
-    from dos.fast import official as fo
+    from dos.fast import official as fast_official
 
     for seed in (1, 2):
         batch = Batch("official", [seed], {"players": 5})
         mt = new_mts([seed])[0]
         tiny = np.empty(2, dtype=np.int64)
         while not batch.over()[0]:
-            fo.random_step(batch.states[0], mt, tiny)
+            fast_official.random_step(batch.states[0], mt, tiny)
         state = random_game("official", {"players": 5}, seed)
         assert batch.decisions(0) == len(state.history)
         assert to_python_state(batch.states[0], seed, state.history, state.round_results) == state

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dos.cards import WILD_DOS, parse_card
 from dos.i18n import LANGS, text
 from dos.i18n.describe import Before, card_name, cards_text, describe
 from dos.rules.official import Phase, parse_action
+from dos.rules.official.cards import WILD_DOS, parse_card
 
 CENTER = [parse_card("R7"), parse_card("B3"), WILD_DOS]
 NAMES = ["Ada", "Bo", "Cy"]

@@ -36,7 +36,7 @@ def test_catching_oneself_is_refused_as_such() -> None:
 
 
 def _hand(state: State) -> list[str]:
-    from dos.cards import NAMES
+    from dos.rules.official.cards import NAMES
 
     return [NAMES[c] for c in state.hands[state.turn]]
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from dos.cards import card_name, parse_card
 from dos.errors import IllegalActionError
 from dos.rules.official import (
     State,
@@ -23,6 +22,7 @@ from dos.rules.official import (
     parse_action,
     to_position,
 )
+from dos.rules.official.cards import card_name, parse_card
 
 _COLOUR_CYCLE = "BGYR"
 DEFAULT_CENTER = ["B7", "G10"]

@@ -6,7 +6,9 @@ from collections import Counter
 
 import pytest
 
-from dos.cards import (
+from dos.errors import NotationError
+from dos.rules.official import Action, Kind, parse_action
+from dos.rules.official.cards import (
     DEALER_DRAW_VALUE,
     DECK_SIZE,
     NUMBER,
@@ -16,8 +18,6 @@ from dos.cards import (
     full_deck,
     parse_card,
 )
-from dos.errors import NotationError
-from dos.rules.official import Action, Kind, parse_action
 
 COLOURS = "BGRY"
 NUMBERS = (1, 3, 4, 5, 6, 7, 8, 9, 10)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from dos.cards import full_deck
 from dos.rules.official import Phase, State, all_legal_actions, legal_actions
+from dos.rules.official.cards import full_deck
 
 from .conftest import assert_illegal, cards, load, open_obligations, play
 

@@ -7,9 +7,9 @@ from itertools import pairwise
 
 import pytest
 
-from dos.cards import card_name, full_deck
 from dos.errors import PositionError
 from dos.rules.official import Options, from_position, new_game
+from dos.rules.official.cards import card_name, full_deck
 
 from .conftest import position
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dos.cards import parse_card
 from dos.rules.official import Phase
+from dos.rules.official.cards import parse_card
 
 from .conftest import (
     assert_illegal,

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from dos.cards import DECK_COUNTS, WILD_DOS, parse_card
 from dos.perft import perft
 from dos.rl.codec import Codec, make_codec
 from dos.rl.official_actions import SIZE, OfficialActions
 from dos.rules.official import Options, legal_actions, new_game, parse_action
+from dos.rules.official.cards import DECK_COUNTS, WILD_DOS, parse_card
 from rl.support import positions
 
 CASES = [("official", 2), ("official", 3), ("official", 4), ("classic", 2), ("classic", 4)]

@@ -13,10 +13,10 @@ from pettingzoo.test import api_test  # type: ignore[import-untyped]
 
 import dos.rl
 from dos.bots.reflex import Reflex
-from dos.cards import NAMES as OFFICIAL_NAMES
 from dos.rl.sampler import resample_from_infostate
 from dos.rules.classic.cards import NAMES as CLASSIC_NAMES
 from dos.rules.official import Kind
+from dos.rules.official.cards import NAMES as OFFICIAL_NAMES
 from rl.support import DealLog, Returned
 
 BACKENDS = [("official", "fast"), ("official", "python"), ("classic", "python")]

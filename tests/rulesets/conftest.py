@@ -21,8 +21,6 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from dos.cards import IS_WILD_NUMBER, N_TYPES, WILD_DOS
-from dos.cards import full_deck as official_deck
 from dos.errors import IllegalActionError, NotationError
 from dos.rules.classic import Kind as ClassicKind
 from dos.rules.classic import Phase as ClassicPhase
@@ -31,6 +29,8 @@ from dos.rules.classic.cards import full_deck as classic_deck
 from dos.rules.official import Action as OfficialAction
 from dos.rules.official import Kind as OfficialKind
 from dos.rules.official.actions import match
+from dos.rules.official.cards import IS_WILD_NUMBER, N_TYPES, WILD_DOS
+from dos.rules.official.cards import full_deck as official_deck
 from dos.rules.official.matching import NO_DESIGNATION
 from dos.ruleset import RuleSet
 from support import VIEW_KEYS

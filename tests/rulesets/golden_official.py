@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 
-from dos.cards import NAMES
 from dos.rules.official import (
     Options,
     Phase,
@@ -23,6 +22,7 @@ from dos.rules.official import (
     legal_actions,
     new_game,
 )
+from dos.rules.official.cards import NAMES
 from dos.rules.official.views import phase_name
 from support import TESTS, Game
 

@@ -4,7 +4,7 @@ Each test runs for every name in ``dos.ruleset.names()``, through the ``RuleSet`
 and the records API only, so a newly registered rule set is tested too. Games are driven from
 hypothesis-drawn seeds, player counts (2-10) and option sets; actions are chosen by a
 ``random.Random`` seeded from the example (or drawn by hypothesis). What only one rule set
-keeps is tested beside it: ``tests/test_properties.py``, ``tests/classic/test_properties.py``.
+keeps is tested beside it: ``tests/official/test_properties.py``, ``tests/classic/test_properties.py``.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def test_a_position_loads_back_and_a_view_is_the_same_whatever_the_hidden_cards_
     positions (which leave out the history), so that they differ in the hidden cards only.
     The view shows the seat its own hand (and the face-up discard pile, where there is one),
     and has the keys the rule set lists. (The position property shares this test's games, to
-    walk them once; tests/test_positions.py checks every state of a few official games.)"""
+    walk them once; tests/official/test_positions.py checks every state of a few official games.)"""
     rules, state, seed, found = start(name, data)
     chooser = random.Random(seed)
     for step, current in enumerate(walk(rules, state, random.Random(seed), 200, found.choose)):

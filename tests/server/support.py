@@ -352,7 +352,7 @@ class WsPlayer:
 
 def hands_by_version(record_text: str) -> list[list[list[str]]]:
     """Every seat's hand (sorted card names) after each action of a recorded official game."""
-    from dos.cards import NAMES
+    from dos.rules.official.cards import NAMES
 
     record = records.loads(record_text)
     state = records.start(record)

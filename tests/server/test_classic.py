@@ -211,7 +211,7 @@ async def test_the_server_applies_timeout_when_the_time_runs_out(db: Database) -
         clock.advance(0.001)
         assert await table.expire_reaction() is True
         assert table.game is not None and table.game.actions[-1] == "timeout"
-        assert table.game.seats[-1] == seat and table.game.by_bot[-1] is False
+        assert table.game.action_seats[-1] == seat and table.game.by_bot[-1] is False
         assert table.version == version + 1
         assert await table.expire_reaction() is False  # nothing running now
     finally:

@@ -84,7 +84,7 @@ async def test_an_unprefixed_action_is_the_connections_own(official: Table) -> N
     await official.submit(turn, f"{turn}: draw", 0)  # one's own seat may be named
     assert official.game is not None
     assert official.game.actions == ["draw"]
-    assert official.game.seats == [turn]
+    assert official.game.action_seats == [turn]
 
 
 @settings(max_examples=60, deadline=None)
@@ -110,7 +110,7 @@ def test_whatever_the_text_the_action_applied_is_the_senders(
                 assert table.version == 0
                 return
             assert table.game is not None
-            assert table.game.seats == [seat]
+            assert table.game.action_seats == [seat]
             rules = ruleset.get("official")
             applied = rules.parse_action(table.game.actions[0])
             assert rules.by_seat(table.state, applied, seat) is not None

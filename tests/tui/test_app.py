@@ -153,7 +153,7 @@ async def test_a_whole_round_is_played_with_keys_and_summarised() -> None:
 
 
 def _points(hand: tuple[int, ...]) -> list[int]:
-    from dos.cards import POINTS
+    from dos.rules.official.cards import POINTS
 
     return [POINTS[c] for c in hand]
 
@@ -323,8 +323,8 @@ def test_card_views_carry_their_place_and_index() -> None:
 
 @pytest.mark.asyncio
 async def test_a_wild_dos_colour_is_asked_only_when_it_changes_the_match() -> None:
-    from dos.cards import parse_card
     from dos.rules.official import Options, new_game
+    from dos.rules.official.cards import parse_card
 
     state = new_game(Options(players=2), 3)
     state.turn, state.dealer = 0, 1

@@ -167,7 +167,7 @@ def test_the_countdown_runs_out_and_the_penalty_is_drawn() -> None:
 
 def test_a_bot_reacts_after_its_reflex_and_the_countdown_is_shown() -> None:
     from dos.bots.classic.base import ReactionReflex
-    from dos.bots.classic.random_bot import RandomBot
+    from dos.bots.classic.random_bot import ClassicRandomBot
     from dos.play.classic import ClassicPlayer
 
     state = from_position(
@@ -187,7 +187,7 @@ def test_a_bot_reacts_after_its_reflex_and_the_countdown_is_shown() -> None:
         clock=clock,
         timing=FAST,
         state=state,
-        bots=[ClassicPlayer(RandomBot(reaction=reflex))],
+        bots=[ClassicPlayer(ClassicRandomBot(reaction=reflex))],
     )
     c.tick()  # bot 1 plays its only fitting card, B7, and takes the test
     assert c.bot_reacting == 1 and c.remaining() == pytest.approx(3.0)

@@ -52,12 +52,12 @@ def test_bad_options_are_refused(options: dict[str, object], message: str) -> No
 
 
 def test_the_expert_level_is_played_and_each_rule_set_takes_only_its_own_levels() -> None:
-    from dos.bots.expert import ExpertBot
+    from dos.bots.sage import SageBot
 
     app = build_app(level="expert")
     try:
         assert app.controller is not None and app.controller.level == "expert"
-        assert all(type(p.bot) is ExpertBot for p in app.controller.players[1:] if p is not None)
+        assert all(type(p.bot) is SageBot for p in app.controller.players[1:] if p is not None)
     finally:
         assert app.thinker is not None
         app.thinker.shutdown(cancel_futures=True)

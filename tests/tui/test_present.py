@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from dos.bots.registry import LEVELS
-from dos.cards import parse_card
 from dos.i18n import text
 from dos.rules.official import parse_action
+from dos.rules.official.cards import parse_card
 from dos.tui import present
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, GameController

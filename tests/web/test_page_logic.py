@@ -11,11 +11,11 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from dos import ruleset
-from dos.cards import parse_card
 from dos.i18n import LANGS
 from dos.i18n.describe import Before, describe
 from dos.i18n.explain import REASONS, render
 from dos.rules.official import Phase, parse_action
+from dos.rules.official.cards import parse_card
 
 from .conftest import DESKTOP, Server
 from .pages import open_page

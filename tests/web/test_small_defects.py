@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from dos.cards import POINTS, parse_card
 from dos.i18n import LANGS, text
 from dos.i18n.describe import card_name, cards_text
 from dos.ratings.policy import ESTABLISHED_GAMES
+from dos.rules.official.cards import POINTS, parse_card
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table, open_page, set_language, start

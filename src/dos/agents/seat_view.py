@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from dos import ruleset
-from dos.cards import parse_card
 from dos.errors import DosError
 from dos.rules import classic, official
+from dos.rules.official.cards import parse_card
 
 
 class ViewError(DosError, ValueError):

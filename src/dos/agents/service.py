@@ -400,7 +400,7 @@ def _past(table: Table, viewer: int, start: int) -> list[dict[str, Any]]:
                 briefs[entry.index] = entry.public
     rules = table.rules_name
     return [
-        past(rules, i, game.seats[i], game.actions[i], viewer, before=_before(briefs.get(i)))
+        past(rules, i, game.action_seats[i], game.actions[i], viewer, before=_before(briefs.get(i)))
         for i in range(start, stop)
     ]
 

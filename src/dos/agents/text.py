@@ -46,7 +46,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from dos import ruleset
-from dos.cards import parse_card
 from dos.i18n import text
 from dos.i18n.describe import Before, card_name, cards_text, describe, match_kind_name
 from dos.i18n.explain import classic_card_words
@@ -55,6 +54,7 @@ from dos.rules.classic.actions import Kind as ClassicKind
 from dos.rules.classic.actions import parse_action as parse_classic
 from dos.rules.official.actions import Kind
 from dos.rules.official.actions import parse_action as parse_official
+from dos.rules.official.cards import parse_card
 from dos.rules.official.matching import resolve
 from dos.rules.official.state import Phase
 

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from dos.bots.inference import Rule, read_history
 from dos.bots.opponent import GreedyModel
-from dos.cards import full_deck
 from dos.rules.official import Phase, SeatView, State
+from dos.rules.official.cards import full_deck
 
 PARTICLES = 48
 """Hands per seat a sampler keeps that agree with the opponent model."""

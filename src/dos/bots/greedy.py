@@ -34,9 +34,17 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from dos.bots.base import Budget, turn_choices
-from dos.cards import COLOUR, DECK_COUNTS, IS_WILD, IS_WILD_NUMBER, N_TYPES, NUMBER, POINTS
-from dos.cards import WILD_DOS as _WILD_DOS
 from dos.rules.official import Action, Kind, Phase, SeatView
+from dos.rules.official.cards import (
+    COLOUR,
+    DECK_COUNTS,
+    IS_WILD,
+    IS_WILD_NUMBER,
+    N_TYPES,
+    NUMBER,
+    POINTS,
+)
+from dos.rules.official.cards import WILD_DOS as _WILD_DOS
 from dos.rules.official.legal import matches as _legal_matches
 from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
 

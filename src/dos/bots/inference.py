@@ -32,8 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dos.bots.replay import Reading, Replayed, read_round
-from dos.cards import N_TYPES
 from dos.rules.official import Action, Kind, Phase, SeatView
+from dos.rules.official.cards import N_TYPES
 from dos.rules.official.legal import matches
 from dos.rules.official.matching import PAIR_MASK, SINGLE_MASK
 from dos.rules.official.setup import CENTER_ROW_SIZE

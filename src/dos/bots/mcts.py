@@ -44,7 +44,7 @@ or after ``horizon`` turns, and score the round from each seat's point of view:
 * cut at the horizon, each seat's chance to go out first is estimated from the hand sizes
   (``exp(-hand_size)``, normalised) and the rewards are the expectation of the above.
 
-Rollouts run on the compiled fast core (``dos.fast.rollout``) when it is installed and the
+Rollouts run on the compiled fast core (``dos.fast.official_rollout``) when it is installed and the
 rollout is the deterministic heuristic one to the end of the round (setting ``fast``): it
 plays the very same actions, so the search gives the same answers, only sooner.
 
@@ -77,7 +77,6 @@ from typing import Final
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
 from dos.bots.paired import paired_advantage
-from dos.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official import (
     Action,
     Kind,
@@ -89,6 +88,7 @@ from dos.rules.official import (
     new_game,
     view,
 )
+from dos.rules.official.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official.legal import matches, turn_actions
 from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
 
@@ -422,9 +422,9 @@ class MctsBot:
         self, state: State, scores: tuple[int, ...], start_round: int
     ) -> list[float]:
         """``_simulate`` with the heuristic policy on the compiled core: the same actions."""
-        from dos.fast import state as layout
+        from dos.fast import official_layout as layout
         from dos.fast.official_convert import from_python_state, to_python_state
-        from dos.fast.rollout import rollout
+        from dos.fast.official_rollout import rollout
 
         flat = from_python_state(state)
         if rollout(flat, start_round, MAX_ROLLOUT_ACTIONS):
@@ -475,7 +475,7 @@ class MctsBot:
 
 class _FastFlat:
     """The flat search's simulations on the compiled core: each sample is converted once,
-    then every surviving action is applied and rolled out there (``dos.fast.rollout``),
+    then every surviving action is applied and rolled out there (``dos.fast.official_rollout``),
     with the same actions, hence the same rewards, as the Python path."""
 
     def __init__(self, bot: MctsBot, choices: list[Action], view: SeatView) -> None:
@@ -494,7 +494,7 @@ class _FastFlat:
         """Appends to ``results[i]`` the reward of the searching seat after action ``i`` on
         ``base``, for every ``i`` in ``alive``."""
         from dos.fast.official_convert import from_python_state, to_python_state
-        from dos.fast.rollout import simulate_action, simulate_actions
+        from dos.fast.official_rollout import simulate_action, simulate_actions
 
         bot = self.bot
         scores = self.scores
@@ -521,7 +521,7 @@ def warm_up() -> None:
     game, a rollout cut short, ``_simulate_fast``'s), so that no search pays for it within its
     time budget."""
     from dos.fast.official_convert import from_python_state, to_python_state
-    from dos.fast.rollout import rollout, simulate_action
+    from dos.fast.official_rollout import rollout, simulate_action
 
     state = new_game(Options(players=2), seed=0)
     seen = view(state, state.turn)
@@ -537,7 +537,7 @@ def warm_up() -> None:
 def fast_installed() -> bool:
     """Whether the compiled fast core (numba) can be imported."""
     try:
-        import dos.fast.rollout  # noqa: F401
+        import dos.fast.official_rollout  # noqa: F401
     except ImportError:
         return False
     return True

@@ -38,7 +38,7 @@ BOTS: dict[str, str] = {
     "random": "dos.bots.random_bot:RandomBot",
     "greedy": "dos.bots.greedy:GreedyBot",
     "mcts": "dos.bots.mcts:MctsBot",
-    "sage": "dos.bots.expert:ExpertBot",
+    "sage": "dos.bots.sage:SageBot",
 }
 """Bot name -> ``module:class``; the class takes keyword settings."""
 
@@ -84,10 +84,10 @@ SEARCH_BOTS = frozenset({"mcts", "sage"})
 
 
 CLASSIC_BOTS: dict[str, str] = {
-    "random": "dos.bots.classic.random_bot:RandomBot",
-    "greedy": "dos.bots.classic.greedy:GreedyBot",
-    "mcts": "dos.bots.classic.mcts:MctsBot",
-    "sage": "dos.bots.classic.expert:ExpertBot",
+    "random": "dos.bots.classic.random_bot:ClassicRandomBot",
+    "greedy": "dos.bots.classic.greedy:ClassicGreedyBot",
+    "mcts": "dos.bots.classic.mcts:ClassicMctsBot",
+    "sage": "dos.bots.classic.sage:ClassicSageBot",
 }
 """Classic bot name -> ``module:class``; the class takes keyword settings."""
 
@@ -100,7 +100,7 @@ CLASSIC_LEVELS: dict[str, tuple[str, dict[str, Any], tuple[float, float], Budget
 """Classic level -> (bot name, bot settings, reaction test reflex as (seconds per target,
 chance of missing a target), budget). With the default 3 s limit ``easy`` fails about 72% of
 its two-target tests (12% at one target), ``medium`` 9% (3%), ``hard`` and ``expert``
-practically never. ``expert`` is the ``sage`` search (``dos.bots.classic.expert``), whose
+practically never. ``expert`` is the ``sage`` search (``dos.bots.classic.sage``), whose
 iteration is one determinization with every legal action simulated on it."""
 
 CLASSIC_DEFAULT_BUDGET = Budget(iterations=200, seconds=0.5)
@@ -243,9 +243,9 @@ def warm_up() -> None:
     first use, under a minute; loaded from the disk cache after), once per process and only
     where the fast core is installed, so that no game's first searched move waits for it."""
     from dos.bots import mcts
-    from dos.bots.classic import expert
+    from dos.bots.classic import sage
 
     if mcts.fast_installed():
         mcts.warm_up()
-    if expert.fast_installed():
-        expert.warm_up()
+    if sage.fast_installed():
+        sage.warm_up()

@@ -5,10 +5,10 @@ its games: for the same options, seed and stream of choices, the same legal acti
 same order and the same states, step by step (``tests/fast/`` checks it against the engine).
 It needs the ``fast`` extra (numba, numpy). Rule sets: ``official`` and ``classic``.
 
-A game is a flat ``int64`` array (layouts: ``dos.fast.state`` for official, the top of
-``dos.fast.classic`` for classic); a batch is a 2-D array, one row per game. An action is an
-``int64`` code (``dos.fast.state.encode``, ``dos.fast.classic.encode``) that stands for one
-engine ``Action``.
+A game is a flat ``int64`` array (layouts: ``dos.fast.official_layout`` for official, the
+top of ``dos.fast.classic`` for classic); a batch is a 2-D array, one row per game. An action
+is an ``int64`` code (``dos.fast.official_layout.encode``, ``dos.fast.classic.encode``) that
+stands for one engine ``Action``.
 
 The stable API
 ==============
@@ -46,7 +46,7 @@ count``, ``random_games(states, mts, budget)`` (random play of a whole batch wit
 position or a search bot's sample, becomes a flat game).
 
 Also here: ``dos.fast.official_api.random_play`` (throughput random play of a batch, games
-dealt anew as they end), ``dos.fast.rollout`` (the ``mcts`` bot's rollouts), and
+dealt anew as they end), ``dos.fast.official_rollout`` (the ``mcts`` bot's rollouts), and
 ``dos.fast.check.walk`` (the differential check of one random game). Compiled code is cached
 on disk next to the sources; the first use on a machine compiles (under a minute).
 """

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dos.fast import classic as fc
+from dos.fast import classic as fast_classic
 from dos.fast._jit import njit, njit_parallel, prange
 from dos.fast.compiled import Core
 from dos.rng import seed_state
@@ -24,22 +24,22 @@ _MS_LIMIT = (1 << 40) - 1
 
 def write_options(s: I64, options: Options) -> None:
     """Puts ``options`` into the option slots of the flat game ``s``."""
-    s[fc.PLAYERS] = options.players
-    s[fc.REACTION_MS] = options.reaction_time_ms
-    s[fc.PENALTY_CARDS] = options.penalty_cards
-    s[fc.STACKING] = int(options.stacking)
+    s[fast_classic.PLAYERS] = options.players
+    s[fast_classic.REACTION_MS] = options.reaction_time_ms
+    s[fast_classic.PENALTY_CARDS] = options.penalty_cards
+    s[fast_classic.STACKING] = int(options.stacking)
 
 
 def new_game(s: I64, options: dict[str, Any] | None, seed: int) -> None:
     """Deals the game of ``dos.rules.classic.new_game(Options.from_json(options), seed)``."""
     s[:] = 0
     write_options(s, Options.from_json(options or {}))
-    fc.new_game(s, np.uint64(seed_state(seed)))
+    fast_classic.new_game(s, np.uint64(seed_state(seed)))
 
 
 def _hand(s: I64, seat: int) -> list[int]:
-    base = fc.HANDS + seat * fc.TYPES
-    return [t for t in range(fc.TYPES) for _ in range(int(s[base + t]))]
+    base = fast_classic.HANDS + seat * fast_classic.TYPES
+    return [t for t in range(fast_classic.TYPES) for _ in range(int(s[base + t]))]
 
 
 def to_python_state(
@@ -50,63 +50,71 @@ def to_python_state(
 ) -> State:
     """The engine's ``State`` equal to the flat game ``s`` (``history`` as given)."""
     options = Options(
-        players=int(s[fc.PLAYERS]),
-        reaction_time_ms=int(s[fc.REACTION_MS]),
-        penalty_cards=int(s[fc.PENALTY_CARDS]),
-        stacking=bool(s[fc.STACKING]),
+        players=int(s[fast_classic.PLAYERS]),
+        reaction_time_ms=int(s[fast_classic.REACTION_MS]),
+        penalty_cards=int(s[fast_classic.PENALTY_CARDS]),
+        stacking=bool(s[fast_classic.STACKING]),
     )
     targets = tuple(
-        (int(s[fc.TARGETS + 2 * i]), int(s[fc.TARGETS + 2 * i + 1]))
-        for i in range(int(s[fc.N_TARGETS]))
+        (int(s[fast_classic.TARGETS + 2 * i]), int(s[fast_classic.TARGETS + 2 * i + 1]))
+        for i in range(int(s[fast_classic.N_TARGETS]))
     )
     return State(
         options=options,
-        rng=int(s[fc.RNG]) & _MASK,
+        rng=int(s[fast_classic.RNG]) & _MASK,
         hands=[_hand(s, seat) for seat in range(options.players)],
-        draw_pile=[int(c) for c in s[fc.DRAW : fc.DRAW + s[fc.N_DRAW]]],
-        discard=[int(c) for c in s[fc.DISCARD : fc.DISCARD + s[fc.N_DISCARD]]],
-        turn=int(s[fc.TURN]),
-        colour=int(s[fc.COLOUR_SLOT]),
-        direction=int(s[fc.DIRECTION]),
-        pending=int(s[fc.PENDING]),
-        phase=Phase(int(s[fc.PHASE])),
+        draw_pile=[
+            int(c) for c in s[fast_classic.DRAW : fast_classic.DRAW + s[fast_classic.N_DRAW]]
+        ],
+        discard=[
+            int(c)
+            for c in s[fast_classic.DISCARD : fast_classic.DISCARD + s[fast_classic.N_DISCARD]]
+        ],
+        turn=int(s[fast_classic.TURN]),
+        colour=int(s[fast_classic.COLOUR_SLOT]),
+        direction=int(s[fast_classic.DIRECTION]),
+        pending=int(s[fast_classic.PENDING]),
+        phase=Phase(int(s[fast_classic.PHASE])),
         targets=targets,
-        after_reaction=int(s[fc.AFTER_REACTION]),
-        ranking=[int(seat) for seat in s[fc.RANKING : fc.RANKING + s[fc.N_RANKED]]],
-        starter=int(s[fc.STARTER]),
+        after_reaction=int(s[fast_classic.AFTER_REACTION]),
+        ranking=[
+            int(seat)
+            for seat in s[fast_classic.RANKING : fast_classic.RANKING + s[fast_classic.N_RANKED]]
+        ],
+        starter=int(s[fast_classic.STARTER]),
         history=list(history or []),
     )
 
 
 def from_python_state(state: State) -> I64:
     """A flat game equal to the engine's ``state`` (``DECISIONS`` counts its history)."""
-    s = np.zeros(fc.SIZE, dtype=np.int64)
+    s = np.zeros(fast_classic.SIZE, dtype=np.int64)
     write_options(s, state.options)
-    s[fc.RNG] = np.int64(np.uint64(state.rng))
+    s[fast_classic.RNG] = np.int64(np.uint64(state.rng))
     for seat, hand in enumerate(state.hands):
         for card in hand:
-            s[fc.HANDS + seat * fc.TYPES + card] += 1
-            s[fc.HELD + seat] |= 1 << card
-        s[fc.HAND_SIZES + seat] = len(hand)
-    s[fc.DRAW : fc.DRAW + len(state.draw_pile)] = state.draw_pile
-    s[fc.N_DRAW] = len(state.draw_pile)
-    s[fc.DISCARD : fc.DISCARD + len(state.discard)] = state.discard
-    s[fc.N_DISCARD] = len(state.discard)
-    s[fc.TURN] = state.turn
-    s[fc.COLOUR_SLOT] = state.colour
-    s[fc.DIRECTION] = state.direction
-    s[fc.PENDING] = state.pending
-    s[fc.PHASE] = int(state.phase)
-    s[fc.N_TARGETS] = len(state.targets)
+            s[fast_classic.HANDS + seat * fast_classic.TYPES + card] += 1
+            s[fast_classic.HELD + seat] |= 1 << card
+        s[fast_classic.HAND_SIZES + seat] = len(hand)
+    s[fast_classic.DRAW : fast_classic.DRAW + len(state.draw_pile)] = state.draw_pile
+    s[fast_classic.N_DRAW] = len(state.draw_pile)
+    s[fast_classic.DISCARD : fast_classic.DISCARD + len(state.discard)] = state.discard
+    s[fast_classic.N_DISCARD] = len(state.discard)
+    s[fast_classic.TURN] = state.turn
+    s[fast_classic.COLOUR_SLOT] = state.colour
+    s[fast_classic.DIRECTION] = state.direction
+    s[fast_classic.PENDING] = state.pending
+    s[fast_classic.PHASE] = int(state.phase)
+    s[fast_classic.N_TARGETS] = len(state.targets)
     for i, (x, y) in enumerate(state.targets):
-        s[fc.TARGETS + 2 * i] = x
-        s[fc.TARGETS + 2 * i + 1] = y
-    s[fc.AFTER_REACTION] = state.after_reaction
-    s[fc.RANKING : fc.RANKING + len(state.ranking)] = state.ranking
-    s[fc.N_RANKED] = len(state.ranking)
-    s[fc.STARTER] = state.starter
-    s[fc.DECISIONS] = len(state.history)
-    s[fc.ROUNDS] = int(state.phase == Phase.OVER)
+        s[fast_classic.TARGETS + 2 * i] = x
+        s[fast_classic.TARGETS + 2 * i + 1] = y
+    s[fast_classic.AFTER_REACTION] = state.after_reaction
+    s[fast_classic.RANKING : fast_classic.RANKING + len(state.ranking)] = state.ranking
+    s[fast_classic.N_RANKED] = len(state.ranking)
+    s[fast_classic.STARTER] = state.starter
+    s[fast_classic.DECISIONS] = len(state.history)
+    s[fast_classic.ROUNDS] = int(state.phase == Phase.OVER)
     return s
 
 
@@ -136,37 +144,37 @@ def prepare(s: I64, action: Any) -> tuple[int, int]:
     """``action`` as (code, -1) if it is legal in ``s``, else ``(-1, -1)``: a play or a draw
     must be in the legal list; any reaction with at most as many hits as targets is legal
     during a reaction test (RULES §9), the code keeping its hits and milliseconds."""
-    if not isinstance(action, Action) or action.seat not in (None, int(s[fc.TURN])):
+    if not isinstance(action, Action) or action.seat not in (None, int(s[fast_classic.TURN])):
         return -1, -1
     kind = action.kind
     fields = (action.card, action.wish, action.hits, action.ms)
     if any(type(v) is not int for v in fields):
         return -1, -1
     if kind == Kind.REACT:
-        if s[fc.PHASE] != fc.REACTION or action.card != -1 or action.wish != -1:
+        if s[fast_classic.PHASE] != fast_classic.REACTION or action.card != -1 or action.wish != -1:
             return -1, -1
-        if not 0 <= action.hits <= s[fc.N_TARGETS] or action.ms < 0:
+        if not 0 <= action.hits <= s[fast_classic.N_TARGETS] or action.ms < 0:
             return -1, -1
         ms = min(action.ms, _MS_LIMIT)
-        return int(fc.encode(fc.REACT, -1, -1, -1, action.hits, ms)), -1
+        return int(fast_classic.encode(fast_classic.REACT, -1, -1, -1, action.hits, ms)), -1
     if kind == Kind.TIMEOUT:
-        if s[fc.PHASE] != fc.REACTION or fields != (-1, -1, 0, 0):
+        if s[fast_classic.PHASE] != fast_classic.REACTION or fields != (-1, -1, 0, 0):
             return -1, -1
-        return int(fc.encode(fc.TIMEOUT, -1, -1, -1, 0, 0)), -1
+        return int(fast_classic.encode(fast_classic.TIMEOUT, -1, -1, -1, 0, 0)), -1
     if kind not in (Kind.PLAY, Kind.DRAW) or action.hits or action.ms:
         return -1, -1
-    if not -1 <= action.card < fc.TYPES or not -1 <= action.wish < 4:
+    if not -1 <= action.card < fast_classic.TYPES or not -1 <= action.wish < 4:
         return -1, -1
-    code = int(fc.encode(int(kind), -1, action.card, action.wish, 0, 0))
-    codes = np.empty(max(64, fc.legal_count(s)), dtype=np.int64)
-    n = fc.legal(s, codes, -1)
+    code = int(fast_classic.encode(int(kind), -1, action.card, action.wish, 0, 0))
+    codes = np.empty(max(64, fast_classic.legal_count(s)), dtype=np.int64)
+    n = fast_classic.legal(s, codes, -1)
     return (code, -1) if code in codes[:n] else (-1, -1)
 
 
 @njit
 def over(s: I64) -> bool:
     """Whether the game has ended."""
-    return bool(s[fc.PHASE] == fc.OVER)
+    return bool(s[fast_classic.PHASE] == fast_classic.OVER)
 
 
 @njit_parallel
@@ -175,10 +183,10 @@ def step_batch(states: I64, indices: I64) -> None:
     for g in prange(states.shape[0]):
         k = indices[g]
         s = states[g]
-        if k >= 0 and s[fc.PHASE] != fc.OVER:
-            code = fc.legal(s, np.empty(0, dtype=np.int64), k)
+        if k >= 0 and s[fast_classic.PHASE] != fast_classic.OVER:
+            code = fast_classic.legal(s, np.empty(0, dtype=np.int64), k)
             if code >= 0:
-                fc.apply(s, code, -1)
+                fast_classic.apply(s, code, -1)
 
 
 @njit_parallel
@@ -188,10 +196,10 @@ def random_games(states: I64, mts: I64, budget: int) -> int:
     for g in prange(states.shape[0]):
         s = states[g]
         mt = mts[g]
-        buffer = np.empty(fc.RANDOM_BUFFER, dtype=np.int64)
+        buffer = np.empty(fast_classic.RANDOM_BUFFER, dtype=np.int64)
         made = 0
-        while s[fc.PHASE] != fc.OVER and made != budget:
-            fc.random_step(s, mt, buffer)
+        while s[fast_classic.PHASE] != fast_classic.OVER and made != budget:
+            fast_classic.random_step(s, mt, buffer)
             made += 1
         total[g] = made
     return int(total.sum())
@@ -199,16 +207,16 @@ def random_games(states: I64, mts: I64, budget: int) -> int:
 
 CORE = Core(
     name="classic",
-    size=fc.SIZE,
-    players_slot=fc.PLAYERS,
-    turn_slot=fc.TURN,
-    rounds_slot=fc.ROUNDS,
-    decisions_slot=fc.DECISIONS,
+    size=fast_classic.SIZE,
+    players_slot=fast_classic.PLAYERS,
+    turn_slot=fast_classic.TURN,
+    rounds_slot=fast_classic.ROUNDS,
+    decisions_slot=fast_classic.DECISIONS,
     over=over,
     new_game=new_game,
-    legal=fc.legal,
-    apply=fc.apply,
-    step=fc.step,
+    legal=fast_classic.legal,
+    apply=fast_classic.apply,
+    step=fast_classic.step,
     step_batch=step_batch,
     random_games=random_games,
     to_python_state=to_python_state,

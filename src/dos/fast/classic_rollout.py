@@ -1,10 +1,10 @@
-"""The classic ``sage`` bot's simulations (``dos.bots.classic.expert``), compiled over a flat
+"""The classic ``sage`` bot's simulations (``dos.bots.classic.sage``), compiled over a flat
 classic game (``dos.fast.classic``): the same actions as the bot's Python path, so the same
 search results, only much sooner.
 
 Every simulated player plays like the classic ``greedy`` bot (``dos.bots.classic.greedy``)
 with the weights given (an array, ``weights_array``), and passes every reaction test at once:
-the same ``GreedyBot.score``, computed with the same floating-point operations in the same
+the same ``ClassicGreedyBot.score``, computed with the same floating-point operations in the same
 order, and the same tie-break (the first best play in the engine's legal order). A
 simulation plays on until the searching seat is placed; its reward is the seat's place
 scaled to ``[0, 1]`` among the seats that were still playing (``1``: first of them; two
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from dos.fast import classic as fc
+from dos.fast import classic as fast_classic
 from dos.fast._jit import lowest_bit, njit
 from dos.rules.classic.cards import (
     COLOUR,
@@ -61,17 +61,17 @@ _IS_DRAW_TWO = np.array(IS_DRAW_TWO, dtype=np.int64)
 
 
 @njit
-def greedy(s: fc.I64, w: F64) -> int:
+def greedy(s: fast_classic.I64, w: F64) -> int:
     """The code of the play the classic ``greedy`` bot makes in ``s`` (phase ``PLAY``), or
-    ``draw`` when nothing fits (``GreedyBot.choose``)."""
-    turn = s[fc.TURN]
-    size = s[fc.HAND_SIZES + turn]
-    base = fc.HANDS + turn * fc.TYPES
+    ``draw`` when nothing fits (``ClassicGreedyBot.choose``)."""
+    turn = s[fast_classic.TURN]
+    size = s[fast_classic.HAND_SIZES + turn]
+    base = fast_classic.HANDS + turn * fast_classic.TYPES
     c0 = 0
     c1 = 0
     c2 = 0
     c3 = 0
-    bits = s[fc.HELD + turn]
+    bits = s[fast_classic.HELD + turn]
     while bits:
         card = lowest_bit(bits)
         bits &= bits - 1
@@ -87,17 +87,17 @@ def greedy(s: fc.I64, w: F64) -> int:
             c2 += n
         else:
             c3 += n
-    pending = s[fc.PENDING]
-    following = fc.next_seat(s, turn, 1)
-    danger = max(0, int(w[CALM_HAND]) - s[fc.HAND_SIZES + following])
+    pending = s[fast_classic.PENDING]
+    following = fast_classic.next_seat(s, turn, 1)
+    danger = max(0, int(w[CALM_HAND]) - s[fast_classic.HAND_SIZES + following])
     best = -1
     best_value = -np.inf
     counts = np.empty(4, dtype=np.int64)
-    bits = s[fc.HELD + turn]
+    bits = s[fast_classic.HELD + turn]
     while bits:
         card = lowest_bit(bits)
         bits &= bits - 1
-        if not fc.playable(s, card):
+        if not fast_classic.playable(s, card):
             continue
         counts[0] = c0
         counts[1] = c1
@@ -125,55 +125,57 @@ def greedy(s: fc.I64, w: F64) -> int:
                     value += w[ATTACK] * danger
             if value > best_value:
                 best_value = value
-                best = fc.encode(fc.PLAY, -1, card, wish if wild else -1, 0, 0)
+                best = fast_classic.encode(fast_classic.PLAY, -1, card, wish if wild else -1, 0, 0)
     if best < 0:
-        return int(fc.encode(fc.DRAW_KIND, -1, -1, -1, 0, 0))
+        return int(fast_classic.encode(fast_classic.DRAW_KIND, -1, -1, -1, 0, 0))
     return best
 
 
 @njit
-def policy(s: fc.I64, w: F64) -> int:
+def policy(s: fast_classic.I64, w: F64) -> int:
     """A simulated player's action: the reaction test passed at once, else ``greedy``."""
-    if s[fc.PHASE] == fc.REACTION:
-        return int(fc.encode(fc.REACT, -1, -1, -1, s[fc.N_TARGETS], 0))
+    if s[fast_classic.PHASE] == fast_classic.REACTION:
+        return int(
+            fast_classic.encode(fast_classic.REACT, -1, -1, -1, s[fast_classic.N_TARGETS], 0)
+        )
     return greedy(s, w)
 
 
 @njit
-def _place_of(s: fc.I64, seat: int) -> int:
-    for i in range(s[fc.N_RANKED]):
-        if s[fc.RANKING + i] == seat:
+def _place_of(s: fast_classic.I64, seat: int) -> int:
+    for i in range(s[fast_classic.N_RANKED]):
+        if s[fast_classic.RANKING + i] == seat:
             return i
     return -1
 
 
 @njit
-def rollout(s: fc.I64, w: F64, seat: int, placed: int, max_actions: int) -> float:
+def rollout(s: fast_classic.I64, w: F64, seat: int, placed: int, max_actions: int) -> float:
     """Plays ``policy`` until ``seat`` is placed (or ``max_actions`` actions); the reward
     of its place among the seats that were playing when ``placed`` seats were placed."""
-    active = s[fc.PLAYERS] - placed
+    active = s[fast_classic.PLAYERS] - placed
     for _ in range(max_actions + 1):
         place = _place_of(s, seat)
         if place >= 0:
             reward: float = (active - 1 - (place - placed)) / (active - 1)
             return reward
-        if s[fc.PHASE] == fc.OVER:
+        if s[fast_classic.PHASE] == fast_classic.OVER:
             break
-        fc.apply(s, policy(s, w), -1)
+        fast_classic.apply(s, policy(s, w), -1)
     return CUT_REWARD
 
 
 @njit
-def deal(s: fc.I64, seat: int, cards: fc.I64, rng: np.uint64) -> None:
+def deal(s: fast_classic.I64, seat: int, cards: fast_classic.I64, rng: np.uint64) -> None:
     """Puts a determinization into ``s``: the other seats' hands (seat order, each keeping its
     size) then the draw pile (top last) from ``cards``, and the generator state ``rng``."""
     at = 0
-    for other in range(s[fc.PLAYERS]):
+    for other in range(s[fast_classic.PLAYERS]):
         if other == seat:
             continue
-        size = s[fc.HAND_SIZES + other]
-        base = fc.HANDS + other * fc.TYPES
-        for t in range(fc.TYPES):
+        size = s[fast_classic.HAND_SIZES + other]
+        base = fast_classic.HANDS + other * fast_classic.TYPES
+        for t in range(fast_classic.TYPES):
             s[base + t] = 0
         held = 0
         for _ in range(size):
@@ -181,22 +183,22 @@ def deal(s: fc.I64, seat: int, cards: fc.I64, rng: np.uint64) -> None:
             at += 1
             s[base + card] += 1
             held |= 1 << card
-        s[fc.HELD + other] = held
+        s[fast_classic.HELD + other] = held
     n = cards.size - at
     for i in range(n):
-        s[fc.DRAW + i] = cards[at + i]
-    s[fc.N_DRAW] = n
-    s[fc.RNG] = np.int64(rng)
+        s[fast_classic.DRAW + i] = cards[at + i]
+    s[fast_classic.N_DRAW] = n
+    s[fast_classic.RNG] = np.int64(rng)
 
 
 @njit
 def simulate(  # noqa: PLR0917
-    s: fc.I64, codes: fc.I64, w: F64, seat: int, max_actions: int, rewards: F64
+    s: fast_classic.I64, codes: fast_classic.I64, w: F64, seat: int, max_actions: int, rewards: F64
 ) -> None:
     """``rewards[k]``: the reward of ``seat`` after action ``codes[k]`` in a copy of ``s``
     and the rollout that follows."""
-    placed = s[fc.N_RANKED]
+    placed = s[fast_classic.N_RANKED]
     for k in range(codes.size):
         copy = s.copy()
-        fc.apply(copy, codes[k], -1)
+        fast_classic.apply(copy, codes[k], -1)
         rewards[k] = rollout(copy, w, seat, placed, max_actions)

@@ -1,15 +1,15 @@
 """The official rule set (RULES.md §1-§8), compiled: the same games as ``dos.rules.official``.
 
-A game is one flat ``int64`` array (layout in ``dos.fast.state``); every function here that
-takes ``s`` works on one such array in place. The Python engine is the readable reference:
+A game is one flat ``int64`` array (layout in ``dos.fast.official_layout``); every function
+here that takes ``s`` works on one such array in place. The Python engine is the readable reference:
 each function below names the function of ``dos.rules.official`` it mirrors, and the
 differential test (``tests/fast/test_official_diff.py``) walks random games through both,
 comparing the legal actions in order and the whole state after every step.
 
-Actions are ``int64`` codes (``dos.fast.state.encode``); ``legal`` lists them in exactly the
-order of ``dos.rules.official.all_legal_actions``. Only legal actions are applied here: the
-Python layer (``dos.fast.api``) checks any other action against the legal list first, and
-leaves an illegal one to the Python engine to explain.
+Actions are ``int64`` codes (``dos.fast.official_layout.encode``); ``legal`` lists them in
+exactly the order of ``dos.rules.official.all_legal_actions``. Only legal actions are applied
+here: the Python layer (``dos.fast.api``) checks any other action against the legal list
+first, and leaves an illegal one to the Python engine to explain.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from dos.cards import DEALER_DRAW_VALUE, DECK_COUNTS, N_TYPES, POINTS
-from dos.fast import state as ly
+from dos.fast import official_layout
 from dos.fast._jit import lowest_bit, njit, popcount
 from dos.fast.rng import mt_randbelow, shuffle
+from dos.rules.official.cards import DEALER_DRAW_VALUE, DECK_COUNTS, N_TYPES, POINTS
 from dos.rules.official.matching import (
     FIRST_MASK,
     PAIR_BONUS,
@@ -63,73 +63,73 @@ OVER = 2
 
 @njit
 def _rng(s: I64) -> np.uint64:
-    return np.uint64(s[ly.RNG])
+    return np.uint64(s[official_layout.RNG])
 
 
 @njit
 def _shuffle_slice(s: I64, start: int, n: int) -> None:
-    s[ly.RNG] = np.int64(shuffle(np.uint64(s[ly.RNG]), s, start, n))
+    s[official_layout.RNG] = np.int64(shuffle(np.uint64(s[official_layout.RNG]), s, start, n))
 
 
 @njit
 def draw_card(s: I64) -> int:
     """The top card of the draw pile, the discard pile shuffled into a new draw pile when it
     is empty; ``-1`` if both are empty (RULES §4 Decision; ``transitions.draw_card``)."""
-    n = s[ly.N_DRAW]
+    n = s[official_layout.N_DRAW]
     if n == 0:
-        m = s[ly.N_DISCARD]
+        m = s[official_layout.N_DISCARD]
         if m == 0:
             return -1
         for i in range(m):
-            s[ly.DRAW + i] = s[ly.DISCARD + i]
-        s[ly.N_DISCARD] = 0
-        _shuffle_slice(s, ly.DRAW, m)
+            s[official_layout.DRAW + i] = s[official_layout.DISCARD + i]
+        s[official_layout.N_DISCARD] = 0
+        _shuffle_slice(s, official_layout.DRAW, m)
         n = m
     n -= 1
-    s[ly.N_DRAW] = n
-    return int(s[ly.DRAW + n])
+    s[official_layout.N_DRAW] = n
+    return int(s[official_layout.DRAW + n])
 
 
 @njit
 def _resized(s: I64, seat: int, before: int) -> None:
     """A hand that becomes exactly two opens a DOS obligation; any other change of size
     closes it (RULES §6 Decision; ``transitions._resized``)."""
-    after = s[ly.HAND_SIZE + seat]
+    after = s[official_layout.HAND_SIZE + seat]
     if after == 2:
         if before != 2:
-            s[ly.DOS_OPEN] |= 1 << seat
+            s[official_layout.DOS_OPEN] |= 1 << seat
     elif after != before:
-        s[ly.DOS_OPEN] &= ~(1 << seat)
+        s[official_layout.DOS_OPEN] &= ~(1 << seat)
 
 
 @njit
 def _add(s: I64, seat: int, card: int) -> None:
     """One more ``card`` in ``seat``'s hand (a hand is its counts and two bit masks)."""
-    at = ly.HANDS + seat * ly.TYPES + card
+    at = official_layout.HANDS + seat * official_layout.TYPES + card
     count = s[at] + 1
     s[at] = count
-    s[ly.HAND_SIZE + seat] += 1
+    s[official_layout.HAND_SIZE + seat] += 1
     if count == 1:
-        s[ly.HELD + seat] |= 1 << card
+        s[official_layout.HELD + seat] |= 1 << card
     elif count == 2:
-        s[ly.TWICE + seat] |= 1 << card
+        s[official_layout.TWICE + seat] |= 1 << card
 
 
 @njit
 def _remove(s: I64, seat: int, card: int) -> None:
-    at = ly.HANDS + seat * ly.TYPES + card
+    at = official_layout.HANDS + seat * official_layout.TYPES + card
     count = s[at] - 1
     s[at] = count
-    s[ly.HAND_SIZE + seat] -= 1
+    s[official_layout.HAND_SIZE + seat] -= 1
     if count == 0:
-        s[ly.HELD + seat] &= ~(1 << card)
+        s[official_layout.HELD + seat] &= ~(1 << card)
     elif count == 1:
-        s[ly.TWICE + seat] &= ~(1 << card)
+        s[official_layout.TWICE + seat] &= ~(1 << card)
 
 
 @njit
 def _give(s: I64, seat: int, count: int) -> None:
-    before = s[ly.HAND_SIZE + seat]
+    before = s[official_layout.HAND_SIZE + seat]
     for _ in range(count):
         card = draw_card(s)
         if card < 0:
@@ -145,26 +145,26 @@ def _give(s: I64, seat: int, count: int) -> None:
 def _fresh_deck(s: I64) -> None:
     """All 108 cards in type order in the draw pile's slots, shuffled."""
     for i in range(_DECK.size):
-        s[ly.DRAW + i] = _DECK[i]
-    _shuffle_slice(s, ly.DRAW, _DECK.size)
-    s[ly.N_DRAW] = _DECK.size
+        s[official_layout.DRAW + i] = _DECK[i]
+    _shuffle_slice(s, official_layout.DRAW, _DECK.size)
+    s[official_layout.N_DRAW] = _DECK.size
 
 
 @njit
 def draw_for_dealer(s: I64) -> None:
     """Each player draws a card; the highest deals, wilds counting zero; tied players draw
     again from a reshuffled deck (RULES §2 Decision; ``setup.draw_for_dealer``)."""
-    players = s[ly.PLAYERS]
+    players = s[official_layout.PLAYERS]
     contenders = np.arange(players)
     count = players
     while True:
         _fresh_deck(s)
-        n = s[ly.N_DRAW]
+        n = s[official_layout.N_DRAW]
         best = -1
         values = np.empty(count, dtype=np.int64)
         for i in range(count):
             n -= 1
-            values[i] = _DEALER_VALUE[s[ly.DRAW + n]]
+            values[i] = _DEALER_VALUE[s[official_layout.DRAW + n]]
             best = max(best, values[i])
         kept = 0
         for i in range(count):
@@ -173,7 +173,7 @@ def draw_for_dealer(s: I64) -> None:
                 kept += 1
         count = kept
         if count == 1:
-            s[ly.DEALER] = contenders[0]
+            s[official_layout.DEALER] = contenders[0]
             return
 
 
@@ -181,55 +181,55 @@ def draw_for_dealer(s: I64) -> None:
 def deal_round(s: I64) -> None:
     """Shuffles all 108 cards and deals: seven each, one at a time from the dealer's left,
     then two for the Center Row; the rest is the draw pile (RULES §2; ``setup.deal_round``)."""
-    players = s[ly.PLAYERS]
+    players = s[official_layout.PLAYERS]
     _fresh_deck(s)
-    n = s[ly.N_DRAW]
-    for i in range(ly.MAX_PLAYERS * ly.TYPES):
-        s[ly.HANDS + i] = 0
-    for seat in range(ly.MAX_PLAYERS):
-        s[ly.HAND_SIZE + seat] = 0
-        s[ly.HELD + seat] = 0
-        s[ly.TWICE + seat] = 0
-        s[ly.PENALTIES + seat] = 0
-    dealer = s[ly.DEALER]
+    n = s[official_layout.N_DRAW]
+    for i in range(official_layout.MAX_PLAYERS * official_layout.TYPES):
+        s[official_layout.HANDS + i] = 0
+    for seat in range(official_layout.MAX_PLAYERS):
+        s[official_layout.HAND_SIZE + seat] = 0
+        s[official_layout.HELD + seat] = 0
+        s[official_layout.TWICE + seat] = 0
+        s[official_layout.PENALTIES + seat] = 0
+    dealer = s[official_layout.DEALER]
     for _ in range(HAND_SIZE):
         for k in range(1, players + 1):
             seat = (dealer + k) % players
             n -= 1
-            _add(s, seat, s[ly.DRAW + n])
+            _add(s, seat, s[official_layout.DRAW + n])
     for i in range(CENTER_ROW_SIZE):
         n -= 1
-        s[ly.CENTER + i] = s[ly.DRAW + n]
-        s[ly.MATCH_A + i] = -1
-        s[ly.MATCH_B + i] = -1
-    s[ly.N_CENTER] = CENTER_ROW_SIZE
-    s[ly.N_DRAW] = n
-    s[ly.N_DISCARD] = 0
-    s[ly.TURN] = dealer if s[ly.DEALER_STARTS] else (dealer + 1) % players
-    s[ly.PHASE] = TURN
-    s[ly.DREW] = 0
-    s[ly.N_MATCHED] = 0
-    s[ly.SINGLE_BONUSES] = 0
-    s[ly.DOUBLE_BONUSES] = 0
-    s[ly.PLACEMENTS_LEFT] = 0
-    s[ly.DOS_OPEN] = 0
+        s[official_layout.CENTER + i] = s[official_layout.DRAW + n]
+        s[official_layout.MATCH_A + i] = -1
+        s[official_layout.MATCH_B + i] = -1
+    s[official_layout.N_CENTER] = CENTER_ROW_SIZE
+    s[official_layout.N_DRAW] = n
+    s[official_layout.N_DISCARD] = 0
+    s[official_layout.TURN] = dealer if s[official_layout.DEALER_STARTS] else (dealer + 1) % players
+    s[official_layout.PHASE] = TURN
+    s[official_layout.DREW] = 0
+    s[official_layout.N_MATCHED] = 0
+    s[official_layout.SINGLE_BONUSES] = 0
+    s[official_layout.DOUBLE_BONUSES] = 0
+    s[official_layout.PLACEMENTS_LEFT] = 0
+    s[official_layout.DOS_OPEN] = 0
 
 
 @njit
 def new_game(s: I64, rng: np.uint64) -> None:
     """A new game in ``s``, whose option slots are already set; ``rng`` is
     ``dos.rng.seed_state(seed)`` (``setup.new_game``)."""
-    s[ly.RNG] = np.int64(rng)
+    s[official_layout.RNG] = np.int64(rng)
     draw_for_dealer(s)
-    players = s[ly.PLAYERS]
-    for seat in range(ly.MAX_PLAYERS):
-        s[ly.SCORES + seat] = 0
-    s[ly.ROUND] = 1
-    s[ly.WINNER] = -1
-    s[ly.ROUNDS] = 0
-    s[ly.DECISIONS] = 0
-    s[ly.LAST_WINNER] = -1
-    s[ly.TURN] = s[ly.DEALER] % players
+    players = s[official_layout.PLAYERS]
+    for seat in range(official_layout.MAX_PLAYERS):
+        s[official_layout.SCORES + seat] = 0
+    s[official_layout.ROUND] = 1
+    s[official_layout.WINNER] = -1
+    s[official_layout.ROUNDS] = 0
+    s[official_layout.DECISIONS] = 0
+    s[official_layout.LAST_WINNER] = -1
+    s[official_layout.TURN] = s[official_layout.DEALER] % players
     deal_round(s)
 
 
@@ -258,25 +258,29 @@ def _matches(s: I64, out: I64, want: int) -> int:
     Center Row index, singles then doubles, by card type. With ``want < 0``: writes them to
     ``out`` (as far as it has room) and returns how many. Else returns the code of the
     ``want``-th, or ``-1 - count`` when there are fewer."""
-    turn = s[ly.TURN]
-    held = s[ly.HELD + turn]
-    twice = s[ly.TWICE + turn]
+    turn = s[official_layout.TURN]
+    held = s[official_layout.HELD + turn]
+    twice = s[official_layout.TWICE + turn]
     found = 0
     collect = want < 0 and out.size > 0
-    for index in range(s[ly.N_CENTER]):
-        if s[ly.MATCH_A + index] >= 0:
+    for index in range(s[official_layout.N_CENTER]):
+        if s[official_layout.MATCH_A + index] >= 0:
             continue
-        target = s[ly.CENTER + index]
+        target = s[official_layout.CENTER + index]
         bits = _SINGLE_MASK[target] & held
         if bits:
             count = popcount(bits)
             if found <= want < found + count:
-                return ly.encode(ly.MATCH, -1, _nth_bit(bits, want - found), -1, index)
+                return official_layout.encode(
+                    official_layout.MATCH, -1, _nth_bit(bits, want - found), -1, index
+                )
             if collect:
                 k = found
                 while bits:
                     if k < out.size:
-                        out[k] = ly.encode(ly.MATCH, -1, lowest_bit(bits), -1, index)
+                        out[k] = official_layout.encode(
+                            official_layout.MATCH, -1, lowest_bit(bits), -1, index
+                        )
                     bits &= bits - 1
                     k += 1
             found += count
@@ -289,12 +293,16 @@ def _matches(s: I64, out: I64, want: int) -> int:
                 continue
             count = popcount(bits)
             if found <= want < found + count:
-                return ly.encode(ly.MATCH, -1, a, _nth_bit(bits, want - found), index)
+                return official_layout.encode(
+                    official_layout.MATCH, -1, a, _nth_bit(bits, want - found), index
+                )
             if collect:
                 k = found
                 while bits:
                     if k < out.size:
-                        out[k] = ly.encode(ly.MATCH, -1, a, lowest_bit(bits), index)
+                        out[k] = official_layout.encode(
+                            official_layout.MATCH, -1, a, lowest_bit(bits), index
+                        )
                     bits &= bits - 1
                     k += 1
             found += count
@@ -306,13 +314,13 @@ def _matches(s: I64, out: I64, want: int) -> int:
 @njit
 def _any_match(s: I64) -> bool:
     """Whether any match is open to the seat to act."""
-    turn = s[ly.TURN]
-    held = s[ly.HELD + turn]
-    twice = s[ly.TWICE + turn]
-    for index in range(s[ly.N_CENTER]):
-        if s[ly.MATCH_A + index] >= 0:
+    turn = s[official_layout.TURN]
+    held = s[official_layout.HELD + turn]
+    twice = s[official_layout.TWICE + turn]
+    for index in range(s[official_layout.N_CENTER]):
+        if s[official_layout.MATCH_A + index] >= 0:
             continue
-        target = s[ly.CENTER + index]
+        target = s[official_layout.CENTER + index]
         if _SINGLE_MASK[target] & held:
             return True
         firsts = _FIRST_MASK[target] & held
@@ -340,11 +348,11 @@ def legal(s: I64, out: I64, want: int = -1) -> int:
     ``out`` just counts). ``want >= 0``: returns the code of action number ``want`` (``-1``
     if there are fewer), without writing anything.
     """
-    phase = s[ly.PHASE]
+    phase = s[official_layout.PHASE]
     if phase == OVER:
         return 0 if want < 0 else -1
-    turn = s[ly.TURN]
-    held = s[ly.HELD + turn]
+    turn = s[official_layout.TURN]
+    held = s[official_layout.HELD + turn]
     found = 0
     if phase == TURN:
         got = _matches(s, out, want)
@@ -354,34 +362,56 @@ def legal(s: I64, out: I64, want: int = -1) -> int:
             found = -1 - got
         else:
             found = got
-        if s[ly.N_MATCHED] or not s[ly.DREW]:
-            code = ly.encode(ly.END if s[ly.N_MATCHED] else ly.DRAW_KIND, -1, -1, -1, -1)
+        if s[official_layout.N_MATCHED] or not s[official_layout.DREW]:
+            code = official_layout.encode(
+                official_layout.END if s[official_layout.N_MATCHED] else official_layout.DRAW_KIND,
+                -1,
+                -1,
+                -1,
+                -1,
+            )
             if found == want:
                 return code
             found = _emit(code, found, out, want)
         else:
             count = popcount(held)
             if found <= want < found + count:
-                return ly.encode(ly.LAY, -1, _nth_bit(held, want - found), -1, -1)
+                return official_layout.encode(
+                    official_layout.LAY, -1, _nth_bit(held, want - found), -1, -1
+                )
             bits = held
             while bits:
-                found = _emit(ly.encode(ly.LAY, -1, lowest_bit(bits), -1, -1), found, out, want)
+                found = _emit(
+                    official_layout.encode(official_layout.LAY, -1, lowest_bit(bits), -1, -1),
+                    found,
+                    out,
+                    want,
+                )
                 bits &= bits - 1
     else:
         count = popcount(held)
         if found <= want < found + count:
-            return ly.encode(ly.PLACE, -1, _nth_bit(held, want - found), -1, -1)
+            return official_layout.encode(
+                official_layout.PLACE, -1, _nth_bit(held, want - found), -1, -1
+            )
         bits = held
         while bits:
-            found = _emit(ly.encode(ly.PLACE, -1, lowest_bit(bits), -1, -1), found, out, want)
+            found = _emit(
+                official_layout.encode(official_layout.PLACE, -1, lowest_bit(bits), -1, -1),
+                found,
+                out,
+                want,
+            )
             bits &= bits - 1
-        if not s[ly.MANDATORY]:
+        if not s[official_layout.MANDATORY]:
             if found == want:
-                return ly.encode(ly.END, -1, -1, -1, -1)
-            found = _emit(ly.encode(ly.END, -1, -1, -1, -1), found, out, want)
-    open_bits = s[ly.DOS_OPEN]
+                return official_layout.encode(official_layout.END, -1, -1, -1, -1)
+            found = _emit(
+                official_layout.encode(official_layout.END, -1, -1, -1, -1), found, out, want
+            )
+    open_bits = s[official_layout.DOS_OPEN]
     if open_bits:
-        players = s[ly.PLAYERS]
+        players = s[official_layout.PLAYERS]
         # The seat to act first (its own seat unwritten), then the others in seat order.
         for k in range(players + 1):
             if k == 0:
@@ -393,13 +423,13 @@ def legal(s: I64, out: I64, want: int = -1) -> int:
                     continue
                 written = seat
             if open_bits >> seat & 1:
-                code = ly.encode(ly.CALL, written, -1, -1, -1)
+                code = official_layout.encode(official_layout.CALL, written, -1, -1, -1)
                 if found == want:
                     return code
                 found = _emit(code, found, out, want)
             for caught in range(players):
                 if caught != seat and open_bits >> caught & 1:
-                    code = ly.encode(ly.CATCH, written, -1, -1, caught)
+                    code = official_layout.encode(official_layout.CATCH, written, -1, -1, caught)
                     if found == want:
                         return code
                     found = _emit(code, found, out, want)
@@ -425,84 +455,84 @@ def apply(s: I64, code: int, bonus_override: int = -1) -> None:
     best, RULES §3 Decision), else ``0`` or ``1`` for a match with designations that decide
     it (the Python layer works that out).
     """
-    kind = ly.kind(code)
-    seat = ly.seat(code)
-    turn = s[ly.TURN]
+    kind = official_layout.kind(code)
+    seat = official_layout.seat(code)
+    turn = s[official_layout.TURN]
     if seat < 0:
         seat = turn
-    s[ly.DECISIONS] += 1
-    if kind == ly.MATCH:
+    s[official_layout.DECISIONS] += 1
+    if kind == official_layout.MATCH:
         _match(s, code, bonus_override)
-    elif kind == ly.DRAW_KIND:
+    elif kind == official_layout.DRAW_KIND:
         # §3 Decision: a draw that yields nothing still counts as the turn's draw.
         _give(s, turn, 1)
-        s[ly.DREW] = 1
-    elif kind == ly.LAY:
-        card = ly.card1(code)
-        before = s[ly.HAND_SIZE + turn]
+        s[official_layout.DREW] = 1
+    elif kind == official_layout.LAY:
+        card = official_layout.card1(code)
+        before = s[official_layout.HAND_SIZE + turn]
         _remove(s, turn, card)
         _append_center(s, card)
         _resized(s, turn, before)
         _finish_turn(s)
-    elif kind == ly.END:
-        if s[ly.PHASE] == TURN:
+    elif kind == official_layout.END:
+        if s[official_layout.PHASE] == TURN:
             _end_matches(s)
         else:
             _finish_turn(s)
-    elif kind == ly.PLACE:
-        card = ly.card1(code)
-        before = s[ly.HAND_SIZE + turn]
+    elif kind == official_layout.PLACE:
+        card = official_layout.card1(code)
+        before = s[official_layout.HAND_SIZE + turn]
         _remove(s, turn, card)
         _append_center(s, card)
-        s[ly.PLACEMENTS_LEFT] -= 1
+        s[official_layout.PLACEMENTS_LEFT] -= 1
         _resized(s, turn, before)
-        if s[ly.PLACEMENTS_LEFT] == 0 or s[ly.HAND_SIZE + turn] == 0:
+        if s[official_layout.PLACEMENTS_LEFT] == 0 or s[official_layout.HAND_SIZE + turn] == 0:
             _finish_turn(s)
-    elif kind == ly.CALL:
-        s[ly.DOS_OPEN] &= ~(1 << seat)
+    elif kind == official_layout.CALL:
+        s[official_layout.DOS_OPEN] &= ~(1 << seat)
     else:
-        caught = ly.target(code)
-        s[ly.DOS_OPEN] &= ~(1 << caught)
+        caught = official_layout.target(code)
+        s[official_layout.DOS_OPEN] &= ~(1 << caught)
         if caught == turn:
             # §4.4: caught during their own turn, the penalty waits for the end of the turn.
-            s[ly.PENALTIES + caught] += DOS_PENALTY
+            s[official_layout.PENALTIES + caught] += DOS_PENALTY
         else:
             _give(s, caught, DOS_PENALTY)
 
 
 @njit
 def _append_center(s: I64, card: int) -> None:
-    n = s[ly.N_CENTER]
-    s[ly.CENTER + n] = card
-    s[ly.MATCH_A + n] = -1
-    s[ly.MATCH_B + n] = -1
-    s[ly.N_CENTER] = n + 1
+    n = s[official_layout.N_CENTER]
+    s[official_layout.CENTER + n] = card
+    s[official_layout.MATCH_A + n] = -1
+    s[official_layout.MATCH_B + n] = -1
+    s[official_layout.N_CENTER] = n + 1
 
 
 @njit
 def _match(s: I64, code: int, bonus_override: int) -> None:
-    turn = s[ly.TURN]
-    index = ly.target(code)
-    a = ly.card1(code)
-    b = ly.card2(code)
-    target = s[ly.CENTER + index]
-    before = s[ly.HAND_SIZE + turn]
+    turn = s[official_layout.TURN]
+    index = official_layout.target(code)
+    a = official_layout.card1(code)
+    b = official_layout.card2(code)
+    target = s[official_layout.CENTER + index]
+    before = s[official_layout.HAND_SIZE + turn]
     bonus = _SINGLE_BONUS[target, a] != 0 if b < 0 else _PAIR_BONUS[target, a, b] != 0
     if bonus_override >= 0:
         bonus = bonus_override != 0
     _remove(s, turn, a)
     if b >= 0:
         _remove(s, turn, b)
-    s[ly.MATCH_A + index] = a
-    s[ly.MATCH_B + index] = b
-    s[ly.N_MATCHED] += 1
+    s[official_layout.MATCH_A + index] = a
+    s[official_layout.MATCH_B + index] = b
+    s[official_layout.N_MATCHED] += 1
     if bonus:
         if b < 0:
-            s[ly.SINGLE_BONUSES] += 1
+            s[official_layout.SINGLE_BONUSES] += 1
         else:
-            s[ly.DOUBLE_BONUSES] += 1
+            s[official_layout.DOUBLE_BONUSES] += 1
     _resized(s, turn, before)
-    if s[ly.HAND_SIZE + turn] and _any_match(s):
+    if s[official_layout.HAND_SIZE + turn] and _any_match(s):
         return
     # The matches end by themselves: the hand is empty or no match is left (docs/engine.md).
     _end_matches(s)
@@ -512,38 +542,38 @@ def _match(s: I64, code: int, bonus_override: int) -> None:
 def _end_matches(s: I64) -> None:
     """§4 steps 1-3a: matched cards and their targets to the discard pile (by Center Row
     index, played cards first), refill to two, then the placements if any can be made."""
-    n = s[ly.N_CENTER]
+    n = s[official_layout.N_CENTER]
     kept = 0
     for index in range(n):
-        card = s[ly.CENTER + index]
-        a = s[ly.MATCH_A + index]
+        card = s[official_layout.CENTER + index]
+        a = s[official_layout.MATCH_A + index]
         if a >= 0:
-            m = s[ly.N_DISCARD]
-            s[ly.DISCARD + m] = a
+            m = s[official_layout.N_DISCARD]
+            s[official_layout.DISCARD + m] = a
             m += 1
-            b = s[ly.MATCH_B + index]
+            b = s[official_layout.MATCH_B + index]
             if b >= 0:
-                s[ly.DISCARD + m] = b
+                s[official_layout.DISCARD + m] = b
                 m += 1
-            s[ly.DISCARD + m] = card
-            s[ly.N_DISCARD] = m + 1
+            s[official_layout.DISCARD + m] = card
+            s[official_layout.N_DISCARD] = m + 1
         else:
-            s[ly.CENTER + kept] = card
+            s[official_layout.CENTER + kept] = card
             kept += 1
     for index in range(n):
-        s[ly.MATCH_A + index] = -1
-        s[ly.MATCH_B + index] = -1
-    s[ly.N_CENTER] = kept
-    s[ly.N_MATCHED] = 0
-    while s[ly.N_CENTER] < CENTER_ROW_SIZE:
+        s[official_layout.MATCH_A + index] = -1
+        s[official_layout.MATCH_B + index] = -1
+    s[official_layout.N_CENTER] = kept
+    s[official_layout.N_MATCHED] = 0
+    while s[official_layout.N_CENTER] < CENTER_ROW_SIZE:
         card = draw_card(s)
         if card < 0:
             break
         _append_center(s, card)
-    bonuses = s[ly.SINGLE_BONUSES] + s[ly.DOUBLE_BONUSES]
-    if bonuses and s[ly.HAND_SIZE + s[ly.TURN]]:
-        s[ly.PHASE] = PLACING
-        s[ly.PLACEMENTS_LEFT] = bonuses
+    bonuses = s[official_layout.SINGLE_BONUSES] + s[official_layout.DOUBLE_BONUSES]
+    if bonuses and s[official_layout.HAND_SIZE + s[official_layout.TURN]]:
+        s[official_layout.PHASE] = PLACING
+        s[official_layout.PLACEMENTS_LEFT] = bonuses
         return
     _finish_turn(s)
 
@@ -552,51 +582,53 @@ def _end_matches(s: I64) -> None:
 def _finish_turn(s: I64) -> None:
     """§4 steps 3b-5: the others draw for each Double Color Match (from the matcher's left),
     the DOS penalty owed is drawn, then the round ends or the turn passes left."""
-    turn = s[ly.TURN]
-    players = s[ly.PLAYERS]
-    for _ in range(s[ly.DOUBLE_BONUSES]):
+    turn = s[official_layout.TURN]
+    players = s[official_layout.PLAYERS]
+    for _ in range(s[official_layout.DOUBLE_BONUSES]):
         for k in range(1, players):
             _give(s, (turn + k) % players, 1)
-    owed = s[ly.PENALTIES + turn]
+    owed = s[official_layout.PENALTIES + turn]
     if owed:
-        s[ly.PENALTIES + turn] = 0
+        s[official_layout.PENALTIES + turn] = 0
         _give(s, turn, owed)
-    s[ly.PHASE] = TURN
-    s[ly.DREW] = 0
-    s[ly.SINGLE_BONUSES] = 0
-    s[ly.DOUBLE_BONUSES] = 0
-    s[ly.PLACEMENTS_LEFT] = 0
-    if s[ly.HAND_SIZE + turn] == 0:
+    s[official_layout.PHASE] = TURN
+    s[official_layout.DREW] = 0
+    s[official_layout.SINGLE_BONUSES] = 0
+    s[official_layout.DOUBLE_BONUSES] = 0
+    s[official_layout.PLACEMENTS_LEFT] = 0
+    if s[official_layout.HAND_SIZE + turn] == 0:
         _end_round(s, turn)
         return
-    s[ly.TURN] = (turn + 1) % players
+    s[official_layout.TURN] = (turn + 1) % players
 
 
 @njit
 def _end_round(s: I64, winner: int) -> None:
     """§7: the player who went out scores every card left in the other hands; the next
     round is dealt unless someone reached the target."""
-    players = s[ly.PLAYERS]
+    players = s[official_layout.PLAYERS]
     points = 0
     for seat in range(players):
-        base = ly.HANDS + seat * ly.TYPES
-        for t in range(ly.TYPES):
+        base = official_layout.HANDS + seat * official_layout.TYPES
+        for t in range(official_layout.TYPES):
             count = s[base + t]
-            s[ly.LAST_HANDS + seat * ly.TYPES + t] = count
+            s[official_layout.LAST_HANDS + seat * official_layout.TYPES + t] = count
             if seat != winner:
                 points += count * _POINTS[t]
-    s[ly.SCORES + winner] += points
-    s[ly.LAST_ROUND] = s[ly.ROUND]
-    s[ly.LAST_WINNER] = winner
-    s[ly.LAST_POINTS] = points
-    s[ly.ROUNDS] += 1
-    s[ly.DOS_OPEN] = 0
-    if s[ly.SCORES + winner] >= s[ly.TARGET]:
-        s[ly.PHASE] = OVER
-        s[ly.WINNER] = winner
+    s[official_layout.SCORES + winner] += points
+    s[official_layout.LAST_ROUND] = s[official_layout.ROUND]
+    s[official_layout.LAST_WINNER] = winner
+    s[official_layout.LAST_POINTS] = points
+    s[official_layout.ROUNDS] += 1
+    s[official_layout.DOS_OPEN] = 0
+    if s[official_layout.SCORES + winner] >= s[official_layout.TARGET]:
+        s[official_layout.PHASE] = OVER
+        s[official_layout.WINNER] = winner
         return
-    s[ly.ROUND] += 1
-    s[ly.DEALER] = (s[ly.DEALER] + 1) % players if s[ly.DEAL_PASSES_LEFT] else winner
+    s[official_layout.ROUND] += 1
+    s[official_layout.DEALER] = (
+        (s[official_layout.DEALER] + 1) % players if s[official_layout.DEAL_PASSES_LEFT] else winner
+    )
     deal_round(s)
 
 
@@ -620,7 +652,7 @@ def random_step(s: I64, mt: I64, buffer: I64) -> None:
 def random_game(s: I64, mt: I64) -> None:
     """Plays the game in ``s`` to its end with random legal actions chosen by ``mt``."""
     buffer = np.empty(RANDOM_BUFFER, dtype=np.int64)
-    while s[ly.PHASE] != OVER:
+    while s[official_layout.PHASE] != OVER:
         random_step(s, mt, buffer)
 
 

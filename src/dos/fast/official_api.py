@@ -8,8 +8,8 @@ import numpy as np
 import numpy.typing as npt
 
 from dos.errors import DosError
-from dos.fast import official as fo
-from dos.fast import state as ly
+from dos.fast import official as fast_official
+from dos.fast import official_layout
 from dos.fast._jit import njit, njit_parallel, prange
 from dos.fast.compiled import Core
 from dos.fast.official_convert import (
@@ -33,7 +33,7 @@ def new_game(s: I64, options: dict[str, Any] | None, seed: int) -> None:
     into the flat array ``s``."""
     s[:] = 0
     write_options(s, Options.from_json(options or {}))
-    fo.new_game(s, np.uint64(seed_state(seed)))
+    fast_official.new_game(s, np.uint64(seed_state(seed)))
 
 
 def prepare(s: I64, action: Any) -> tuple[int, int]:
@@ -41,22 +41,22 @@ def prepare(s: I64, action: Any) -> tuple[int, int]:
     if not isinstance(action, Action) or (action.designations and action.kind != Kind.MATCH):
         return -1, -1
     try:
-        code = code_of(action, int(s[ly.TURN]))
+        code = code_of(action, int(s[official_layout.TURN]))
     except (DosError, TypeError):
         return -1, -1
     bonus = -1
     if action.kind == Kind.MATCH and action.designations:
-        if not 0 <= action.target < s[ly.N_CENTER]:
+        if not 0 <= action.target < s[official_layout.N_CENTER]:
             return -1, -1
         try:
-            decided = designated_bonus(action, int(s[ly.CENTER + action.target]))
+            decided = designated_bonus(action, int(s[official_layout.CENTER + action.target]))
         except (DosError, IndexError, TypeError):
             return -1, -1
         if decided is None:
             return -1, -1
         bonus = decided
-    codes = np.empty(max(64, fo.legal_count(s)), dtype=np.int64)
-    n = fo.legal(s, codes, -1)
+    codes = np.empty(max(64, fast_official.legal_count(s)), dtype=np.int64)
+    n = fast_official.legal(s, codes, -1)
     if code not in codes[:n]:
         return -1, -1
     if action.kind == Kind.MATCH and len(action.cards) == 2 and action.cards[0] > action.cards[1]:
@@ -70,7 +70,7 @@ def prepare(s: I64, action: Any) -> tuple[int, int]:
 @njit
 def over(s: I64) -> bool:
     """Whether the game has ended."""
-    return bool(s[ly.PHASE] == fo.OVER)
+    return bool(s[official_layout.PHASE] == fast_official.OVER)
 
 
 @njit_parallel
@@ -79,10 +79,10 @@ def step_batch(states: I64, indices: I64) -> None:
     for g in prange(states.shape[0]):
         k = indices[g]
         s = states[g]
-        if k >= 0 and s[ly.PHASE] != fo.OVER:
-            code = fo.legal(s, np.empty(0, dtype=np.int64), k)
+        if k >= 0 and s[official_layout.PHASE] != fast_official.OVER:
+            code = fast_official.legal(s, np.empty(0, dtype=np.int64), k)
             if code >= 0:
-                fo.apply(s, code, -1)
+                fast_official.apply(s, code, -1)
 
 
 @njit_parallel
@@ -95,10 +95,10 @@ def random_games(states: I64, mts: I64, budget: int) -> int:
     for g in prange(states.shape[0]):
         s = states[g]
         mt = mts[g]
-        buffer = np.empty(fo.RANDOM_BUFFER, dtype=np.int64)
+        buffer = np.empty(fast_official.RANDOM_BUFFER, dtype=np.int64)
         made = 0
-        while s[ly.PHASE] != fo.OVER and made != budget:
-            fo.random_step(s, mt, buffer)
+        while s[official_layout.PHASE] != fast_official.OVER and made != budget:
+            fast_official.random_step(s, mt, buffer)
             made += 1
         total[g] = made
     return int(total.sum())
@@ -109,7 +109,7 @@ def _redeal(s: I64, seed: int) -> None:
     """A new game from ``seed`` with the options already in ``s`` (``dos.rng.seed_state``
     worked out here: ``seed * golden + 0x1234567`` modulo 2**64)."""
     rng = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x1234567)
-    fo.new_game(s, rng)
+    fast_official.new_game(s, rng)
 
 
 @njit_parallel
@@ -123,32 +123,32 @@ def random_play(states: I64, mts: I64, budget: int, seeds: I64) -> tuple[int, in
     for g in prange(size):
         s = states[g]
         mt = mts[g]
-        buffer = np.empty(fo.RANDOM_BUFFER, dtype=np.int64)
-        before = s[ly.ROUNDS]
+        buffer = np.empty(fast_official.RANDOM_BUFFER, dtype=np.int64)
+        before = s[official_layout.ROUNDS]
         for _ in range(budget):
-            if s[ly.PHASE] == fo.OVER:
+            if s[official_layout.PHASE] == fast_official.OVER:
                 games[g] += 1
-                rounds[g] += s[ly.ROUNDS] - before
+                rounds[g] += s[official_layout.ROUNDS] - before
                 _redeal(s, seeds[g])
                 seeds[g] += size
                 before = 0
-            fo.random_step(s, mt, buffer)
-        rounds[g] += s[ly.ROUNDS] - before
+            fast_official.random_step(s, mt, buffer)
+        rounds[g] += s[official_layout.ROUNDS] - before
     return budget * size, int(games.sum()), int(rounds.sum())
 
 
 CORE = Core(
     name="official",
-    size=ly.SIZE,
-    players_slot=ly.PLAYERS,
-    turn_slot=ly.TURN,
-    rounds_slot=ly.ROUNDS,
-    decisions_slot=ly.DECISIONS,
+    size=official_layout.SIZE,
+    players_slot=official_layout.PLAYERS,
+    turn_slot=official_layout.TURN,
+    rounds_slot=official_layout.ROUNDS,
+    decisions_slot=official_layout.DECISIONS,
     over=over,
     new_game=new_game,
-    legal=fo.legal,
-    apply=fo.apply,
-    step=fo.step,
+    legal=fast_official.legal,
+    apply=fast_official.apply,
+    step=fast_official.step,
     step_batch=step_batch,
     random_games=random_games,
     to_python_state=to_python_state,

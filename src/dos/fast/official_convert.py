@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dos.errors import IllegalActionError, NotationError
-from dos.fast import state as ly
+from dos.fast import official_layout
 from dos.fast._jit import njit
 from dos.fast.official import legal as fast_legal
 from dos.rng import seed_state
@@ -25,33 +25,41 @@ _MASK = (1 << 64) - 1
 
 def write_options(s: I64, options: Options) -> None:
     """Puts ``options`` into the option slots of the flat game ``s``."""
-    s[ly.PLAYERS] = options.players
-    s[ly.TARGET] = options.target_score
-    s[ly.DEALER_STARTS] = int(options.dealer_starts)
-    s[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
-    s[ly.MANDATORY] = int(options.bonus_lay_mandatory)
+    s[official_layout.PLAYERS] = options.players
+    s[official_layout.TARGET] = options.target_score
+    s[official_layout.DEALER_STARTS] = int(options.dealer_starts)
+    s[official_layout.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    s[official_layout.MANDATORY] = int(options.bonus_lay_mandatory)
 
 
 def read_options(s: I64) -> Options:
     """The options of the flat game ``s``."""
     return Options(
-        players=int(s[ly.PLAYERS]),
-        target_score=int(s[ly.TARGET]),
-        dealer_starts=bool(s[ly.DEALER_STARTS]),
-        deal_passes_left=bool(s[ly.DEAL_PASSES_LEFT]),
-        bonus_lay_mandatory=bool(s[ly.MANDATORY]),
+        players=int(s[official_layout.PLAYERS]),
+        target_score=int(s[official_layout.TARGET]),
+        dealer_starts=bool(s[official_layout.DEALER_STARTS]),
+        deal_passes_left=bool(s[official_layout.DEAL_PASSES_LEFT]),
+        bonus_lay_mandatory=bool(s[official_layout.MANDATORY]),
     )
 
 
 def _hand(s: I64, base: int) -> list[int]:
-    return [t for t in range(ly.TYPES) for _ in range(int(s[base + t]))]
+    return [t for t in range(official_layout.TYPES) for _ in range(int(s[base + t]))]
 
 
 def last_round(s: I64) -> RoundResult:
     """The result of the last round finished in ``s`` (``State.round_results[-1]``)."""
-    players = int(s[ly.PLAYERS])
-    hands = tuple(tuple(_hand(s, ly.LAST_HANDS + seat * ly.TYPES)) for seat in range(players))
-    return RoundResult(int(s[ly.LAST_ROUND]), int(s[ly.LAST_WINNER]), int(s[ly.LAST_POINTS]), hands)
+    players = int(s[official_layout.PLAYERS])
+    hands = tuple(
+        tuple(_hand(s, official_layout.LAST_HANDS + seat * official_layout.TYPES))
+        for seat in range(players)
+    )
+    return RoundResult(
+        int(s[official_layout.LAST_ROUND]),
+        int(s[official_layout.LAST_WINNER]),
+        int(s[official_layout.LAST_POINTS]),
+        hands,
+    )
 
 
 def to_python_state(
@@ -68,34 +76,47 @@ def to_python_state(
     """
     options = read_options(s)
     players = options.players
-    n_center = int(s[ly.N_CENTER])
+    n_center = int(s[official_layout.N_CENTER])
     matched: dict[int, tuple[int, ...]] = {}
     for index in range(n_center):
-        a = int(s[ly.MATCH_A + index])
+        a = int(s[official_layout.MATCH_A + index])
         if a >= 0:
-            b = int(s[ly.MATCH_B + index])
+            b = int(s[official_layout.MATCH_B + index])
             matched[index] = (a,) if b < 0 else (a, b)
-    winner = int(s[ly.WINNER])
+    winner = int(s[official_layout.WINNER])
     draws = [] if seed is None else draw_for_dealer(seed_state(seed), players)[2]
     return State(
         options=options,
-        rng=int(s[ly.RNG]) & _MASK,
-        hands=[_hand(s, ly.HANDS + seat * ly.TYPES) for seat in range(players)],
-        center=[int(c) for c in s[ly.CENTER : ly.CENTER + n_center]],
-        draw_pile=[int(c) for c in s[ly.DRAW : ly.DRAW + s[ly.N_DRAW]]],
-        discard=[int(c) for c in s[ly.DISCARD : ly.DISCARD + s[ly.N_DISCARD]]],
-        dealer=int(s[ly.DEALER]),
-        turn=int(s[ly.TURN]),
-        phase=Phase(int(s[ly.PHASE])),
-        drew=bool(s[ly.DREW]),
+        rng=int(s[official_layout.RNG]) & _MASK,
+        hands=[
+            _hand(s, official_layout.HANDS + seat * official_layout.TYPES)
+            for seat in range(players)
+        ],
+        center=[int(c) for c in s[official_layout.CENTER : official_layout.CENTER + n_center]],
+        draw_pile=[
+            int(c)
+            for c in s[official_layout.DRAW : official_layout.DRAW + s[official_layout.N_DRAW]]
+        ],
+        discard=[
+            int(c)
+            for c in s[
+                official_layout.DISCARD : official_layout.DISCARD + s[official_layout.N_DISCARD]
+            ]
+        ],
+        dealer=int(s[official_layout.DEALER]),
+        turn=int(s[official_layout.TURN]),
+        phase=Phase(int(s[official_layout.PHASE])),
+        drew=bool(s[official_layout.DREW]),
         matched=matched,
-        single_bonuses=int(s[ly.SINGLE_BONUSES]),
-        double_bonuses=int(s[ly.DOUBLE_BONUSES]),
-        placements_left=int(s[ly.PLACEMENTS_LEFT]),
-        penalties=[int(p) for p in s[ly.PENALTIES : ly.PENALTIES + players]],
-        dos_open=int(s[ly.DOS_OPEN]),
-        scores=[int(p) for p in s[ly.SCORES : ly.SCORES + players]],
-        round=int(s[ly.ROUND]),
+        single_bonuses=int(s[official_layout.SINGLE_BONUSES]),
+        double_bonuses=int(s[official_layout.DOUBLE_BONUSES]),
+        placements_left=int(s[official_layout.PLACEMENTS_LEFT]),
+        penalties=[
+            int(p) for p in s[official_layout.PENALTIES : official_layout.PENALTIES + players]
+        ],
+        dos_open=int(s[official_layout.DOS_OPEN]),
+        scores=[int(p) for p in s[official_layout.SCORES : official_layout.SCORES + players]],
+        round=int(s[official_layout.ROUND]),
         winner=None if winner < 0 else winner,
         round_results=list(round_results or []),
         dealer_draws=draws,
@@ -111,31 +132,31 @@ def from_python_state(state: State) -> I64:
     code as one short list (the header slots, then each part with its length first) and is
     unpacked there (``_unpack``)."""
     options = state.options
-    header = [0] * ly.HEADER
+    header = [0] * official_layout.HEADER
     rng = state.rng
-    header[ly.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
-    header[ly.PLAYERS] = options.players
-    header[ly.TARGET] = options.target_score
-    header[ly.DEALER_STARTS] = int(options.dealer_starts)
-    header[ly.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
-    header[ly.MANDATORY] = int(options.bonus_lay_mandatory)
-    header[ly.DEALER] = state.dealer
-    header[ly.TURN] = state.turn
-    header[ly.PHASE] = int(state.phase)
-    header[ly.DREW] = int(state.drew)
-    header[ly.SINGLE_BONUSES] = state.single_bonuses
-    header[ly.DOUBLE_BONUSES] = state.double_bonuses
-    header[ly.PLACEMENTS_LEFT] = state.placements_left
-    header[ly.DOS_OPEN] = state.dos_open
-    header[ly.ROUND] = state.round
-    header[ly.WINNER] = -1 if state.winner is None else state.winner
-    header[ly.ROUNDS] = len(state.round_results)
-    header[ly.DECISIONS] = len(state.history)
-    header[ly.N_CENTER] = len(state.center)
-    header[ly.N_DRAW] = len(state.draw_pile)
-    header[ly.N_DISCARD] = len(state.discard)
-    header[ly.N_MATCHED] = len(state.matched)
-    header[ly.LAST_WINNER] = -1
+    header[official_layout.RNG] = rng - (1 << 64) if rng >= 1 << 63 else rng
+    header[official_layout.PLAYERS] = options.players
+    header[official_layout.TARGET] = options.target_score
+    header[official_layout.DEALER_STARTS] = int(options.dealer_starts)
+    header[official_layout.DEAL_PASSES_LEFT] = int(options.deal_passes_left)
+    header[official_layout.MANDATORY] = int(options.bonus_lay_mandatory)
+    header[official_layout.DEALER] = state.dealer
+    header[official_layout.TURN] = state.turn
+    header[official_layout.PHASE] = int(state.phase)
+    header[official_layout.DREW] = int(state.drew)
+    header[official_layout.SINGLE_BONUSES] = state.single_bonuses
+    header[official_layout.DOUBLE_BONUSES] = state.double_bonuses
+    header[official_layout.PLACEMENTS_LEFT] = state.placements_left
+    header[official_layout.DOS_OPEN] = state.dos_open
+    header[official_layout.ROUND] = state.round
+    header[official_layout.WINNER] = -1 if state.winner is None else state.winner
+    header[official_layout.ROUNDS] = len(state.round_results)
+    header[official_layout.DECISIONS] = len(state.history)
+    header[official_layout.N_CENTER] = len(state.center)
+    header[official_layout.N_DRAW] = len(state.draw_pile)
+    header[official_layout.N_DISCARD] = len(state.discard)
+    header[official_layout.N_MATCHED] = len(state.matched)
+    header[official_layout.LAST_WINNER] = -1
     packed = header
     packed += state.penalties
     packed += state.scores
@@ -149,13 +170,13 @@ def from_python_state(state: State) -> I64:
         packed += (index, cards[0], cards[1] if len(cards) == 2 else -1)
     if state.round_results:
         last = state.round_results[-1]
-        packed[ly.LAST_ROUND] = last.round
-        packed[ly.LAST_WINNER] = last.winner
-        packed[ly.LAST_POINTS] = last.points
+        packed[official_layout.LAST_ROUND] = last.round
+        packed[official_layout.LAST_WINNER] = last.winner
+        packed[official_layout.LAST_POINTS] = last.points
         for last_hand in last.hands:
             packed.append(len(last_hand))
             packed += last_hand
-    s = np.empty(ly.SIZE, dtype=np.int64)
+    s = np.empty(official_layout.SIZE, dtype=np.int64)
     _unpack(s, np.array(packed, dtype=np.int64))
     return s
 
@@ -164,12 +185,12 @@ def from_python_state(state: State) -> I64:
 def _unpack(s: I64, packed: I64) -> None:
     """Fills the flat game ``s`` from ``from_python_state``'s packed list."""
     s[:] = 0
-    s[: ly.HEADER] = packed[: ly.HEADER]
-    players = s[ly.PLAYERS]
-    at = ly.HEADER
+    s[: official_layout.HEADER] = packed[: official_layout.HEADER]
+    players = s[official_layout.PLAYERS]
+    at = official_layout.HEADER
     for seat in range(players):
-        s[ly.PENALTIES + seat] = packed[at + seat]
-        s[ly.SCORES + seat] = packed[at + players + seat]
+        s[official_layout.PENALTIES + seat] = packed[at + seat]
+        s[official_layout.SCORES + seat] = packed[at + players + seat]
     at += 2 * players
     for seat in range(players):
         size = packed[at]
@@ -182,30 +203,32 @@ def _unpack(s: I64, packed: I64) -> None:
             if held & bit:
                 twice |= bit
             held |= bit
-            s[ly.HANDS + seat * ly.TYPES + card] += 1
+            s[official_layout.HANDS + seat * official_layout.TYPES + card] += 1
         at += size
-        s[ly.HAND_SIZE + seat] = size
-        s[ly.HELD + seat] = held
-        s[ly.TWICE + seat] = twice
-    for index in range(ly.CAPACITY):
-        s[ly.MATCH_A + index] = -1
-        s[ly.MATCH_B + index] = -1
+        s[official_layout.HAND_SIZE + seat] = size
+        s[official_layout.HELD + seat] = held
+        s[official_layout.TWICE + seat] = twice
+    for index in range(official_layout.CAPACITY):
+        s[official_layout.MATCH_A + index] = -1
+        s[official_layout.MATCH_B + index] = -1
     for part, length in (
-        (ly.CENTER, s[ly.N_CENTER]),
-        (ly.DRAW, s[ly.N_DRAW]),
-        (ly.DISCARD, s[ly.N_DISCARD]),
+        (official_layout.CENTER, s[official_layout.N_CENTER]),
+        (official_layout.DRAW, s[official_layout.N_DRAW]),
+        (official_layout.DISCARD, s[official_layout.N_DISCARD]),
     ):
         s[part : part + length] = packed[at : at + length]
         at += length
-    for _ in range(s[ly.N_MATCHED]):
-        s[ly.MATCH_A + packed[at]] = packed[at + 1]
-        s[ly.MATCH_B + packed[at]] = packed[at + 2]
+    for _ in range(s[official_layout.N_MATCHED]):
+        s[official_layout.MATCH_A + packed[at]] = packed[at + 1]
+        s[official_layout.MATCH_B + packed[at]] = packed[at + 2]
         at += 3
-    if s[ly.LAST_WINNER] >= 0:
+    if s[official_layout.LAST_WINNER] >= 0:
         for seat in range(players):
             size = packed[at]
             for k in range(size):
-                s[ly.LAST_HANDS + seat * ly.TYPES + packed[at + 1 + k]] += 1
+                s[
+                    official_layout.LAST_HANDS + seat * official_layout.TYPES + packed[at + 1 + k]
+                ] += 1
             at += 1 + size
 
 
@@ -236,7 +259,7 @@ def code_of(action: Action, turn: int) -> int:
     as malformed); whether it is legal is for the caller to check against the legal list.
     """
     seat = -1 if action.seat is None or action.seat == turn else action.seat
-    if type(seat) is not int or not -1 <= seat < ly.MAX_PLAYERS:
+    if type(seat) is not int or not -1 <= seat < official_layout.MAX_PLAYERS:
         raise IllegalActionError(f"RULES §2: there is no seat {action.seat}")
     cards = action.cards
     if action.kind == Kind.MATCH:
@@ -251,7 +274,7 @@ def code_of(action: Action, turn: int) -> int:
     else:
         a = b = -1
     for card in (a, b):
-        if type(card) is not int or not -1 <= card < ly.TYPES:
+        if type(card) is not int or not -1 <= card < official_layout.TYPES:
             raise NotationError(f"not a card: {card!r}")
     target = action.target
     if type(target) is not int or not -1 <= target < 1 << 40:
@@ -291,7 +314,7 @@ def view_of(
     )[0]
 
 
-_TYPES = np.arange(ly.TYPES)
+_TYPES = np.arange(official_layout.TYPES)
 
 
 def view_and_codes(
@@ -304,48 +327,57 @@ def view_and_codes(
     codes: I64 | None = None,
 ) -> tuple[SeatView, list[int]]:
     """``view_of``, and the code of each of the view's legal actions."""
-    players = int(s[ly.PLAYERS])
+    players = int(s[official_layout.PLAYERS])
     if codes is None or codes.size < 256:
         codes = np.empty(256, dtype=np.int64)
     n = fast_legal(s, codes, -1)
     if n > codes.size:
         codes = np.empty(n, dtype=np.int64)
         fast_legal(s, codes, -1)
-    written = 0 if seat == int(s[ly.TURN]) else seat + 1
+    written = 0 if seat == int(s[official_layout.TURN]) else seat + 1
     own = [code for code in codes[:n].tolist() if (code >> 3) & 31 == written]
-    header = s[: ly.HEADER].tolist()
-    n_center = header[ly.N_CENTER]
-    center = s[ly.CENTER : ly.CENTER + n_center].tolist()
-    firsts = s[ly.MATCH_A : ly.MATCH_A + n_center].tolist()
-    seconds = s[ly.MATCH_B : ly.MATCH_B + n_center].tolist()
+    header = s[: official_layout.HEADER].tolist()
+    n_center = header[official_layout.N_CENTER]
+    center = s[official_layout.CENTER : official_layout.CENTER + n_center].tolist()
+    firsts = s[official_layout.MATCH_A : official_layout.MATCH_A + n_center].tolist()
+    seconds = s[official_layout.MATCH_B : official_layout.MATCH_B + n_center].tolist()
     matched = tuple(
         (index, (a,) if b < 0 else (a, b))
         for index, (a, b) in enumerate(zip(firsts, seconds, strict=True))
         if a >= 0
     )
-    base = ly.HANDS + seat * ly.TYPES
-    winner = header[ly.WINNER]
-    dos_open = header[ly.DOS_OPEN]
+    base = official_layout.HANDS + seat * official_layout.TYPES
+    winner = header[official_layout.WINNER]
+    dos_open = header[official_layout.DOS_OPEN]
     view = SeatView(
         seat=seat,
         options=options,
-        round=header[ly.ROUND],
-        dealer=header[ly.DEALER],
-        turn=header[ly.TURN],
-        phase=Phase(header[ly.PHASE]),
-        drew=bool(header[ly.DREW]),
-        hand=tuple(np.repeat(_TYPES, s[base : base + ly.TYPES]).tolist()),
-        hand_sizes=tuple(s[ly.HAND_SIZE : ly.HAND_SIZE + players].tolist()),
+        round=header[official_layout.ROUND],
+        dealer=header[official_layout.DEALER],
+        turn=header[official_layout.TURN],
+        phase=Phase(header[official_layout.PHASE]),
+        drew=bool(header[official_layout.DREW]),
+        hand=tuple(np.repeat(_TYPES, s[base : base + official_layout.TYPES]).tolist()),
+        hand_sizes=tuple(
+            s[official_layout.HAND_SIZE : official_layout.HAND_SIZE + players].tolist()
+        ),
         center=tuple(center),
         matched=matched,
-        single_bonuses=header[ly.SINGLE_BONUSES],
-        double_bonuses=header[ly.DOUBLE_BONUSES],
-        placements_left=header[ly.PLACEMENTS_LEFT],
-        draw_pile_size=header[ly.N_DRAW],
-        discard=tuple(s[ly.DISCARD : ly.DISCARD + header[ly.N_DISCARD]].tolist()),
-        penalties=tuple(s[ly.PENALTIES : ly.PENALTIES + players].tolist()),
+        single_bonuses=header[official_layout.SINGLE_BONUSES],
+        double_bonuses=header[official_layout.DOUBLE_BONUSES],
+        placements_left=header[official_layout.PLACEMENTS_LEFT],
+        draw_pile_size=header[official_layout.N_DRAW],
+        discard=tuple(
+            s[
+                official_layout.DISCARD : official_layout.DISCARD
+                + header[official_layout.N_DISCARD]
+            ].tolist()
+        ),
+        penalties=tuple(
+            s[official_layout.PENALTIES : official_layout.PENALTIES + players].tolist()
+        ),
         dos_open=tuple(seat for seat in range(players) if dos_open >> seat & 1),
-        scores=tuple(s[ly.SCORES : ly.SCORES + players].tolist()),
+        scores=tuple(s[official_layout.SCORES : official_layout.SCORES + players].tolist()),
         winner=None if winner < 0 else winner,
         round_results=round_results,
         history=history,

@@ -4,7 +4,7 @@ Presentation only: this module reads the engine's public values (card types, act
 Center Row before the action) and never changes a game. The terminal and the browser clients
 write their logs with it.
 
->>> from dos.cards import parse_card
+>>> from dos.rules.official.cards import parse_card
 >>> from dos.rules.official import parse_action
 >>> center = [parse_card("R7"), parse_card("B3")]
 >>> describe("en", parse_action("R5+DOS@0"), Before(center, turn=0), ["Ada", "Bo"])
@@ -53,7 +53,7 @@ def colour_name(lang: str, colour: int) -> str:
 def card_name(lang: str, card: int, designation: int = NO_DESIGNATION) -> str:
     """A card in words, with its designation if it has one.
 
-    >>> from dos.cards import parse_card
+    >>> from dos.rules.official.cards import parse_card
     >>> card_name("fr", parse_card("R7")), card_name("ja", parse_card("B#"), 4)
     ('7 rouge', '青シャープ(4)')
     >>> card_name("nl", parse_card("DOS"), 3)

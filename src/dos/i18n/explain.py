@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from dos import ruleset
-from dos.cards import COLOUR, IS_WILD_NUMBER, NUMBER, WILD_DOS
 from dos.errors import IllegalActionError, NotationError
 from dos.i18n import catalog, text
 from dos.rules.classic import Action as ClassicAction
 from dos.rules.classic import State as ClassicState
 from dos.rules.classic import cards as classic_cards
 from dos.rules.official import Action, State
+from dos.rules.official.cards import COLOUR, IS_WILD_NUMBER, NUMBER, WILD_DOS
 from dos.rules.official.matching import NO_DESIGNATION
 
 COLOUR_KEYS = ("blue", "green", "red", "yellow")

@@ -4,8 +4,9 @@ Everything random in a game comes from its seed: the deal and the reaction targe
 engine's own generator) and each seat's bot generator (its choices and reaction times). So the
 same seed and seating give the same game on any machine.
 
->>> from dos.bots.classic.random_bot import RandomBot
->>> result = play_game([ClassicPlayer(RandomBot()), ClassicPlayer(RandomBot())], seed=3)
+>>> from dos.bots.classic.random_bot import ClassicRandomBot
+>>> players = [ClassicPlayer(ClassicRandomBot()), ClassicPlayer(ClassicRandomBot())]
+>>> result = play_game(players, seed=3)
 >>> sorted(result.ranking)
 [0, 1]
 """

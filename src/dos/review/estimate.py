@@ -1,15 +1,15 @@
 """What each candidate action is worth to one seat, judged from that seat's view only.
 
-The estimate is the ``sage`` bot's (``dos.bots.expert``) without its search's pruning: every
+The estimate is the ``sage`` bot's (``dos.bots.sage``) without its search's pruning: every
 sample is a determinization of the view drawn by ``sage``'s own sampler
 (``dos.bots.determinize.Sampler`` with the history's readings and the opponent model, as
 ``sage`` draws them), and *every* candidate action is applied to the same sample and the round
-played out by the compiled heuristic rollout (``dos.fast.rollout.simulate_actions``: common
+played out by the compiled heuristic rollout (``dos.fast.official_rollout.simulate_actions``: common
 random numbers, so two actions are compared on the same luck). Each simulated round gives
 
 * the **round** value: 1 if the seat went out first, else 0;
 * the **game** value: the seat's chance of winning the game from the scores the round leaves,
-  by ``sage``'s own model (``dos.bots.expert.game_values`` and ``win_chances``: the rounds
+  by ``sage``'s own model (``dos.bots.sage.game_values`` and ``win_chances``: the rounds
   still to play won by each player alike, their points drawn from ``greedy`` self-play's
   ventiles); 1 if the round takes the seat to the target, 0 if it takes another seat there.
 
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dos.bots.determinize import Sampler
-from dos.bots.expert import LARGEST_TABLE, game_values, win_chances
+from dos.bots.sage import LARGEST_TABLE, game_values, win_chances
 from dos.rules.official import Action, Kind, SeatView, State, apply
 
 MAX_ROLLOUT_ACTIONS = 2000
@@ -71,7 +71,7 @@ class Values:
 def fast_ready() -> bool:
     """Whether the compiled fast core (the ``fast`` extra) can be imported."""
     try:
-        import dos.fast.rollout  # noqa: F401
+        import dos.fast.official_rollout  # noqa: F401
     except ImportError:
         return False
     return True
@@ -96,7 +96,7 @@ def estimate(
     import numpy as np
 
     from dos.fast.official_convert import code_of, from_python_state
-    from dos.fast.rollout import simulate_actions
+    from dos.fast.official_rollout import simulate_actions
 
     values = game_values(target, len(seen.hand_sizes))
     seat = seen.seat

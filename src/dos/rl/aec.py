@@ -43,7 +43,6 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 
 from dos import ruleset
-from dos.cards import NAMES as OFFICIAL_NAMES
 from dos.play.reflex import Reflex
 from dos.rl.codec import make_codec
 from dos.rl.layout import check_layout
@@ -52,6 +51,7 @@ from dos.rules import classic, official
 from dos.rules.classic.cards import COLOUR_NAMES
 from dos.rules.classic.cards import NAMES as CLASSIC_NAMES
 from dos.rules.classic.views import PHASE_NAMES as CLASSIC_PHASES
+from dos.rules.official.cards import NAMES as OFFICIAL_NAMES
 from dos.rules.official.views import phase_name
 
 Observation = dict[str, np.ndarray]

@@ -27,8 +27,8 @@ import numpy as np
 
 from dos.bots.random_bot import RandomBot
 from dos.fast import core
-from dos.fast import official as fo
-from dos.fast import state as ly
+from dos.fast import official as fast_official
+from dos.fast import official_layout as fast_layout
 from dos.fast.official_convert import (
     action_of,
     from_python_state,
@@ -94,7 +94,7 @@ class Record:
         """Keeps the result of the round that just ended (``advance`` stopped for it)."""
         self.flush(ext)
         self.round_results.append(last_round(s))
-        ext[flat.ROUNDS_SEEN] = s[ly.ROUNDS]
+        ext[flat.ROUNDS_SEEN] = s[fast_layout.ROUNDS]
 
     def view(
         self,
@@ -132,7 +132,7 @@ class Record:
     ) -> None:
         """The bot ``player`` at the seat to act chooses from its view and its action is
         applied, as ``dos.rl.gym_env.Opponents.choose`` then the engine's ``apply``."""
-        seat = int(s[ly.TURN])
+        seat = int(s[fast_layout.TURN])
         self.flush(ext)
         view, own = view_and_codes(
             s,
@@ -151,7 +151,7 @@ class Record:
             # Not legal here: the Python engine says why, in its own words.
             official.apply(to_python_state(s, None, self.actions, self.round_results), action)
             raise RuntimeError(f"fast core: {action} is legal in the engine but not here")
-        fo.apply(s, code, bonus)
+        fast_official.apply(s, code, bonus)
         if action.seat is not None and action.seat == seat:
             action = action._replace(seat=None)  # as the engine's history writes it
         self.actions.append(action)
@@ -194,7 +194,7 @@ class FastGame:
         mode = flat.RACE_EXACT if race == "reflex" else flat.RACE_NONE
         self.cfg = flat.new_cfg(kinds, mode, record=True)
         self.observer = observer
-        self.states = np.zeros((1, ly.SIZE), np.int64)
+        self.states = np.zeros((1, fast_layout.SIZE), np.int64)
         self.s = self.states[0]
         self.ext = np.zeros(flat.EXT, np.int64)
         self.mts = np.zeros((players + 1, MT_SIZE), np.int64)
@@ -296,7 +296,7 @@ class FastGame:
                 self.record.round_ended(s, ext)
                 settled = False
             else:
-                seat = int(s[ly.TURN])
+                seat = int(s[fast_layout.TURN])
                 self.record.bot_move(
                     s,
                     ext,
@@ -316,7 +316,7 @@ class FastGame:
     @property
     def winner(self) -> int:
         """The winner's seat, ``-1`` while nobody has won."""
-        return int(self.s[ly.WINNER])
+        return int(self.s[fast_layout.WINNER])
 
     def legal_indices(self) -> tuple[int, ...]:
         """The deciding seat's legal indices, ascending."""
@@ -350,7 +350,7 @@ class FastGame:
     def state(self, state: official.State) -> None:
         self.s[:] = from_python_state(state)
         self.ext[flat.TRAIL_N] = 0
-        self.ext[flat.ROUNDS_SEEN] = self.s[ly.ROUNDS]
+        self.ext[flat.ROUNDS_SEEN] = self.s[fast_layout.ROUNDS]
         self.record.actions = list(state.history)
         self.record.round_results = list(state.round_results)
         self.over = state.phase == official.Phase.OVER

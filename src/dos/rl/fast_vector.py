@@ -44,7 +44,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from dos.fast import Batch
-from dos.fast import state as ly
+from dos.fast import official_layout as fast_layout
 from dos.fast.rng import MT_SIZE
 from dos.play.official import Player
 from dos.play.reflex import Reflex
@@ -160,11 +160,11 @@ class FastVectorGames:
             settled = False
             if status == flat.OVER:
                 if not done[g]:
-                    winner = int(s[ly.WINNER])
+                    winner = int(s[fast_layout.WINNER])
                     rewards[g] = -1.0 / (self.players - 1)
                     rewards[g, winner] = 1.0
                     done[g] = True
-                    self.last_points[g] = s[ly.LAST_POINTS]
+                    self.last_points[g] = s[fast_layout.LAST_POINTS]
                     self._ended(g)
                 self._deal(g)
             elif status == flat.FLUSH:
@@ -173,7 +173,7 @@ class FastVectorGames:
             elif status == flat.ROUND:
                 self.records[g].round_ended(s, ext)
             else:  # a bot in Python
-                seat = int(s[ly.TURN])
+                seat = int(s[fast_layout.TURN])
                 player = self.opponents[g].players[seat]  # type: ignore[index]
                 self.records[g].bot_move(
                     s,
@@ -402,7 +402,7 @@ class _Games(FastVectorGames):
         self.final_seats = np.zeros(self.n, np.int64)
 
     def _ended(self, g: int) -> None:
-        seat = self.observer if self.observer >= 0 else int(self.states[g, ly.TURN])
+        seat = self.observer if self.observer >= 0 else int(self.states[g, fast_layout.TURN])
         obs = np.zeros(self.layout.size, np.float32)
         flat.observe(self.states[g], seat, obs, self.at)
         self.final[g] = {"observation": obs, "action_mask": np.zeros(table.SIZE, np.int8)}

@@ -29,8 +29,8 @@ from functools import cache
 
 import numpy as np
 
-from dos.cards import IS_WILD, N_TYPES, POINTS
 from dos.rl import official_actions as table
+from dos.rules.official.cards import IS_WILD, N_TYPES, POINTS
 from dos.rules.official.matching import PAIR_BONUS, SINGLE_BONUS
 
 KIND, CARDS, TARGET, COPY, BONUS, POINTS_AT, WILDS, CATCH = 0, 8, 49, 90, 91, 93, 94, 95

@@ -39,13 +39,13 @@ from typing import Any
 
 import numpy as np
 
-from dos.cards import DECK_COUNTS, N_TYPES
-from dos.fast import official as fo
-from dos.fast import state as ly
+from dos.fast import official as fast_official
+from dos.fast import official_layout
 from dos.fast._jit import njit
 from dos.fast.rng import mt_next32, mt_randbelow, splitmix_next
 from dos.rl import official_actions as table
 from dos.rl.official_observation import DECK_SIZE, SIZE_SCALE
+from dos.rules.official.cards import DECK_COUNTS, N_TYPES
 
 _SLOT_BASE = np.full((N_TYPES, 12), -1, np.int64)
 for _t in range(N_TYPES):
@@ -91,7 +91,7 @@ RNG_PICK = 5
 """SplitMix64 states: the compiled race's, ``random_actions``'."""
 SNAP = 8
 """The hands as the race last saw them (``MAX_PLAYERS * TYPES`` counts)."""
-TRAIL = SNAP + ly.MAX_PLAYERS * ly.TYPES
+TRAIL = SNAP + official_layout.MAX_PLAYERS * official_layout.TYPES
 TRAIL_SIZE = 256
 EXT = TRAIL + TRAIL_SIZE
 
@@ -99,7 +99,7 @@ EXT = TRAIL + TRAIL_SIZE
 RACE_MODE = 0
 RECORD = 1
 KINDS = 2
-CFG = KINDS + ly.MAX_PLAYERS
+CFG = KINDS + official_layout.MAX_PLAYERS
 RACE_NONE = 0
 """``race="agents"``: nothing is settled between decisions."""
 RACE_COMPILED = 1
@@ -125,7 +125,7 @@ ROUND = 4
 TURN_SHIFT = 17
 """``play``'s answer: the status in bits 0-2, the legal count in 3-16, the seat to act above."""
 COUNT_BITS = (1 << (TURN_SHIFT - 3)) - 1
-_MARGIN = 2 * ly.MAX_PLAYERS + 2
+_MARGIN = 2 * official_layout.MAX_PLAYERS + 2
 """Trail room kept for one action and the race that follows it."""
 _UNIT = 2.0**-53
 _NV_MAGICCONST: float = random.NV_MAGICCONST  # type: ignore[attr-defined]
@@ -164,33 +164,33 @@ def index(s: Any, code: int) -> int:
     card1 = ((code >> 8) & 63) - 1
     card2 = ((code >> 14) & 63) - 1
     target = (code >> 20) - 1
-    if kind == ly.MATCH:
-        card = s[ly.CENTER + target]
+    if kind == official_layout.MATCH:
+        card = s[official_layout.CENTER + target]
         copy = 0
         for at in range(target):
-            if s[ly.CENTER + at] == card:
+            if s[official_layout.CENTER + at] == card:
                 copy += 1
         return int(_SLOT_BASE[card, copy] + _COMBO[card, card1, card2 + 1])
-    if kind == ly.DRAW_KIND:
+    if kind == official_layout.DRAW_KIND:
         return table.DRAW_INDEX
-    if kind == ly.END:
+    if kind == official_layout.END:
         return table.END_INDEX
-    if kind == ly.LAY:
+    if kind == official_layout.LAY:
         return table.LAY_BASE + card1
-    if kind == ly.PLACE:
+    if kind == official_layout.PLACE:
         return table.PLACE_BASE + card1
-    if kind == ly.CALL:
+    if kind == official_layout.CALL:
         return table.CALL_INDEX
-    players = s[ly.PLAYERS]
-    return int(table.CATCH_BASE + (target - s[ly.TURN]) % players - 1)
+    players = s[official_layout.PLAYERS]
+    return int(table.CATCH_BASE + (target - s[official_layout.TURN]) % players - 1)
 
 
 @njit
 def _code(s: Any, codes: Any, k: int) -> int:
-    """Legal code number ``k``, from ``codes`` when it holds it (``fo.legal`` wrote it)."""
+    """Legal code number ``k``, from ``codes`` when it holds it (written by ``legal``)."""
     if k < codes.size:
         return int(codes[k])
-    return int(fo.legal(s, codes[:0], k))
+    return int(fast_official.legal(s, codes[:0], k))
 
 
 @njit
@@ -214,24 +214,24 @@ def find(legal: Any, count: int, action: int) -> int:
 def observe(s: Any, seat: int, obs: Any, at: Any) -> None:
     """The observation of ``seat`` (``dos.rl.official_observation.observe``) into ``obs``;
     ``at``: the layout's ``offsets``."""
-    players = s[ly.PLAYERS]
+    players = s[official_layout.PLAYERS]
     obs[:] = 0.0
     hand, center, matched, played, discard, unseen = at[0], at[1], at[2], at[3], at[4], at[5]
     for card in range(N_TYPES):
-        obs[hand + card] = s[ly.HANDS + seat * N_TYPES + card]
-    for i in range(s[ly.N_CENTER]):
-        card = s[ly.CENTER + i]
-        first = s[ly.MATCH_A + i]
+        obs[hand + card] = s[official_layout.HANDS + seat * N_TYPES + card]
+    for i in range(s[official_layout.N_CENTER]):
+        card = s[official_layout.CENTER + i]
+        first = s[official_layout.MATCH_A + i]
         if first >= 0:
             obs[matched + card] += 1.0
             obs[played + first] += 1.0
-            second = s[ly.MATCH_B + i]
+            second = s[official_layout.MATCH_B + i]
             if second >= 0:
                 obs[played + second] += 1.0
         else:
             obs[center + card] += 1.0
-    for i in range(s[ly.N_DISCARD]):
-        obs[discard + s[ly.DISCARD + i]] += 1.0
+    for i in range(s[official_layout.N_DISCARD]):
+        obs[discard + s[official_layout.DISCARD + i]] += 1.0
     for card in range(N_TYPES):
         seen = (
             obs[hand + card]
@@ -241,30 +241,30 @@ def observe(s: Any, seat: int, obs: Any, at: Any) -> None:
             + obs[discard + card]
         )
         obs[unseen + card] = max(_DECK[card] - seen, 0.0)
-    phase = s[ly.PHASE]
-    if phase == fo.PLACING:
+    phase = s[official_layout.PHASE]
+    if phase == fast_official.PLACING:
         obs[at[6] + 3] = 1.0
-    elif phase == fo.TURN:
-        if s[ly.N_MATCHED]:
+    elif phase == fast_official.TURN:
+        if s[official_layout.N_MATCHED]:
             obs[at[6] + 2] = 1.0
-        elif s[ly.DREW]:
+        elif s[official_layout.DREW]:
             obs[at[6] + 1] = 1.0
         else:
             obs[at[6]] = 1.0
-    obs[at[7]] = s[ly.SINGLE_BONUSES]
-    obs[at[7] + 1] = s[ly.DOUBLE_BONUSES]
-    obs[at[7] + 2] = s[ly.PLACEMENTS_LEFT]
+    obs[at[7]] = s[official_layout.SINGLE_BONUSES]
+    obs[at[7] + 1] = s[official_layout.DOUBLE_BONUSES]
+    obs[at[7] + 2] = s[official_layout.PLACEMENTS_LEFT]
     if at[8] >= 0:
         obs[at[8] + players - 2] = 1.0
-    obs[at[9] + (s[ly.TURN] - seat) % players] = 1.0
-    open_bits = s[ly.DOS_OPEN]
+    obs[at[9] + (s[official_layout.TURN] - seat) % players] = 1.0
+    open_bits = s[official_layout.DOS_OPEN]
     for r in range(players):
         other = (seat + r) % players
-        obs[at[10] + r] = s[ly.HAND_SIZE + other] / SIZE_SCALE
+        obs[at[10] + r] = s[official_layout.HAND_SIZE + other] / SIZE_SCALE
         obs[at[11] + r] = (open_bits >> other) & 1
-        obs[at[12] + r] = s[ly.PENALTIES + other]
-        obs[at[13] + r] = s[ly.SCORES + other] / s[ly.TARGET]
-    obs[at[14]] = s[ly.N_DRAW] / DECK_SIZE
+        obs[at[12] + r] = s[official_layout.PENALTIES + other]
+        obs[at[13] + r] = s[official_layout.SCORES + other] / s[official_layout.TARGET]
+    obs[at[14]] = s[official_layout.N_DRAW] / DECK_SIZE
 
 
 @njit
@@ -276,14 +276,14 @@ def look(  # noqa: PLR0917 (compiled: positional arguments)
     ``find``), else an all-zero mask; returns how many legal indices. The mask is cleared
     through the indices of the last ``look`` (``ext[LEGAL_N]``), so nothing else may write
     it."""
-    turn = s[ly.TURN]
+    turn = s[official_layout.TURN]
     observer = turn if seat < 0 else seat
     observe(s, observer, obs, at)
     for k in range(ext[LEGAL_N]):
         mask[legal[0, k]] = 0
     found = 0
-    if observer == turn and s[ly.PHASE] != fo.OVER:
-        n = fo.legal(s, codes, -1)
+    if observer == turn and s[official_layout.PHASE] != fast_official.OVER:
+        n = fast_official.legal(s, codes, -1)
         for k in range(n):
             code = _code(s, codes, k)
             if ((code >> 3) & 31) == 0:  # the seat to act's own actions (no seat written)
@@ -311,7 +311,7 @@ def _record(ext: Any, cfg: Any, code: int) -> None:
 @njit
 def apply(s: Any, ext: Any, cfg: Any, code: int) -> None:
     """Applies a legal code, recorded in the trail when the table records."""
-    fo.apply(s, code, -1)
+    fast_official.apply(s, code, -1)
     _record(ext, cfg, code)
 
 
@@ -373,9 +373,9 @@ def _exact_delay(mt: Any, reflex: Any, seat: int, which: int) -> float:
 
 @njit
 def _hand_changed(s: Any, ext: Any, seat: int) -> bool:
-    base = ly.HANDS + seat * ly.TYPES
-    snap = SNAP + seat * ly.TYPES
-    for card in range(ly.TYPES):  # noqa: SIM110 (compiled: no generator in any())
+    base = official_layout.HANDS + seat * official_layout.TYPES
+    snap = SNAP + seat * official_layout.TYPES
+    for card in range(official_layout.TYPES):  # noqa: SIM110 (compiled: no generator in any())
         if s[base + card] != ext[snap + card]:
             return True
     return False
@@ -388,17 +388,17 @@ def race(s: Any, ext: Any, cfg: Any, reflex: Any, mt: Any) -> None:
     again until its owner's hand changes), drawn from ``ext[RNG_RACE]`` or, with
     ``RACE_EXACT``, from the Mersenne Twister ``mt``."""
     raced = ext[RACED]
-    if s[ly.DOS_OPEN] == 0 and raced == 0:
+    if s[official_layout.DOS_OPEN] == 0 and raced == 0:
         return
-    players = s[ly.PLAYERS]
+    players = s[official_layout.PLAYERS]
     for seat in range(players):
         if (raced >> seat) & 1 and _hand_changed(s, ext, seat):
             raced &= ~(1 << seat)
-    raced &= s[ly.DOS_OPEN]
-    fresh = s[ly.DOS_OPEN] & ~raced
+    raced &= s[official_layout.DOS_OPEN]
+    fresh = s[official_layout.DOS_OPEN] & ~raced
     exact = cfg[RACE_MODE] == RACE_EXACT
     for owner in range(players):
-        if not ((fresh & s[ly.DOS_OPEN]) >> owner) & 1:
+        if not ((fresh & s[official_layout.DOS_OPEN]) >> owner) & 1:
             continue
         call = _exact_delay(mt, reflex, owner, 0) if exact else _delay(ext, reflex, owner, 0)
         quickest = np.inf
@@ -410,25 +410,25 @@ def race(s: Any, ext: Any, cfg: Any, reflex: Any, mt: Any) -> None:
             if delay >= 0.0 and (delay < quickest or (delay == quickest and other < catcher)):
                 quickest = delay
                 catcher = other
-        turn = s[ly.TURN]
+        turn = s[official_layout.TURN]
         if call >= 0.0 and (catcher < 0 or call <= quickest):
             written = -1 if owner == turn else owner
             apply(s, ext, cfg, _CALL_KIND | (written + 1) << 3)
         elif catcher >= 0:
             written = -1 if catcher == turn else catcher
             apply(s, ext, cfg, _CATCH_KIND | (written + 1) << 3 | (owner + 1) << 20)
-    raced |= fresh & s[ly.DOS_OPEN]
+    raced |= fresh & s[official_layout.DOS_OPEN]
     ext[RACED] = raced
     if raced:
-        for i in range(ly.MAX_PLAYERS * ly.TYPES):
-            ext[SNAP + i] = s[ly.HANDS + i]
+        for i in range(official_layout.MAX_PLAYERS * official_layout.TYPES):
+            ext[SNAP + i] = s[official_layout.HANDS + i]
 
 
 @njit
 def _random_turn(s: Any, mt: Any, codes: Any) -> int:
     """The registry's ``random`` bot: its turn actions are the first legal codes (the seat
     to act's, before any call or catch); one drawn as ``rng.randrange(len(choices))``."""
-    n = fo.legal(s, codes, -1)
+    n = fast_official.legal(s, codes, -1)
     count = 0
     for k in range(n):
         code = _code(s, codes, k)
@@ -451,14 +451,14 @@ def advance(  # noqa: PLR0917 (compiled: positional arguments)
     skip = settled
     while True:
         if not skip:
-            if record and s[ly.ROUNDS] != ext[ROUNDS_SEEN]:
+            if record and s[official_layout.ROUNDS] != ext[ROUNDS_SEEN]:
                 return ROUND
             if cfg[RACE_MODE] != RACE_NONE:
                 race(s, ext, cfg, reflex, mts[mts.shape[0] - 1])
         skip = False
-        if s[ly.PHASE] == fo.OVER:
+        if s[official_layout.PHASE] == fast_official.OVER:
             return OVER
-        turn = s[ly.TURN]
+        turn = s[official_layout.TURN]
         kind = cfg[KINDS + turn]
         if kind == CALLER:
             return DECIDE
@@ -500,7 +500,7 @@ def play(  # noqa: PLR0917 (compiled: positional arguments)
     count = 0
     if status <= OVER:  # DECIDE or OVER
         count = look(s, ext, seat, obs, mask, legal, codes, at)
-    return int(status | count << 3 | s[ly.TURN] << TURN_SHIFT)
+    return int(status | count << 3 | s[official_layout.TURN] << TURN_SHIFT)
 
 
 @njit
@@ -544,7 +544,7 @@ def look_batch(  # noqa: PLR0917 (compiled: positional arguments)
     """``look`` in every game (``seat`` as there); ``seats[g]``: the seat to act,
     ``counts[g]``: the legal count."""
     for g in range(states.shape[0]):
-        seats[g] = states[g, ly.TURN]
+        seats[g] = states[g, official_layout.TURN]
         counts[g] = look(states[g], ext[g], seat, obs[g], mask[g], legal[g], codes, at)
 
 

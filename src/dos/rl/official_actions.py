@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from dos.cards import DECK_COUNTS, N_TYPES, NAMES
 from dos.rules.official import Action, Kind, State
 from dos.rules.official.actions import CALL, DRAW, END
+from dos.rules.official.cards import DECK_COUNTS, N_TYPES, NAMES
 from dos.rules.official.matching import PAIRS, SINGLE
 from dos.rules.official.options import MAX_PLAYERS
 

@@ -27,9 +27,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from dos.cards import DECK_COUNTS, N_TYPES
 from dos.rl.layout import Layout, Slice, players_slice, seat_width
 from dos.rules.official import Phase, SeatView, State
+from dos.rules.official.cards import DECK_COUNTS, N_TYPES
 
 SIZE_SCALE = 10.0
 """Hand sizes are divided by this."""

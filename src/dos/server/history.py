@@ -248,7 +248,7 @@ class GameLog:
         game = self.game
         stop = self._kept_from()
         start = max(0, stop - LOG_KEEP)
-        actions, seats = list(game.actions[:stop]), list(game.seats[:stop])
+        actions, seats = list(game.actions[:stop]), list(game.action_seats[:stop])
         entries, _ = await asyncio.to_thread(
             replay_entries, self.rules, game.options, game.seed, actions, seats, start=start
         )
@@ -285,7 +285,7 @@ class GameLog:
             return cached
         start = max(0, last - LOG_PAGE)
         game = self.game
-        actions, seats = list(game.actions[:last]), list(game.seats[:last])
+        actions, seats = list(game.actions[:last]), list(game.action_seats[:last])
         entries, now = await asyncio.to_thread(
             replay_entries, self.rules, game.options, game.seed, actions, seats, start=start
         )

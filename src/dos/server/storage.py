@@ -101,7 +101,7 @@ class StoredGame:
     status: str
     result: dict[str, Any] | None
     actions: list[str] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
+    action_seats: list[int] = field(default_factory=list)
     """The seat that made each action."""
     by_bot: list[bool] = field(default_factory=list)
 
@@ -592,7 +592,7 @@ def _game(session: Session, row: GameRow) -> StoredGame:
         .order_by(ActionRow.idx)
     ):
         game.actions.append(action)
-        game.seats.append(seat)
+        game.action_seats.append(seat)
         game.by_bot.append(by_bot)
     return game
 

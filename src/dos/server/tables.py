@@ -602,7 +602,7 @@ class Table:
         self.version += 1
         self.log.after_action(state)
         game.actions.append(canonical)
-        game.seats.append(seat)
+        game.action_seats.append(seat)
         game.by_bot.append(by_bot)
         over = self.rules.is_over(self.state)
         if over:

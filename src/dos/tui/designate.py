@@ -5,7 +5,7 @@ person is asked only when the designation changes what the match is: a Wild DOS 
 a card of the target's colour makes a Double Color Match as that colour and a Double Number
 Match as another. A Wild #'s number never needs asking: the target decides it.
 
->>> from dos.cards import parse_card as c
+>>> from dos.rules.official.cards import parse_card as c
 >>> [kind for _, kind in choices((c("R5"), c("DOS")), c("R7"))]
 ['Double Color Match', 'Double Number Match']
 >>> choices((c("B5"), c("DOS")), c("R7"))
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from dos.cards import IS_WILD_NUMBER, WILD_DOS
+from dos.rules.official.cards import IS_WILD_NUMBER, WILD_DOS
 from dos.rules.official.matching import MatchKind, match_kind, number_match
 
 _BEST_FIRST = (

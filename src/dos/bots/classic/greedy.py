@@ -57,13 +57,13 @@ class GreedyWeights:
     go_out: float = 1000.0
 
 
-class GreedyBot:
+class ClassicGreedyBot:
     """Plays the legal card with the best score (see the module docstring).
 
     >>> from dos.rules.classic import from_position, view
     >>> state = from_position({"players": 2, "turn": 0, "hands": [["B7", "G5", "G6", "W"],
     ...     ["R1", "R2", "R3"]], "draw_pile": ["G9"], "discard": ["B5"]})
-    >>> str(GreedyBot().choose(view(state, 0), random.Random(0), Budget()))
+    >>> str(ClassicGreedyBot().choose(view(state, 0), random.Random(0), Budget()))
     'G5'
     """
 

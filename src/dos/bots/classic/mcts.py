@@ -22,7 +22,7 @@ passes it.
 
 >>> from dos.rules.classic import new_game, view
 >>> state = new_game(seed=5)
->>> bot = MctsBot()
+>>> bot = ClassicMctsBot()
 >>> v = view(state, state.turn)
 >>> bot.choose(v, random.Random(1), Budget(iterations=30)) in v.legal
 True
@@ -36,7 +36,7 @@ from collections import Counter
 
 from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex, reaction_answer
-from dos.bots.classic.greedy import GreedyBot
+from dos.bots.classic.greedy import ClassicGreedyBot
 from dos.bots.paired import paired_advantage
 from dos.rules.classic import Action, Phase, SeatView, State, apply
 from dos.rules.classic.actions import DRAW, play, react
@@ -105,7 +105,7 @@ def dealt_state(view: SeatView, cards: list[int], rng_state: int) -> State:
     )
 
 
-class MctsBot:
+class ClassicMctsBot:
     """Determinized flat Monte Carlo search (see the module docstring).
 
     Settings: ``iterations`` (simulations per decision when the budget sets no limit),
@@ -133,7 +133,7 @@ class MctsBot:
         self.iterations = iterations
         self.horizon = horizon
         self.confidence = confidence
-        self.prior = GreedyBot(reaction=reaction) if prior == "greedy" else None
+        self.prior = ClassicGreedyBot(reaction=reaction) if prior == "greedy" else None
         self.reaction = reaction or ReactionReflex()
         self.iterations_done = 0
         """How many simulations the last ``choose`` ran (0 when it had a single choice)."""

@@ -9,13 +9,13 @@ from dos.bots.classic.base import ReactionReflex, reaction_answer
 from dos.rules.classic import Action, SeatView
 
 
-class RandomBot:
+class ClassicRandomBot:
     """Chooses uniformly among its legal plays (or draws); reacts with its reflex.
 
     >>> from dos.rules.classic import new_game, view
     >>> state = new_game(seed=1)
     >>> v = view(state, state.turn)
-    >>> RandomBot().choose(v, random.Random(0), Budget()) in v.legal
+    >>> ClassicRandomBot().choose(v, random.Random(0), Budget()) in v.legal
     True
     """
 

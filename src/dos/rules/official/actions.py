@@ -28,7 +28,8 @@ import re
 from enum import IntEnum
 from typing import NamedTuple
 
-from dos.cards import (
+from dos.errors import NotationError
+from dos.rules.official.cards import (
     COLOURS,
     IS_WILD_NUMBER,
     NAMES,
@@ -36,7 +37,6 @@ from dos.cards import (
     parse_card,
     parse_colour,
 )
-from dos.errors import NotationError
 from dos.rules.official.matching import NO_DESIGNATION
 from dos.seats import split_seat
 

@@ -11,8 +11,8 @@ once and reused, since actions are immutable values.
 
 from __future__ import annotations
 
-from dos.cards import N_TYPES
 from dos.rules.official.actions import CALL, DRAW, END, Action, Kind
+from dos.rules.official.cards import N_TYPES
 from dos.rules.official.matching import FIRST_MASK, PAIR_MASK, SINGLE_MASK
 from dos.rules.official.state import Phase, State
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from dos.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NUMBER, WILD_DOS
+from dos.rules.official.cards import COLOUR, IS_WILD_NUMBER, N_TYPES, NUMBER, WILD_DOS
 
 ALL_NUMBERS: Final = frozenset(range(1, 11))
 ALL_COLOURS: Final = frozenset(range(4))
@@ -166,7 +166,7 @@ class MatchKind:
 def match_kind(cards: tuple[int, ...], designations: tuple[int, ...], target: int) -> str:
     """Which kind of match a legal match is (the best colour result unless designated).
 
-    >>> from dos.cards import parse_card as c
+    >>> from dos.rules.official.cards import parse_card as c
     >>> match_kind((c("R5"), c("DOS")), (), c("R7"))
     'Double Color Match'
     """

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dos.cards import DECK_COUNTS, NAMES, parse_card
 from dos.errors import PositionError
 from dos.jsonfields import cards_field, check_card_counts, check_position, int_field
 from dos.rng import seed_state
+from dos.rules.official.cards import DECK_COUNTS, NAMES, parse_card
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, State
 from dos.rules.official.views import phase_name

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dos.cards import DEALER_DRAW_VALUE, full_deck
 from dos.rng import seed_state, shuffle
+from dos.rules.official.cards import DEALER_DRAW_VALUE, full_deck
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, State
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable
 
-from dos.cards import IS_WILD_NUMBER, N_TYPES, NAMES, POINTS, WILD_DOS
 from dos.errors import IllegalActionError, NotationError
 from dos.rng import shuffle
 from dos.rules.official.actions import Action, Kind, format_card
+from dos.rules.official.cards import IS_WILD_NUMBER, N_TYPES, NAMES, POINTS, WILD_DOS
 from dos.rules.official.legal import matches
 from dos.rules.official.matching import (
     NO_DESIGNATION,

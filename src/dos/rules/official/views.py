@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dos.cards import NAMES
 from dos.rules.official.actions import Action
+from dos.rules.official.cards import NAMES
 from dos.rules.official.legal import legal_actions
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, RoundResult, State

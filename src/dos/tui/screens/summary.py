@@ -11,8 +11,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from dos.cards import POINTS
 from dos.i18n import text
+from dos.rules.official.cards import POINTS
 from dos.tui.controller import GameController
 from dos.tui.widgets.cards import face
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import Static
 
-from dos.cards import COLOUR, NAMES, WILD_DOS
+from dos.rules.official.cards import COLOUR, NAMES, WILD_DOS
 
 SYMBOLS = ("●", "▲", "■", "★")
 """The symbol of each colour, in the engine's colour order (blue, green, red, yellow)."""
@@ -17,7 +17,7 @@ COLOUR_CLASSES = ("blue", "green", "red", "yellow")
 def face(card: int) -> str:
     """The text on a card: its colour symbol and its notation.
 
-    >>> from dos.cards import parse_card
+    >>> from dos.rules.official.cards import parse_card
     >>> face(parse_card("R7")), face(parse_card("Y#")), face(WILD_DOS)
     ('■R7', '★Y#', '✦DOS')
     """

@@ -12,7 +12,6 @@ from dos.bots.base import BotError, Budget, turn_choices
 from dos.bots.determinize import sample_state, unseen_cards
 from dos.bots.random_bot import RandomBot
 from dos.bots.reflex import Reflex
-from dos.cards import full_deck
 from dos.play.official import Player, play_game, settle_dos_race
 from dos.rules.official import (
     Action,
@@ -25,6 +24,7 @@ from dos.rules.official import (
     to_position,
     view,
 )
+from dos.rules.official.cards import full_deck
 from support import random_states
 
 

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from dos.cards import NAMES
 from dos.rules.official import (
     RULES,
     Options,
@@ -18,6 +17,7 @@ from dos.rules.official import (
     parse_action,
     view,
 )
+from dos.rules.official.cards import NAMES
 from support import random_states
 
 

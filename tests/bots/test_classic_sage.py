@@ -1,4 +1,4 @@
-"""The classic ``sage`` bot (``dos.bots.classic.expert``): legal answers, the reaction test, no
+"""The classic ``sage`` bot (``dos.bots.classic.sage``): legal answers, the reaction test, no
 peeking at hidden cards, determinism, and the mechanics of its search (the inference from the
 public history, the dealing of samples, the greedy prior, the single choice)."""
 
@@ -10,16 +10,16 @@ import pytest
 
 from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex
-from dos.bots.classic.expert import (
-    ExpertBot,
+from dos.bots.classic.greedy import ClassicGreedyBot
+from dos.bots.classic.mcts import dealt_state, unseen_cards
+from dos.bots.classic.sage import (
+    ClassicSageBot,
     _take_out,
     deal_hidden,
     greedy_consistent,
     hand_constraints,
     infer,
 )
-from dos.bots.classic.greedy import GreedyBot
-from dos.bots.classic.mcts import dealt_state, unseen_cards
 from dos.rules.classic import (
     Kind,
     Options,
@@ -39,7 +39,7 @@ def _states(players: int, seed: int, limit: int = 400, randomness: float = 0.2) 
     """The states along a game of greedy players with a random move now and then."""
     state = new_game(Options(players=players), seed)
     chooser = random.Random(seed)
-    greedy = GreedyBot()
+    greedy = ClassicGreedyBot()
     found = []
     while state.phase != Phase.OVER and len(found) < limit:
         found.append(state.copy())
@@ -66,7 +66,7 @@ def _fits(hand: list[int], masks: list[int]) -> bool:
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
 def test_only_legal_actions_and_the_reaction_test_answered(players: int, seed: int) -> None:
-    bot = ExpertBot()
+    bot = ClassicSageBot()
     rng = random.Random(seed)
     reactions = 0
     for state in _states(players, seed)[::3]:
@@ -91,8 +91,8 @@ def test_the_reaction_test_is_the_reflex() -> None:
             "discard": ["B5"],
         }
     )
-    apply(state, GreedyBot().choose(view(state, 0), random.Random(0), Budget()))
-    bot = ExpertBot(reaction=ReactionReflex(seconds_per_target=0.4, spread=0.0))
+    apply(state, ClassicGreedyBot().choose(view(state, 0), random.Random(0), Budget()))
+    bot = ClassicSageBot(reaction=ReactionReflex(seconds_per_target=0.4, spread=0.0))
     assert str(bot.choose(view(state, 0), random.Random(0), Budget())) == "react 2 800ms"
     assert bot.iterations_done == 0
 
@@ -107,7 +107,7 @@ def test_a_single_legal_action_is_returned_at_once() -> None:
             "discard": ["B5"],
         }
     )
-    bot = ExpertBot()
+    bot = ClassicSageBot()
     assert str(bot.choose(view(state, 0), random.Random(0), Budget(iterations=50))) == "draw"
     assert bot.iterations_done == 0
 
@@ -127,7 +127,7 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
         assert view(other, seat) == seat_view
         if len(seat_view.legal) < 2:
             continue
-        one, two = ExpertBot(), ExpertBot()
+        one, two = ClassicSageBot(), ClassicSageBot()
         first = one.choose(seat_view, random.Random(4), Budget(iterations=20))
         second = two.choose(view(other, seat), random.Random(4), Budget(iterations=20))
         assert first == second
@@ -142,7 +142,7 @@ def test_same_view_same_generator_same_decision() -> None:
         seat_view = view(state, state.turn)
         if state.phase != Phase.PLAY or len(seat_view.legal) < 2:
             continue
-        bot = ExpertBot()
+        bot = ClassicSageBot()
         first = bot.choose(seat_view, random.Random(11), Budget(iterations=30))
         means = bot.means
         assert bot.iterations_done == 30
@@ -156,7 +156,7 @@ def test_without_a_budget_the_bot_runs_its_own_iterations() -> None:
     state = next(
         s for s in _states(2, 9) if s.phase == Phase.PLAY and len(view(s, s.turn).legal) > 1
     )
-    bot = ExpertBot(iterations=17)
+    bot = ClassicSageBot(iterations=17)
     bot.choose(view(state, state.turn), random.Random(0), Budget())
     assert bot.iterations_done == 17
 
@@ -237,12 +237,12 @@ def test_no_inference_from_a_history_that_cannot_be_replayed() -> None:
 
 
 def test_the_greedy_prior_holds_without_confidence_in_another_action() -> None:
-    greedy = GreedyBot()
+    greedy = ClassicGreedyBot()
     for state in _states(2, 21)[::4]:
         seat_view = view(state, state.turn)
         if state.phase != Phase.PLAY:
             continue
-        bot = ExpertBot(confidence=float("inf"))
+        bot = ClassicSageBot(confidence=float("inf"))
         expected = greedy.choose(seat_view, random.Random(0), Budget())
         assert bot.choose(seat_view, random.Random(3), Budget(iterations=10)) == expected
 
@@ -261,7 +261,7 @@ def test_the_search_finds_the_way_out() -> None:
     )
     seat_view: SeatView = view(state, 0)
     assert [str(a) for a in seat_view.legal] == ["B3", "BS"]
-    bot = ExpertBot(confidence=0.0)
+    bot = ClassicSageBot(confidence=0.0)
     assert str(bot.choose(seat_view, random.Random(0), Budget(iterations=30))) == "BS"
     assert bot.means[1] == 1.0
     assert bot.means[0] < 1.0
@@ -274,7 +274,7 @@ def test_the_opponent_model_never_rejects_the_hands_greedy_players_really_hold(
     """Among greedy players, the true hands always agree with the plays seen since each
     player's last draw, and the recent plays are recorded for the model to check."""
     state = new_game(Options(players=players), seed)
-    greedy = GreedyBot()
+    greedy = ClassicGreedyBot()
     checked = 0
     while state.phase != Phase.OVER:
         seat_view = view(state, state.turn)
@@ -312,10 +312,10 @@ def test_the_opponent_model_rejects_a_hand_greedy_would_not_have_played_from() -
     other = (wish + 1) % 4
     size = seat_view.hand_sizes[1]
     true_hand = state.hands[1]
-    assert greedy_consistent(GreedyBot(), seat_view, known.plays, true_hand)
+    assert greedy_consistent(ClassicGreedyBot(), seat_view, known.plays, true_hand)
     # one card of the wished colour, the rest of another colour
     hand = [wish * 13 + 1] + [other * 13 + 2 + i % 8 for i in range(size - 1)]
-    assert not greedy_consistent(GreedyBot(), seat_view, known.plays, hand)
+    assert not greedy_consistent(ClassicGreedyBot(), seat_view, known.plays, hand)
 
 
 def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
@@ -323,10 +323,10 @@ def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
 ) -> None:
     """Without numba (the optional ``fast`` extra) the bot plays on the Python path; asking
     for the compiled one then is an error."""
-    from dos.bots.classic import expert
+    from dos.bots.classic import sage
 
-    monkeypatch.setattr(expert, "fast_installed", lambda: False)
-    bot = ExpertBot()
+    monkeypatch.setattr(sage, "fast_installed", lambda: False)
+    bot = ClassicSageBot()
     assert not bot.fast
     state = next(
         s for s in _states(2, 5) if s.phase == Phase.PLAY and len(view(s, s.turn).legal) > 1
@@ -335,4 +335,4 @@ def test_without_the_fast_core_the_bot_searches_on_the_python_engine(
     assert bot.choose(seat_view, random.Random(0), Budget(iterations=5)) in seat_view.legal
     assert bot.iterations_done == 5
     with pytest.raises(ValueError, match="fast core"):
-        ExpertBot(fast=True)
+        ClassicSageBot(fast=True)

@@ -18,8 +18,8 @@ The kinds are those of ``dos.rules.official.Kind``.
 
 from __future__ import annotations
 
-from dos.cards import DECK_SIZE, N_TYPES
 from dos.fast._jit import njit
+from dos.rules.official.cards import DECK_SIZE, N_TYPES
 
 MAX_PLAYERS = 10
 TYPES = N_TYPES

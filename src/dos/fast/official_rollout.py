@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from dos.cards import IS_WILD, N_TYPES, POINTS
-from dos.fast import official as fo
-from dos.fast import state as ly
+from dos.fast import official as fast_official
+from dos.fast import official_layout
 from dos.fast._jit import lowest_bit, njit
+from dos.rules.official.cards import IS_WILD, N_TYPES, POINTS
 
 I64 = npt.NDArray[np.int64]
 
@@ -44,52 +44,52 @@ def _best_card(held: int) -> int:
 @njit
 def policy(s: I64, buffer: I64) -> int:
     """The code of the action the heuristic policy takes in ``s`` (``mcts._policy``)."""
-    turn = s[ly.TURN]
-    held = s[ly.HELD + turn]
-    if s[ly.PHASE] == fo.PLACING:
-        return ly.encode(ly.PLACE, -1, _best_card(held), -1, -1)
-    found = fo.legal(s, buffer, -1)
+    turn = s[official_layout.TURN]
+    held = s[official_layout.HELD + turn]
+    if s[official_layout.PHASE] == fast_official.PLACING:
+        return official_layout.encode(official_layout.PLACE, -1, _best_card(held), -1, -1)
+    found = fast_official.legal(s, buffer, -1)
     n = 0
     best = -1
     best_value = -1000
     for i in range(found):
         # Matches come first in the legal list; the buffer holds its first codes.
-        code = buffer[i] if i < buffer.size else fo.legal(s, buffer[:0], i)
-        if ly.kind(code) != ly.MATCH:
+        code = buffer[i] if i < buffer.size else fast_official.legal(s, buffer[:0], i)
+        if official_layout.kind(code) != official_layout.MATCH:
             break
         n += 1
-        a = ly.card1(code)
-        b = ly.card2(code)
-        target = s[ly.CENTER + ly.target(code)]
+        a = official_layout.card1(code)
+        b = official_layout.card2(code)
+        target = s[official_layout.CENTER + official_layout.target(code)]
         if b < 0:
             value = 10 + _POINTS[a] // 4
-            if fo._SINGLE_BONUS[target, a]:
+            if fast_official._SINGLE_BONUS[target, a]:
                 value += 10
             value -= 12 * _WILD[a]
         else:
             value = 20 + (_POINTS[a] + _POINTS[b]) // 4
-            if fo._PAIR_BONUS[target, a, b]:
+            if fast_official._PAIR_BONUS[target, a, b]:
                 value += 16
             value -= 12 * _WILD[a] + 12 * _WILD[b]
         if value > best_value:
             best, best_value = code, value
     if n:
         return best
-    if s[ly.N_MATCHED]:
-        return ly.encode(ly.END, -1, -1, -1, -1)
-    if not s[ly.DREW]:
-        return ly.encode(ly.DRAW_KIND, -1, -1, -1, -1)
-    return ly.encode(ly.LAY, -1, _best_card(held), -1, -1)
+    if s[official_layout.N_MATCHED]:
+        return official_layout.encode(official_layout.END, -1, -1, -1, -1)
+    if not s[official_layout.DREW]:
+        return official_layout.encode(official_layout.DRAW_KIND, -1, -1, -1, -1)
+    return official_layout.encode(official_layout.LAY, -1, _best_card(held), -1, -1)
 
 
 @njit
 def call_all(s: I64) -> None:
     """Every open DOS obligation is called (``mcts._call_all``)."""
-    bits = s[ly.DOS_OPEN]
+    bits = s[official_layout.DOS_OPEN]
     while bits:
         seat = lowest_bit(bits)
         bits &= bits - 1
-        fo.apply(s, ly.encode(ly.CALL, seat, -1, -1, -1), -1)
+        fast_official.apply(s, official_layout.encode(official_layout.CALL, seat, -1, -1, -1), -1)
 
 
 @njit
@@ -98,10 +98,13 @@ def rollout(s: I64, start_round: int, max_actions: int) -> bool:
     ``max_actions`` actions; returns whether it ended (``mcts.MctsBot._simulate``)."""
     buffer = np.empty(512, dtype=np.int64)
     for _ in range(max_actions):
-        fo.apply(s, policy(s, buffer), -1)
-        if s[ly.DOS_OPEN]:
+        fast_official.apply(s, policy(s, buffer), -1)
+        if s[official_layout.DOS_OPEN]:
             call_all(s)
-        if s[ly.ROUND] != start_round or s[ly.PHASE] == fo.OVER:
+        if (
+            s[official_layout.ROUND] != start_round
+            or s[official_layout.PHASE] == fast_official.OVER
+        ):
             return True
     return False
 
@@ -110,10 +113,10 @@ def rollout(s: I64, start_round: int, max_actions: int) -> bool:
 def simulate_action(s: I64, code: int, start_round: int, max_actions: int) -> bool:
     """The legal action ``code``, every open DOS obligation called, then the rollout unless
     the game ended (``mcts.MctsBot._flat``'s inner step); whether the round ended."""
-    fo.apply(s, code, -1)
-    if s[ly.DOS_OPEN]:
+    fast_official.apply(s, code, -1)
+    if s[official_layout.DOS_OPEN]:
         call_all(s)
-    if s[ly.PHASE] == fo.OVER:
+    if s[official_layout.PHASE] == fast_official.OVER:
         return True
     return rollout(s, start_round, max_actions)
 
@@ -125,8 +128,8 @@ def simulate_actions(s: I64, codes: I64, start_round: int, max_actions: int, res
     for k in range(codes.size):
         copy = s.copy()
         if simulate_action(copy, codes[k], start_round, max_actions):
-            results[k, 0] = copy[ly.LAST_WINNER]
-            results[k, 1] = copy[ly.LAST_POINTS]
+            results[k, 0] = copy[official_layout.LAST_WINNER]
+            results[k, 1] = copy[official_layout.LAST_POINTS]
         else:
             results[k, 0] = -1
             results[k, 1] = 0

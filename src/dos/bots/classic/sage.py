@@ -41,8 +41,8 @@ samples). The default confidence is 0 (measured best: ``docs/classic.md``): the 
 only decides ties and an advantage that is not positive.
 
 Simulations run on the compiled fast core (``dos.fast.classic_rollout``, numba) when it is
-installed; without it, on the Python engine with ``GreedyBot`` itself: the same samples and the
-same actions, so the same answers, only much slower (setting ``fast``).
+installed; without it, on the Python engine with ``ClassicGreedyBot`` itself: the same samples
+and the same actions, so the same answers, only much slower (setting ``fast``).
 
 One *iteration* is one determinization, on which every candidate action is simulated once.
 The search stops after ``budget.iterations`` iterations or ``budget.seconds`` of wall time
@@ -59,7 +59,7 @@ Its measured strength, its speed and how each of its parts was chosen (the ablat
 >>> from dos.rules.classic import new_game, view
 >>> state = new_game(seed=5)
 >>> v = view(state, state.turn)
->>> ExpertBot().choose(v, random.Random(1), Budget(iterations=20)) in v.legal
+>>> ClassicSageBot().choose(v, random.Random(1), Budget(iterations=20)) in v.legal
 True
 """
 
@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from dos.bots.base import Budget
 from dos.bots.classic.base import ReactionReflex, reaction_answer
-from dos.bots.classic.greedy import GreedyBot, GreedyWeights
+from dos.bots.classic.greedy import ClassicGreedyBot, GreedyWeights
 from dos.bots.classic.mcts import dealt_state, unseen_cards
 from dos.bots.paired import paired_advantage
 from dos.rules.classic import Action, Kind, Phase, SeatView, State, apply, new_game, view
@@ -285,7 +285,7 @@ def infer(view: SeatView, stackers: bool = False) -> Inference:
     return Inference(hands, plays)
 
 
-def greedy_agrees(greedy: GreedyBot, view: SeatView, held: list[int], play: Play) -> bool:
+def greedy_agrees(greedy: ClassicGreedyBot, view: SeatView, held: list[int], play: Play) -> bool:
     """Whether ``greedy`` holding ``held`` before ``play`` would have made it."""
     hand = tuple(sorted(held))
     legal = tuple(
@@ -316,7 +316,7 @@ def greedy_agrees(greedy: GreedyBot, view: SeatView, held: list[int], play: Play
 
 
 def greedy_consistent(
-    greedy: GreedyBot, view: SeatView, plays: list[list[Play]], cards: list[int]
+    greedy: ClassicGreedyBot, view: SeatView, plays: list[list[Play]], cards: list[int]
 ) -> bool:
     """Whether every other player, holding the hand the determinization ``cards`` gives it,
     would have made its recent plays as ``greedy`` (the opponent model)."""
@@ -376,7 +376,7 @@ def deal_hidden(
 # --- the bot -----------------------------------------------------------------------------
 
 
-class ExpertBot:
+class ClassicSageBot:
     """Determinized flat search with inference and greedy opponents (see the module
     docstring).
 
@@ -417,8 +417,8 @@ class ExpertBot:
         self.fast = fast_installed() if fast is None else fast
         if self.fast and not fast_installed():
             raise ValueError("fast: the fast core is not installed (the `fast` extra)")
-        self._greedy = GreedyBot(weights=self.weights, reaction=self.reaction)
-        self._model = GreedyBot(weights=self.weights)
+        self._greedy = ClassicGreedyBot(weights=self.weights, reaction=self.reaction)
+        self._model = ClassicGreedyBot(weights=self.weights)
         self.iterations_done = 0
         """How many determinizations the last ``choose`` simulated (0: no search)."""
         self.means: list[float] = []
@@ -487,11 +487,11 @@ class _Simulator:
 
 
 class _PythonSimulator(_Simulator):
-    """Simulations on the Python engine, simulated players being ``GreedyBot`` itself."""
+    """Simulations on the Python engine, simulated players being ``ClassicGreedyBot`` itself."""
 
-    def __init__(self, bot: ExpertBot, view: SeatView) -> None:
+    def __init__(self, bot: ClassicSageBot, view: SeatView) -> None:
         self.view = view
-        self.greedy = GreedyBot(weights=bot.weights)
+        self.greedy = ClassicGreedyBot(weights=bot.weights)
 
     def simulate(self, cards: list[int], rng_state: int, choices: list[Action]) -> list[float]:
         base = dealt_state(self.view, cards, rng_state)
@@ -527,10 +527,10 @@ class _FastSimulator(_Simulator):
     """Simulations on the compiled core (``dos.fast.classic_rollout``): the determinization
     is dealt into one flat game, then every candidate is applied to a copy and rolled out."""
 
-    def __init__(self, bot: ExpertBot, view: SeatView, choices: list[Action]) -> None:
+    def __init__(self, bot: ClassicSageBot, view: SeatView, choices: list[Action]) -> None:
         import numpy as np
 
-        from dos.fast import classic as fc
+        from dos.fast import classic as fast_classic
         from dos.fast.classic_api import from_python_state
 
         self.np = np
@@ -538,7 +538,8 @@ class _FastSimulator(_Simulator):
         pool_size = sum(view.hand_sizes) - len(view.hand) + view.draw_pile_size
         self.base = from_python_state(dealt_state(view, [0] * pool_size, 0))
         self.codes = np.array(
-            [fc.encode(int(a.kind), -1, a.card, a.wish, 0, 0) for a in choices], dtype=np.int64
+            [fast_classic.encode(int(a.kind), -1, a.card, a.wish, 0, 0) for a in choices],
+            dtype=np.int64,
         )
         self.weights = weights_array(bot.weights)
         self.rewards = np.zeros(len(choices), dtype=np.float64)
@@ -580,7 +581,7 @@ def warm_up() -> None:
     seen = view(state, state.turn)
     choices = list(seen.legal)
     cards = deal_hidden(seen, [[]] * len(seen.hand_sizes), unseen_cards(seen), random.Random(0))
-    _FastSimulator(ExpertBot(fast=True), seen, choices).simulate(cards, 0, choices)
+    _FastSimulator(ClassicSageBot(fast=True), seen, choices).simulate(cards, 0, choices)
 
 
 def fast_installed() -> bool:

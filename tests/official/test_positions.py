@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from dos.cards import full_deck, parse_card
 from dos.errors import PositionError
 from dos.rng import seed_state
 from dos.rules.official import (
@@ -22,6 +21,7 @@ from dos.rules.official import (
     parse_action,
     to_position,
 )
+from dos.rules.official.cards import full_deck, parse_card
 from support import random_states
 
 MINIMAL: dict[str, Any] = {

@@ -1,5 +1,5 @@
 """The classic ``sage`` bot's compiled simulations play the Python path's actions: the
-compiled greedy policy is ``GreedyBot`` move for move, and the search answers the same with
+compiled greedy policy is ``ClassicGreedyBot`` move for move, and the search answers the same with
 ``fast=True`` and ``fast=False`` (the same statistics, too)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from dos.bots.base import Budget
-from dos.bots.classic.expert import CUT_REWARD, ExpertBot, weights_array
-from dos.bots.classic.greedy import GreedyBot, GreedyWeights
+from dos.bots.classic.greedy import ClassicGreedyBot, GreedyWeights
+from dos.bots.classic.sage import CUT_REWARD, ClassicSageBot, weights_array
 from dos.fast import classic_rollout
 from dos.fast.classic_api import action_of, from_python_state
 from dos.rules.classic import Options, Phase, apply, new_game, view
@@ -17,7 +17,7 @@ from dos.rules.classic import Options, Phase, apply, new_game, view
 def test_the_compiled_policy_is_greedy() -> None:
     checked = 0
     for weights in (GreedyWeights(), GreedyWeights(colour_flow=1.5, attack=3.0, calm_hand=6)):
-        greedy = GreedyBot(weights=weights)
+        greedy = ClassicGreedyBot(weights=weights)
         array = weights_array(weights)
         for seed in range(12):
             state = new_game(Options(players=2 + seed % 3), seed)
@@ -35,8 +35,8 @@ def test_the_compiled_policy_is_greedy() -> None:
 
 
 def test_the_search_decides_the_same_with_compiled_simulations() -> None:
-    slow = ExpertBot(fast=False)
-    fast = ExpertBot(fast=True)
+    slow = ClassicSageBot(fast=False)
+    fast = ClassicSageBot(fast=True)
     compared = 0
     for seed in range(4):
         state = new_game(Options(players=2 + seed % 2), seed)

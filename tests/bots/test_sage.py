@@ -9,13 +9,12 @@ import pytest
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.determinize import Sampler
-from dos.bots.expert import ROUND_POINTS, ExpertBot, game_values
 from dos.bots.greedy import GreedyBot
 from dos.bots.inference import last_turn, read_history
 from dos.bots.mcts import _call_all
 from dos.bots.registry import make_player
 from dos.bots.replay import Reading, read_round
-from dos.cards import parse_card
+from dos.bots.sage import ROUND_POINTS, SageBot, game_values
 from dos.rules.official import (
     Options,
     Phase,
@@ -26,13 +25,14 @@ from dos.rules.official import (
     parse_action,
     view,
 )
+from dos.rules.official.cards import parse_card
 from dos.rules.official.legal import matches
 from support import choice_views, hidden_shuffled, random_states
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
 def test_the_bot_returns_only_legal_turn_actions(players: int, seed: int) -> None:
-    bot = ExpertBot()
+    bot = SageBot()
     rng = random.Random(seed)
     views = choice_views(players, seed, 240, 7)
     assert len(views) > 10
@@ -44,8 +44,8 @@ def test_the_bot_returns_only_legal_turn_actions(players: int, seed: int) -> Non
 
 def test_same_view_same_generator_same_action() -> None:
     for seat_view in choice_views(2, 7, 200, 13):
-        first = ExpertBot().choose(seat_view, random.Random(11), Budget(iterations=60))
-        second = ExpertBot().choose(seat_view, random.Random(11), Budget(iterations=60))
+        first = SageBot().choose(seat_view, random.Random(11), Budget(iterations=60))
+        second = SageBot().choose(seat_view, random.Random(11), Budget(iterations=60))
         assert first == second
 
 
@@ -63,8 +63,8 @@ def test_hidden_cards_cannot_change_the_decision(players: int, seed: int) -> Non
         assert view(other, seat) == view(state, seat)
         if len(turn_choices(view(state, seat))) < 2:
             continue
-        one = ExpertBot().choose(view(state, seat), random.Random(4), Budget(iterations=40))
-        two = ExpertBot().choose(view(other, seat), random.Random(4), Budget(iterations=40))
+        one = SageBot().choose(view(state, seat), random.Random(4), Budget(iterations=40))
+        two = SageBot().choose(view(other, seat), random.Random(4), Budget(iterations=40))
         assert one == two
         checked += 1
     assert checked >= 3
@@ -83,14 +83,14 @@ def test_it_goes_out_when_it_can() -> None:
             "scores": [0, 0],
         }
     )
-    action = ExpertBot().choose(view(state, 0), random.Random(0), Budget(iterations=40))
+    action = SageBot().choose(view(state, 0), random.Random(0), Budget(iterations=40))
     assert str(action) == "R7@1"
 
 
 def test_the_expert_level_is_the_sage_bot_with_quick_reflexes() -> None:
     expert = make_player("expert")
     bare = make_player("sage")
-    assert isinstance(expert.bot, ExpertBot) and isinstance(bare.bot, ExpertBot)
+    assert isinstance(expert.bot, SageBot) and isinstance(bare.bot, SageBot)
     assert expert.reflex.reaction < bare.reflex.reaction
     assert expert.budget.seconds is not None and expert.budget.seconds <= 1.0
 
@@ -121,7 +121,7 @@ def test_a_game_value_is_the_average_over_the_next_round() -> None:
 
 
 def test_a_simulated_round_is_scored_by_the_game_it_leaves() -> None:
-    bot = ExpertBot()
+    bot = SageBot()
     bot._values = game_values(200)
     assert bot._round_rewards((150, 190), 200, 0, 60) == [1.0, 0.0]
     assert bot._round_rewards((150, 190), 200, 1, 10) == [0.0, 1.0]
@@ -138,7 +138,7 @@ def test_tables_are_refused_for_targets_out_of_range() -> None:
 @pytest.mark.parametrize("settings", [{"infer": -0.1}, {"model": 1.5}])
 def test_shares_of_samples_are_between_0_and_1(settings: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="between 0 and 1"):
-        ExpertBot(**settings)
+        SageBot(**settings)
 
 
 # --- inference ------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dos.cards import DECK_COUNTS, POINTS, full_deck
 from dos.rules.official import (
     Action,
     Kind,
@@ -33,6 +32,7 @@ from dos.rules.official import (
     to_position,
     view,
 )
+from dos.rules.official.cards import DECK_COUNTS, POINTS, full_deck
 from support import player_counts, seeds
 
 FULL_DECK = sorted(full_deck())

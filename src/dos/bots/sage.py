@@ -35,7 +35,7 @@ view and generator give the same action. DOS calls and catches are reflexes
 >>> from dos.rules.official import new_game, view
 >>> state = new_game(seed=5)
 >>> v = view(state, state.turn)
->>> ExpertBot().choose(v, random.Random(1), Budget(iterations=60)) in v.legal
+>>> SageBot().choose(v, random.Random(1), Budget(iterations=60)) in v.legal
 True
 """
 
@@ -111,7 +111,7 @@ def game_values(target: int, players: int = 2) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in rows)
 
 
-class ExpertBot(MctsBot):
+class SageBot(MctsBot):
     """The ``sage`` bot (see the module docstring). Settings as ``MctsBot``'s, and ``infer``:
     the share of samples that follow the likely readings of the history (0 to 1), ``model``:
     the share whose hands agree with the opponent model (0 to 1)."""

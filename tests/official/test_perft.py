@@ -1,4 +1,4 @@
-"""Perft regression: legal-action counts from the positions of ``tests/perft/official.perft``.
+"""Perft regression: legal-action counts from the positions of ``tests/official/perft/official.perft``.
 
 The file's header documents its format; depth-1 counts there are derived by hand from the
 rules, deeper counts are pinned engine results. On a mismatch the failure shows the
@@ -7,7 +7,7 @@ rules, deeper counts are pinned engine results. On a mismatch the failure shows 
 After an intended change of the engine that moves the pinned deeper counts (a new shuffle
 changes every count that passes through a reshuffle or a new deal), rewrite them with::
 
-    DOS_UPDATE_PERFT=1 .venv/bin/pytest tests/test_perft.py
+    DOS_UPDATE_PERFT=1 .venv/bin/pytest tests/official/test_perft.py
 
 This rewrites depth 2 and deeper only; a depth-1 count is never rewritten (it is derived by
 hand: a mismatch there is a bug in the engine or in the derivation, to be settled by reading
