@@ -1,4 +1,5 @@
-"""Perft regression: legal-action counts from the positions of ``tests/official/perft/official.perft``.
+"""Perft regression: legal-action counts from the positions of ``perft/official.perft``
+(beside this file).
 
 The file's header documents its format; depth-1 counts there are derived by hand from the
 rules, deeper counts are pinned engine results. On a mismatch the failure shows the

@@ -4,7 +4,8 @@ Each test runs for every name in ``dos.ruleset.names()``, through the ``RuleSet`
 and the records API only, so a newly registered rule set is tested too. Games are driven from
 hypothesis-drawn seeds, player counts (2-10) and option sets; actions are chosen by a
 ``random.Random`` seeded from the example (or drawn by hypothesis). What only one rule set
-keeps is tested beside it: ``tests/official/test_properties.py``, ``tests/classic/test_properties.py``.
+keeps is tested beside it: ``tests/official/test_properties.py``,
+``tests/classic/test_properties.py``.
 """
 
 from __future__ import annotations
