@@ -5,6 +5,7 @@ import { t, tn } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
+import { defaultLevel, describeLevel } from "./newcomer.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,9 +56,11 @@ function playerName() {
 }
 
 // The levels offered until the server says its own (GET /api/info: each rule set's levels,
-// easiest first, from the bot registry); the server checks every seat's level anyway.
+// easiest first, from the bot registry); the server checks every seat's level anyway. A new
+// menu starts at the level last chosen in one (kept for the next visit), else at easy until a
+// first game is finished (newcomer.js).
 const LEVELS = ["easy", "medium", "hard", "expert"];
-const DEFAULT_LEVEL = "medium";
+const LAST_LEVEL = "dos.lobby.level";
 
 /** People first, then the bots, each at the level its own menu says. */
 function seatsFromForm(form) {
@@ -143,9 +146,11 @@ export class Lobby {
     return this.levelsByRules[$("create-form").rules.value] || LEVELS;
   }
 
-  /** One level menu per bot seat (the bots take the last seats). */
+  /** One level menu per bot seat (the bots take the last seats), each level's strength in
+   * words under it. */
   renderBotLevels(seats, bots) {
     const allowed = this.allowedLevels();
+    const rules = $("create-form").rules.value;
     const box = $("bot-levels");
     box.replaceChildren();
     for (let i = 0; i < bots; i++) {
@@ -163,10 +168,16 @@ export class Lobby {
         select.append(option);
       }
       const kept = this.levels[i];
-      select.value = allowed.includes(kept) ? kept : allowed.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : allowed[0];
-      select.addEventListener("change", () => { this.levels[i] = select.value; });
+      select.value = allowed.includes(kept) ? kept : defaultLevel(allowed, LAST_LEVEL);
       label.append(span, select);
       box.append(label);
+      const words = `create-level-words-${i + 1}`;
+      select.addEventListener("change", () => {
+        this.levels[i] = select.value;
+        localStorage.setItem(LAST_LEVEL, select.value);
+        describeLevel(select, label, words, rules);
+      });
+      describeLevel(select, label, words, rules);
     }
   }
 

@@ -1,11 +1,14 @@
 // Play now: one click from the lobby to a game against bots at a chosen level, for who came
 // alone. A private table of the official rules, the player at seat 0 and bots in the others,
 // started at once (main.js starts it when the table first shows). The level and the number
-// of players are remembered for the next visit.
+// of players are remembered for the next visit; until a first game is finished the level
+// starts at easy, and the chosen level's strength is said in words under its menu
+// (newcomer.js).
 
 import { t } from "./i18n.js";
 import { postJSON } from "./lobby.js";
 import * as session from "./session.js";
+import { defaultLevel, describeLevel } from "./newcomer.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVEL = "dos.play_now.level";
@@ -18,7 +21,10 @@ export class PlayNow {
     this.onError = onError;
     this.levels = ["easy", "medium", "hard", "expert"];
     $("play-now-players").value = localStorage.getItem(PLAYERS) || "2";
-    $("play-now-level").addEventListener("change", () => localStorage.setItem(LEVEL, $("play-now-level").value));
+    $("play-now-level").addEventListener("change", () => {
+      localStorage.setItem(LEVEL, $("play-now-level").value);
+      this.describe();
+    });
     $("play-now-players").addEventListener("change", () => localStorage.setItem(PLAYERS, $("play-now-players").value));
     $("play-now-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -36,7 +42,7 @@ export class PlayNow {
   /** The level menu, in the page's language. */
   render() {
     const select = $("play-now-level");
-    const wanted = select.value || localStorage.getItem(LEVEL) || "medium";
+    const wanted = select.value || defaultLevel(this.levels, LEVEL);
     select.replaceChildren();
     for (const level of this.levels) {
       const option = document.createElement("option");
@@ -44,7 +50,14 @@ export class PlayNow {
       option.textContent = t(`web.level_${level}`);
       select.append(option);
     }
-    select.value = this.levels.includes(wanted) ? wanted : this.levels[0];
+    select.value = this.levels.includes(wanted) ? wanted : defaultLevel(this.levels, LEVEL);
+    this.describe();
+  }
+
+  /** The chosen level's strength in words, under the menu. */
+  describe() {
+    const select = $("play-now-level");
+    describeLevel(select, select.closest("label"), "play-now-level-words");
   }
 
   async play() {
