@@ -17,11 +17,13 @@ from __future__ import annotations
 import contextlib
 
 from dos.cluster.lease import LeaseError, TableLease
+from dos.server.metrics import Metrics
 from dos.server.storage import Database, claim_epoch, table_epoch
 
 
-async def take_table(lease: TableLease, db: Database) -> int:
-    """Makes ``lease``'s owner the owner of its table; returns the epoch to commit under.
+async def take_table(lease: TableLease, db: Database, metrics: Metrics | None = None) -> int:
+    """Makes ``lease``'s owner the owner of its table; returns the epoch to commit under
+    (and counts it in ``metrics``' ``dos_ownership_changes_total``, if given).
 
     Raises ``LookupError`` when the table is not stored, ``LeaseHeldError`` when another
     process holds the lease, ``RedisUnavailableError``, and ``StaleEpochError`` when another
@@ -38,4 +40,6 @@ async def take_table(lease: TableLease, db: Database) -> int:
         with contextlib.suppress(LeaseError):
             await lease.release()
         raise
+    if metrics is not None:
+        metrics.ownership_changes.inc()
     return epoch

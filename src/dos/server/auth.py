@@ -8,7 +8,8 @@ session (nothing to sign out of).
 
 Tokens are signed by ``itsdangerous`` (HMAC-SHA1 over a key derived from the server's secret,
 a timestamp, URL-safe base64), one salt per kind so that one kind never passes for another.
-The secret is kept in the data folder (``secret.key``), so tokens survive restarts.
+The secret is kept in the data folder (``secret.key``), so tokens survive restarts; the
+processes of a server on many (``dos serve --redis``) share one from ``DOS_SECRET``.
 
 >>> signer = Signer(b"k" * 32)
 >>> token = signer.seat_token("K7M2QX", 2, "p_abc", now=0)
@@ -43,6 +44,10 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSaf
 
 TOKEN_DAYS = 30
 """How long a token stays valid."""
+
+
+MIN_SECRET_BYTES = 16
+"""The shortest secret a ``Signer`` takes."""
 
 
 class TokenError(Exception):
@@ -96,8 +101,8 @@ class Signer:
     """Makes and checks tokens with one secret."""
 
     def __init__(self, secret: bytes, lifetime: float = TOKEN_DAYS * 86400.0) -> None:
-        if len(secret) < 16:
-            raise ValueError("the token secret must be at least 16 bytes")
+        if len(secret) < MIN_SECRET_BYTES:
+            raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes")
         self.lifetime = lifetime
         self.signed_out: set[str] = set()
         """The sessions signed out (``dos.server.accounts`` keeps them): their player tokens
@@ -167,11 +172,27 @@ class Signer:
         return player, session
 
 
-def load_secret(folder: Path) -> bytes:
-    """The secret kept in ``folder/secret.key``, made on first use (``DOS_SECRET`` overrides)."""
+class SecretMissingError(ValueError):
+    """Many processes are to run, and no secret is configured for all of them to share."""
+
+
+def load_secret(folder: Path, shared: bool = False) -> bytes:
+    """The secret kept in ``folder/secret.key``, made on first use (``DOS_SECRET`` overrides).
+
+    ``shared``: the server is one of many processes (``dos serve --redis``), which must all
+    sign with one secret, so it must be configured: ``DOS_SECRET``, else
+    ``SecretMissingError``. A file in each process's data folder would give each its own (and
+    processes sharing one folder could each make one at their first start)."""
     from_env = os.environ.get("DOS_SECRET")
     if from_env:
+        if len(from_env.encode()) < MIN_SECRET_BYTES:
+            raise SecretMissingError(f"DOS_SECRET: at least {MIN_SECRET_BYTES} bytes")
         return from_env.encode()
+    if shared:
+        raise SecretMissingError(
+            "DOS_SECRET: with --redis every process signs tokens with one secret: set "
+            "DOS_SECRET to the same value (32 random bytes or more) for each"
+        )
     path = folder / "secret.key"
     if path.exists():
         return bytes.fromhex(path.read_text(encoding="ascii").strip())

@@ -2,7 +2,8 @@
 
 A client is its network address (behind a proxy, the address the proxy forwards: see
 docs/deployment.md). Rates are counted by the ``limits`` library (sliding windows in
-memory): tables created, joins, HTTP look-ups, new WebSockets and messages per client, and
+memory, or in Redis for the per-client ones when the server has one: ``Counters``): tables
+created, joins, HTTP look-ups, new WebSockets and messages per client, and
 messages and full resyncs per connection. Counts are caps on what is open at once: HTTP
 connections per client and in all.
 
@@ -15,13 +16,14 @@ connections per client and in all.
 Traceback (most recent call last):
 ...
 ValueError: --limit speed: unknown (known: create, join, lookup, connects, client_messages, \
-messages, syncs, chat, client_chat, work, accounts, recover, client_connections, connections, \
-header_seconds, table_page, lobby_idle, abandoned_idle)
+messages, syncs, chat, client_chat, work, accounts, recover, hints, reviews, client_connections, \
+connections, header_seconds, table_page, lobby_idle, abandoned_idle)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
@@ -29,6 +31,9 @@ from typing import Any
 
 from fastapi import Depends, HTTPException, Request
 from limits import RateLimitItem, parse, storage, strategies
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,10 @@ class Limits:
     (``dos.server.accounts``)."""
     recover: str | None = "10/minute"
     """Sign-ins with a recovery code a client may try (on top of ``accounts``)."""
+    hints: str | None = "30/minute"
+    """Hints a client may ask for (``dos.server.hints``: a search of the ``expert`` bot each)."""
+    reviews: str | None = "30/hour"
+    """Game reviews a client may ask for (``dos.server.reviews``), cached ones included."""
     client_connections: int | None = 64
     """HTTP connections (WebSockets included) one client may hold open."""
     connections: int | None = 10000
@@ -107,27 +116,101 @@ def _value(name: str, text: str, kind: Any) -> Any:
     return number
 
 
-class Counters:
-    """Rate counters for the server's clients and connections."""
+class _Limiters:
+    """The two strategies over one storage: moving windows (exact, for the small limits)
+    and sliding window counters (constant memory, for the busy ones)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, store: storage.Storage) -> None:
+        self.few = strategies.MovingWindowRateLimiter(store)
+        self.many = strategies.SlidingWindowCounterRateLimiter(store)
+
+    def of(self, kind: str) -> strategies.RateLimiter:
+        return self.many if kind in _MANY else self.few
+
+
+REDIS_SECONDS = 0.25
+"""The longest a shared counter waits for Redis (to connect, or for an answer)."""
+REDIS_RETRY_SECONDS = 5.0
+"""After Redis failed to answer, how long the counters stay in memory before asking again."""
+
+
+class Counters:
+    """Rate counters for the server's clients and connections.
+
+    In memory by default. Given a Redis URL (``dos serve --redis``), the per-client counters
+    (``SHARED``: those keyed by the client's address) are kept in Redis by the ``limits``
+    library's Redis storage, so that a client spreading its requests over several processes
+    meets the same limits as on one; the per-connection ones (``messages``, ``syncs``,
+    ``chat``) stay in memory, as a connection lives in one process. The counters answer
+    synchronously, as every caller expects (HTTP dependencies, the WebSocket loop, the MCP
+    tools): a shared check is one round trip to Redis (a Lua script) on the event loop,
+    bounded by ``REDIS_SECONDS``. Should Redis not answer, the counters fall back to memory
+    (per-process limits) for ``REDIS_RETRY_SECONDS`` and ask it again: a Redis outage
+    loosens the limits by the number of processes, and never fails a request."""
+
+    def __init__(self, limits: Limits, redis_url: str | None = None) -> None:
         self.limits = limits
-        self._store = storage.MemoryStorage()
-        self._few = strategies.MovingWindowRateLimiter(self._store)
-        self._many = strategies.SlidingWindowCounterRateLimiter(self._store)
+        self._memory = _Limiters(storage.MemoryStorage())
+        self._shared: _Limiters | None = None
+        self._redis_back_at = 0.0
+        if redis_url is not None:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            pool = redis.ConnectionPool.from_url(
+                redis_url,
+                socket_timeout=REDIS_SECONDS,
+                socket_connect_timeout=REDIS_SECONDS,
+                retry=Retry(NoBackoff(), 0),  # one attempt: the fallback is memory
+            )
+            self._pool: Any = pool
+            self._shared = _Limiters(
+                storage.RedisStorage(redis_url, connection_pool=pool, key_prefix="dos:limits")
+            )
         self._items: dict[str, RateLimitItem | None] = {
             f.name: parse(getattr(limits, f.name)) if getattr(limits, f.name) else None
             for f in fields(limits)
             if f.name in _RATES
         }
 
+    @property
+    def shared(self) -> bool:
+        """Whether the per-client counters are kept in Redis."""
+        return self._shared is not None
+
+    def _limiter(self, kind: str) -> tuple[strategies.RateLimiter, strategies.RateLimiter]:
+        """The limiter to ask first for ``kind``, and the one to fall back on."""
+        memory = self._memory.of(kind)
+        if self._shared is None or kind not in SHARED or time.monotonic() < self._redis_back_at:
+            return memory, memory
+        return self._shared.of(kind), memory
+
+    def _hit(self, kind: str, item: RateLimitItem, key: tuple[str, ...], cost: int) -> bool:
+        first, fallback = self._limiter(kind)
+        if first is fallback:
+            return first.hit(item, kind, *key, cost=cost)
+        try:
+            return first.hit(item, kind, *key, cost=cost)
+        except (RedisError, OSError) as error:
+            self._redis_failed(error)
+            return fallback.hit(item, kind, *key, cost=cost)
+
+    def _redis_failed(self, error: BaseException) -> None:
+        if time.monotonic() >= self._redis_back_at:
+            log.warning(
+                "rate limits: Redis did not answer (%s); counting in memory for %.0f s",
+                error,
+                REDIS_RETRY_SECONDS,
+            )
+        self._redis_back_at = time.monotonic() + REDIS_RETRY_SECONDS
+
     def allow(self, kind: str, *key: str) -> bool:
         """Counts one ``kind`` request of ``key`` (a client, a connection); whether it fits."""
         item = self._items[kind]
         if item is None:
             return True
-        limiter = self._many if kind in _MANY else self._few
-        return limiter.hit(item, kind, *key)
+        return self._hit(kind, item, key, 1)
 
     def spend(self, kind: str, cost: int, *key: str) -> bool:
         """Counts ``cost`` units of ``kind`` for ``key``; whether they fit (nothing is
@@ -135,17 +218,38 @@ class Counters:
         item = self._items[kind]
         if item is None or cost <= 0:
             return True
-        limiter = self._many if kind in _MANY else self._few
-        return limiter.hit(item, kind, *key, cost=cost)
+        return self._hit(kind, item, key, cost)
 
     def retry_after(self, kind: str, *key: str) -> int:
         """Whole seconds until ``kind`` of ``key`` is allowed again (at least 1)."""
         item = self._items[kind]
         if item is None:
             return 1
-        limiter = self._many if kind in _MANY else self._few
-        reset = limiter.get_window_stats(item, kind, *key).reset_time
+        first, fallback = self._limiter(kind)
+        try:
+            reset = first.get_window_stats(item, kind, *key).reset_time
+        except (RedisError, OSError) as error:
+            self._redis_failed(error)
+            reset = fallback.get_window_stats(item, kind, *key).reset_time
         return max(1, int(reset - time.time() + 0.999))
+
+    def redis_problem(self) -> str | None:
+        """Why the shared counters' Redis cannot serve now (``None``: it answers, or there
+        is none). Blocks for up to ``REDIS_SECONDS``: call it on a worker thread."""
+        if self._shared is None:
+            return None
+        import redis
+
+        try:
+            redis.Redis(connection_pool=self._pool).ping()
+        except (RedisError, OSError) as error:
+            return f"Redis did not answer: {type(error).__name__}"
+        return None
+
+    def close(self) -> None:
+        """Closes the connections to Redis, if any."""
+        if self._shared is not None:
+            self._pool.disconnect()
 
 
 def client_address(scope_client: Any) -> str:
@@ -184,6 +288,11 @@ _RATES = (
     "work",
     "accounts",
     "recover",
+    "hints",
+    "reviews",
 )
 _MANY = frozenset({"client_messages", "messages", "lookup", "work"})
 """Busy counters: sliding window counters (constant memory); the others count exactly."""
+SHARED = frozenset(_RATES) - {"messages", "syncs", "chat"}
+"""The per-client counters: in Redis when the server has one (the others count a connection,
+which lives in one process)."""
