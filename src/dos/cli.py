@@ -200,6 +200,17 @@ def cmd_play(args: argparse.Namespace) -> None:
     )
 
 
+def cmd_learn(args: argparse.Namespace) -> None:
+    require("textual", "tui", "dos learn")
+    from dos.learn import ORDER
+    from dos.tui.screens.learn import LearnApp
+
+    if args.lesson is not None and args.lesson not in ORDER:
+        raise _RejectedError(f"--lesson: one of {', '.join(ORDER)}, not {args.lesson!r}")
+    progress = None if args.progress == "-" else Path(args.progress)
+    LearnApp(lang=args.lang, lesson=args.lesson, progress=progress).run()
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
     from dos.server.limits import Limits
@@ -211,6 +222,17 @@ def cmd_serve(args: argparse.Namespace) -> None:
         limits = Limits().with_changes(args.limit)
     except ValueError as error:
         raise _RejectedError(str(error)) from None
+    if args.redis is not None:
+        from dos.server.auth import load_secret
+
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise _RejectedError("--redis: a redis://, rediss:// or unix:// URL")
+        try:
+            load_secret(Path(args.data), shared=True)
+        except ValueError as error:
+            raise _RejectedError(str(error)) from None
+    if args.name is not None and not 0 < len(args.name) <= 64:
+        raise _RejectedError("--name: 1-64 characters")
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
@@ -218,6 +240,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
             bot_delay=args.bot_delay, grace_seconds=args.grace, pause_seconds=args.pause
         ),
         limits=limits,
+        redis=args.redis,
+        name=args.name,
     )
     serve(config, args.host, args.port)
 
@@ -312,14 +336,6 @@ def cmd_rules(args: argparse.Namespace) -> None:
 def _bot_levels() -> dict[str, list[str]]:
     """The bot levels of each rule set that has bots."""
     return {e.name: e.bots().levels() for e in ruleset.entries() if e.bots is not None}
-
-
-def _levels_help(bot_levels: dict[str, list[str]]) -> str:
-    """``the bots' level: easy, ... (classic: easy, ...)``: the first rule set's levels, then
-    the others'."""
-    first = next(iter(bot_levels.values()), [])
-    rest = [f"{name}: {', '.join(levels)}" for name, levels in list(bot_levels.items())[1:]]
-    return f"the bots' level: {', '.join(first)}" + (f" ({'; '.join(rest)})" if rest else "")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -418,11 +434,13 @@ def build_parser() -> argparse.ArgumentParser:
     bot_levels = _bot_levels()
     p = command("play", "play a full game against bots in a full-screen terminal interface")
     p.add_argument("--players", type=int, default=2, choices=range(2, 5), help="2-4 players")
+    from dos.tui.launch import levels_help  # no Textual: the words and the default
+
     p.add_argument(
         "--level",
-        default="medium",
+        default=None,  # easy for a newcomer, then the last choice (dos.tui.launch)
         choices=list(dict.fromkeys(level for levels in bot_levels.values() for level in levels)),
-        help=_levels_help(bot_levels),
+        help=levels_help(bot_levels),
     )
     p.add_argument(
         "--bots",
@@ -438,6 +456,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay", metavar="FILE", help="step through a recorded game")
     # no --rules: official, or the rule set of the record resumed or replayed
     p.set_defaults(func=cmd_play, rules=None)
+
+    about = "the tutorial: short scripted deals, one rule each (docs/learn.md)"
+    p = sub.add_parser("learn", help=about, description=about)
+    p.add_argument("--lang", default="en", choices=["en", "fr", "de", "it", "nl", "cy", "ja"])
+    p.add_argument("--lesson", metavar="ID", help="start at this lesson (docs/learn.md)")
+    p.add_argument(
+        "--progress",
+        default="dos-learn.json",
+        metavar="FILE",
+        help="where the tutorial keeps your place (default dos-learn.json; - keeps none)",
+    )
+    p.set_defaults(func=cmd_learn)
 
     p = sub.add_parser(
         "serve",
@@ -481,6 +511,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="change a limit (docs/deployment.md), e.g. create=10/minute or lobby_idle=off; "
         "'--limit off' lifts every per-client limit",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="Redis for a server of many processes (redis://host:6379/0): the per-client "
+        "limits are shared there; needs DOS_SECRET, the same for every process "
+        "(docs/deployment.md, 'Many processes'). Default: one process, no Redis",
+    )
+    p.add_argument(
+        "--name",
+        metavar="NAME",
+        help="this process's name in its logs (default: host:pid)",
     )
     p.set_defaults(func=cmd_serve)
 

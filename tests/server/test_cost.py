@@ -233,6 +233,7 @@ async def test_every_endpoint_and_message_costs_the_loop_little(
         auth = {"authorization": f"Bearer {ada}"}
         values = {"code": "LONG22", "game_id": finished, "player_id": PLAYER, "lang": "en"}
         values["name"] = "official"
+        values["namespace"] = "learn"
         paths = [
             path.format(**values)
             for path, operations in server.app.openapi()["paths"].items()

@@ -35,6 +35,7 @@ from server.support import TIMEOUT, ServerProcess, create_table
 # generation modes: requests that fit the document, and requests that do not.
 
 NO_INPUT = [
+    ("GET", "/api/learn"),
     ("GET", "/api/health"),
     ("GET", "/api/info"),
     ("GET", "/api/agent/seat"),
@@ -56,10 +57,15 @@ OPERATIONS = [
     ("GET", "/api/tables/{code}/games"),
     ("GET", "/api/games/{game_id}/record"),
     ("GET", "/api/games/{game_id}/replay"),
+    ("POST", "/api/games/{game_id}/review"),
+    ("GET", "/api/games/{game_id}/review"),
     ("GET", "/api/players/{player_id}/results"),
     ("GET", "/api/leaderboard"),
     ("GET", "/api/players/{player_id}"),
     ("GET", "/api/i18n/{lang}"),
+    ("GET", "/api/i18n/{lang}/{namespace}"),
+    ("GET", "/api/learn"),
+    ("POST", "/api/learn/{lesson_id}"),
     ("GET", "/api/agent/seat"),
     ("POST", "/api/agent/seat/actions"),
     ("POST", "/api/agent/seat/start"),

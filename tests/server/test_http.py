@@ -51,8 +51,17 @@ def test_the_browser_client_is_served(server: ServerProcess) -> None:
 def test_the_message_catalog_is_served(server: ServerProcess) -> None:
     from dos.i18n import catalog
 
-    assert httpx.get(f"{server.url}/api/i18n/fr").json() == catalog("fr")
+    page = httpx.get(f"{server.url}/api/i18n/fr").json()
+    everything = catalog("fr")
+    # The page's first load: every text but the terminal's and the tutorial's.
+    assert page == {k: v for k, v in everything.items() if k.split(".")[0] not in ("tui", "learn")}
+    assert "game.center_row" in page and "web.nav_rules" in page
+    learn = httpx.get(f"{server.url}/api/i18n/fr/learn").json()
+    assert learn and learn == {k: v for k, v in everything.items() if k.startswith("learn.")}
     assert httpx.get(f"{server.url}/api/i18n/xx").status_code == 404
+    assert httpx.get(f"{server.url}/api/i18n/xx/learn").json()["code"] == "no_language"
+    missing = httpx.get(f"{server.url}/api/i18n/fr/nothing")
+    assert missing.status_code == 404 and missing.json()["field"] == "namespace"
 
 
 def test_a_table_is_private_unless_public(server: ServerProcess) -> None:

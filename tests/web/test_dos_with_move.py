@@ -117,6 +117,7 @@ def test_the_toggle_is_in_the_keyboard_help_in_every_language(
     context, page = open_page(browser, server.url, DESKTOP)
     try:
         page.keyboard.press("?")
+        expect(page.locator("#view-rules")).to_be_visible()  # drawn, then shown
         help_text = page.locator("#rules-body").inner_text()
         assert text("en", "web.key_dos_with_move") in help_text
         english = text("en", "web.dos_with_move")

@@ -86,6 +86,42 @@ def catalog(lang: str) -> dict[str, str]:
     return texts
 
 
+BROWSER_ON_DEMAND: tuple[str, ...] = ("learn",)
+"""Namespaces the browser loads only on the page that needs them (the tutorial's texts): its
+first load stays small (``GET /api/i18n/{lang}/{namespace}``)."""
+TERMINAL_ONLY: tuple[str, ...] = ("tui",)
+"""Namespaces only the terminal client shows."""
+
+
+def namespaces() -> tuple[str, ...]:
+    """The catalog's namespaces (the reference language's files), sorted.
+
+    >>> "game" in namespaces() and "web" in namespaces()
+    True
+    """
+    return tuple(sorted({key.split(".", 1)[0] for key in catalog(REFERENCE)}))
+
+
+def page_catalog(lang: str) -> dict[str, str]:
+    """What the browser's page loads first: every text of ``lang`` but the terminal's and
+    those loaded on demand (``BROWSER_ON_DEMAND``, ``namespace_catalog``)."""
+    left_out = BROWSER_ON_DEMAND + TERMINAL_ONLY
+    return {k: v for k, v in catalog(lang).items() if k.split(".", 1)[0] not in left_out}
+
+
+def namespace_catalog(lang: str, namespace: str) -> dict[str, str]:
+    """The texts of one namespace of ``lang`` (``{"learn.key": text}``); an unknown one is a
+    ``CatalogError``.
+
+    >>> namespace_catalog("de", "game")["game.center_row"]
+    'Mittelreihe'
+    """
+    if namespace not in namespaces():
+        raise CatalogError(f"unknown namespace {namespace!r} (known: {', '.join(namespaces())})")
+    prefix = namespace + "."
+    return {k: v for k, v in catalog(lang).items() if k.startswith(prefix)}
+
+
 def text(lang: str, key: str, **params: object) -> str:
     """The text ``key`` in ``lang`` with its ``{placeholders}`` filled from ``params``."""
     texts = catalog(lang)

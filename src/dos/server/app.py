@@ -28,9 +28,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from dos import ruleset
 from dos.i18n.explain import Words
-from dos.server import errors, seating
+from dos.server import errors, hints, logs, seating
 from dos.server.accounts import Accounts, accounts_router
-from dos.server.auth import TokenError
+from dos.server.auth import TokenError, load_secret
 from dos.server.bodies import BodyLimit
 from dos.server.bots import bot_support
 from dos.server.chat import ChatRefusedError
@@ -38,13 +38,18 @@ from dos.server.connections import Client
 from dos.server.delivery import file_response, json_response
 from dos.server.errors import ApiError
 from dos.server.games import games_router
+from dos.server.health import health_router
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
+from dos.server.jobs import JobSettings
+from dos.server.learn import learn_router
 from dos.server.limits import Counters, Limits, client_address
 from dos.server.limits import limited as limits_dependency
+from dos.server.logs import TABLE
 from dos.server.messages import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     ActionMessage,
+    AllowHints,
     Back,
     Chat,
     ChatSpectators,
@@ -52,6 +57,7 @@ from dos.server.messages import (
     CreateTable,
     GameList,
     Hello,
+    HintRequest,
     JoinTable,
     Leave,
     LogRequest,
@@ -73,6 +79,7 @@ from dos.server.messages import (
 )
 from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
+from dos.server.reviews import reviews_router
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url, list_games
 from dos.server.tables import RefusedError, Settings, Table
@@ -110,6 +117,14 @@ class ServerConfig:
     """What one client may ask (``dos.server.limits``)."""
     relying_party: RelyingParty = field(default_factory=RelyingParty.from_environment)
     """Who passkeys are made for: ``DOS_RP_ID``, ``DOS_ORIGINS`` (docs/accounts.md)."""
+    jobs: JobSettings = field(default_factory=JobSettings.from_environment)
+    """Hints' and reviews' CPU jobs (``dos.server.jobs``): ``DOS_HINT_ITERATIONS``..."""
+    redis: str | None = None
+    """A Redis URL (``redis://host:6379/0``): the server is one of many processes, which
+    share their per-client limits there (and need one token secret, ``DOS_SECRET``).
+    ``None``: one process, no Redis."""
+    name: str | None = None
+    """This process's name in its logs (``dos.server.logs``); default ``host:pid``."""
 
 
 def _refused(error: RefusedError) -> Exception:
@@ -152,7 +167,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     """The application, with its service started and stopped by the lifespan."""
     url = database_url(config.database, config.data)
     service = Service(
-        Database(url, config.sqlite_synchronous), config.data, config.settings, config.limits
+        Database(url, config.sqlite_synchronous),
+        config.data,
+        config.settings,
+        config.limits,
+        config.jobs,
+        redis_url=config.redis,
+        secret=load_secret(config.data, shared=config.redis is not None),
     )
     counters = service.counters
     accounts = Accounts(service, config.relying_party)
@@ -186,6 +207,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
     app.include_router(accounts_router(accounts, counters))
+    app.include_router(health_router(service.metrics, service.db, counters))
+    app.include_router(learn_router(counters))
+    app.include_router(reviews_router(service, counters))
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # 413 in the JSON error body
@@ -276,13 +300,30 @@ def create_app(config: ServerConfig) -> FastAPI:
         lang: Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")],
         request: Request,
     ) -> Response:
-        """The message catalog of ``lang``, a flat object of texts (with an ETag)."""
-        from dos.i18n import CatalogError, catalog
+        """The browser's texts in ``lang``, a flat object (with an ETag): every namespace but
+        the terminal's and those loaded on demand (``/api/i18n/{lang}/{namespace}``)."""
+        from dos.i18n import CatalogError, page_catalog
 
         try:
-            return json_response(request, catalog(lang))
+            return json_response(request, page_catalog(lang))
         except CatalogError as error:
             raise ApiError(404, "no_language", str(error), "lang") from None
+
+    @app.get("/api/i18n/{lang}/{namespace}", response_model=dict[str, str])
+    async def i18n_namespace(
+        lang: Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[a-z]+$")],
+        namespace: Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z]+$")],
+        request: Request,
+    ) -> Response:
+        """The texts of one namespace in ``lang`` (the tutorial's: ``learn``), with an ETag."""
+        from dos.i18n import LANGS, CatalogError, namespace_catalog
+
+        if lang not in LANGS:
+            raise ApiError(404, "no_language", f"unknown language {lang!r}", "lang")
+        try:
+            return json_response(request, namespace_catalog(lang, namespace))
+        except CatalogError as error:
+            raise ApiError(404, "no_namespace", str(error), "namespace") from None
 
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
@@ -302,11 +343,14 @@ def create_app(config: ServerConfig) -> FastAPI:
                 return
             client = Client(websocket, who, counters)
             client.start()
+            TABLE.set(table.code)  # this connection's log records name its table
+            service.metrics.connections.inc()
             try:
                 await _converse(service, table, client)
             except WebSocketDisconnect:
                 pass
             finally:
+                service.metrics.connections.dec()
                 table.detach(client)
                 await client.stop()
         finally:
@@ -324,6 +368,11 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page(request: Request) -> Response:
         return file_response(request, static / "leaderboard.html", "text/html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page(request: Request) -> Response:
+        """The tutorial (``docs/learn.md``), shown by the client's learn view."""
+        return page(request)
 
     @app.get("/t/{code}", include_in_schema=False)
     async def join_link(code: str, request: Request) -> Response:
@@ -518,6 +567,13 @@ async def _handle(service: Service, table: Table, client: Client, message: Any) 
         table.proceed(client.seat)
     elif isinstance(message, Leave | Replace | Remove | SetSeat | MakeHost):
         await _seat_control(table, client, message)
+    elif isinstance(message, HintRequest):
+        service.hints.ask(table, client)
+    elif isinstance(message, AllowHints):
+        try:
+            await hints.allow(table, client.seat, message.allowed)
+        except RefusedError as error:
+            _error(client, error.code, error.message)
     elif isinstance(message, Chat | ChatSpectators):
         try:
             if isinstance(message, Chat):
@@ -591,7 +647,8 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
 
     from dos.bots.registry import warm_up
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
+    logs.install(logs.process_name(config.name))  # each record names the process and table
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     # The database thread must not hold the event loop up for long: switch threads often.
     sys.setswitchinterval(0.0005)

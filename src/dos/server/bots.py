@@ -21,12 +21,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dos import ruleset
 from dos.bots.registry import make_player
 from dos.play.official import Player
+from dos.server.logs import TABLE
+from dos.server.metrics import Metrics
 
 if TYPE_CHECKING:
     from dos.play.classic import ClassicPlayer
@@ -101,8 +104,12 @@ class BotTable(Protocol):
 class BotDriver:
     """Plays the bot seats of one table."""
 
-    def __init__(self, table: BotTable, scale: float, seed: int) -> None:
+    def __init__(
+        self, table: BotTable, scale: float, seed: int, metrics: Metrics | None = None
+    ) -> None:
         self.table = table
+        self.metrics = metrics
+        """Where decisions are timed and counted (``dos.server.metrics``), if anywhere."""
         self.scale = scale
         self.support = bot_support(table.rules_name)
         self._seed = seed
@@ -191,6 +198,7 @@ class BotDriver:
                 task.add_done_callback(self._reflexes.discard)
 
     async def _reflex(self, seat: int, owner: int, key: Any, text: str, delay: float) -> None:
+        TABLE.set(getattr(self.table, "code", None))  # this task's log records name the table
         await asyncio.sleep(delay)  # 0: at the next turn of the event loop, before any reply
         table = self.table
         assert self.support is not None
@@ -203,6 +211,7 @@ class BotDriver:
     async def _play_turns(self) -> None:
         table = self.table
         assert self.support is not None
+        TABLE.set(getattr(table, "code", None))  # this task's log records name the table
         try:
             while table.playing():
                 seat = table.rules.turn(table.state)
@@ -258,6 +267,19 @@ class BotDriver:
         rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
         bot: Any = player.bot
         choose: Callable[[], Any] = lambda: bot.choose(view, rng, player.budget)  # noqa: E731
-        if level in self.support.search_levels():
-            return await asyncio.to_thread(choose)
-        return choose()
+        metrics = self.metrics
+        if metrics is None:
+            if level in self.support.search_levels():
+                return await asyncio.to_thread(choose)
+            return choose()
+        metrics.bot_decisions_pending.inc()
+        started = time.perf_counter()
+        try:
+            if level in self.support.search_levels():
+                action = await asyncio.to_thread(choose)
+            else:
+                action = choose()
+        finally:
+            metrics.bot_decisions_pending.dec()
+        metrics.bot_decision_seconds.labels(level=level).observe(time.perf_counter() - started)
+        return action

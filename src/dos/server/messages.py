@@ -180,6 +180,20 @@ class MakeHost(_Message):
     seat: SeatNumber
 
 
+class HintRequest(_Message):
+    """Asks for the ``expert`` level's suggested action for one's own seat (``hint``): at a
+    casual official table, on one's own turn, where hints are allowed (``dos.server.hints``)."""
+
+    type: Literal["hint"]
+
+
+class AllowHints(_Message):
+    """Host, at a casual table: whether the seats may ask for hints (``TableInfo.hints``)."""
+
+    type: Literal["allow_hints"]
+    allowed: bool
+
+
 _AnyClient = (
     Hello
     | ActionMessage
@@ -197,15 +211,19 @@ _AnyClient = (
     | Remove
     | SetSeat
     | MakeHost
+    | HintRequest
+    | AllowHints
 )
 ClientMessage = Annotated[_AnyClient, Field(discriminator="type")]
 CLIENT_TYPES = (
     "action",
+    "allow_hints",
     "back",
     "chat",
     "chat_spectators",
     "continue",
     "hello",
+    "hint",
     "leave",
     "log",
     "make_host",
@@ -295,6 +313,9 @@ class TableInfo(_Message):
     """The id of the current or last game (for its record), null before the first."""
     seats: list[SeatInfo]
     spectators: int
+    hints: bool = False
+    """Whether its seats may ask for hints now (``dos.server.hints``): a casual official table
+    with one person, or whose host allowed them."""
 
 
 # --- server -> client ---------------------------------------------------------------------------
@@ -452,6 +473,24 @@ class ChatHistory(_Message):
     lines: list[ChatHistoryLine]
 
 
+class HintMessage(_Message):
+    """The answer to ``hint``, to the asking connection only: the ``expert`` level's action
+    for the seat's view at ``version``, and why, in words."""
+
+    type: Literal["hint"]
+    version: int
+    action: str
+    """The action in notation."""
+    move: Literal["match", "draw", "lay", "place", "end"]
+    """What kind of action it is."""
+    cards: list[str]
+    """The cards it plays (a match, a lay, a placement), in notation."""
+    target: int | None
+    """The Center Row index a match plays on, else null."""
+    reason: dict[str, Any]
+    """Why, as ``{"key", "params"}`` (as an ``error``'s ``key`` and ``params``)."""
+
+
 _AnyServer = (
     Welcome
     | State
@@ -465,6 +504,7 @@ _AnyServer = (
     | ChatLine
     | ChatRules
     | ChatHistory
+    | HintMessage
 )
 ServerMessage = Annotated[_AnyServer, Field(discriminator="type")]
 SERVER_MESSAGE = TypeAdapter[_AnyServer](ServerMessage)
@@ -632,6 +672,8 @@ def schemas() -> dict[str, dict[str, Any]]:
         Continue,
         Chat,
         ChatSpectators,
+        HintRequest,
+        AllowHints,
         Welcome,
         State,
         Update,
@@ -644,6 +686,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         ChatLine,
         ChatRules,
         ChatHistory,
+        HintMessage,
         CreateTable,
         JoinTable,
         SeatGrant,

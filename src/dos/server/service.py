@@ -10,13 +10,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from dos import ruleset
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
+from dos.server.hints import Hints
+from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.storage import (
@@ -55,21 +60,41 @@ class Service:
     """Every table of the server, the database and the token signer."""
 
     def __init__(
-        self, db: Database, data: Path, settings: Settings, limits: Limits | None = None
+        self,
+        db: Database,
+        data: Path,
+        settings: Settings,
+        limits: Limits | None = None,
+        jobs: JobSettings | None = None,
+        *,
+        redis_url: str | None = None,
+        secret: bytes | None = None,
     ) -> None:
         self.limits = limits or Limits()
-        self.counters = Counters(self.limits)
-        """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP)."""
+        self.counters = Counters(self.limits, redis_url)
+        """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP); in
+        Redis when given one (``redis_url``), shared by every process."""
         self.db = db
         self.data = data
         self.settings = settings
-        self.signer = Signer(load_secret(data))
+        # Many processes must sign alike: their secret comes from their configuration.
+        self.signer = Signer(secret if secret is not None else load_secret(data))
         self.tables: dict[str, Table] = {}
+        self.metrics = settings.metrics
+        """This server's figures (``dos.server.metrics``), shared with its tables."""
+        self.metrics.watch_tables(lambda: list(self.tables.values()))
         self._loading = asyncio.Lock()
+        self.job_settings = jobs or JobSettings()
+        self.jobs: Jobs = LocalJobs(self.job_settings.workers, self.job_settings.queue)
+        """CPU work off the event loop: hints and reviews (``dos.server.jobs``)."""
+        self.hints = Hints(self)
+        self.on_stop: list[Callable[[], None]] = [self.hints.stop]
+        """What to stop with the server, before its jobs (the reviews under way)."""
 
     async def start(self) -> None:
         """Opens the database (migrating it) and loads every unfinished table."""
         await asyncio.to_thread(self.db.start)
+        self.jobs.start()
         stored = await self.db.call(load_active)
         for item in stored:
             table = await Table.load(item, self.db, self.settings)
@@ -84,6 +109,10 @@ class Service:
         await self.say_goodbye()
         for table in self.tables.values():
             table.close()
+        for stop in self.on_stop:
+            stop()
+        await asyncio.to_thread(self.jobs.stop)  # waits for the running jobs: off the loop
+        self.counters.close()
         await asyncio.to_thread(self.db.close)
 
     async def say_goodbye(self) -> None:
@@ -195,7 +224,16 @@ class Service:
             seats=seats,
             rated=request.rated,
         )
-        await self.db.call(insert_table, stored)
+        while True:
+            try:
+                await self.db.call(insert_table, stored)
+                break
+            except IntegrityError:
+                # Another process stored the code between the look and the insert (the
+                # primary key refuses it twice): another code.
+                if not await self.db.read(code_exists, stored.code):
+                    raise
+                stored.code = code = new_code(set(self.tables))
         table = Table(stored, self.db, self.settings)
         self.tables[code] = table
         return self._grant(table, 0, player_id, player_token)

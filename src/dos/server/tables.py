@@ -31,8 +31,10 @@ from dos.server import seating
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
 from dos.server.connections import Client
+from dos.server.hints import hints_open
 from dos.server.history import GameLog
 from dos.server.messages import PROTOCOL_VERSION, server_message
+from dos.server.metrics import Metrics
 from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
 from dos.server.seat_claims import foreign_seat
@@ -105,6 +107,9 @@ class Settings:
     clock: Callable[[], float] = time.monotonic
     """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
     Tests give a ``FakeClock``."""
+    metrics: Metrics = field(default_factory=Metrics, compare=False, repr=False)
+    """Where the tables and their bots report their figures (``dos.server.metrics``): one
+    registry per ``Settings``, so one per server unless servers share their settings."""
 
 
 @dataclass(slots=True)
@@ -207,7 +212,7 @@ class Table:
         self.referee = Referee(settings.clock, self.entry.reaction)
         self.reaction_timer = Deadline()
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.bots = BotDriver(self, settings.bot_delay, 0)
+        self.bots = BotDriver(self, settings.bot_delay, 0, settings.metrics)
         self.idle_since: float | None = time.monotonic()
         """Since when nobody has been connected (``None``: somebody is)."""
         self._views: tuple[int, Views] | None = None
@@ -216,6 +221,8 @@ class Table:
         self._changed = asyncio.Event()
         self.pause = RoundPause()
         self.chat = ChatRoom(stored.code, db, stored.chat)
+        self.hints_allowed = False
+        """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
         self.log: GameLog | None = None
         """The current game's log (``dos.server.history``), kept as it is played."""
         if stored.game is not None and self.status != Status.LOBBY:
@@ -272,6 +279,7 @@ class Table:
             "game_id": None if self.game is None else self.game.id,
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
+            "hints": hints_open(self),
         }
 
     def view(self, seat: int | None, history: bool = True) -> dict[str, Any] | None:
@@ -523,10 +531,11 @@ class Table:
             raise RefusedError(
                 "bad_message", f"dos: the {self.rules_name} rules have no DOS race to call"
             )
+        received = time.perf_counter()  # dos_action_seconds counts the wait for the lock
         async with self.lock:
-            await self._submit(seat, text, version, client_id, by_bot)
+            await self._submit(seat, text, version, client_id, by_bot, received=received)
             if dos and self._owes_dos(seat):
-                await self._submit(seat, "dos", self.version, client_id, by_bot)
+                await self._submit(seat, "dos", self.version, client_id, by_bot, received=received)
         self.after_change()
 
     def _owes_dos(self, seat: int) -> bool:
@@ -543,8 +552,16 @@ class Table:
         return True
 
     async def _submit(
-        self, seat: int, text: str, version: int, client_id: str | None, by_bot: bool
+        self,
+        seat: int,
+        text: str,
+        version: int,
+        client_id: str | None,
+        by_bot: bool,
+        *,
+        received: float | None = None,
     ) -> None:
+        received = time.perf_counter() if received is None else received
         if self.pause.active:
             raise RefusedError("paused", "the table waits for everyone to read the round summary")
         if not self.playing() or self.game is None:
@@ -598,6 +615,8 @@ class Table:
             raise RefusedError(
                 "storage", "the database refused the action; nothing changed"
             ) from None
+        metrics = self.settings.metrics
+        metrics.action_done(by_bot, "committed", time.perf_counter() - received)
         self.state = state
         self.version += 1
         self.log.after_action(state)
@@ -609,6 +628,7 @@ class Table:
             self.status = Status.FINISHED
             self.finish_pending = True
         self._broadcast_update(seat, canonical, client_id, by_bot)
+        metrics.action_done(by_bot, "sent", time.perf_counter() - received)
         if not over and rounds > rounds_before:
             self._pause_for_summary(rounds)
         if over:

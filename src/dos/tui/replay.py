@@ -1,13 +1,18 @@
 """A recorded game, one action at a time: the states and the log in words (``dos play
---replay``, and the log of a resumed game)."""
+--replay``, and the log of a resumed game); and the review of one seat of it
+(``review_seat``, docs/review.md: the same as ``dos review``, decision by decision, so that
+the terminal can show its progress)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from dos import records
 from dos.i18n import text
 from dos.i18n.describe import Before, describe
+from dos.review import SAMPLES, Entry, Review, decisions, review_decisions
+from dos.review.review import game_key
 from dos.rules.official import State, apply, parse_action
 
 
@@ -15,9 +20,17 @@ class Replay:
     """A record's game, one action at a time (each step checked by the engine)."""
 
     def __init__(
-        self, record: records.Record, lang: str, names: Sequence[str] | None = None
+        self,
+        record: records.Record,
+        lang: str,
+        names: Sequence[str] | None = None,
+        review_samples: int = SAMPLES,
     ) -> None:
         self.record = record
+        self.review_samples = review_samples
+        """Samples a decision and stage of a review (``dos review --iterations``)."""
+        self.review: SeatReview | None = None
+        """The review of a seat, once made (``review_seat``)."""
         self.lang = lang
         self.actions = [parse_action(a) for a in record.actions]
         start = records.start(record)
@@ -51,3 +64,57 @@ class Replay:
             )
             self.states.append(after)
         self.step = step
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReview:
+    """A seat's review (``dos.review.Review``), with its entries by the step they were made at
+    (an entry's ``index``: the actions before the decision, so the replay's step)."""
+
+    seat: int
+    review: Review
+
+    def at(self, step: int) -> Entry | None:
+        """The reviewed decision made at ``step``, if any."""
+        return next((e for e in self.review.entries if e.index == step), None)
+
+    def mistakes(self) -> list[Entry]:
+        """The judged decisions, in the order of the game."""
+        return [e for e in self.review.entries if e.judgement is not None]
+
+
+def review_seat(
+    record: records.Record,
+    seat: int,
+    *,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> SeatReview:
+    """The review of ``seat`` in ``record``, exactly ``dos.review.review_record``'s, made one
+    decision at a time; ``progress(done, total)`` after each. CPU work of seconds: the
+    terminal runs it on a worker thread."""
+    found, missed, calls, catches = decisions(record, seat)
+    entries: list[Entry] = []
+    forced = 0
+    key = game_key(record)
+    for done, decision in enumerate(found, 1):
+        judged, single = review_decisions([decision], samples=samples, seed=seed, game=key)
+        entries += judged
+        forced += single
+        if progress is not None:
+            progress(done, len(found))
+    options = records.start(record).options
+    review = Review(
+        seat=seat,
+        players=options.players,
+        target=options.target_score,
+        samples=samples,
+        seed=seed,
+        entries=tuple(entries),
+        forced=forced,
+        calls_made=calls,
+        catches_made=catches,
+        missed=tuple(missed),
+    )
+    return SeatReview(seat, review)

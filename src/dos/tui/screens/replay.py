@@ -1,5 +1,8 @@
 """Stepping through a recorded game (``dos play --replay FILE``), official or classic: every
-hand is shown."""
+hand is shown. An official game can be reviewed seat by seat (docs/review.md): ``r`` reviews
+the seat to act at the step shown, on a worker thread, its progress shown; then each
+reviewed step shows that seat's chance of winning, the action played and the better one,
+and ``n``/``p`` jump to its next and previous mistake."""
 
 from __future__ import annotations
 
@@ -13,13 +16,15 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from dos.i18n import text
+from dos.review import ReviewUnavailableError
+from dos.review.review import MARKS
 from dos.rules.classic import Phase as ClassicPhase
 from dos.rules.official.views import phase_name
 from dos.tui.classic.cards import DiscardView
 from dos.tui.classic.cards import face as classic_face
 from dos.tui.classic.present import pile_lines_of
 from dos.tui.classic.replay import ClassicReplay
-from dos.tui.replay import Replay
+from dos.tui.replay import Replay, SeatReview, review_seat
 from dos.tui.widgets.cards import face
 from dos.tui.widgets.center import CenterRowView
 from dos.tui.widgets.log import GameLog
@@ -83,6 +88,7 @@ class RecordScreen(Screen[None]):
                 yield Static(text(lang, "game.players"), classes="title")
                 yield Static(id="hands")
                 yield Static(text(lang, "tui.replay_keys"), classes="title")
+                yield from self.compose_more(lang)
             with Vertical(id="side"):
                 log = GameLog(id="log")
                 log.can_focus = False
@@ -91,6 +97,10 @@ class RecordScreen(Screen[None]):
     def compose_table(self, lang: str) -> ComposeResult:
         """What lies on the table of these rules, above the status line."""
         raise NotImplementedError
+
+    def compose_more(self, lang: str) -> ComposeResult:
+        """What these rules show under the keys (nothing)."""
+        yield from ()
 
     def show_header(self, round_: int) -> None:
         """The file, the step, and the round."""
@@ -130,17 +140,129 @@ class RecordScreen(Screen[None]):
 
 
 class ReplayScreen(RecordScreen):
-    """A recorded official game: ←/→ step, Home/End jump, q leaves."""
+    """A recorded official game: ←/→ step, Home/End jump, q leaves; ``r`` reviews the seat
+    to act, ``n``/``p`` jump to its next or previous mistake."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "review", show=False),
+        Binding("n", "mistake(1)", show=False),
+        Binding("p", "mistake(-1)", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReplayScreen #review { height: auto; margin-top: 1; }
+    """
 
     replay: Replay
 
     def __init__(self, replay: Replay, title: str = "") -> None:
         super().__init__(replay, title)
+        self.reviewing: tuple[int, int, int] | None = None
+        """The seat under review, decisions done, and their total (while it runs)."""
+        self.review_error: str | None = None
 
     def compose_table(self, lang: str) -> ComposeResult:
         """The Center Row."""
         yield Static(text(lang, "game.center_row"), classes="title")
         yield CenterRowView(id="center")
+
+    def compose_more(self, lang: str) -> ComposeResult:
+        """The review's lines and its keys."""
+        yield Static(id="review")
+        yield Static(text(lang, "tui.review_keys"), classes="title")
+
+    def action_review(self) -> None:
+        """Reviews the seat to act at the step shown, on a worker thread."""
+        if self.reviewing is not None:
+            return
+        seat = self.replay.state.turn
+        self.reviewing = (seat, 0, 0)
+        self.review_error = None
+        self.show_review()
+        self.run_worker(lambda: self._review(seat), thread=True, exclusive=True, group="review")
+
+    def _review(self, seat: int) -> None:
+        """On the worker thread: the review, its progress and its end sent to the screen."""
+        r = self.replay
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, seat, done, total)
+
+        try:
+            found = review_seat(r.record, seat, samples=r.review_samples, progress=progress)
+        except ReviewUnavailableError as error:
+            self.app.call_from_thread(self._reviewed, None, str(error))
+            return
+        self.app.call_from_thread(self._reviewed, found, None)
+
+    def _progress(self, seat: int, done: int, total: int) -> None:
+        self.reviewing = (seat, done, total)
+        self.show_review()
+
+    def _reviewed(self, found: SeatReview | None, error: str | None) -> None:
+        self.reviewing = None
+        self.review_error = error
+        if found is not None:
+            self.replay.review = found
+        self.show_review()
+
+    def action_mistake(self, direction: int) -> None:
+        """Jumps to the reviewed seat's next (1) or previous (-1) mistake."""
+        found = self.replay.review
+        if found is None:
+            return
+        steps = [e.index for e in found.mistakes()]
+        step = self.replay.step
+        later = [s for s in steps if (s > step if direction > 0 else s < step)]
+        if later:
+            self.replay.go(later[0] if direction > 0 else later[-1])
+            self.show()
+
+    def show_review(self) -> None:
+        """The review's lines: its progress, or at this step the seat's chance, the action
+        played and the better one, and the mistakes to jump to."""
+        r = self.replay
+        lang = r.lang
+        lines = []
+        if self.reviewing is not None:
+            seat, done, total = self.reviewing
+            lines.append(
+                text(lang, "tui.review_progress", name=r.names[seat], done=done, total=total)
+            )
+        elif self.review_error is not None:
+            lines.append(text(lang, "tui.review_unavailable"))
+        found = r.review
+        if found is not None and self.reviewing is None:
+            name = r.names[found.seat]
+            entry = found.at(r.step)
+            if entry is None:
+                lines.append(text(lang, "tui.review_no_decision", name=name))
+            else:
+                chance = f"{100 * entry.game_before:.0f}%"
+                if entry.best == entry.chosen:
+                    lines.append(
+                        text(lang, "tui.review_best", name=name, chance=chance, chosen=entry.chosen)
+                    )
+                else:
+                    lines.append(
+                        text(
+                            lang,
+                            "tui.review_better",
+                            name=name,
+                            chance=chance,
+                            chosen=entry.chosen,
+                            best=entry.best,
+                            loss=f"{100 * entry.loss:.0f}%",
+                            mark=MARKS.get(entry.judgement or "", ""),
+                        ).rstrip()
+                    )
+            marks = [f"{e.index} {MARKS[e.judgement or '']}" for e in found.mistakes()]
+            lines.append(
+                text(lang, "tui.review_mistakes", mistakes=", ".join(marks))
+                if marks
+                else text(lang, "tui.review_none")
+            )
+        self.query_one("#review", Static).update("\n".join(lines))
 
     def show(self) -> None:
         """Redraws the game at the current step."""
@@ -170,6 +292,7 @@ class ReplayScreen(RecordScreen):
             )
         )
         self.query_one(GameLog).sync(r.sentences[: r.step])
+        self.show_review()
 
 
 class ClassicReplayScreen(RecordScreen):

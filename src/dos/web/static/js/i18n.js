@@ -13,11 +13,34 @@ let current = "en";
 let texts = {};
 let fallback = {};
 const listeners = new Set();
+const parts = new Set();  // namespaces loaded on demand (loadPart), again with each language
 
-async function fetchCatalog(lang) {
-  const response = await fetch(`/api/i18n/${lang}`);
-  if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
+async function fetchTexts(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`catalog ${url}: HTTP ${response.status}`);
   return response.json();
+}
+
+/** The page's texts of `lang` (what its first load needs), with the parts loaded so far. */
+async function fetchCatalog(lang) {
+  const [page, ...more] = await Promise.all([
+    fetchTexts(`/api/i18n/${lang}`),
+    ...[...parts].map((ns) => fetchTexts(`/api/i18n/${lang}/${ns}`)),
+  ]);
+  return Object.assign(page, ...more);
+}
+
+/** Loads the namespace `ns` that the first load leaves out (the tutorial's `learn`), in the
+ * page's language and English; kept through a change of language. */
+export async function loadPart(ns) {
+  if (parts.has(ns)) return;
+  const [english, own] = await Promise.all([
+    fetchTexts(`/api/i18n/en/${ns}`),
+    current === "en" ? null : fetchTexts(`/api/i18n/${current}/${ns}`),
+  ]);
+  Object.assign(fallback, english);
+  if (own) Object.assign(texts, own);
+  parts.add(ns);
 }
 
 /** The language to start with: the saved choice, else the browser's, else English. */

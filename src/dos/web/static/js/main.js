@@ -1,13 +1,10 @@
 // The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
 // the table (docs/protocol.md), and the game as this seat knows it.
 
-import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang, loadPart } from "./i18n.js";
 import { Connection } from "./net.js";
 import { Lobby, codeFrom } from "./lobby.js";
 import { TableView } from "./table.js";
-import { ClassicView } from "./classic.js";
-import { ReplayView } from "./replay.js";
-import { renderRules } from "./rules.js";
 import { describe } from "./log.js";
 import { cardLabel } from "./cards.js";
 import { showRound, showGameOver } from "./summary.js";
@@ -25,9 +22,10 @@ import * as session from "./session.js";
 import { AccountPanel } from "./account.js";
 import { seatName, seatLevel, seatText } from "./seats.js";
 import { Invite } from "./invite.js";
+import { TutorialOffer, markFinished } from "./newcomer.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["lobby", "waiting", "table", "replay", "rules"];
+const VIEWS = ["lobby", "waiting", "table", "replay", "rules", "learn"];
 
 const app = {
   code: null,
@@ -53,12 +51,17 @@ const app = {
 
 let tableView;
 let officialView;
-let classicView;
+let hints = null;  // hint.js, loaded with the first table that allows hints
+let hintsLoading = null;
+let classicView = null;
+let classicLoading = null;
 let lobby;
-let replayView;
+let replayView = null;
+let replayLoading = null;
 let invite;
 let chat;
 let playNow;
+let learnView;  // a promise of the tutorial's view, once opened
 
 /** Sends a message on the table's connection; whether it went. */
 function send(message) {
@@ -105,6 +108,12 @@ function focusView(name) {
   else if (name === "table") target = document.querySelector("#hand button.card") || $("table-title");
   else if (name === "rules") target = $("rules-title");
   if (target) target.focus();
+}
+
+/** The rules page, drawn in the page's language (rules.js and its examples load on first use:
+ * the lobby's first load does without them). */
+function showRules() {
+  return import("./rules.js").then(({ renderRules }) => renderRules());
 }
 
 function closeRules() {
@@ -259,9 +268,20 @@ function renderTable() {
   $("btn-replay").hidden = app.table.game_id === null || app.table.game_id === undefined;
   $("leave-table").hidden = app.seat === null || over;  // after a game: the button below
   host.renderTable(app.table, app.seat, send, tableLevels());
+  if (app.table.rules === "classic" && !classicView) {
+    loadClassic();  // classic.js loads at its first table, which is drawn again then
+    return;
+  }
   tableView = app.table.rules === "classic" ? classicView : officialView;
   body.rules = app.table.rules;
   tableView.render(model());
+  if (hints) hints.render(app.table, app.view, app.version, app.seat);
+  else if (app.table.hints && !hintsLoading) {
+    hintsLoading = import("./hint.js").then(({ HintControl }) => {
+      hints = new HintControl(send);
+      renderTable();
+    });
+  }
   if (app.table.rules === "classic") maybeShowRanking();
   else maybeShowEnd();
 }
@@ -272,6 +292,7 @@ function maybeShowEnd() {
   const over = view.phase === "over" || app.table.status === "finished";
   if (over && app.overShownFor !== app.table.game) {
     app.overShownFor = app.table.game;
+    if (app.seat !== null) markFinished();  // a player's first game is over: no more newcomer
     app.roundsShown = results.length;
     const scores = view.scores;
     const winner = view.winner ?? scores.indexOf(Math.max(...scores));
@@ -311,6 +332,7 @@ function maybeShowRanking() {
   const view = app.view;
   if (view.phase !== "over" || app.overShownFor === app.table.game) return;
   app.overShownFor = app.table.game;
+  if (app.seat !== null) markFinished();
   const list = document.createElement("ol");
   for (const seat of view.ranking || []) {
     const li = document.createElement("li");
@@ -470,6 +492,9 @@ function apply(message) {
     case "chat_history":
       chat.setHistory(message.lines);
       break;
+    case "hint":
+      if (hints) hints.show(message);
+      break;
     case "pause":
       app.pause.update(message, names());
       if (app.pause.waitsFor(app.seat) && !isOpen("round") && app.view) openRoundSummary();
@@ -477,7 +502,7 @@ function apply(message) {
       break;
     case "timer":
       setTimer(message);
-      if (app.view) {
+      if (app.view && tableView === (app.table.rules === "classic" ? classicView : officialView)) {
         tableView.model = model();
         tableView.renderTimer();
       }
@@ -489,6 +514,7 @@ function apply(message) {
         sound.play("late");
         app.catches.delete(message.id);
       }
+      if (hints) hints.refused(message);
       // In the page's language, from the error's code or reason key; never the English.
       showError(errorText(message), { game: Boolean(message.id) });
       // Which action it refuses: one sent before the last can be answered late.
@@ -601,11 +627,43 @@ function sendAction(text, dos = false) {
   clearError();
 }
 
+/** The classic table's view (classic.js: loaded at the first classic table, not before). */
+function loadClassic() {
+  classicLoading ||= import("./classic.js").then(({ ClassicView }) => {
+    classicView = new ClassicView(sendAction);
+    if (app.table) renderTable();
+  }).catch((error) => {
+    classicLoading = null;  // not loaded (offline): the next render tries again
+    showError(error.message);
+  });
+}
+
+/** The replay viewer (replay.js: loaded at the first replay opened). */
+function loadReplay() {
+  replayLoading ||= import("./replay.js").then(({ ReplayView }) => {
+    replayView = new ReplayView({
+      onClose: () => {
+        if (!/^\/replay\//.test(location.pathname)) {
+          showView(app.table && app.view ? "table" : "lobby");
+          return;
+        }
+        history.pushState({}, "", "/");  // a replay opened by its link: back to the lobby
+        route();
+      },
+    });
+    return replayView;
+  }).catch((error) => {
+    replayLoading = null;
+    throw error;
+  });
+  return replayLoading;
+}
+
 /** The replay of a game, at `step` (a link to a moment: /replay/{id}?step=N). */
 async function openReplay(gameId, step = 0) {
   try {
     showView("replay");
-    await replayView.load(gameId, names(), step);
+    await (await loadReplay()).load(gameId, names(), step);
     $("replay-next").focus();
   } catch (error) {
     showError(error.message);
@@ -613,7 +671,34 @@ async function openReplay(gameId, step = 0) {
   }
 }
 
+/** The tutorial (/learn), where this browser left it (tutorial.js, loaded only for it). */
+async function openLearn() {
+  showView("learn", { focus: false });
+  try {
+    // One view, made once: a second open while the module loads waits for the same one.
+    learnView ||= Promise.all([import("./tutorial.js"), loadPart("learn")]).then(([{ LearnView }]) => {
+      const toLobby = () => {
+        history.pushState({}, "", "/");
+        route();
+      };
+      const made = new LearnView({ onPlay: toLobby, onLeave: toLobby });
+      onLangChange(() => made.render());
+      return made;
+    }).catch((error) => {
+      learnView = null;  // not loaded (offline): the next open tries again
+      throw error;
+    });
+    await (await learnView).open();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
 function route() {
+  if (/^\/learn\/?$/.test(location.pathname)) {
+    openLearn();
+    return;
+  }
   const replay = /^\/replay\/(\d+)\/?$/.exec(location.pathname);
   if (replay) {
     openReplay(Number(replay[1]), Number(new URLSearchParams(location.search).get("step")) || 0);
@@ -641,8 +726,8 @@ function route() {
 }
 
 function rerender() {
-  if (app.shown === "rules") renderRules();
-  if (app.shown === "replay" && replayView.replay) replayView.render();
+  if (app.shown === "rules") showRules();
+  if (app.shown === "replay" && replayView && replayView.replay) replayView.render();
   if (app.table) renderTable();
   if (app.shown === "lobby") lobby.refresh();
   invite.render();
@@ -684,7 +769,6 @@ async function boot() {
     chat.render();
   });
   officialView = new TableView(sendAction);
-  classicView = new ClassicView(sendAction);
   tableView = officialView;
   lobby = new Lobby({
     onSeated: (grant) => {
@@ -695,16 +779,6 @@ async function boot() {
     onStarted: (code) => invite.refused(code),  // a join too late: say so, offer to watch
   });
   invite = new Invite({ onWatch: (code) => enterTable(code) });
-  replayView = new ReplayView({
-    onClose: () => {
-      if (!/^\/replay\//.test(location.pathname)) {
-        showView(app.table && app.view ? "table" : "lobby");
-        return;
-      }
-      history.pushState({}, "", "/");  // a replay opened by its link: back to the lobby
-      route();
-    },
-  });
   playNow = new PlayNow({
     onSeated: (grant, { start }) => {
       clearError();
@@ -714,6 +788,9 @@ async function boot() {
     onError: showError,
   });
   lobby.loadInfo().then(() => playNow.setLevels(lobby.levelsByRules.official));
+  const offer = new TutorialOffer();  // the tutorial, offered to who has never played
+  offer.render();
+  onLangChange(() => offer.render());
   const account = new AccountPanel();  // "Your player": passkeys, recovery code, sign in/out
   onLangChange(() => account.render());
   account.start();
@@ -736,12 +813,14 @@ async function boot() {
       app.beforeRules = app.shown;
       app.rulesOpener = document.activeElement;
     }
-    renderRules();
-    showView("rules", { focus: false });
-    $("rules-title").focus();
+    showRules().then(() => {
+      showView("rules", { focus: false });
+      $("rules-title").focus();
+    });
   });
   $("rules-close").addEventListener("click", closeRules);
   $("nav-play").addEventListener("click", () => {
+    if (app.shown === "learn") history.pushState({}, "", "/");  // out of the tutorial
     $("create-form").hidden = false;
     if (app.table) renderTable();
     else showView("lobby");

@@ -40,6 +40,7 @@ export class ReplayView {
     });
     this.timer = null;
     this.showPlaying();
+    this.review = null;  // the game's review, below the board: review.js, loaded with a replay
     document.addEventListener("keydown", (event) => {
       if ($("view-replay").hidden || (event.target instanceof Element ? event.target : document.body).closest("input, select")) return;
       if (event.key === "ArrowRight") this.go(this.step + 1);
@@ -78,6 +79,11 @@ export class ReplayView {
     this.replay = { ...first, gameId, frames: undefined };
     this.replay.players = first.players.map((player, seat) => names[seat] ?? storedName(player, seat));
     $("replay-slider").max = this.last();
+    if (!this.review) {
+      const { ReviewPanel } = await import("./review.js");
+      this.review = new ReviewPanel(this);
+    }
+    this.review.reset(gameId, this.replay.players, first.rules);
     await this.go(step);
   }
 
@@ -192,5 +198,6 @@ export class ReplayView {
       hands.append(li);
     });
     board.append(info, centerTitle, center, hands);
+    if (this.review) this.review.render();
   }
 }

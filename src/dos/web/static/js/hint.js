@@ -1,0 +1,141 @@
+// Hints at the table (docs/protocol.md, "Hints"): a Hint button, shown where the server says
+// hints are allowed (`TableInfo.hints`) and only on one's own turn, asks `{"type": "hint"}`;
+// the answer (to this connection only) lights the suggested cards in the hand and the target
+// on the Center Row, and says why in words (its `reason`: a catalog key and its parameters).
+// The host of a casual table for more than one person may allow hints (`allow_hints`).
+// A hint is about one moment: it is forgotten as soon as the game moves on. The page loads
+// this module (and css/review.css) with the first table that allows hints.
+
+import { t, tWords } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The styles of this module, added to the page once (not in the first load). */
+function addStyle() {
+  if (document.querySelector('link[href="/static/css/review.css"]')) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/css/review.css";
+  document.head.append(link);
+}
+
+export class HintControl {
+  /** @param {(message: object) => boolean} send  sends a message on the table's connection */
+  constructor(send) {
+    this.send = send;
+    addStyle();
+    this.version = null;  // the game version the page shows
+    this.asked = null;  // the version a hint was asked at
+    this.hint = null;  // the `hint` message for `version`
+    this.button = document.createElement("button");
+    this.button.type = "button";
+    this.button.id = "btn-hint";
+    this.button.className = "hint-button secondary";
+    this.button.hidden = true;
+    this.button.addEventListener("click", () => this.ask());
+    this.box = document.createElement("p");
+    this.box.id = "hint-box";
+    this.box.className = "hint-box";
+    this.box.setAttribute("role", "status");
+    this.box.setAttribute("aria-live", "polite");
+    this.box.hidden = true;
+    this.allow = document.createElement("label");
+    this.allow.className = "hint-allow";
+    this.allow.hidden = true;
+    this.allowBox = document.createElement("input");
+    this.allowBox.type = "checkbox";
+    this.allowBox.id = "hint-allow";
+    this.allowBox.addEventListener("change", () => {
+      this.send({ type: "allow_hints", allowed: this.allowBox.checked });
+    });
+    this.allowText = document.createElement("span");
+    this.allow.append(this.allowBox, " ", this.allowText);
+    const actions = $("actions");
+    actions.append(this.button);
+    actions.after(this.box);
+    this.box.after(this.allow);
+    // The table redraws its cards on a selection too: the hint's stay lit.
+    const again = new MutationObserver(() => { if (this.hint) this.light(); });
+    for (const id of ["hand", "center-row"]) again.observe($(id), { childList: true });
+  }
+
+  /** After each render of the table: the button where hints are allowed on one's own turn,
+   * the host's switch, the hint of this very moment lit again (the table redraws its cards). */
+  render(table, view, version, seat) {
+    if (version !== this.version) {
+      this.version = version;
+      this.hint = null;
+      this.asked = null;
+    }
+    const official = table && table.rules !== "classic";
+    const mine = Boolean(view) && seat !== null && view.turn === seat && view.phase !== "over"
+      && (view.legal || []).some((a) => !/^(\d+:|catch|dos$)/.test(a));
+    this.button.textContent = this.asked !== null && !this.hint ? t("web.hint_asking") : t("web.hint_button");
+    this.button.disabled = this.asked !== null;
+    this.button.hidden = !(official && table.hints && mine);
+    const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
+    this.allowText.textContent = t("web.hint_allow");
+    this.allow.hidden = !(official && !table.rated && seat !== null && seat === table.host && people > 1);
+    this.allowBox.checked = Boolean(table && table.hints);
+    this.light();
+  }
+
+  ask() {
+    if (this.asked !== null) return;
+    if (this.hint) {  // asked already at this moment: shown again
+      this.light();
+      return;
+    }
+    if (this.send({ type: "hint" })) {
+      this.asked = this.version;
+      this.button.disabled = true;
+      this.button.textContent = t("web.hint_asking");
+    }
+  }
+
+  /** The server's `hint`: shown if it is about the moment on show. */
+  show(message) {
+    if (message.version !== this.version) return;
+    this.hint = message;
+    this.asked = null;
+    this.button.disabled = false;
+    this.button.textContent = t("web.hint_button");
+    this.light();
+  }
+
+  /** An `error`: a refused hint frees the button (the page's banner says why). */
+  refused(message) {
+    const code = String(message.code || "");
+    if (this.asked !== null && (code.startsWith("hint_") || code === "rate_limited")) {
+      this.asked = null;
+      this.button.disabled = false;
+      this.button.textContent = t("web.hint_button");
+    }
+  }
+
+  /** Lights the hint's cards and target, and says why. */
+  light() {
+    for (const el of document.querySelectorAll(".card.hinted")) el.classList.remove("hinted");
+    const hint = this.hint;
+    this.box.hidden = !hint;
+    if (!hint) {
+      this.box.textContent = "";
+      delete this.box.dataset.action;
+      return;
+    }
+    this.box.dataset.action = hint.action;  // the suggestion in notation (for tools, tests)
+    const left = [...hint.cards];
+    for (const el of document.querySelectorAll("#hand button.card")) {
+      const at = left.indexOf(el.dataset.card.split("=")[0]);
+      if (at >= 0) {
+        left.splice(at, 1);
+        el.classList.add("hinted");
+      }
+    }
+    if (hint.target !== null && hint.target !== undefined) {
+      const target = $(`center-${hint.target}`);
+      if (target) target.classList.add("hinted");
+    }
+    this.box.textContent = t("web.hint_says", { reason: tWords(hint.reason) });
+  }
+}

@@ -1,0 +1,175 @@
+"""Game reviews through the server (tracker issue 27; docs/protocol.md, "Reviews"): started
+and followed over HTTP, computed by the job runner, kept across a restart, the same as
+``dos review --json``, and refused clearly."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from dos import records
+from dos.review import review_record
+from server.support import ServerProcess, WsPlayer, create_table
+
+SAMPLES = 8
+"""Samples a decision on the test server: a review of a short game in seconds."""
+
+
+def _start(data: Path, *args: str) -> ServerProcess:
+    saved = dict(os.environ)
+    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
+    try:
+        process = ServerProcess(data, None, *args)
+        process.start()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return process
+
+
+@pytest.fixture(scope="module")
+def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose reviews take ``SAMPLES`` samples a decision."""
+    process = _start(tmp_path_factory.mktemp("reviews"))
+    yield process
+    process.stop()
+
+
+async def _finished_game(server: ServerProcess, seed: int) -> int:
+    """Plays a short game (one round) against an easy bot to its end; its id."""
+    grant = create_table(server.url, seats=[None, "easy"], options={"target_score": 5})
+    ada = await WsPlayer(server.ws_url, grant["code"], grant["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    rng = random.Random(seed)
+    while ada.result is None:  # matches first: a short round
+        legal = ada.view["legal"] if ada.view is not None else []
+        calls = [a for a in legal if a.endswith("dos")]
+        turn = [a for a in legal if ":" not in a and not a.startswith("catch")]
+        mine = ada.view is not None and ada.view["turn"] == ada.seat
+        matches = [a for a in turn if "@" in a]
+        if calls:
+            await ada.act(calls[0])
+        elif mine and turn:
+            await ada.act(rng.choice(matches or turn))
+        else:
+            await ada.recv()
+    assert ada.table is not None
+    game_id: int = ada.table["game_id"]
+    await ada.close()
+    return game_id
+
+
+def _done(server: ServerProcess, game_id: int, seat: int) -> list[dict[str, Any]]:
+    """Reads the review's state until it is done; every state read, in order."""
+    seen = []
+    for _ in range(2000):
+        answer = httpx.get(f"{server.url}/api/games/{game_id}/review", params={"seat": seat})
+        assert answer.status_code == 200, answer.text
+        state: dict[str, Any] = answer.json()
+        seen.append(state)
+        if state["status"] != "running":
+            return seen
+        # Polled: the review runs in the server's worker processes, at its own pace.
+        time.sleep(0.05)
+    raise AssertionError("the review did not end")
+
+
+@pytest.fixture(scope="module")
+def game_id(reviewing: ServerProcess) -> int:
+    return asyncio.run(_finished_game(reviewing, 4))
+
+
+def test_a_review_is_started_followed_and_kept(reviewing: ServerProcess, game_id: int) -> None:
+    url = f"{reviewing.url}/api/games/{game_id}/review"
+    missing = httpx.get(url, params={"seat": 0})
+    assert missing.status_code == 404 and missing.json()["code"] == "no_review"
+
+    started = httpx.post(url, json={"seat": 0})
+    assert started.status_code == 200, started.text
+    first = started.json()
+    assert first["status"] in ("running", "done")
+    states = [first, *_done(reviewing, game_id, 0)]
+    final = states[-1]
+    assert final["status"] == "done", final
+    for state in states:
+        if state["status"] == "running" and state["total"] is not None:
+            assert 0 <= state["done"] <= state["total"]
+    dones = [s["done"] for s in states]
+    assert dones == sorted(dones)  # progress only goes forward
+
+    # The review is `dos review --json`'s with the server's settings.
+    text = httpx.get(f"{reviewing.url}/api/games/{game_id}/record").text
+    expected = review_record(records.loads(text), 0, samples=SAMPLES, seed=0).to_json()
+    assert final["review"] == expected
+    summary = expected["summary"]
+    assert final["total"] == final["done"] == summary["decisions"] + summary["forced"]
+
+    again = httpx.post(url, json={"seat": 0}).json()  # kept: the same, at once
+    assert again["status"] == "done" and again["review"] == expected
+    other = httpx.post(url, json={"seat": 1}).json()  # another seat is another review
+    assert other["status"] in ("running", "done")
+    assert _done(reviewing, game_id, 1)[-1]["review"]["seat"] == 1
+
+
+def test_refusals_change_nothing(reviewing: ServerProcess, game_id: int) -> None:
+    base = f"{reviewing.url}/api/games"
+    unknown = httpx.post(f"{base}/999999/review", json={"seat": 0})
+    assert unknown.status_code == 404 and unknown.json()["code"] == "no_game"
+    bad_seat = httpx.post(f"{base}/{game_id}/review", json={"seat": 2})
+    assert bad_seat.status_code == 400
+    assert (bad_seat.json()["code"], bad_seat.json()["field"]) == ("bad_seat", "seat")
+    for body in ({"seat": -1}, {"seat": "one"}, {}, {"seat": 0, "more": 1}):
+        refused = httpx.post(f"{base}/{game_id}/review", json=body)
+        assert refused.status_code in (400, 422), (body, refused.text)
+    no_seat = httpx.get(f"{base}/{game_id}/review")
+    assert no_seat.status_code in (400, 422)
+
+    grant = create_table(reviewing.url, seats=[None, "easy"])
+    playing = asyncio.run(_started(reviewing, grant))
+    unfinished = httpx.post(f"{base}/{playing}/review", json={"seat": 0})
+    assert unfinished.status_code == 409 and unfinished.json()["code"] == "bad_state"
+
+
+async def _started(server: ServerProcess, grant: dict[str, Any]) -> int:
+    ada = await WsPlayer(server.ws_url, grant["code"], grant["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    assert ada.table is not None
+    game: int = ada.table["game_id"]
+    await ada.close()
+    return game
+
+
+def test_a_review_survives_a_restart_and_is_rate_limited(
+    reviewing: ServerProcess, game_id: int
+) -> None:
+    url = f"{reviewing.url}/api/games/{game_id}/review"
+    assert httpx.post(url, json={"seat": 0}).status_code == 200
+    review = _done(reviewing, game_id, 0)[-1]["review"]
+    assert review is not None
+    reviewing.stop()
+    # The same data folder, now with a limit on reviews.
+    reviewing.args = (*reviewing.args, "--limit", "off", "--limit", "reviews=3/minute")
+    saved = dict(os.environ)
+    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
+    try:
+        reviewing.start()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    url = f"{reviewing.url}/api/games/{game_id}/review"
+    kept = httpx.get(url, params={"seat": 0}).json()
+    assert kept["status"] == "done" and kept["review"] == review
+    answers = [httpx.post(url, json={"seat": 0}) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[3].json()["code"] == "rate_limited"
+    assert "Retry-After" in answers[3].headers

@@ -1,0 +1,96 @@
+"""The Hint button in headless Chromium (tracker issue 27): at a casual table against a bot it
+shows on one's turn, is reached from the keyboard, and lights the `expert`'s suggested cards
+and target with the reason in words; at a rated table there is none."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DESKTOP, Server
+from .pages import open_page, take_step
+
+
+@pytest.fixture(scope="module")
+def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose hints search few iterations (fast, and still the `expert`'s search)."""
+    saved = dict(os.environ)
+    os.environ.update({"DOS_HINT_ITERATIONS": "24", "DOS_JOB_WORKERS": "1"})
+    server = Server(data=Path(tmp_path_factory.mktemp("hint-server")))
+    try:
+        server.start()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    yield server
+    server.stop()
+
+
+def _table(page: Page, rated: bool) -> None:
+    page.fill("#player-name", "Hana")
+    page.fill("#create-seats", "2")
+    page.fill("#create-bots", "1")
+    page.select_option("#create-level-1", "easy")
+    page.locator("input[name=rated]").set_checked(rated)
+    page.click("#create-button")
+    expect(page.locator("#start-button")).to_be_visible()
+    page.click("#start-button")
+    expect(page.locator("#view-table")).to_be_visible()
+
+
+def _my_turn(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.body.dataset.myTurn === 'true' && !document.querySelector('dialog[open]')"
+    )
+
+
+def test_a_hint_lights_the_experts_cards_and_says_why(
+    browser: Browser, hinting: Server, output_dir: Path
+) -> None:
+    context, page = open_page(browser, hinting.url, DESKTOP)
+    try:
+        _table(page, rated=False)
+        lit = False
+        for _ in range(12):  # until a hint plays cards (a draw lights none)
+            _my_turn(page)
+            button = page.locator("#btn-hint")
+            expect(button).to_be_visible()
+            button.focus()  # reached from the keyboard
+            page.keyboard.press("Enter")
+            box = page.locator("#hint-box")
+            expect(box).to_be_visible(timeout=30_000)  # the search runs in a worker process
+            expect(box).to_contain_text("Expert's hint:")
+            action = box.get_attribute("data-action") or ""
+            match = re.fullmatch(r"(.+)@(\d+)", action)
+            if match:
+                cards = match[1].split("+")
+                expect(page.locator("#hand .card.hinted")).to_have_count(len(cards))
+                hinted = page.locator("#hand .card.hinted").evaluate_all(
+                    "els => els.map(e => e.dataset.card.split('=')[0])"
+                )
+                assert sorted(hinted) == sorted(c.split("=")[0] for c in cards)
+                expect(page.locator(f"#center-{match[2]}")).to_have_class(re.compile("hinted"))
+                lit = True
+                page.screenshot(path=str(output_dir / "hint.png"))
+                break
+            take_step(page)
+        assert lit, "no hint played cards in twelve turns"
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+
+def test_no_hint_button_at_a_rated_table(browser: Browser, hinting: Server) -> None:
+    context, page = open_page(browser, hinting.url, DESKTOP)
+    try:
+        _table(page, rated=True)
+        _my_turn(page)
+        expect(page.locator("#btn-draw")).to_be_visible()
+        expect(page.locator("#btn-hint")).to_be_hidden()
+    finally:
+        context.close()

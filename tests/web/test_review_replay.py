@@ -1,0 +1,113 @@
+"""The review in the replay viewer in headless Chromium (tracker issue 27): a finished game's
+seat is reviewed by the server while the page shows its progress; then a graph of the seat's
+win chance over the game, its biggest mistakes, each a link that moves the replay to its
+step, where the better action is drawn on the table."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from server.support import WsPlayer, create_table
+
+from .conftest import DESKTOP, Server
+from .pages import open_page
+
+SAMPLES = 48
+"""Samples a decision: few, for speed, yet enough to judge a gift of a round a mistake."""
+
+
+@pytest.fixture(scope="module")
+def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    saved = dict(os.environ)
+    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
+    server = Server(data=Path(tmp_path_factory.mktemp("review-server")))
+    try:
+        server.start()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    yield server
+    server.stop()
+
+
+async def _careless_game(url: str) -> int:
+    """A one-round game in which the host never matches when she can draw or end instead
+    (a careless player: the review has mistakes to find); its id."""
+    grant = create_table(url, name="Rea", seats=[None, "easy"], options={"target_score": 5})
+    ada = await WsPlayer("ws" + url.removeprefix("http"), grant["code"], grant["token"]).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    rng = random.Random(2)
+    while ada.result is None:
+        legal = ada.view["legal"] if ada.view is not None else []
+        mine = ada.view is not None and ada.view["turn"] == ada.seat
+        turn = [a for a in legal if ":" not in a and not a.startswith("catch") and a != "dos"]
+        careless = [a for a in turn if a in ("draw", "end")] or turn
+        if "dos" in legal:
+            await ada.act("dos")
+        elif mine and careless:
+            await ada.act(rng.choice(careless))
+        else:
+            await ada.recv()
+    assert ada.table is not None
+    game: int = ada.table["game_id"]
+    await ada.close()
+    return game
+
+
+def test_the_review_shows_in_the_replay_viewer(
+    browser: Browser, reviewing: Server, output_dir: Path
+) -> None:
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own event loop runs in this one
+        game = thread.submit(asyncio.run, _careless_game(reviewing.url)).result()
+    context, page = open_page(browser, f"{reviewing.url}/replay/{game}", DESKTOP)
+    try:
+        expect(page.locator("#view-replay")).to_be_visible()
+        panel = page.locator("#review-panel")
+        expect(panel).to_be_visible()
+        expect(page.locator("#review-seat option")).to_have_count(2)
+        page.select_option("#review-seat", "0")
+        page.click("#review-start")
+        # The progress shows while the server computes, then the review.
+        status = page.locator("#review-status")
+        expect(status).to_contain_text(re.compile(r"Reviewing|Reading|review of", re.I))
+        chart = page.locator("#review-graph svg polyline")
+        expect(chart).to_have_count(1, timeout=120_000)
+        expect(page.locator("#review-progress")).to_be_hidden()
+        review = httpx.get(f"{reviewing.url}/api/games/{game}/review", params={"seat": 0}).json()[
+            "review"
+        ]
+        judged = [e for e in review["entries"] if e["judgement"]]
+        assert judged, "a careless game without a mistake"
+        links = page.locator("#review-mistakes a.review-link")
+        expect(links).to_have_count(min(10, len(judged)))
+        expect(page.locator("#review-graph circle.review-dot")).to_have_count(len(judged))
+
+        first = links.first
+        step = int(first.get_attribute("data-step") or "-1")
+        worst = max(judged, key=lambda e: (e["loss"], -e["index"]))
+        assert step == worst["index"]
+        first.click()
+        expect(page.locator("#replay-slider")).to_have_value(str(step))
+        here = page.locator("#review-here")
+        expect(here).to_be_visible()
+        expect(here).to_contain_text(worst["chosen"])
+        expect(here).to_contain_text(worst["best"])
+        best = worst["best"]
+        lit = page.locator("#replay-board .card.better")
+        if "@" in best or best.startswith(("lay ", "place ")):
+            expect(lit.first).to_be_visible()
+        page.screenshot(path=str(output_dir / "review-replay.png"), full_page=True)
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        context.close()
