@@ -15,9 +15,10 @@ import pytest_asyncio
 from dos.agents.service import Agents, StaleError
 from dos.agents.text import LAST_ACTIONS
 from dos.server.messages import CreateTable, JoinTable
+from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import RefusedError, Settings
+from dos.server.tables import Settings
 
 pytestmark = pytest.mark.asyncio
 

@@ -61,6 +61,16 @@ def eventually(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.02)
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of this module's own: the session's shared one may still be playing the
+    bot games other tests left behind, which would move the counters measured here."""
+    process = ServerProcess(tmp_path_factory.mktemp("metrics"), None, "--grace", "0.2")
+    process.start()
+    yield process
+    process.stop()
+
+
 def test_the_metrics_move_when_a_game_is_played(server: ServerProcess) -> None:
     before = scrape(server.url)
     grant = create_table(server.url, seats=[None, "easy"], options={"target_score": 30})

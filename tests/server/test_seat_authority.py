@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from dos import ruleset
 from dos.server.messages import CreateTable, JoinTable
+from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import RefusedError, Settings, Table
+from dos.server.tables import Settings, Table
 
 
 async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:

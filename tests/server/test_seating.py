@@ -17,10 +17,11 @@ from dos.server.bots import STAND_IN
 from dos.server.connections import Client
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
+from dos.server.refusals import RefusedError
 from dos.server.seating import REMOVED_CLOSE
 from dos.server.service import DEFAULT_TURN_SECONDS, Service
 from dos.server.storage import Database, load_table
-from dos.server.tables import RefusedError, Settings, Status, Table
+from dos.server.tables import Settings, Status, Table
 
 pytestmark = pytest.mark.asyncio
 

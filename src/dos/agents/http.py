@@ -36,7 +36,7 @@ from dos.agents.service import (
 from dos.server.errors import ErrorBody, SafeJSONResponse
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
-from dos.server.tables import RefusedError
+from dos.server.refusals import RefusedError
 
 __all__ = ["AgentAction", "AgentView", "LegalAction", "PastAction", "Refusal", "agent_router"]
 

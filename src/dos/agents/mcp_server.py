@@ -51,7 +51,7 @@ from dos.server.errors import error_response
 from dos.server.limits import Counters, client_address
 from dos.server.messages import CreateTable, JoinTable, SeatGrant, TableList
 from dos.server.names import NAME_MAX
-from dos.server.tables import RefusedError
+from dos.server.refusals import RefusedError
 
 INSTRUCTIONS = """\
 Play DOS (Mattel's sequel to UNO) at a DOS game server.

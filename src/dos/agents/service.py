@@ -34,9 +34,10 @@ from dos.ratings.store import mark_agent
 from dos.server.auth import TokenError
 from dos.server.games import record_of
 from dos.server.messages import CreateTable, JoinTable, TableInfo
+from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import load_game
-from dos.server.tables import RefusedError, Status, Table
+from dos.server.tables import Status, Table
 
 log = logging.getLogger(__name__)
 

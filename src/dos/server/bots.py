@@ -85,8 +85,16 @@ class BotTable(Protocol):
 
     rules_name: str
     rules: RuleSet[Any, Any]
-    state: Any
-    version: int
+
+    @property
+    def state(self) -> Any:
+        """The game's state (read only: the driver plays through ``submit_bot``)."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The game's version."""
+        ...
 
     def playing(self) -> bool:
         """Whether a game is being played."""

@@ -47,6 +47,7 @@ from dos.rules.official.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS, pa
 from dos.rules.official.matching import MatchKind, match_kind
 from dos.server.jobs import BusyError, JobError
 from dos.server.messages import server_message
+from dos.server.refusals import RefusedError
 
 if TYPE_CHECKING:
     from dos.server.connections import Client
@@ -322,8 +323,6 @@ def _refuse(client: Client, error: HintRefusedError) -> None:
 
 async def allow(table: Table, by: int | None, allowed: bool) -> None:
     """The host allows hints at the table, or not; everyone is told (``table``)."""
-    from dos.server.tables import RefusedError
-
     if by is None:
         raise RefusedError("not_seated", "allow_hints: spectators have no say")
     if by != table.host:

@@ -24,10 +24,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dos.server.bots import STAND_IN
+from dos.server.refusals import RefusedError
 from dos.server.storage import StoredSeat, save_host, save_seat
 
 if TYPE_CHECKING:
-    from dos.server.tables import Seat, Table
+    from dos.server.seat import Seat
+    from dos.server.tables import Table
 
 LEFT_CLOSE = 4000
 """The WebSocket close code of a connection whose player left the table."""
@@ -46,8 +48,6 @@ def present(place: Seat) -> bool:
 
 
 def _refused(code: str, message: str, field: str | None = None) -> Exception:
-    from dos.server.tables import RefusedError  # tables imports this module
-
     return RefusedError(code, message, field=field)
 
 

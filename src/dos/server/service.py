@@ -24,6 +24,7 @@ from dos.server.hints import Hints
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
+from dos.server.refusals import RefusedError
 from dos.server.storage import (
     Database,
     StoredSeat,
@@ -34,7 +35,7 @@ from dos.server.storage import (
     load_active,
     load_table,
 )
-from dos.server.tables import RefusedError, Settings, Status, Table, new_code, now
+from dos.server.tables import Settings, Status, Table, new_code, now
 
 log = logging.getLogger(__name__)
 

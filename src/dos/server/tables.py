@@ -1,4 +1,4 @@
-"""A table: seats, connections, the game being played, and its life cycle.
+"""A table: its seats, its life cycle, and the parts it is made of.
 
 The life cycle is an explicit state machine (``Status``, ``TRANSITIONS``): ``lobby`` ->
 ``playing`` (the host starts) -> ``finished`` (the game ends) -> ``playing`` (rematch). Any other
@@ -9,12 +9,21 @@ seat with the version it saw; a stale, unreadable or illegal action is refused w
 engine's reason and changes nothing; an accepted one is committed to the database, then sent
 to every connection, each with its own seat's view. A lock serializes the changes of one
 table, so the first call or catch accepted wins the DOS race and the next one is stale.
+
+The table composes one part per concept and decides how they meet:
+
+* ``current`` (``dos.server.current_game``): the game in play: an action applied to a copy,
+  committed, then swapped in;
+* ``audience`` (``dos.server.audience``): the connections, and what reaches them;
+* the clocks: ``turn_timer`` and ``reaction`` (``dos.server.clocks``), ``pause``
+  (``dos.server.pause``);
+* ``bots`` (``dos.server.bots``), ``chat`` (``dos.server.chat``), and the seats
+  (``dos.server.seat``; who sits where and who hosts: ``dos.server.seating``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -24,32 +33,32 @@ from enum import StrEnum
 from typing import Any
 
 from dos import ruleset
-from dos.errors import DosError, IllegalActionError
-from dos.i18n.explain import Words, error_reason
+from dos.errors import DosError
 from dos.ruleset import RuleSet
 from dos.server import seating
+from dos.server.audience import Audience
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
+from dos.server.clocks import ReactionClock, TurnTimer
 from dos.server.connections import Client
+from dos.server.current_game import CurrentGame, replay_game
 from dos.server.hints import hints_open
 from dos.server.history import GameLog
 from dos.server.messages import PROTOCOL_VERSION, server_message
 from dos.server.metrics import Metrics
 from dos.server.pause import RoundPause
 from dos.server.reaction import Referee, reaction_limit
+from dos.server.refusals import RefusedError
+from dos.server.seat import Seat
 from dos.server.seat_claims import foreign_seat
 from dos.server.storage import (
     Database,
-    NewAction,
     StoredGame,
     StoredSeat,
     StoredTable,
-    finish_game,
     insert_game,
-    load_game,
     save_seat,
 )
-from dos.server.timers import Deadline
 from dos.server.views import Views, head
 
 log = logging.getLogger(__name__)
@@ -71,28 +80,6 @@ TRANSITIONS: dict[Status, frozenset[Status]] = {
 """The moves the life cycle allows."""
 
 
-class RefusedError(Exception):
-    """A request the table refuses; nothing changed. ``code`` as in ``docs/protocol.md``."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        reason: Words | None = None,
-        field: str | None = None,
-        retry: int | None = None,
-    ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.retry = retry
-        """For ``rate_limited``: whole seconds until the client may ask again."""
-        self.reason = reason
-        """For ``illegal``: why, as a catalog key and its placeholders (``dos.i18n.explain``)."""
-        self.field = field
-        """The request field at fault, if one is (``seats.2``, ``options``)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How the server runs tables."""
@@ -110,57 +97,6 @@ class Settings:
     metrics: Metrics = field(default_factory=Metrics, compare=False, repr=False)
     """Where the tables and their bots report their figures (``dos.server.metrics``): one
     registry per ``Settings``, so one per server unless servers share their settings."""
-
-
-@dataclass(slots=True)
-class Seat:
-    """One seat: open, a guest, or a bot; and the guest's connection."""
-
-    index: int
-    name: str | None = None
-    bot: str | None = None
-    player_id: str | None = None
-    away: bool = False
-    client: Client | None = None
-    left: bool = False
-    """The player left during the game: the seat opens when it ends (``dos.server.seating``)."""
-    remote: bool = False
-    """The player plays over the agent API, where presence is a request, not a connection:
-    no grace runs for their closed connection (they have none). In memory: after a restart an
-    agent's first action takes its seat back from the stand-in."""
-    leave_timer: Deadline = field(default_factory=Deadline)
-
-    @property
-    def open(self) -> bool:
-        """Nobody sits here."""
-        return self.name is None and self.bot is None
-
-    def stored(self) -> StoredSeat:
-        """The seat as stored."""
-        return StoredSeat(self.index, self.name, self.bot, self.player_id)
-
-    def display(self) -> str:
-        """The seat's name for records: the guest's name or the bot's level."""
-        return self.name if self.name is not None else f"{self.bot} bot"
-
-    def info(self) -> dict[str, Any]:
-        """The seat as ``SeatInfo``."""
-        return {
-            "seat": self.index,
-            "name": self.name,
-            "bot": self.bot,
-            "connected": self.bot is not None or self.client is not None,
-            "away": self.away,
-        }
-
-
-def replay_game(rules: RuleSet[Any, Any], game: StoredGame) -> Any:
-    """The game's state from its seed and actions (the engine is deterministic). Pure: the
-    server runs it on a worker thread, never on the event loop."""
-    state = rules.new_game(game.options, game.seed)
-    for text in game.actions:
-        rules.apply(state, rules.parse_action(text))
-    return state
 
 
 class Table:
@@ -197,47 +133,84 @@ class Table:
         self.created_at = stored.created_at
         self.games = stored.games
         self.seats = [Seat(s.seat, s.name, s.bot, s.player_id) for s in stored.seats]
-        self.spectators: set[Client] = set()
+        self.audience = Audience(self.seats)
+        """Its connections, and what reaches them (``dos.server.audience``)."""
         self.db = db
         self.settings = settings
         self.lock = asyncio.Lock()
-        self.state: Any = None
-        self.version = 0
-        self.game: StoredGame | None = None
-        self.finish_pending = False
-        self.turn_timer = Deadline()
-        self._timer_seat: int | None = None
-        self._timer_phase: str | None = None
-        self._timer_key: tuple[int, int] | None = None
-        self.referee = Referee(settings.clock, self.entry.reaction)
-        self.reaction_timer = Deadline()
+        self.current = CurrentGame(self.entry, self.rules, db, stored.code)
+        """The game in play: applied to a copy, committed, then swapped in
+        (``dos.server.current_game``)."""
+        self.turn_timer = TurnTimer(settings.grace_seconds, self._send_timer, self.stand_in)
+        """The turn timer and its grace (``dos.server.clocks``)."""
+        self.reaction = ReactionClock(settings.clock, self.entry.reaction, self._reaction_due)
+        """The reaction test's referee and deadline (``dos.server.clocks``)."""
+        self.pause = RoundPause()
+        """The pause between rounds (``dos.server.pause``)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self, settings.bot_delay, 0, settings.metrics)
-        self.idle_since: float | None = time.monotonic()
-        """Since when nobody has been connected (``None``: somebody is)."""
-        self._views: tuple[int, Views] | None = None
-        self.change = 0
-        """Counts the changes of the table (actions, seats, status) since it was loaded."""
-        self._changed = asyncio.Event()
-        self.pause = RoundPause()
         self.chat = ChatRoom(stored.code, db, stored.chat)
         self.hints_allowed = False
         """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
-        self.log: GameLog | None = None
-        """The current game's log (``dos.server.history``), kept as it is played."""
         if stored.game is not None and self.status != Status.LOBBY:
             if state is None:
                 state = replay_game(self.rules, stored.game)
             self._install(stored.game, state)
 
+    @property
+    def state(self) -> Any:
+        """The game's state (``None`` before the first game)."""
+        return self.current.state
+
+    @property
+    def version(self) -> int:
+        """The number of actions accepted in the game."""
+        return self.current.version
+
+    @property
+    def game(self) -> StoredGame | None:
+        """The game as stored (``None`` before the first game)."""
+        return self.current.stored
+
+    @property
+    def log(self) -> GameLog | None:
+        """The game's log (``dos.server.history``), kept as it is played."""
+        return self.current.log
+
+    @property
+    def finish_pending(self) -> bool:
+        """The game's last action was committed but not its end."""
+        return self.current.finish_pending
+
+    @property
+    def spectators(self) -> set[Client]:
+        """The spectators' connections."""
+        return self.audience.spectators
+
+    @property
+    def change(self) -> int:
+        """Counts the changes of the table (actions, seats, status) since it was loaded."""
+        return self.audience.change
+
+    @property
+    def idle_since(self) -> float | None:
+        """Since when nobody has been connected (``None``: somebody is)."""
+        return self.audience.idle_since
+
+    @idle_since.setter
+    def idle_since(self, since: float | None) -> None:
+        self.audience.idle_since = since
+
+    @property
+    def referee(self) -> Referee:
+        """The reaction test's referee."""
+        return self.reaction.referee
+
     # --- the game ---------------------------------------------------------------------------
 
     def _install(self, game: StoredGame, state: Any) -> None:
         """Takes ``state``, rebuilt from ``game``'s seed and actions, as the current game."""
-        self.state = state
-        self.version = len(game.actions)
-        self.game = game
-        self.log = GameLog(self.rules, game, state)
+        self.current.install(game, state)
         self.bots.reset(game.seed)
         self._finish_if_over()
 
@@ -245,7 +218,7 @@ class Table:
         if self.status == Status.PLAYING and self.rules.is_over(self.state):
             # The last action was committed but not the game's end: finish it now.
             self.status = Status.FINISHED
-            self.finish_pending = True
+            self.current.finish_pending = True
 
     def opens(self, seat: int, player_id: str) -> bool:
         """Whether a seat token's claim (``seat``, ``player_id``) opens a seat of this table."""
@@ -284,25 +257,14 @@ class Table:
 
     def view(self, seat: int | None, history: bool = True) -> dict[str, Any] | None:
         """The view of ``seat`` (``None``: a spectator's), or ``None`` before the first game."""
-        if self.state is None:
-            return None
-        return Views(self.rules, self.state, history).data(seat)
+        return self.current.view(seat, history)
 
     def timer(self) -> dict[str, Any] | None:
         """The running turn timer, if any."""
-        if self._timer_seat is None or not self.turn_timer.running:
-            return None
-        return {
-            "seat": self._timer_seat,
-            "seconds": round(self.turn_timer.remaining(), 3),
-            "phase": self._timer_phase,
-        }
+        return self.turn_timer.info()
 
     def _result(self) -> dict[str, Any] | None:
-        if self.state is None or not self.rules.is_over(self.state):
-            return None
-        result: dict[str, Any] = self.rules.result(self.state)
-        return result
+        return self.current.result()
 
     def state_message(self, seat: int | None) -> str:
         """A full ``state`` message for ``seat``."""
@@ -314,17 +276,7 @@ class Table:
         }
         if self.state is None:
             return server_message("state", view=None, **fields)
-        return self._full_views().message("state", seat, **fields)
-
-    def _full_views(self) -> Views:
-        """The views with history of the current version, built once for every resync."""
-        if (
-            self._views is None
-            or self._views[0] != self.version
-            or self._views[1].state is not self.state
-        ):
-            self._views = (self.version, Views(self.rules, self.state, history=True))
-        return self._views[1]
+        return self.current.full_views().message("state", seat, **fields)
 
     async def _send_first_log(self, client: Client) -> None:
         try:
@@ -344,42 +296,22 @@ class Table:
 
     def clients(self) -> list[Client]:
         """Every connection at the table."""
-        return self.seated() + list(self.spectators)
+        return self.audience.clients()
 
     def broadcast_table(self, spectators: bool = True) -> None:
         """Sends the table's info to everyone (to the seated players only when only the
         spectators changed: spectators learn their count with the next change, so N
         spectators coming one by one cost O(N) messages, not O(N²))."""
-        text = server_message("table", table=self.info())
-        for client in self.clients() if spectators else self.seated():
-            client.send(text)
-        self._signal_change()
-
-    def _signal_change(self) -> None:
-        """Wakes whoever waits for a change (``changed``): agents' long polls."""
-        self.change += 1
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.audience.send(server_message("table", table=self.info()), spectators)
+        self.audience.signal_change()
 
     async def changed(self, change: int, timeout: float) -> None:
         """Returns once ``self.change`` is not ``change``, or after ``timeout`` seconds."""
-        if self.change == change:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout)
-
-    def seated(self) -> list[Client]:
-        """The connections of seated players."""
-        return [s.client for s in self.seats if s.client is not None]
+        await self.audience.changed(change, timeout)
 
     def broadcast_state(self) -> None:
         """Sends everyone a full ``state``."""
-        for seat in self.seats:
-            if seat.client is not None:
-                seat.client.send(self.state_message(seat.index))
-        if self.spectators:
-            text = self.state_message(None)
-            for client in self.spectators:
-                client.send(text)
+        self.audience.send_each(self.state_message)
 
     def _broadcast_update(
         self, actor: int, action: str, client_id: str | None, by_bot: bool
@@ -393,17 +325,11 @@ class Table:
             "by_bot": by_bot,
         }
         common = head("update", id=None, **fields)
-        for seat in self.seats:
-            if seat.client is not None:
-                if seat.index == actor and client_id is not None:
-                    prefix = head("update", id=client_id, **fields)
-                else:
-                    prefix = common
-                seat.client.send(views.with_head(prefix, seat.index))
-        if self.spectators:
-            text = views.with_head(common, None)
-            for spectator in self.spectators:
-                spectator.send(text)
+        own = common if client_id is None else head("update", id=client_id, **fields)
+        # The actor's own connection gets its message id back (docs/protocol.md).
+        self.audience.send_each(
+            lambda seat: views.with_head(own if seat == actor else common, seat)
+        )
 
     # --- the life cycle ---------------------------------------------------------------------
 
@@ -490,23 +416,16 @@ class Table:
             seating.deal_in(self)
             self.status = Status.PLAYING
             self.games = game.number
-            self.game = game
-            self.state = state
-            self.log = GameLog(self.rules, game, state)
-            self.version = 0
+            self.current.install(game, state)
             self.bots.reset(seed)
             self.pause.cancel()
-            self._timer_key = None
+            self.turn_timer.renew()
             self.broadcast_state()
         self.after_change()
 
     async def finish_if_pending(self) -> None:
         """Stores the end of a game whose last action was committed before a crash."""
-        if self.finish_pending and self.game is not None:
-            result = self.rules.result(self.state)
-            await self.db.call(finish_game, self.code, self.game.id, result)
-            self.game.status, self.game.result = "finished", result
-            self.finish_pending = False
+        await self.current.finish()
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -590,43 +509,21 @@ class Table:
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
         rounds_before = self.rules.rounds_played(self.state)
-        # Applied to a copy, committed, then taken: a refused or failed action leaves the
-        # game as it was, with no replay.
-        state = self.rules.copy(self.state)
-        try:
-            self.rules.apply(state, action)
-        except IllegalActionError as error:
-            # The engine's refusal says which it is: the message and its words agree.
-            reason = error_reason(self.entry, error, action)
-            raise RefusedError("illegal", str(error), reason) from None
-        except DosError as error:
-            raise RefusedError("notation", str(error)) from None
+        after = self.current.prepare(action)
         canonical = str(action)
-        rounds = self.rules.rounds_played(state)
-        game = self.game
-        index = self.version
-        assert self.log is not None
-        self.log.before_action(self.state, canonical, seat)
+        rounds = self.rules.rounds_played(after)
+        stored = self.current.stored
         try:
-            await self.db.append(NewAction(game.id, index, canonical, seat, by_bot))
-        except Exception:
-            log.exception("table %s: could not commit action %d", self.code, index)
-            await self._reload()
-            raise RefusedError(
-                "storage", "the database refused the action; nothing changed"
-            ) from None
+            await self.current.commit(canonical, seat, by_bot, after)
+        except RefusedError:
+            await self._resync_after_failed_commit(stored)
+            raise
         metrics = self.settings.metrics
         metrics.action_done(by_bot, "committed", time.perf_counter() - received)
-        self.state = state
-        self.version += 1
-        self.log.after_action(state)
-        game.actions.append(canonical)
-        game.action_seats.append(seat)
-        game.by_bot.append(by_bot)
         over = self.rules.is_over(self.state)
         if over:
             self.status = Status.FINISHED
-            self.finish_pending = True
+            self.current.finish_pending = True
         self._broadcast_update(seat, canonical, client_id, by_bot)
         metrics.action_done(by_bot, "sent", time.perf_counter() - received)
         if not over and rounds > rounds_before:
@@ -639,14 +536,14 @@ class Table:
                 log.exception("table %s: could not store the game's end", self.code)
             self.broadcast_table()
 
-    async def _reload(self) -> None:
-        """After a failed commit, takes the game as the database has it (a commit can fail
-        after it was written), rebuilt on a worker thread, and resyncs everyone."""
-        assert self.game is not None
-        with contextlib.suppress(Exception):
-            stored = await self.db.call(load_game, self.game.id)
-            if stored is not None and len(stored.actions) != self.version:
-                self._install(stored, await asyncio.to_thread(replay_game, self.rules, stored))
+    async def _resync_after_failed_commit(self, before: StoredGame | None) -> None:
+        """After a failed commit the game is as the database has it (``CurrentGame.reload``;
+        ``before``: the stored game it had): a game taken anew restarts the bots from it and
+        may have ended; everyone is sent it."""
+        game = self.current.stored
+        if game is not None and game is not before:
+            self.bots.reset(game.seed)
+            self._finish_if_over()
         self.broadcast_state()
 
     # --- connections ------------------------------------------------------------------------
@@ -657,7 +554,7 @@ class Table:
         same step as it joins the table: each chat line reaches it exactly once)."""
         async with self.lock:
             if seat is None:
-                self.spectators.add(client)
+                self.audience.watch(client)
             else:
                 place = self.seats[seat]
                 old = place.client
@@ -668,7 +565,7 @@ class Table:
                 place.left = False
                 if place.away:
                     place.away = False
-                    self._timer_key = None
+                    self.turn_timer.renew()
             client.seat = seat
             client.send(
                 server_message(
@@ -680,7 +577,7 @@ class Table:
                 client.send(server_message("pause", **self.pause.message()))
             client.send(self.chat.rules_message())
             client.send(self.chat.history_message())
-            self.idle_since = None
+            self.audience.present()
         self.broadcast_table(spectators=seat is not None)
         self.after_change()
         # The log may need a replay (a table loaded mid-game): it follows in its own task,
@@ -691,10 +588,10 @@ class Table:
         """Forgets a closed connection; a seated player's stand-in comes after the grace
         (``Settings.grace_seconds``), in every game, until they come back; a host's role
         passes on after it (``dos.server.seating``)."""
-        watcher = client in self.spectators
-        if watcher:
-            self.spectators.discard(client)
-        elif client.seat is not None and self.seats[client.seat].client is client:
+        watcher = self.audience.unwatch(client)
+        if not watcher:
+            if client.seat is None or self.seats[client.seat].client is not client:
+                return  # replaced by a newer connection of its seat, or never attached
             place = self.seats[client.seat]
             place.client = None
             if self.pause.active:
@@ -702,15 +599,12 @@ class Table:
             # In every game, timed or not: a leaver must not freeze the table, nor keep a
             # losing game from its end (and its rating); nor a gone host the next game.
             self.await_return(place.index)
-        else:
-            return
-        if not self.clients():
-            self.idle_since = time.monotonic()
+        self.audience.check_idle()
         self.broadcast_table(spectators=not watcher)
 
     def idle_for(self, now: float) -> float:
         """Seconds nobody has been connected (0 while somebody is)."""
-        return 0.0 if self.idle_since is None else now - self.idle_since
+        return self.audience.idle_for(now)
 
     async def leave(self, seat: int) -> None:
         """A player leaves the table (``dos.server.seating``): between games their seat opens
@@ -724,7 +618,7 @@ class Table:
         place.left = False
         if place.away:
             place.away = False
-            self._timer_key = None
+            self.turn_timer.renew()
             self.broadcast_table()
             self.after_change()
 
@@ -749,7 +643,7 @@ class Table:
         place = self.seats[seat]
         if place.bot is None and not place.away and self.status == Status.PLAYING:
             place.away = True
-            self._timer_key = None
+            self.turn_timer.renew()
             self.broadcast_table()
             self.after_change()
 
@@ -776,9 +670,7 @@ class Table:
         self.after_change()
 
     def _send_pause(self) -> None:
-        text = server_message("pause", **self.pause.message())
-        for client in self.clients():
-            client.send(text)
+        self.audience.send(server_message("pause", **self.pause.message()))
 
     # --- after each change ------------------------------------------------------------------
 
@@ -788,40 +680,27 @@ class Table:
         self._run_reaction()
         self.bots.poke()
         self._run_timer()
-        self._signal_change()
+        self.audience.signal_change()
 
     # --- the classic reaction test (dos.server.reaction) ------------------------------------
+
+    def _reaction_key(self) -> tuple[tuple[int, int] | None, float | None]:
+        """The reaction test the game is taking now, as the clock knows it: the game's id
+        and version, and its time limit (``None``: no test)."""
+        limit = reaction_limit(self.entry, self.state) if self.playing() else None
+        if limit is None or self.game is None:
+            return None, None
+        return (self.game.id, self.version), limit
 
     def _watch_reaction(self) -> bool:
         """Starts the server's clock on a reaction test the game has just entered (if not
         running yet); whether a test is running."""
-        limit = reaction_limit(self.entry, self.state) if self.playing() else None
-        if limit is None or self.game is None:
-            self.referee.stop()
-            return False
-        self.referee.start((self.game.id, self.version), limit)
-        return True
+        return self.reaction.watch(*self._reaction_key())
 
     def _run_reaction(self) -> None:
-        key = self.referee.key
-        if not self._watch_reaction():
-            self.reaction_timer.cancel()
-            return
-        if self.referee.key != key or not self.reaction_timer.running:
-            self._arm_reaction(self.referee.key)
-
-    def _arm_reaction(self, key: Any) -> None:
-        """The deadline of the test ``key``, by the event loop; checked by the referee's clock
-        when it comes (``Settings.clock`` may be a fake one)."""
-        wait = max(self.referee.remaining(), 0.001)
-        self.reaction_timer.start(wait, lambda: self._reaction_due(key))
+        self.reaction.run(*self._reaction_key())
 
     def _reaction_due(self, key: Any) -> None:
-        if self.referee.key != key:
-            return
-        if not self.referee.expired():
-            self._arm_reaction(key)
-            return
         self._spawn(self.expire_reaction(key))
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
@@ -848,55 +727,31 @@ class Table:
 
     def _run_timer(self) -> None:
         if self.turn_seconds is None or not self.playing():
-            self._stop_timer()
+            self.turn_timer.stop()
             return
         turn = self.rules.turn(self.state)
         if self.bot_level(turn) is not None:
-            self._stop_timer()
+            self.turn_timer.stop()
             return
-        key = (turn, self.version)
-        if self._timer_key == key:
-            return  # running, or in its grace period, or ran out: nothing new happened
-        self._timer_key = key
-        self._timer_seat = turn
-        self._timer_phase = "turn"
-        self.turn_timer.start(self.turn_seconds, lambda: self._timed_out(turn))
-        self._send_timer()
-
-    def _timed_out(self, seat: int) -> None:
-        self._timer_phase = "grace"
-        self.turn_timer.start(self.settings.grace_seconds, lambda: self._grace_over(seat))
-        self._send_timer()
-
-    def _grace_over(self, seat: int) -> None:
-        self._send_timer()
-        self.stand_in(seat)
-
-    def _stop_timer(self) -> None:
-        if self._timer_seat is not None:
-            self.turn_timer.cancel()
-            self._timer_seat = None
-            self._timer_phase = None
-            self._send_timer()
-        self._timer_key = None
+        self.turn_timer.run(self.turn_seconds, turn, self.version)
 
     def _send_timer(self) -> None:
         timer = self.timer()
-        text = server_message(
-            "timer",
-            seat=None if timer is None else timer["seat"],
-            seconds=None if timer is None else timer["seconds"],
-            phase=None if timer is None else timer["phase"],
+        self.audience.send(
+            server_message(
+                "timer",
+                seat=None if timer is None else timer["seat"],
+                seconds=None if timer is None else timer["seconds"],
+                phase=None if timer is None else timer["phase"],
+            )
         )
-        for client in self.clients():
-            client.send(text)
 
     def close(self) -> None:
         """Stops the bots and timers (server shutdown)."""
         self.bots.stop()
         self.pause.cancel()
         self.turn_timer.cancel()
-        self.reaction_timer.cancel()
+        self.reaction.cancel()
         for task in self._tasks:
             task.cancel()
         for seat in self.seats:

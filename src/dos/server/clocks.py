@@ -1,0 +1,144 @@
+"""A table's clocks: the turn timer and the reaction test's deadline.
+
+Both run on the event loop (``dos.server.timers.Deadline``) and know nothing of the game: the
+table tells them what the game is at (whose turn, which version, which test) after every
+change, and they call the table back when a time runs out. The third clock of a table, the
+pause between rounds, is ``dos.server.pause.RoundPause``.
+
+* ``TurnTimer``: the seat to act has ``turn_seconds``, then a grace
+  (``Settings.grace_seconds``), after which the stand-in plays for them. It restarts only when
+  something new happened (another seat or version): resending the same turn changes nothing.
+* ``ReactionClock``: the classic reaction test (``dos.server.reaction``): its ``Referee``
+  measures by the server's clock (injectable), and its deadline wakes the table to apply
+  ``timeout`` when nobody answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dos.rules.classic.reaction import Clock
+from dos.ruleset import ReactionTest
+from dos.server.reaction import Referee
+from dos.server.timers import Deadline
+
+
+class TurnTimer:
+    """The turn timer of one table: ``turn``, then ``grace``, then the stand-in.
+
+    ``changed`` is called whenever what clients show of it changes (send ``info()``);
+    ``grace_over(seat)`` when the grace has run out.
+    """
+
+    def __init__(
+        self,
+        grace_seconds: float,
+        changed: Callable[[], None],
+        grace_over: Callable[[int], None],
+    ) -> None:
+        self.grace_seconds = grace_seconds
+        self._changed = changed
+        self._grace_over = grace_over
+        self.deadline = Deadline()
+        self.seat: int | None = None
+        self.phase: str | None = None
+        self._key: tuple[int, int] | None = None
+
+    def info(self) -> dict[str, Any] | None:
+        """The running timer as clients see it (``seat``, ``seconds`` left, ``phase``)."""
+        if self.seat is None or not self.deadline.running:
+            return None
+        return {
+            "seat": self.seat,
+            "seconds": round(self.deadline.remaining(), 3),
+            "phase": self.phase,
+        }
+
+    def run(self, seconds: float, seat: int, version: int) -> None:
+        """``seat`` is to act at ``version``: its timer starts unless it already runs for
+        that (or is in its grace, or ran out: nothing new happened)."""
+        key = (seat, version)
+        if self._key == key:
+            return
+        self._key = key
+        self.seat = seat
+        self.phase = "turn"
+        self.deadline.start(seconds, lambda: self._timed_out(seat))
+        self._changed()
+
+    def _timed_out(self, seat: int) -> None:
+        self.phase = "grace"
+        self.deadline.start(self.grace_seconds, lambda: self._ended(seat))
+        self._changed()
+
+    def _ended(self, seat: int) -> None:
+        self._changed()
+        self._grace_over(seat)
+
+    def stop(self) -> None:
+        """No timer runs (nobody to time, or a bot's turn); clients are told if one ran."""
+        if self.seat is not None:
+            self.deadline.cancel()
+            self.seat = None
+            self.phase = None
+            self._changed()
+        self._key = None
+
+    def renew(self) -> None:
+        """The next ``run`` starts afresh even for the same turn (a player came back, or a
+        new game was dealt)."""
+        self._key = None
+
+    def cancel(self) -> None:
+        """Stops it without telling anyone (the table closes)."""
+        self.deadline.cancel()
+
+
+class ReactionClock:
+    """The server's clock over the reaction test being taken, and its deadline.
+
+    ``due(key)`` is called when the test ``key``'s time has run out by the referee's clock.
+    """
+
+    def __init__(self, clock: Clock, test: ReactionTest | None, due: Callable[[Any], None]) -> None:
+        self.referee = Referee(clock, test)
+        self.deadline = Deadline()
+        self._due = due
+
+    def watch(self, key: Any, limit: float | None) -> bool:
+        """The game is at ``key`` (its id and version) with a reaction test of ``limit``
+        seconds running (``None``: none): the referee's clock starts on a test it has not seen
+        yet. Whether a test is running."""
+        if limit is None or key is None:
+            self.referee.stop()
+            return False
+        self.referee.start(key, limit)
+        return True
+
+    def run(self, key: Any, limit: float | None) -> None:
+        """After a change: watches the test and arms its deadline when it is a new one."""
+        before = self.referee.key
+        if not self.watch(key, limit):
+            self.deadline.cancel()
+            return
+        if self.referee.key != before or not self.deadline.running:
+            self._arm(self.referee.key)
+
+    def _arm(self, key: Any) -> None:
+        """The deadline of the test ``key``, by the event loop; checked by the referee's
+        clock when it comes (the clock may be a fake one)."""
+        wait = max(self.referee.remaining(), 0.001)
+        self.deadline.start(wait, lambda: self._check(key))
+
+    def _check(self, key: Any) -> None:
+        if self.referee.key != key:
+            return
+        if not self.referee.expired():
+            self._arm(key)
+            return
+        self._due(key)
+
+    def cancel(self) -> None:
+        """Stops the deadline (the table closes)."""
+        self.deadline.cancel()
