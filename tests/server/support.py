@@ -58,10 +58,18 @@ card, and it is the seat's own."""
 class ServerProcess:
     """``dos serve`` in a child process on a free loopback port."""
 
-    def __init__(self, data: Path, database: str | None = None, *args: str) -> None:
+    def __init__(
+        self,
+        data: Path,
+        database: str | None = None,
+        *args: str,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.data = data
         self.database = database
         self.args = args
+        self.env = dict(env or {})
+        """Environment variables of the server's own (``DOS_HINT_ITERATIONS``...)."""
         self.process: subprocess.Popen[str] | None = None
         self.reader: threading.Thread | None = None
         self.url = ""
@@ -76,7 +84,7 @@ class ServerProcess:
             command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:
             command += ["--database", self.database]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env

@@ -4,7 +4,6 @@ action for the seat's own view, only where hints are allowed, to the asker only,
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import sqlite3
 from collections.abc import Iterator
@@ -37,14 +36,8 @@ def _env() -> dict[str, str]:
 
 
 def _start(data: Path, *args: str) -> ServerProcess:
-    saved = dict(os.environ)
-    os.environ.update(_env())
-    try:
-        process = ServerProcess(data, None, *args)
-        process.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    process = ServerProcess(data, None, *args, env=_env())
+    process.start()
     return process
 
 

@@ -5,7 +5,6 @@ and followed over HTTP, computed by the job runner, kept across a restart, the s
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -24,14 +23,9 @@ SAMPLES = 8
 
 
 def _start(data: Path, *args: str) -> ServerProcess:
-    saved = dict(os.environ)
-    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
-    try:
-        process = ServerProcess(data, None, *args)
-        process.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    env = {"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"}
+    process = ServerProcess(data, None, *args, env=env)
+    process.start()
     return process
 
 
@@ -159,13 +153,7 @@ def test_a_review_survives_a_restart_and_is_rate_limited(
     reviewing.stop()
     # The same data folder, now with a limit on reviews.
     reviewing.args = (*reviewing.args, "--limit", "off", "--limit", "reviews=3/minute")
-    saved = dict(os.environ)
-    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
-    try:
-        reviewing.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    reviewing.start()  # its own environment (env) again
     url = f"{reviewing.url}/api/games/{game_id}/review"
     kept = httpx.get(url, params={"seat": 0}).json()
     assert kept["status"] == "done" and kept["review"] == review

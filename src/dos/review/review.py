@@ -32,7 +32,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -263,13 +263,31 @@ def decisions(record: Record, seat: int) -> tuple[list[Decision], list[Obligatio
     return found, tracker.missed, tracker.calls, tracker.catches
 
 
-def review_record(record: Record, seat: int, *, samples: int = SAMPLES, seed: int = 0) -> Review:
-    """The review of ``seat`` in ``record`` (see the module docstring)."""
+def review_record(
+    record: Record,
+    seat: int,
+    *,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """The review of ``seat`` in ``record`` (see the module docstring). With ``progress``, the
+    decisions are reviewed one at a time (the same review: each decision's samples come from
+    its own seed) and ``progress(done, total)`` is called after each."""
     if samples < 2:
         raise ValueError("samples: at least 2")
     replay(record)  # the whole record checked first, its result line included
     found, missed, calls, catches = decisions(record, seat)
-    entries, forced = review_decisions(found, samples=samples, seed=seed, game=game_key(record))
+    key = game_key(record)
+    if progress is None:
+        entries, forced = review_decisions(found, samples=samples, seed=seed, game=key)
+    else:
+        entries, forced = [], 0
+        for done, decision in enumerate(found, 1):
+            judged, single = review_decisions([decision], samples=samples, seed=seed, game=key)
+            entries += judged
+            forced += single
+            progress(done, len(found))
     options = start(record).options
     return Review(
         seat=seat,

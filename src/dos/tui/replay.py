@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from dos import records
 from dos.i18n import text
 from dos.i18n.describe import Before, describe
-from dos.review import SAMPLES, Entry, Review, decisions, review_decisions
-from dos.review.review import game_key
+from dos.review import SAMPLES, Entry, Review, review_record
 from dos.rules.official import State, apply, parse_action
 
 
@@ -91,30 +90,8 @@ def review_seat(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> SeatReview:
-    """The review of ``seat`` in ``record``, exactly ``dos.review.review_record``'s, made one
-    decision at a time; ``progress(done, total)`` after each. CPU work of seconds: the
-    terminal runs it on a worker thread."""
-    found, missed, calls, catches = decisions(record, seat)
-    entries: list[Entry] = []
-    forced = 0
-    key = game_key(record)
-    for done, decision in enumerate(found, 1):
-        judged, single = review_decisions([decision], samples=samples, seed=seed, game=key)
-        entries += judged
-        forced += single
-        if progress is not None:
-            progress(done, len(found))
-    options = records.start(record).options
-    review = Review(
-        seat=seat,
-        players=options.players,
-        target=options.target_score,
-        samples=samples,
-        seed=seed,
-        entries=tuple(entries),
-        forced=forced,
-        calls_made=calls,
-        catches_made=catches,
-        missed=tuple(missed),
-    )
+    """The review of ``seat`` in ``record`` (``dos.review.review_record``), one decision at a
+    time; ``progress(done, total)`` after each. CPU work of seconds: the terminal runs it on a
+    worker thread."""
+    review = review_record(record, seat, samples=samples, seed=seed, progress=progress)
     return SeatReview(seat, review)
