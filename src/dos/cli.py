@@ -218,6 +218,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     if args.bot_delay < 0 or args.grace < 0 or args.pause < 0:
         raise _RejectedError("--bot-delay, --grace, --pause: not negative")
+    if not 0 < args.bot_effort <= 1:
+        raise _RejectedError("--bot-effort: more than 0 and at most 1")
     try:
         limits = Limits().with_changes(args.limit)
     except ValueError as error:
@@ -237,7 +239,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
         data=Path(args.data),
         database=args.database,
         settings=Settings(
-            bot_delay=args.bot_delay, grace_seconds=args.grace, pause_seconds=args.pause
+            bot_delay=args.bot_delay,
+            bot_effort=args.bot_effort,
+            grace_seconds=args.grace,
+            pause_seconds=args.pause,
         ),
         limits=limits,
         redis=args.redis,
@@ -489,6 +494,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1.0,
         metavar="SCALE",
         help="scale of the bots' human-like delays (0: instant)",
+    )
+    p.add_argument(
+        "--bot-effort",
+        type=float,
+        default=1.0,
+        metavar="SHARE",
+        help="share of their levels' thinking budgets the searching bots use (default 1; "
+        "less spares a small machine, and the bots play weaker)",
     )
     p.add_argument(
         "--grace",

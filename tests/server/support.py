@@ -79,7 +79,9 @@ class ServerProcess:
     def start(self) -> str:
         """Starts the server; returns its base URL once it listens."""
         command = [sys.executable, "-m", "dos", "serve", "--port", "0", "--data", str(self.data)]
-        command += ["--bot-delay", "0", "--pause", "0", *self.args]
+        # Instant bots searching with a tenth of their budgets: these tests check what the
+        # server does with their actions, not the actions' strength.
+        command += ["--bot-delay", "0", "--bot-effort", "0.1", "--pause", "0", *self.args]
         if "--limit" not in self.args:
             command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:

@@ -41,6 +41,18 @@ class Budget:
     seconds: float | None = None
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
+    def scaled(self, effort: float) -> Budget:
+        """The budget times ``effort`` (iterations and seconds; at least one iteration).
+
+        >>> Budget(iterations=800, seconds=1.0).scaled(0.1)
+        Budget(iterations=80, seconds=0.1)
+        """
+        if effort == 1.0:
+            return self
+        iterations = None if self.iterations is None else max(1, round(self.iterations * effort))
+        seconds = None if self.seconds is None else self.seconds * effort
+        return Budget(iterations, seconds, self.clock)
+
 
 class BotError(Exception):
     """A bot returned something that is not one of its legal turn actions."""

@@ -113,9 +113,17 @@ class BotDriver:
     """Plays the bot seats of one table."""
 
     def __init__(
-        self, table: BotTable, scale: float, seed: int, metrics: Metrics | None = None
+        self,
+        table: BotTable,
+        scale: float,
+        seed: int,
+        metrics: Metrics | None = None,
+        effort: float = 1.0,
     ) -> None:
         self.table = table
+        self.effort = effort
+        """The share of their levels' budgets the searching bots think with
+        (``dos serve --bot-effort``): 1 as the levels say."""
         self.metrics = metrics
         """Where decisions are timed and counted (``dos.server.metrics``), if anywhere."""
         self.scale = scale
@@ -274,7 +282,8 @@ class BotDriver:
         view = self.support.seat_view(self.table.state, seat)
         rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
         bot: Any = player.bot
-        choose: Callable[[], Any] = lambda: bot.choose(view, rng, player.budget)  # noqa: E731
+        budget = player.budget.scaled(self.effort)
+        choose: Callable[[], Any] = lambda: bot.choose(view, rng, budget)  # noqa: E731
         metrics = self.metrics
         if metrics is None:
             if level in self.support.search_levels():

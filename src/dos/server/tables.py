@@ -85,6 +85,9 @@ class Settings:
     """How the server runs tables."""
 
     bot_delay: float = 1.0
+    bot_effort: float = 1.0
+    """The share of their levels' budgets (iterations and seconds) the searching bots think
+    with: 1 as the levels say; less spares a small machine (the bots play weaker)."""
     """Scale of the bots' delays: 1 human-like, 0 instant."""
     grace_seconds: float = 10.0
     """After a turn timer runs out, or a player's connection closes during a game: the wait
@@ -148,7 +151,9 @@ class Table:
         self.pause = RoundPause()
         """The pause between rounds (``dos.server.pause``)."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.bots = BotDriver(self, settings.bot_delay, 0, settings.metrics)
+        self.bots = BotDriver(
+            self, settings.bot_delay, 0, settings.metrics, effort=settings.bot_effort
+        )
         self.chat = ChatRoom(stored.code, db, stored.chat)
         self.hints_allowed = False
         """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
