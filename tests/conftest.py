@@ -45,19 +45,3 @@ def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Generator[None, A
     if in_ci and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped, which CI=true does not allow: {report.longrepr}"
-
-
-LONG_FIRST = ("web", "server", "agents", "rl", "tui")
-"""The folders whose modules run longest (browsers, servers, training), in the order they
-are handed out: pytest-xdist gives each worker whole modules in the order collected
-(``--dist loadscope``), so the long ones start first and the short ones fill the end, not a
-long module started last on one worker while the others wait."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        parts = item.path.parts
-        folder = parts[parts.index("tests") + 1] if "tests" in parts[:-1] else ""
-        return LONG_FIRST.index(folder) if folder in LONG_FIRST else len(LONG_FIRST)
-
-    items.sort(key=rank)  # stable: each module keeps its own order
