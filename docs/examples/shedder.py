@@ -16,8 +16,8 @@ import random
 
 from dos.bots.base import Budget, turn_choices
 from dos.bots.reflex import Reflex
-from dos.rules.official.cards import IS_WILD, POINTS
 from dos.rules.official import Action, Kind, SeatView
+from dos.rules.official.cards import IS_WILD, POINTS
 
 
 def _points(cards: tuple[int, ...]) -> int:

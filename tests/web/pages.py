@@ -61,6 +61,15 @@ def open_page(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # a text the page's catalogs lack (i18n.js says so on the console): an error of the page
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and message.text.startswith("missing text:")
+            else None
+        ),
+    )
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(url)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
@@ -169,14 +178,15 @@ def take_step(page: Page) -> str:
     else:  # drawn, and no match: lay the first card
         page.locator("#hand button.card").first.click()
         done, control = "lay", "#btn-lay"
-    button = page.locator(control)
-    if not (button.is_visible() and button.is_enabled()):
-        # Read from a state that has gone by (its update was on the way): act on the next.
-        wait_for_change(page, before)
-        return "stale"
-    button.click()
+    # Checked and pressed in one go, in the page: between a check here and a click the state
+    # may move on (its update was on the way). Then the step acts on the next one.
+    pressed = page.evaluate(
+        "selector => { const b = document.querySelector(selector);"
+        " if (!b || b.disabled || b.offsetParent === null) return false; b.click(); return true; }",
+        control,
+    )
     wait_for_change(page, before)
-    return done
+    return done if pressed else "stale"
 
 
 def draw_lay_and_wait(page: Page) -> None:

@@ -144,8 +144,9 @@ class ScriptedTable:
 
     # --- the page ---------------------------------------------------------------------------
 
-    def open(self, page: Page) -> None:
-        """Seats ``page`` at this table (seat 0) and shows it the game as it stands now."""
+    def open(self, page: Page, wait: bool = True) -> None:
+        """Seats ``page`` at this table (seat 0) and shows it the game as it stands now
+        (``wait``: until the page shows it)."""
         page.route_web_socket(re.compile(r"/ws/"), self._route)
         page.add_init_script(f"({FRAMES_JS})()")  # after the route's: it wraps the routed one
         page.evaluate(
@@ -154,8 +155,9 @@ class ScriptedTable:
             CODE,
         )
         page.goto(page.url.rstrip("/") + f"/t/{CODE}")
-        expect(page.locator("#view-table")).to_be_visible()
-        expect(page.locator("body")).to_have_attribute("data-version", str(self.version))
+        if wait:
+            expect(page.locator("#view-table")).to_be_visible()
+            expect(page.locator("body")).to_have_attribute("data-version", str(self.version))
 
     def _route(self, socket: WebSocketRoute) -> None:
         self.socket = socket

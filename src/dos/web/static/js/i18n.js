@@ -81,12 +81,24 @@ export function has(key) {
 /** The text `key` with its `{placeholders}` filled from `params`. */
 export function t(key, params = {}) {
   let template = texts[key] ?? fallback[key];
-  if (template === undefined) return key;
+  if (template === undefined) return missing(key);
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole);
 }
 
 const pluralRules = new Map();
+
+const reported = new Set();
+
+/** A text the loaded catalogs lack: said once on the console (the page's tests fail on it),
+ * and shown as its key rather than as nothing. */
+function missing(key) {
+  if (Object.keys(fallback).length && !reported.has(key)) {
+    reported.add(key);
+    console.error(`missing text: ${key}`);
+  }
+  return key;
+}
 
 /** The CLDR plural category of `count` in `code` ("one", "few", "other"...). */
 export function pluralCategory(count, code = current) {
@@ -102,7 +114,7 @@ export function tn(key, count, params = {}) {
       if (form in catalog) return t(form, params);
     }
   }
-  return key;
+  return missing(key);
 }
 
 /** Server-sent words `{key, params}` in the page's language: a param that is itself such

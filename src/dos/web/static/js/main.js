@@ -249,6 +249,13 @@ function renderTable() {
   }
   if (!app.view) return;
   if (app.shown !== "rules" && app.shown !== "replay") showView("table");
+  if (app.table.rules === "classic" && !classicView) {
+    // classic.js loads at its first table, which is drawn then: until it is, this page shows
+    // no state of the game, and <body> says none (a test or a person acting on it would
+    // find no hand to act with).
+    loadClassic();
+    return;
+  }
   // For people and tests alike: the state this page shows, on <body>.
   const body = document.body.dataset;
   body.version = String(app.version);
@@ -268,10 +275,6 @@ function renderTable() {
   $("btn-replay").hidden = app.table.game_id === null || app.table.game_id === undefined;
   $("leave-table").hidden = app.seat === null || over;  // after a game: the button below
   host.renderTable(app.table, app.seat, send, tableLevels());
-  if (app.table.rules === "classic" && !classicView) {
-    loadClassic();  // classic.js loads at its first table, which is drawn again then
-    return;
-  }
   tableView = app.table.rules === "classic" ? classicView : officialView;
   body.rules = app.table.rules;
   tableView.render(model());
