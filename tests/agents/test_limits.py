@@ -14,10 +14,12 @@ from server.support import ServerProcess, create_table
 
 @pytest.fixture(scope="module")
 def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server that allows a client 6 look-ups a minute and 1 message (nothing else is
-    limited)."""
+    """A server that allows a client 6 look-ups and 1 message a day (nothing else is
+    limited). A day, not a minute: the busy counters are sliding window counters, whose
+    count is an estimate across a window's edge, and a test that counts exactly must not
+    straddle one."""
     data: Path = tmp_path_factory.mktemp("strict")
-    limits = ["--limit", "off", "--limit", "lookup=6/minute", "--limit", "client_messages=1/minute"]
+    limits = ["--limit", "off", "--limit", "lookup=6/day", "--limit", "client_messages=1/day"]
     process = ServerProcess(data, None, *limits)
     process.start()
     yield process
@@ -52,8 +54,8 @@ def test_agent_requests_count_as_lookups_and_actions_as_messages(
 
 @pytest.fixture(scope="module")
 def few_messages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server that allows a client 1 message a minute (nothing else is limited)."""
-    limits = ["--limit", "off", "--limit", "client_messages=1/minute"]
+    """A server that allows a client 1 message a day (nothing else is limited)."""
+    limits = ["--limit", "off", "--limit", "client_messages=1/day"]
     process = ServerProcess(tmp_path_factory.mktemp("few"), None, *limits)
     process.start()
     yield process

@@ -88,7 +88,7 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
 
 
 def test_the_tutorial_is_rate_limited_like_the_other_lookups(tmp_path: Path) -> None:
-    with client_for(tmp_path, "lookup=3/minute") as limited:
+    with client_for(tmp_path, "lookup=3/day") as limited:
         codes = [
             limited.post("/api/learn/single_number_match", json={"actions": []}).status_code
             for _ in range(4)

@@ -93,7 +93,7 @@ async def test_old_pages_cost_the_client_its_replay_budget(
     tmp_path: Path, meter: LoopMeter
 ) -> None:
     long_game(tmp_path, LONG)
-    with InProcessServer(tmp_path, meter, "work=1000/minute") as server:
+    with InProcessServer(tmp_path, meter, "work=1000/day") as server:
         request = {"type": "log", "before": 900}
         first = await _messages(f"{server.ws_url}/ws/LONG22", "log", request)
         assert first[-1]["first"] == 700

@@ -317,9 +317,9 @@ def test_the_table_list_is_paginated(server: ServerProcess) -> None:
 
 def test_creates_joins_and_lookups_are_rate_limited_per_client(tmp_path: Path) -> None:
     """Item 4: past its limit a client gets 429 with the JSON error body ``rate_limited``
-    (here 3 creates, 3 joins and 5 look-ups a minute; the limits are set, not the
+    (here 3 creates, 3 joins a minute and 5 look-ups a day; the limits are set, not the
     defaults, so that a handful of requests reach them)."""
-    limits = ["create=3/minute", "join=3/minute", "lookup=5/minute"]
+    limits = ["create=3/minute", "join=3/minute", "lookup=5/day"]
     own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
     own.start()
     try:

@@ -555,8 +555,8 @@ async def _ping_answer(player: WsPlayer, tag: str) -> str:
 async def test_reconnecting_does_not_renew_a_clients_message_budget(tmp_path: Path) -> None:
     """Item 6: the message budget is the client's (its address), not the connection's: once
     spent, a new connection from the same client is refused ``rate_limited`` (or closed
-    with 4429) at once (here 20 messages a minute, the per-connection limits lifted)."""
-    limits = ["client_messages=20/minute", "messages=off", "syncs=off"]
+    with 4429) at once (here 20 messages a day, the per-connection limits lifted)."""
+    limits = ["client_messages=20/day", "messages=off", "syncs=off"]
     own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
     own.start()
     try:

@@ -32,8 +32,8 @@ def tight(tmp_path: Path) -> Iterator[ServerProcess]:
     server = _server(
         tmp_path,
         "create=3/minute",
-        "client_messages=50/minute",
-        "messages=1000/minute",
+        "client_messages=50/day",
+        "messages=1000/day",
         "connects=1000/minute",
         "syncs=2/minute",
         "header_seconds=0.5",

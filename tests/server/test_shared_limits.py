@@ -48,8 +48,8 @@ def _create(client: TestClient) -> int:
 
 def test_two_processes_share_one_clients_budget(tmp_path: Path, shared_redis: str) -> None:
     database = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
-    one = _app(tmp_path / "one", database, shared_redis, "create=3/minute", "lookup=4/minute")
-    other = _app(tmp_path / "other", database, shared_redis, "create=3/minute", "lookup=4/minute")
+    one = _app(tmp_path / "one", database, shared_redis, "create=3/minute", "lookup=4/day")
+    other = _app(tmp_path / "other", database, shared_redis, "create=3/minute", "lookup=4/day")
     with one, other:
         assert [_create(one), _create(other), _create(one)] == [201, 201, 201]
         refused = other.post("/api/tables", json={"name": "Ada", "seats": [None, "easy"]})

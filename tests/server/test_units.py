@@ -115,7 +115,7 @@ def test_the_life_cycle_allows_only_its_moves() -> None:
 
 
 def test_a_clients_budget_is_shared_by_its_connections() -> None:
-    counters = Counters(Limits().with_changes(["client_messages=10/minute"]))
+    counters = Counters(Limits().with_changes(["client_messages=10/day"]))
     first = sum(counters.allow("client_messages", "10.0.0.1") for _ in range(6))
     second = sum(counters.allow("client_messages", "10.0.0.1") for _ in range(6))
     assert (first, second) == (6, 4)
