@@ -14,12 +14,17 @@ with ``pytest --hypothesis-profile=NAME``.
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from server.support import ServerProcess
 
 settings.register_profile(
     "dev",
@@ -45,3 +50,32 @@ def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Generator[None, A
     if in_ci and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped, which CI=true does not allow: {report.longrepr}"
+
+
+_LOOPBACK = itertools.count()
+
+
+@pytest.fixture
+def loopback() -> str:
+    """A loopback address of this test's own to connect from, ``127.0.X.Y`` (the whole
+    127.0.0.0/8 is the loopback, 127.0.0.1 left to the other tests): a server keys its
+    per-client limits by the client's address, so on a server that tests share, this test
+    is a fresh client whatever the others did."""
+    number = next(_LOOPBACK)
+    return f"127.0.{number // 250}.{number % 250 + 2}"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server with SQLite in a fresh data folder, instant bots and a rate limit that
+    instant test players never reach, shared by the server and agent tests (the browser tests
+    have their own, ``tests/web/conftest.py``). ``DOS_SERVER_LOG=FILE`` keeps its output."""
+    from server.support import ServerProcess
+
+    process = ServerProcess(tmp_path_factory.mktemp("data"), None, "--grace", "0.2")
+    process.start()
+    yield process
+    process.stop()
+    log = os.environ.get("DOS_SERVER_LOG")
+    if log:
+        Path(log).write_text("".join(process.output), encoding="utf-8")

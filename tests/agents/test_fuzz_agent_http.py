@@ -41,6 +41,7 @@ from schemathesis.specs.openapi.checks import (
 from server.support import ServerProcess, create_table, join_table
 from server.test_fuzz_mcp import (
     MAX_WAIT,
+    SHORT_WAIT,
     TOKEN_KINDS,
     VALID_TOKENS,
     Watch,
@@ -191,14 +192,14 @@ class Table:
 
 def _guard_wait(query: dict[str, Any]) -> None:
     """A long poll of a real seat is kept short: a timeout the server would wait out for over
-    0.3 s (none given: 30 s) becomes 0.3."""
+    ``SHORT_WAIT`` (none given: 30 s) becomes ``SHORT_WAIT``."""
     value = query.get("timeout", MAX_WAIT)
     try:
         seconds = float(value)
     except (TypeError, ValueError):
         return
-    if 0.3 < seconds <= MAX_WAIT:
-        query["timeout"] = 0.3
+    if SHORT_WAIT < seconds <= MAX_WAIT:
+        query["timeout"] = SHORT_WAIT
 
 
 def content_type(response: Any) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from server.support import ServerProcess, create_table
+from server.support import TIMEOUT, ServerProcess, create_table
 
 
 @pytest.fixture(scope="module")
@@ -53,26 +54,60 @@ def test_agent_requests_count_as_lookups_and_actions_as_messages(
 
 
 @pytest.fixture(scope="module")
-def few_messages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server that allows a client 1 message a day (nothing else is limited)."""
-    limits = ["--limit", "off", "--limit", "client_messages=1/day"]
-    process = ServerProcess(tmp_path_factory.mktemp("few"), None, *limits)
+def few(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that allows a client 1 message a day, 3 tables and 3 joins a minute
+    (nothing else is limited). Each test is a client of its own there (``loopback``: the
+    limits are per client address)."""
+    limits = ["off", "client_messages=1/day", "create=3/minute", "join=3/minute"]
+    process = ServerProcess(
+        tmp_path_factory.mktemp("few"), None, *[a for x in limits for a in ("--limit", x)]
+    )
     process.start()
     yield process
     process.stop()
 
 
+@pytest.fixture
+def http(loopback: str) -> Iterator[httpx.Client]:
+    """An HTTP client connecting from the test's own address (``loopback``)."""
+    transport = httpx.HTTPTransport(local_address=loopback)
+    with httpx.Client(transport=transport, timeout=TIMEOUT) as session:
+        yield session
+
+
+def _create(http: httpx.Client, url: str, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables`` as ``http``'s client; returns the seat grant."""
+    response = http.post(f"{url}/api/tables", json={"name": "Host", **body})
+    assert response.status_code == 201, response.text
+    grant: dict[str, Any] = response.json()
+    return grant
+
+
+def _mcp_http(loopback: str) -> Any:
+    """The MCP client's HTTP client (``httpx2``, the MCP SDK's), connecting from
+    ``loopback``, with the SDK's own timeouts."""
+    import httpx2
+
+    return httpx2.AsyncClient(
+        timeout=httpx2.Timeout(30.0, read=300.0),
+        transport=httpx2.AsyncHTTPTransport(local_address=loopback),
+    )
+
+
 @pytest.mark.asyncio
-async def test_mcp_actions_count_as_messages_of_their_client(few_messages: ServerProcess) -> None:
+async def test_mcp_actions_count_as_messages_of_their_client(
+    few: ServerProcess, http: httpx.Client, loopback: str
+) -> None:
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    url = few_messages.url
-    grant = create_table(url, seats=[None, "easy"])
+    url = few.url
+    grant = _create(http, url, seats=[None, "easy"])
     auth = {"authorization": f"Bearer {grant['token']}"}
-    assert httpx.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
+    assert http.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
     async with (
-        streamable_http_client(f"{url}/mcp") as (read, write),
+        _mcp_http(loopback) as client,
+        streamable_http_client(f"{url}/mcp", http_client=client) as (read, write),
         ClientSession(read, write) as session,
     ):
         await session.initialize()
@@ -83,29 +118,20 @@ async def test_mcp_actions_count_as_messages_of_their_client(few_messages: Serve
         assert second.is_error and "refused (rate_limited)" in second.content[0].text
 
 
-@pytest.fixture(scope="module")
-def few_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server that allows a client 3 tables and 3 joins a minute (nothing else limited)."""
-    limits = ["--limit", "off", "--limit", "create=3/minute", "--limit", "join=3/minute"]
-    process = ServerProcess(tmp_path_factory.mktemp("tables"), None, *limits)
-    process.start()
-    yield process
-    process.stop()
-
-
 @pytest.mark.asyncio
 async def test_mcp_meets_the_same_create_and_join_limits_as_rest(
-    few_tables: ServerProcess,
+    few: ServerProcess, http: httpx.Client, loopback: str
 ) -> None:
     """One limit per operation, whatever the path: tables made over MCP and over REST count
     together, and so do joins."""
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    url = few_tables.url
-    code = create_table(url, seats=[None, None, None, None])["code"]  # 1 of 3, over REST
+    url = few.url
+    code = _create(http, url, seats=[None, None, None, None])["code"]  # 1 of 3, over REST
     async with (
-        streamable_http_client(f"{url}/mcp") as (read, write),
+        _mcp_http(loopback) as client,
+        streamable_http_client(f"{url}/mcp", http_client=client) as (read, write),
         ClientSession(read, write) as session,
     ):
         await session.initialize()
@@ -117,23 +143,23 @@ async def test_mcp_meets_the_same_create_and_join_limits_as_rest(
             for i in range(3)
         ]
         assert [j.is_error for j in joins] == [False, False, False]
-    refused = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Late"})
+    refused = http.post(f"{url}/api/tables/{code}/join", json={"name": "Late"})
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
     assert int(refused.headers["retry-after"]) >= 1
-    again = httpx.post(f"{url}/api/tables", json={"name": "Ada"})
+    again = http.post(f"{url}/api/tables", json={"name": "Ada"})
     assert again.status_code == 429 and again.json()["code"] == "rate_limited"
 
 
 @pytest.mark.asyncio
 async def test_mcp_wait_refuses_a_timeout_that_is_no_number_of_seconds(
-    few_messages: ServerProcess,
+    few: ServerProcess, http: httpx.Client
 ) -> None:
     """``NaN``, infinities and values past 30 s are refused over MCP as over HTTP, at once."""
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    url = few_messages.url
-    token = create_table(url, seats=[None, "easy"])["token"]
+    url = few.url
+    token = _create(http, url, seats=[None, "easy"])["token"]
     async with (
         streamable_http_client(f"{url}/mcp") as (read, write),
         ClientSession(read, write) as session,
@@ -150,15 +176,13 @@ async def test_mcp_wait_refuses_a_timeout_that_is_no_number_of_seconds(
         headers={"authorization": f"Bearer {token}"},
     )
     assert over_http.status_code == 422
-    assert not any("Traceback" in line for line in few_messages.output)
+    assert not any("Traceback" in line for line in few.output)
 
 
-def test_get_mcp_opens_no_stream(few_messages: ServerProcess) -> None:
+def test_get_mcp_opens_no_stream(few: ServerProcess) -> None:
     """The MCP endpoint answers one JSON body per POST; a GET (which would open an event
     stream that never ends) is refused at once."""
-    answer = httpx.get(
-        f"{few_messages.url}/mcp", headers={"accept": "text/event-stream"}, timeout=10
-    )
+    answer = httpx.get(f"{few.url}/mcp", headers={"accept": "text/event-stream"}, timeout=10)
     assert answer.status_code == 405
     assert answer.json()["code"] == "method_not_allowed"
     assert "POST" in answer.headers.get("allow", "")

@@ -1,28 +1,14 @@
-"""Fixtures of the server tests: a running server, and PostgreSQL when it is installed."""
+"""Fixtures of the server tests: PostgreSQL when it is installed (the running server they
+share, ``server``, is in ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from server.support import PostgresCluster, ServerProcess
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server with SQLite in a fresh data folder, instant bots and a rate limit that
-    instant test players never reach, shared by the tests. ``DOS_SERVER_LOG=FILE`` keeps its
-    output."""
-    process = ServerProcess(tmp_path_factory.mktemp("data"), None, "--grace", "0.2")
-    process.start()
-    yield process
-    process.stop()
-    log = os.environ.get("DOS_SERVER_LOG")
-    if log:
-        Path(log).write_text("".join(process.output), encoding="utf-8")
+from server.support import PostgresCluster
 
 
 @pytest.fixture(scope="session")

@@ -238,9 +238,14 @@ class WsPlayer:
     """A client of one seat (or a spectator): keeps the version, view and history it was told,
     and validates every message against the protocol's schemas."""
 
-    def __init__(self, ws_url: str, code: str, token: str | None) -> None:
+    def __init__(
+        self, ws_url: str, code: str, token: str | None, local_address: str | None = None
+    ) -> None:
         self.url = f"{ws_url}/ws/{code}"
         self.token = token
+        self.local_address = local_address
+        """The loopback address to connect from (a test's own ``loopback``: a client of its
+        own to the server's per-client limits); default: the system's choice."""
         self.ws: ClientConnection | None = None
         self.messages: list[dict[str, Any]] = []
         self.seat: int | None = None
@@ -255,7 +260,14 @@ class WsPlayer:
 
     async def connect(self, hello: bool = True) -> WsPlayer:
         """Opens the connection and says hello; waits for the full state."""
-        self.ws = await connect(self.url, max_size=2**24, open_timeout=TIMEOUT)
+        where = {"local_addr": (self.local_address, 0)} if self.local_address else {}
+        # Every message the server sends is taken in, as a browser does (``max_queue=None``:
+        # no flow control). With a bounded queue a connection that a test closes with more
+        # than 16 messages unread stops reading, misses the server's close frame and waits
+        # for the close timeout (10 s) before it drops the connection.
+        self.ws = await connect(
+            self.url, max_size=2**24, max_queue=None, open_timeout=TIMEOUT, **where
+        )
         if hello:
             await self.send({"type": "hello", "protocol": 1, "token": self.token})
             welcome = await self.expect("welcome")

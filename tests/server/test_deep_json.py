@@ -5,7 +5,6 @@ number past Python's 4,300 digits."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -30,12 +29,9 @@ BODIES = {
 
 
 @pytest.fixture(scope="module")
-def deep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server of its own: after every deep body it must still answer."""
-    server = ServerProcess(tmp_path_factory.mktemp("deep"), None)
-    server.start()
-    yield server
-    server.stop()
+def deep(server: ServerProcess) -> ServerProcess:
+    """The server the tests share (``server``): after every deep body it must still answer."""
+    return server
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -315,30 +315,45 @@ def test_the_table_list_is_paginated(server: ServerProcess) -> None:
             _check_error_body(response)
 
 
-def test_creates_joins_and_lookups_are_rate_limited_per_client(tmp_path: Path) -> None:
-    """Item 4: past its limit a client gets 429 with the JSON error body ``rate_limited``
-    (here 3 creates, 3 joins a minute and 5 look-ups a day; the limits are set, not the
-    defaults, so that a handful of requests reach them)."""
-    limits = ["create=3/minute", "join=3/minute", "lookup=5/day"]
-    own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
+@pytest.fixture(scope="module")
+def limiting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server with the limits of the two tests below (3 creates and 3 joins a minute, 5
+    look-ups a day, a 1 s request deadline and 3 connections a client; set, not the defaults, so
+    that a handful of requests reach them). Each test is a client of its own there
+    (``loopback``: the limits are per client address)."""
+    limits = [
+        "create=3/minute",
+        "join=3/minute",
+        "lookup=5/day",
+        "header_seconds=1",
+        "client_connections=3",
+    ]
+    own = ServerProcess(
+        tmp_path_factory.mktemp("limited"), None, *[a for x in limits for a in ("--limit", x)]
+    )
     own.start()
-    try:
-        with httpx.Client(base_url=own.url, timeout=TIMEOUT) as client:
-            body = {"name": "Ada", "seats": [None, None, None, None]}
-            creates = [client.post("/api/tables", json=body) for _ in range(10)]
-            code = creates[0].json()["code"]
-            joins = [
-                client.post(f"/api/tables/{code}/join", json={"name": "Bob"}) for _ in range(10)
-            ]
-            lookups = [client.get("/api/tables") for _ in range(20)]
-        for answers in (creates, joins, lookups):
-            assert answers[0].status_code < 400, answers[0].text
-            limited = [a for a in answers if a.status_code == 429]
-            assert limited, [a.status_code for a in answers]
-            assert _check_error_body(limited[0])["code"] == "rate_limited"
-            assert all(a.status_code < 500 for a in answers)
-    finally:
-        own.stop()
+    yield own
+    own.stop()
+
+
+def test_creates_joins_and_lookups_are_rate_limited_per_client(
+    limiting: ServerProcess, loopback: str
+) -> None:
+    """Item 4: past its limit a client gets 429 with the JSON error body ``rate_limited``
+    (here 3 creates, 3 joins and 5 look-ups a minute)."""
+    transport = httpx.HTTPTransport(local_address=loopback)
+    with httpx.Client(base_url=limiting.url, timeout=TIMEOUT, transport=transport) as client:
+        body = {"name": "Ada", "seats": [None, None, None, None]}
+        creates = [client.post("/api/tables", json=body) for _ in range(10)]
+        code = creates[0].json()["code"]
+        joins = [client.post(f"/api/tables/{code}/join", json={"name": "Bob"}) for _ in range(10)]
+        lookups = [client.get("/api/tables") for _ in range(20)]
+    for answers in (creates, joins, lookups):
+        assert answers[0].status_code < 400, answers[0].text
+        limited = [a for a in answers if a.status_code == 429]
+        assert limited, [a.status_code for a in answers]
+        assert _check_error_body(limited[0])["code"] == "rate_limited"
+        assert all(a.status_code < 500 for a in answers)
 
 
 def _read_all(sock: socket.socket) -> bytes:
@@ -353,33 +368,37 @@ def _read_all(sock: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
-def test_slow_clients_are_timed_out_and_connections_capped(tmp_path: Path) -> None:
+def test_slow_clients_are_timed_out_and_connections_capped(
+    limiting: ServerProcess, loopback: str
+) -> None:
     """Item 7: a request not sent whole in time is answered 408 (or the connection closed),
     and a client past its connection cap has its new connections closed at once (here a
     1 s request deadline and 3 connections a client)."""
-    limits = ["header_seconds=1", "client_connections=3"]
-    own = ServerProcess(tmp_path / "data", None, *[a for x in limits for a in ("--limit", x)])
-    own.start()
-    host, port = own.url.removeprefix("http://").rsplit(":", 1)
+    host, port = limiting.url.removeprefix("http://").rsplit(":", 1)
+
+    def connect() -> socket.socket:
+        return socket.create_connection(
+            (host, int(port)), timeout=TIMEOUT, source_address=(loopback, 0)
+        )
+
     held: list[socket.socket] = []
     try:
-        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as slow:
+        with connect() as slow:
             slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # never finished
             answer = _read_all(slow)
         assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:200]
-        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as silent:
+        with connect() as silent:
             assert _read_all(silent)[:12] in (b"", b"HTTP/1.1 408")
         for _ in range(3):
-            sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
+            sock = connect()
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
             sock.settimeout(TIMEOUT)
             assert sock.recv(12) == b"HTTP/1.1 200"  # served, and kept open (keep-alive)
             held.append(sock)
-        with socket.create_connection((host, int(port)), timeout=TIMEOUT) as extra:
+        with connect() as extra:
             with contextlib.suppress(OSError):
                 extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
             assert _read_all(extra) == b"", "a fourth connection of the client was served"
     finally:
         for sock in held:
             sock.close()
-        own.stop()

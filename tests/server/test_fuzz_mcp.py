@@ -58,6 +58,9 @@ CLIENT_TIMEOUT = 15.0
 """Seconds a request may take: a fuzzed ``wait`` is kept under a second (``_guard_wait``)."""
 MAX_WAIT = 30.0
 """The longest wait (``dos.agents.service.MAX_WAIT_SECONDS``)."""
+SHORT_WAIT = 0.05
+"""The longest a fuzzed ``wait`` of a real seat lasts (``_guard_wait``): nothing but the
+fuzzed requests moves the fuzzed table (no bots), so a longer one would only time out later."""
 BODY_LIMIT = 16384
 """The server reads request bodies up to this many bytes (413 past it: see the explicit case)."""
 
@@ -895,8 +898,8 @@ class Table:
 
 def _guard_wait(args: dict[str, Any]) -> None:
     """A ``wait`` of a real seat is kept short: a timeout the server would wait out for over
-    0.3 s (from 0.3 to 30 s, or none given: 30 s) becomes 0.3. Anything else (NaN, Infinity,
-    over 30, negative, not a number) it refuses at once."""
+    ``SHORT_WAIT`` (up to 30 s, or none given: 30 s) becomes ``SHORT_WAIT``. Anything else
+    (NaN, Infinity, over 30, negative, not a number) it refuses at once."""
     value = args.get("timeout", 30.0)
     seconds = math.nan
     if isinstance(value, int | float):
@@ -904,8 +907,8 @@ def _guard_wait(args: dict[str, Any]) -> None:
     elif isinstance(value, str):
         with contextlib.suppress(ValueError):
             seconds = float(value.strip())
-    if 0.3 < seconds <= MAX_WAIT:
-        args["timeout"] = 0.3
+    if SHORT_WAIT < seconds <= MAX_WAIT:
+        args["timeout"] = SHORT_WAIT
 
 
 def play_a_bot_game(mcp: Mcp, rng: random.Random) -> str:

@@ -43,8 +43,12 @@ def _start(data: Path, *args: str) -> ServerProcess:
 
 @pytest.fixture(scope="module")
 def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server whose hints search ``ITERATIONS`` iterations."""
-    process = _start(tmp_path_factory.mktemp("hints"))
+    """A server whose hints search ``ITERATIONS`` iterations, and which allows a client two
+    hints a minute (no other limit). Each test is a client of its own there (``loopback``:
+    the limit is per client address)."""
+    process = _start(
+        tmp_path_factory.mktemp("hints"), "--limit", "off", "--limit", "hints=2/minute"
+    )
     yield process
     process.stop()
 
@@ -87,11 +91,13 @@ def _full_view(player: WsPlayer) -> dict[str, Any]:
 
 
 @pytest.mark.asyncio
-async def test_a_hint_at_a_casual_table_is_the_experts_action(hinting: ServerProcess) -> None:
+async def test_a_hint_at_a_casual_table_is_the_experts_action(
+    hinting: ServerProcess, loopback: str
+) -> None:
     grant = create_table(hinting.url, seats=[None, "easy"], rated=False)
     assert grant["table"]["hints"] is True  # casual, one person
-    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"]).connect()
-    watcher = await WsPlayer(hinting.ws_url, grant["code"], None).connect()
+    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"], loopback).connect()
+    watcher = await WsPlayer(hinting.ws_url, grant["code"], None, loopback).connect()
     await ada.send({"type": "start"})
     await ada.expect("state")
     await _my_turn(ada)
@@ -122,10 +128,10 @@ async def test_a_hint_at_a_casual_table_is_the_experts_action(hinting: ServerPro
 
 
 @pytest.mark.asyncio
-async def test_no_hint_at_a_rated_table(hinting: ServerProcess) -> None:
+async def test_no_hint_at_a_rated_table(hinting: ServerProcess, loopback: str) -> None:
     grant = create_table(hinting.url, seats=[None, "easy"], rated=True)
     assert grant["table"]["hints"] is False
-    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"]).connect()
+    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"], loopback).connect()
     await ada.send({"type": "start"})
     await ada.expect("state")
     await _my_turn(ada)
@@ -141,13 +147,15 @@ async def test_no_hint_at_a_rated_table(hinting: ServerProcess) -> None:
 
 
 @pytest.mark.asyncio
-async def test_with_two_people_only_when_the_host_allows_hints(hinting: ServerProcess) -> None:
+async def test_with_two_people_only_when_the_host_allows_hints(
+    hinting: ServerProcess, loopback: str
+) -> None:
     grant = create_table(hinting.url, seats=[None, None], rated=False)
     assert grant["table"]["hints"] is True  # one person so far
     guest = join_table(hinting.url, grant["code"], "Bob")
     assert guest["table"]["hints"] is False
-    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"]).connect()
-    bob = await WsPlayer(hinting.ws_url, grant["code"], guest["token"]).connect()
+    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"], loopback).connect()
+    bob = await WsPlayer(hinting.ws_url, grant["code"], guest["token"], loopback).connect()
     await bob.send({"type": "allow_hints", "allowed": True})
     refused = await _answer(bob)
     assert refused["code"] == "not_host"
@@ -185,26 +193,22 @@ async def test_with_two_people_only_when_the_host_allows_hints(hinting: ServerPr
 
 
 @pytest.mark.asyncio
-async def test_hints_are_rate_limited_per_client(tmp_path: Path) -> None:
-    server = _start(tmp_path / "data", "--limit", "off", "--limit", "hints=2/minute")
-    try:
-        grant = create_table(server.url, seats=[None, "easy"], rated=False)
-        ada = await WsPlayer(server.ws_url, grant["code"], grant["token"]).connect()
-        await ada.send({"type": "start"})
-        await ada.expect("state")
-        await _my_turn(ada)
-        answers = []
-        for _ in range(3):
-            await ada.send({"type": "hint"})
-            answers.append(await _answer(ada))
-        assert [a["type"] for a in answers[:2]] == ["hint", "hint"]
-        assert (answers[2]["type"], answers[2]["code"]) == ("error", "rate_limited")
-        assert answers[2]["key"] == "game.hint_refused_rate_limited"
-        await ada.close()
-        info = httpx.get(f"{server.url}/api/tables/{grant['code']}").json()
-        assert info["hints"] is True
-    finally:
-        server.stop()
+async def test_hints_are_rate_limited_per_client(hinting: ServerProcess, loopback: str) -> None:
+    grant = create_table(hinting.url, seats=[None, "easy"], rated=False)
+    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"], loopback).connect()
+    await ada.send({"type": "start"})
+    await ada.expect("state")
+    await _my_turn(ada)
+    answers = []
+    for _ in range(3):
+        await ada.send({"type": "hint"})
+        answers.append(await _answer(ada))
+    assert [a["type"] for a in answers[:2]] == ["hint", "hint"]
+    assert (answers[2]["type"], answers[2]["code"]) == ("error", "rate_limited")
+    assert answers[2]["key"] == "game.hint_refused_rate_limited"
+    await ada.close()
+    info = httpx.get(f"{hinting.url}/api/tables/{grant['code']}").json()
+    assert info["hints"] is True
 
 
 # --- the hint's input is the seat's view only ---------------------------------------------------

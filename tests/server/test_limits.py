@@ -1,6 +1,10 @@
 """Abuse held at bay (issue 11): per-client limits that reconnecting does not renew, request
 deadlines and a connection cap, a paginated lobby, bounded resyncs, linear spectator fan-out,
-and a goodbye on shutdown. Each server here runs with the limit under test tightened."""
+and a goodbye on shutdown. Each server here runs with the limit under test tightened.
+
+The tests of the tightened limits share one server (``tight``): each is a client of its own
+there, connecting from a loopback address of its own (``loopback``), so the per-client limits
+each one meets are untouched by the others."""
 
 from __future__ import annotations
 
@@ -26,11 +30,12 @@ def _server(tmp_path: Path, *limits: str) -> ServerProcess:
     return server
 
 
-@pytest.fixture
-def tight(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server with small per-client limits (the other limits at their defaults)."""
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server with small per-client limits (the other limits at their defaults), shared by
+    the tests of those limits, each a client of its own (``loopback``)."""
     server = _server(
-        tmp_path,
+        tmp_path_factory.mktemp("tight"),
         "create=3/minute",
         "client_messages=50/day",
         "messages=1000/day",
@@ -44,12 +49,28 @@ def tight(tmp_path: Path) -> Iterator[ServerProcess]:
     server.stop()
 
 
+@pytest.fixture
+def http(loopback: str) -> Iterator[httpx.Client]:
+    """An HTTP client connecting from the test's own address (``loopback``)."""
+    with httpx.Client(
+        transport=httpx.HTTPTransport(local_address=loopback), timeout=TIMEOUT
+    ) as session:
+        yield session
+
+
+def _create(http: httpx.Client, url: str, **body: object) -> dict[str, str]:
+    """``POST /api/tables`` as ``http``'s client; returns the seat grant."""
+    response = http.post(f"{url}/api/tables", json={"name": "Host", **body})
+    assert response.status_code == 201, response.text
+    grant: dict[str, str] = response.json()
+    return grant
+
+
 @pytest.fixture(scope="module")
-def relaxed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server without per-client limits for the tests that leave it running."""
-    server = _server(tmp_path_factory.mktemp("relaxed"))
-    yield server
-    server.stop()
+def relaxed(server: ServerProcess) -> ServerProcess:
+    """A server without per-client limits for the tests that leave it running: the one the
+    tests share (``server``)."""
+    return server
 
 
 @pytest_asyncio.fixture
@@ -60,34 +81,37 @@ async def doomed(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     server.stop()
 
 
-def test_creating_tables_is_limited_per_client(tight: ServerProcess) -> None:
+def test_creating_tables_is_limited_per_client(tight: ServerProcess, http: httpx.Client) -> None:
     for _ in range(3):
-        create_table(tight.url, seats=[None, "easy"])
-    refused = httpx.post(f"{tight.url}/api/tables", json={"name": "Ada"})
+        _create(http, tight.url, seats=[None, "easy"])
+    refused = http.post(f"{tight.url}/api/tables", json={"name": "Ada"})
     assert refused.status_code == 429
     assert refused.json()["code"] == "rate_limited"
     assert int(refused.headers["retry-after"]) >= 1
 
 
-def test_the_public_list_comes_in_pages(tight: ServerProcess) -> None:
-    made = [create_table(tight.url, seats=[None, "easy"], public=True)["code"] for _ in range(3)]
-    first = httpx.get(f"{tight.url}/api/tables").json()
+def test_the_public_list_comes_in_pages(tight: ServerProcess, http: httpx.Client) -> None:
+    # The only public tables of the shared server: the other tests' tables are private.
+    made = [_create(http, tight.url, seats=[None, "easy"], public=True)["code"] for _ in range(3)]
+    first = http.get(f"{tight.url}/api/tables").json()
     assert first["total"] == 3 and first["limit"] == 2 and len(first["tables"]) == 2
-    rest = httpx.get(f"{tight.url}/api/tables", params={"offset": 2, "limit": 50}).json()
+    rest = http.get(f"{tight.url}/api/tables", params={"offset": 2, "limit": 50}).json()
     assert len(rest["tables"]) == 1
     listed = [t["code"] for t in first["tables"] + rest["tables"]]
     assert sorted(listed) == sorted(made)
 
 
 @pytest.mark.asyncio
-async def test_reconnecting_does_not_renew_the_message_budget(tight: ServerProcess) -> None:
-    host = create_table(tight.url, seats=[None, "easy"])
+async def test_reconnecting_does_not_renew_the_message_budget(
+    tight: ServerProcess, loopback: str, http: httpx.Client
+) -> None:
+    host = _create(http, tight.url, seats=[None, "easy"])
     answered = 0
     limited = False
     for _ in range(4):  # connections in a row, 20 pings each: 80 > the client's 50
         if limited:
             break
-        player = await WsPlayer(tight.ws_url, host["code"], host["token"]).connect()
+        player = await WsPlayer(tight.ws_url, host["code"], host["token"], loopback).connect()
         for number in range(20):
             await player.send({"type": "ping", "id": f"p{number}"})
         for _ in range(20):
@@ -103,9 +127,11 @@ async def test_reconnecting_does_not_renew_the_message_budget(tight: ServerProce
 
 
 @pytest.mark.asyncio
-async def test_resyncs_are_bounded_per_connection(tight: ServerProcess) -> None:
-    host = create_table(tight.url, seats=[None, "easy"])
-    player = await WsPlayer(tight.ws_url, host["code"], host["token"]).connect()
+async def test_resyncs_are_bounded_per_connection(
+    tight: ServerProcess, loopback: str, http: httpx.Client
+) -> None:
+    host = _create(http, tight.url, seats=[None, "easy"])
+    player = await WsPlayer(tight.ws_url, host["code"], host["token"], loopback).connect()
     for _ in range(3):
         await player.send({"type": "sync"})
     answers = []
@@ -118,29 +144,35 @@ async def test_resyncs_are_bounded_per_connection(tight: ServerProcess) -> None:
     await player.close()
 
 
-def _raw(server: ServerProcess) -> socket.socket:
+def _raw(server: ServerProcess, loopback: str) -> socket.socket:
     port = int(server.url.rsplit(":", 1)[1])
-    return socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    return socket.create_connection(
+        ("127.0.0.1", port), timeout=TIMEOUT, source_address=(loopback, 0)
+    )
 
 
-def test_a_half_sent_request_is_closed_after_the_deadline(tight: ServerProcess) -> None:
-    with _raw(tight) as sock:
+def test_a_half_sent_request_is_closed_after_the_deadline(
+    tight: ServerProcess, loopback: str, http: httpx.Client
+) -> None:
+    with _raw(tight, loopback) as sock:
         sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # no blank line: never ends
         answer = b""
         while chunk := sock.recv(4096):  # the server closes it: recv returns b""
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 408")
-    assert httpx.get(f"{tight.url}/api/health").json() == {"ok": True}
+    assert http.get(f"{tight.url}/api/health").json() == {"ok": True}
 
 
-def test_a_client_holds_a_bounded_number_of_connections(tight: ServerProcess) -> None:
-    held = [_raw(tight) for _ in range(8)]
+def test_a_client_holds_a_bounded_number_of_connections(
+    tight: ServerProcess, loopback: str
+) -> None:
+    held = [_raw(tight, loopback) for _ in range(8)]
     try:
         # Each held connection is counted once the server has seen it: a request on each.
         for sock in held:
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
-        with _raw(tight) as extra:
+        with _raw(tight, loopback) as extra:
             try:
                 extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
                 answer = extra.recv(4096)

@@ -10,6 +10,7 @@ Screenshots go to ``tests/web/output/`` (kept out of git by ``tests/web/.gitigno
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Playwright
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -41,6 +42,10 @@ BOT_DELAY = "0.05"
 BOT_EFFORT = "0.1"
 """The searching bots think with a tenth of their levels' budgets: the tests look at what the
 page shows of their play, not at its strength, and the suite shares two cores."""
+JOBS = {"DOS_HINT_ITERATIONS": "24", "DOS_REVIEW_SAMPLES": "48", "DOS_JOB_WORKERS": "1"}
+"""Hints and reviews (``dos.server.jobs``) cheap, in one worker process: a hint searches few
+iterations (fast, and still the `expert`'s search), a review takes few samples a decision (yet
+enough to judge a gift of a round a mistake)."""
 
 
 def chromium_path() -> str | None:
@@ -98,7 +103,7 @@ class Server:
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**os.environ, "PYTHONUNBUFFERED": "1", **JOBS},
             )
         finally:
             log.close()
@@ -153,8 +158,9 @@ def _server(folder: Path) -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server shared by the browser tests (each makes its own tables; a test that stops
-    the server has its own, ``own_server``)."""
+    """A server shared by the browser tests (each makes its own tables). A test that
+    restarts it (``stop`` and ``start``) finds every table back, as after any restart; a
+    test that needs a server of its own has ``own_server``."""
     yield from _server(tmp_path_factory.mktemp("server"))
 
 
@@ -164,15 +170,61 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     yield from _server(tmp_path / "server")
 
 
-@pytest.fixture(scope="module")
-def browser(chromium: str) -> Iterator[Browser]:
-    """Chromium for the tests of a module. (Not for the session: Playwright's synchronous API
-    keeps an event loop running while it is open, which the asyncio tests after it need.)"""
-    from playwright.sync_api import sync_playwright
+class SharedChromium:
+    """The Chromium of this process, open while it runs browser modules one after another.
 
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+    A pytest plugin: before any test outside ``tests/web`` it closes Chromium and Playwright,
+    as it does at the end of the session. (Playwright's synchronous API keeps an event loop
+    running while it is open, which the asyncio tests of the other folders need.)"""
+
+    def __init__(self) -> None:
+        self.playwright: Playwright | None = None
+        self.browser: Browser | None = None
+
+    def get(self, chromium: str) -> Browser:
+        """The open Chromium, launched if there is none (or it crashed)."""
+        from playwright.sync_api import sync_playwright
+
+        if self.browser is not None and not self.browser.is_connected():
+            self.close()
+        if self.browser is None:
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(
+                executable_path=chromium, args=CHROMIUM_ARGS
+            )
+        return self.browser
+
+    def close(self) -> None:
+        """Closes Chromium and Playwright, if open."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        browser, playwright = self.browser, self.playwright
+        self.browser = self.playwright = None
         try:
-            yield instance
+            if browser is not None:
+                with contextlib.suppress(PlaywrightError):  # gone already
+                    browser.close()
         finally:
-            instance.close()
+            if playwright is not None:
+                playwright.stop()
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if not item.path.is_relative_to(Path(__file__).parent):
+            self.close()
+
+    def pytest_sessionfinish(self) -> None:
+        self.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(SharedChromium(), "dos-shared-chromium")
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str, pytestconfig: pytest.Config) -> Browser:
+    """Chromium for the tests of a module: one process shared by the browser modules that a
+    worker runs in a row (each test opens contexts of its own, with their own storage and
+    cache), launched anew after tests of other folders (``SharedChromium``)."""
+    shared = pytestconfig.pluginmanager.get_plugin("dos-shared-chromium")
+    assert isinstance(shared, SharedChromium)
+    return shared.get(chromium)

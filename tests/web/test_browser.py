@@ -333,18 +333,18 @@ def test_a_refused_action_says_why_in_the_pages_language(browser: Browser, serve
 
 
 def test_the_page_reconnects_to_the_same_seat_after_a_server_restart(
-    browser: Browser, own_server: Server
+    browser: Browser, server: Server
 ) -> None:
-    context, page = open_page(browser, own_server.url, PHONE)
+    context, page = open_page(browser, server.url, PHONE)
     try:
         create_table(page, "Rhys", seats=2, bots=1, level="easy")
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
         cards, seen = hand(page), version(page)
-        own_server.stop()
+        server.stop()  # the shared server: it starts again below, with every table
         expect(page.locator("#conn-status")).to_be_visible()
         expect(page.locator("#conn-status")).to_have_text(text("en", "web.reconnecting"))
-        own_server.start()
+        server.start()
         expect(page.locator("#conn-status")).to_be_hidden(timeout=20_000)
         expect(page.locator("body")).to_have_attribute("data-version", seen)
         assert hand(page) == cards

@@ -9,9 +9,6 @@ and links wrap inside the list."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from dos.i18n import text
@@ -42,17 +39,6 @@ SEND_ON_TOP_JS = """() => { const send = document.getElementById('chat-send');
   const box = send.getBoundingClientRect();
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
   return hit === send || send.contains(hit); }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """This module's own server (its last test restarts it)."""
-    own = Server(data=tmp_path_factory.mktemp("chat-server"))
-    own.start()
-    try:
-        yield own
-    finally:
-        own.stop()
 
 
 def say(page: Page, words: str) -> None:
@@ -224,7 +210,7 @@ def test_the_chat_survives_a_server_restart(browser: Browser, server: Server) ->
         said = ["before the restart", "still here?"]
         for words in said:
             say(page, words)
-        server.stop()
+        server.stop()  # the shared server: it starts again below, with every table
         expect(page.locator("body")).to_have_attribute("data-connection", "reconnecting")
         server.start()
         expect(page.locator("body")).to_have_attribute("data-connection", "open", timeout=20_000)

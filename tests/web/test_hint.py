@@ -4,9 +4,7 @@ and target with the reason in words; at a rated table there is none."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +15,9 @@ from .pages import open_page, take_step
 
 
 @pytest.fixture(scope="module")
-def hinting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose hints search few iterations (fast, and still the `expert`'s search)."""
-    saved = dict(os.environ)
-    os.environ.update({"DOS_HINT_ITERATIONS": "24", "DOS_JOB_WORKERS": "1"})
-    server = Server(data=Path(tmp_path_factory.mktemp("hint-server")))
-    try:
-        server.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    yield server
-    server.stop()
+def hinting(server: Server) -> Server:
+    """The server the browser tests share: its hints search few iterations (``JOBS``)."""
+    return server
 
 
 def _table(page: Page, rated: bool) -> None:

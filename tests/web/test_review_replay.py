@@ -6,10 +6,8 @@ step, where the better action is drawn on the table."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,22 +20,12 @@ from server.support import WsPlayer, create_table
 from .conftest import DESKTOP, Server
 from .pages import open_page
 
-SAMPLES = 48
-"""Samples a decision: few, for speed, yet enough to judge a gift of a round a mistake."""
-
 
 @pytest.fixture(scope="module")
-def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    saved = dict(os.environ)
-    os.environ.update({"DOS_REVIEW_SAMPLES": str(SAMPLES), "DOS_JOB_WORKERS": "1"})
-    server = Server(data=Path(tmp_path_factory.mktemp("review-server")))
-    try:
-        server.start()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    yield server
-    server.stop()
+def reviewing(server: Server) -> Server:
+    """The server the browser tests share: its reviews take few samples a decision
+    (``JOBS``)."""
+    return server
 
 
 async def _careless_game(url: str) -> int:

@@ -29,29 +29,16 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import options_to_json_dict
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticationCredential,
-    AuthenticatorAssertionResponse,
-    AuthenticatorAttestationResponse,
-    AuthenticatorSelectionCriteria,
-    AuthenticatorTransport,
-    PublicKeyCredentialDescriptor,
-    RegistrationCredential,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
+
+if TYPE_CHECKING:
+    from webauthn.helpers.structs import AuthenticatorTransport
+
+# ``webauthn`` (and the cryptography it loads) is imported by the functions that use it, at
+# the first ceremony: it would add a quarter of a second to every server start.
 
 TIMEOUT_MS = 120_000
 """How long the browser is asked to wait for the person at the authenticator."""
@@ -244,6 +231,15 @@ def registration_options(
 ) -> dict[str, Any]:
     """What ``navigator.credentials.create`` needs (``publicKey``), as JSON: a discoverable
     credential (so a new device signs in with nothing typed), with user verification."""
+    from webauthn import generate_registration_options
+    from webauthn.helpers import options_to_json_dict
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     options = generate_registration_options(
         rp_id=rp.id,
         rp_name=rp.name,
@@ -264,6 +260,10 @@ def registration_options(
 def authentication_options(rp: RelyingParty, *, challenge: bytes) -> dict[str, Any]:
     """What ``navigator.credentials.get`` needs (``publicKey``), as JSON: no credentials
     listed (the authenticator offers this site's passkeys), user verification required."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers import options_to_json_dict
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
         rp_id=rp.id,
         challenge=challenge,
@@ -326,6 +326,8 @@ def check_client_data(
 
 
 def _transports(names: list[str] | None) -> list[AuthenticatorTransport]:
+    from webauthn.helpers.structs import AuthenticatorTransport
+
     known = {t.value: t for t in AuthenticatorTransport}
     return [known[n] for n in names or [] if n in known]
 
@@ -358,6 +360,10 @@ def verify_registration(
     """The passkey a registration answer makes, once checked: the challenge is this
     ceremony's, the origin and the relying party this server's, the person was present and
     verified, the key's algorithm one we take, the attestation (if any) sound."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers.exceptions import WebAuthnException
+    from webauthn.helpers.structs import AuthenticatorAttestationResponse, RegistrationCredential
+
     raw_id = _credential_id(credential)
     client_data = b64decode(credential.response.client_data_json, _CLIENT_DATA)
     origin = check_client_data(rp, client_data, "webauthn.create", challenge)
@@ -425,6 +431,10 @@ def verify_assertion(
     """Checks a sign-in answer from a known passkey: this ceremony's challenge, this server's
     origin and relying party, the person present and verified, the user the passkey was made
     for, a signature by the passkey's key, a counter that went up (a cloned key's does not)."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import WebAuthnException
+    from webauthn.helpers.structs import AuthenticationCredential, AuthenticatorAssertionResponse
+
     raw_id = _credential_id(credential)
     client_data = b64decode(credential.response.client_data_json, _CLIENT_DATA)
     origin = check_client_data(rp, client_data, "webauthn.get", challenge)
