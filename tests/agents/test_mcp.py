@@ -5,10 +5,13 @@ tables, and name a game as the view does."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import random
 import re
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -244,3 +247,56 @@ async def test_the_record_names_the_game_as_the_view_does(agent_server: ServerPr
     )
     assert over_http.status_code == 200 and over_http.text == record["record"]
     assert f"{table['code']}-game-1.jsonl" in over_http.headers["content-disposition"]
+
+
+LAZY_MCP = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from dos.server.app import ServerConfig, create_app
+from dos.server.limits import Limits
+from dos.server.passkeys import RelyingParty
+from dos.server.tables import Settings
+
+config = ServerConfig(
+    data=Path(sys.argv[1]),
+    settings=Settings(bot_delay=0, pause_seconds=0),
+    limits=Limits().with_changes(["off"]),
+    relying_party=RelyingParty("localhost"),
+)
+with TestClient(create_app(config)) as client:
+    assert client.get("/api/health").status_code == 200
+    print("loaded at start:", sorted(m for m in sys.modules if m.split(".")[0] == "mcp")[:3])
+    body = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "probe", "version": "1"}},
+    }
+    headers = {"accept": "application/json, text/event-stream"}
+    with ThreadPoolExecutor(2) as pool:  # two first calls at once: one load
+        answers = list(pool.map(lambda _: client.post("/mcp", json=body, headers=headers), [0, 1]))
+    for answer in answers:
+        print("answer:", answer.status_code, answer.json()["result"]["serverInfo"]["name"])
+"""
+
+
+async def test_the_sdk_is_loaded_at_the_first_mcp_call_not_at_the_start(tmp_path: Path) -> None:
+    """The MCP SDK costs more of the server's start than the rest of it: it is imported when
+    an agent first calls ``/mcp``, and calls that come meanwhile are answered too."""
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", LAZY_MCP, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "loaded at start: []",
+        "answer: 200 dos",
+        "answer: 200 dos",
+    ]

@@ -18,19 +18,17 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, Protocol
 
 import httpx
-from fastapi import FastAPI
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import Field
-from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from dos.agents.service import (
     MAX_WAIT_SECONDS,
@@ -46,8 +44,6 @@ from dos.agents.service import (
 from dos.agents.text import past_line
 from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
-from dos.server.bodies import JsonErrors
-from dos.server.errors import error_response
 from dos.server.limits import Counters, client_address
 from dos.server.messages import CreateTable, JoinTable, SeatGrant, TableList
 from dos.server.names import NAME_MAX
@@ -82,9 +78,6 @@ true for a table whose games count on the leaderboard. ``player_token``: the one
 grant gave you, to stay the same player. Returns the table code and your seat token (and
 your player id and token). Then start_game."""
 """What the agent reads about ``create_table``: the levels are the bot registry's."""
-
-MCP_PATH = "/mcp"
-"""Where ``dos serve`` serves the MCP server (streamable HTTP)."""
 
 # --- the tools' parameters, each with what it means (module level: the SDK reads them) -------
 
@@ -494,10 +487,12 @@ def _model(model: type[CreateTable] | type[JoinTable], body: dict[str, Any]) -> 
         raise RefusedError(code, f"{field or 'body'}: {first['msg']}", field=field) from None
 
 
-def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], Any]:
-    """Mounts the MCP server on ``app`` at ``/mcp`` (streamable HTTP, one JSON answer per
-    request, no sessions kept, so POST only: a GET, which would open an event stream, is
-    answered 405); returns what the application's lifespan must run."""
+def build(
+    agents: Agents, counters: Counters
+) -> tuple[ASGIApp, Callable[[], contextlib.AbstractAsyncContextManager[Any]]]:
+    """The MCP endpoint of ``dos serve`` over its agent service (streamable HTTP, one JSON
+    answer per request, no sessions kept), and what must run around its use: its session
+    manager (``dos.agents.mcp_mount`` mounts it)."""
     server = new_server(InProcess(agents, counters))
     # Builds the SDK's session manager; its Starlette app is not used: the endpoint is
     # mounted on the server's own application, behind its limits. (No host is given: the
@@ -507,37 +502,7 @@ def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], An
         json_response=True, stateless_http=True, max_request_body_size=16384, host=""
     )
     manager = server.session_manager
-    endpoint = StreamableHTTPASGIApp(manager)
-
-    app.router.routes.append(
-        Route(MCP_PATH, endpoint=JsonErrors(_Limited(endpoint, counters)), methods=["POST"])
-    )
-
-    @contextlib.asynccontextmanager
-    async def running() -> AsyncIterator[None]:
-        async with manager.run():
-            yield
-
-    return running
-
-
-class _Limited:
-    """The MCP endpoint, where every request counts as an API look-up of its client."""
-
-    def __init__(self, endpoint: StreamableHTTPASGIApp, counters: Counters) -> None:
-        self.endpoint = endpoint
-        self.counters = counters
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = scope.get("client")
-        who = str(client[0]) if client else "unknown"
-        if not self.counters.allow("lookup", who):
-            wait = self.counters.retry_after("lookup", who)
-            message = f"too many requests (lookup): try again in {wait} s"
-            retry = {"Retry-After": str(wait)}
-            await error_response(429, "rate_limited", message, None, **retry)(scope, receive, send)
-            return
-        await self.endpoint(scope, receive, send)
+    return StreamableHTTPASGIApp(manager), manager.run
 
 
 # --- over HTTP (dos mcp --server URL) ---------------------------------------------------------

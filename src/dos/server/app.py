@@ -171,12 +171,12 @@ def create_app(config: ServerConfig) -> FastAPI:
 def _install_agents(app: FastAPI, service: Service, counters: Counters) -> Any:
     """The HTTP agent API and the MCP server at /mcp (``dos.agents``, docs/agents.md); returns
     what the lifespan runs."""
-    from dos.agents import http, mcp_server
+    from dos.agents import http, mcp_mount
     from dos.agents.service import Agents
 
     agents = Agents(service)
     app.include_router(http.agent_router(agents, counters))
-    return mcp_server.install(app, agents, counters)
+    return mcp_mount.install(app, agents, counters)
 
 
 def bind(host: str, port: int) -> socket.socket:
