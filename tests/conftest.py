@@ -69,13 +69,28 @@ def loopback() -> str:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server with SQLite in a fresh data folder, instant bots and a rate limit that
     instant test players never reach, shared by the server and agent tests (the browser tests
-    have their own, ``tests/web/conftest.py``). ``DOS_SERVER_LOG=FILE`` keeps its output."""
+    have their own, ``tests/web/conftest.py``). ``DOS_SERVER_LOG=FILE`` keeps its output.
+
+    A player who leaves gets a stand-in only after an hour: a game a test leaves behind waits
+    for its person, still, instead of being played on by instant bots for as long as the
+    session runs (and taking the other tests' processor). The tests of stand-ins use
+    ``standin_server``."""
     from server.support import ServerProcess
 
-    process = ServerProcess(tmp_path_factory.mktemp("data"), None, "--grace", "0.2")
+    process = ServerProcess(tmp_path_factory.mktemp("data"), None, "--grace", "3600")
     process.start()
     yield process
     process.stop()
     log = os.environ.get("DOS_SERVER_LOG")
     if log:
         Path(log).write_text("".join(process.output), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def standin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of one module's own whose stand-ins play 0.2 s after their player left (the
+    games it leaves behind play on, and stop with the module)."""
+    from server.support import ServerProcess, running
+
+    with running(ServerProcess(tmp_path_factory.mktemp("standins"), None, "--grace", "0.2")) as s:
+        yield s

@@ -14,6 +14,12 @@ from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.fixture(scope="module")
+def server(standin_server: ServerProcess) -> ServerProcess:
+    """Stand-ins play here 0.2 s after their player left: a server of this module's own."""
+    return standin_server
+
+
 async def _until_table(player: WsPlayer, check: object) -> dict[str, object]:
     while True:
         message = await player.expect("table")

@@ -10,6 +10,12 @@ from server.support import ServerProcess, WsPlayer, create_table
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.fixture(scope="module")
+def server(standin_server: ServerProcess) -> ServerProcess:
+    """Stand-ins play here 0.2 s after their player left: a server of this module's own."""
+    return standin_server
+
+
 def _away(player: WsPlayer, seat: int) -> bool:
     assert player.table is not None
     return bool(player.table["seats"][seat]["away"])
