@@ -18,7 +18,7 @@ from dos.review import (
     review_decisions,
     review_game,
 )
-from dos.review.review import game_key
+from dos.review.review import Entry, Review, game_key
 from dos.rules.official import SeatView, State, new_game, parse_action, view
 from review.games import OPTIONS, greedy_game, planted_game
 from support import hidden_shuffled
@@ -132,3 +132,17 @@ def test_review_json_has_its_summary_and_entries() -> None:
         assert entry["loss"] >= 0.0
         assert entry["judgement"] in (None, "inaccuracy", "mistake", "blunder")
     assert type(review).from_json(data).to_json() == data
+
+
+def test_a_review_read_back_from_its_json_writes_the_same_json() -> None:
+    """The summary is made of what the JSON holds: losses whose rounding errors add up move
+    no average when the review is read back (the cache, the server's review in parts)."""
+
+    def entry(index: int, loss: float) -> Entry:
+        return Entry(index, 1, 3, "draw", "draw", 0.5, 0.5, 0.5, 0.5, loss, 0.001, None)
+
+    losses = (0.00004, 0.00004, 0.00013)  # exactly: 0.00007; as written: 0.0000333
+    review = Review(0, 2, 200, 8, 0, tuple(entry(i, x) for i, x in enumerate(losses)), 0, 0, 0)
+    data = review.to_json()
+    assert Review.from_json(data).to_json() == data
+    assert data["summary"]["average_loss"] == round(sum(round(x, 4) for x in losses) / 3, 4)

@@ -166,7 +166,10 @@ class Review:
         return sum(1 for e in self.entries if e.judgement == judgement)
 
     def to_json(self) -> dict[str, Any]:
-        """The review as JSON (docs/review.md)."""
+        """The review as JSON (docs/review.md). The summary is made of the entries as the JSON
+        gives them (rounded), so a review read back from its JSON (``from_json``: the cache,
+        the server's parts) writes the very same JSON."""
+        entries = [e.to_json() for e in self.entries]
         return {
             "format": "dos-review",
             "version": VERSION,
@@ -186,11 +189,11 @@ class Review:
                 "missed_calls": self.missed_calls,
                 "catches_made": self.catches_made,
                 "missed_catches": self.missed_catches,
-                "average_loss": round(sum(e.loss for e in self.entries) / len(self.entries), 4)
-                if self.entries
+                "average_loss": round(sum(e["loss"] for e in entries) / len(entries), 4)
+                if entries
                 else 0.0,
             },
-            "entries": [e.to_json() for e in self.entries],
+            "entries": entries,
             "missed": [o.to_json() for o in self.missed],
         }
 
