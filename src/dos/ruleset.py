@@ -156,6 +156,10 @@ class Entry:
     keeps ``round_results`` with each round's points)."""
     dos_race: bool = False
     """Whether "DOS!" is called and caught out of turn, the first to act winning the race."""
+    is_call: Callable[[Any], bool] | None = None
+    """Whether an engine action is a seat's "DOS!" call (with ``dos_race``). A call changes
+    nothing another seat may do but catch the caller, so the server takes an action made on
+    the version before a call if it is still legal (``dos.server.stale``)."""
     reaction: ReactionTest | None = None
     """Its real-time reaction test, which the server times (``None``: it has none)."""
     fast_rl: bool = False

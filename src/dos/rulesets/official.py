@@ -23,6 +23,7 @@ OFFICIAL = Entry(
     summary="the official DOS rules (Mattel, 2018): rounds to a target score",
     target_score=True,
     dos_race=True,
+    is_call=deferred("dos.rules.official.actions:is_call"),
     fast_rl=True,
     public_json=deferred("dos.rules.official.views:public_json"),
     private_json=deferred("dos.rules.official.views:private_json"),

@@ -5,10 +5,11 @@ The life cycle is an explicit state machine (``Status``, ``TRANSITIONS``): ``lob
 move raises ``RefusedError("bad_state")``.
 
 A table is the only authority over its game. ``submit`` takes an action in notation from a
-seat with the version it saw; a stale, unreadable or illegal action is refused with the
-engine's reason and changes nothing; an accepted one is committed to the database, then sent
-to every connection, each with its own seat's view. A lock serializes the changes of one
-table, so the first call or catch accepted wins the DOS race and the next one is stale.
+seat with the version it saw; a stale (``dos.server.stale``), unreadable or illegal action is
+refused with the engine's reason and changes nothing; an accepted one is committed to the
+database, then sent to every connection, each with its own seat's view. A lock serializes the
+changes of one table, so the first call or catch accepted wins the DOS race and the next one is
+stale.
 
 The table composes one part per concept and decides how they meet:
 
@@ -51,6 +52,7 @@ from dos.server.reaction import Referee, reaction_limit
 from dos.server.refusals import RefusedError
 from dos.server.seat import Seat
 from dos.server.seat_claims import foreign_seat
+from dos.server.stale import only_calls_since, stale
 from dos.server.storage import (
     Database,
     StoredGame,
@@ -490,12 +492,9 @@ class Table:
             raise RefusedError("paused", "the table waits for everyone to read the round summary")
         if not self.playing() or self.game is None:
             raise RefusedError("not_playing", f"the table is {self.status.value}: no game to play")
-        if version != self.version:
-            raise RefusedError(
-                "stale",
-                f"the game is at version {self.version}, the action was made on version "
-                f"{version}: look again",
-            )
+        behind = version != self.version  # taken only if calls alone came since (stale.py)
+        if behind and not only_calls_since(self.entry, self.game, version):
+            raise stale(self.version, version)
         if foreign_seat(text, seat) is not None:  # every prefix, before the notation
             raise RefusedError(
                 "not_your_seat", f"you play seat {seat}: {text.strip()!r} is another seat's action"
@@ -514,7 +513,12 @@ class Table:
         if not by_bot and self._watch_reaction():
             action = self.referee.judge(action)  # the server's clock, not the client's word
         rounds_before = self.rules.rounds_played(self.state)
-        after = self.current.prepare(action)
+        try:
+            after = self.current.prepare(action)
+        except RefusedError as error:
+            if behind and error.code == "illegal":  # the calls since made it so: too late
+                raise stale(self.version, version) from None
+            raise
         canonical = str(action)
         rounds = self.rules.rounds_played(after)
         stored = self.current.stored

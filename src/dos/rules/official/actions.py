@@ -83,6 +83,15 @@ CALL = Action(Kind.CALL)
 _KEYWORD = {Kind.DRAW: "draw", Kind.END: "end", Kind.CALL: "dos"}
 
 
+def is_call(action: Action) -> bool:
+    """Whether ``action`` is a "DOS!" call (RULES.md §6), by whichever seat.
+
+    >>> is_call(parse_action("2: dos")), is_call(parse_action("catch 1"))
+    (True, False)
+    """
+    return action.kind == Kind.CALL
+
+
 def match(
     cards: tuple[int, ...],
     target: int,
