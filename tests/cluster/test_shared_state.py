@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from cluster.support import RedisServer
@@ -42,8 +43,11 @@ def _app(data: Path, database: str, redis_url: str | None) -> TestClient:
 def two_processes(
     tmp_path: Path, database: str, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[TestClient, TestClient]]:
-    """Two servers on one database and one Redis, each with a data folder of its own."""
+    """Two servers on one database and one Redis (emptied first: the tables' leases of
+    earlier tests are gone), each with a data folder of its own."""
     monkeypatch.setenv("DOS_SECRET", SECRET)
+    with SyncRedis.from_url(redis_server.url) as client:
+        client.flushdb()
     one = _app(tmp_path / "one", database, redis_server.url)
     other = _app(tmp_path / "other", database, redis_server.url)
     with one, other:

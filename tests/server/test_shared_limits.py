@@ -76,18 +76,25 @@ def test_limits_fall_back_to_memory_while_redis_is_away(
 ) -> None:
     monkeypatch.setenv("DOS_SECRET", SECRET)
     url = own_redis.start()
-    app = _app(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", url, "create=2/minute")
+    app = _app(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}", url, "lookup=2/minute")
     with app:
         assert app.get("/api/ready").json() == {"ready": True}
         assert _create(app) == 201
+        assert app.get("/api/tables").status_code == 200
         own_redis.stop()
         # Never a server error: the process counts alone meanwhile (its own budget, fresh).
-        assert [_create(app), _create(app), _create(app)] == [201, 201, 429]
+        looks = [app.get("/api/tables").status_code for _ in range(3)]
+        assert looks == [200, 200, 429]
+        # A new table needs an owner, which needs Redis (dos.cluster.node): a clear refusal.
+        refused = app.post("/api/tables", json={"name": "Ada", "seats": [None, "easy"]})
+        assert refused.status_code == 503 and refused.json()["code"] == "busy"
+        assert "Redis" in refused.json()["message"]
         down = app.get("/api/ready")
         assert down.status_code == 503
         assert "Redis" in down.json()["reason"]
         own_redis.start()
         assert app.get("/api/ready").status_code == 200
+        assert _create(app) == 201  # back without a restart
 
 
 def test_a_server_of_many_processes_needs_a_configured_secret(

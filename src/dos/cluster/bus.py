@@ -220,9 +220,15 @@ class Bus(Protocol):
         ...
 
     async def forward(
-        self, owner: str, table: str, message: Any, timeout: float = DEFAULT_TIMEOUT
+        self,
+        owner: str,
+        table: str,
+        message: Any,
+        timeout: float = DEFAULT_TIMEOUT,
+        take_timeout: float | None = None,
     ) -> Any:
-        """Sends a message to ``owner`` for ``table``; returns its reply. Raises
+        """Sends a message to ``owner`` for ``table``; returns its reply (``take_timeout``:
+        how long the owner may take to take it, default ``timeout``). Raises
         ``NoOwnerError``, ``ForwardTimeoutError``, ``OwnerFailedError``, ``TypeError`` (not
         JSON), ``BusUnavailableError``."""
         ...
@@ -381,9 +387,15 @@ class LocalBus:
         return serving
 
     async def forward(
-        self, owner: str, table: str, message: Any, timeout: float = DEFAULT_TIMEOUT
+        self,
+        owner: str,
+        table: str,
+        message: Any,
+        timeout: float = DEFAULT_TIMEOUT,
+        take_timeout: float | None = None,
     ) -> Any:
-        """Sends a message to ``owner`` for ``table`` and returns its reply (see ``Bus``)."""
+        """Sends a message to ``owner`` for ``table`` and returns its reply (see ``Bus``; an
+        owner of this process takes a message at once, so ``take_timeout`` changes nothing)."""
         text = _encode(message)
         serving = self._owners.get(owner)
         if serving is None:
@@ -509,6 +521,8 @@ class _RedisServing:
             except Exception as error:
                 log.exception("table %s: a forwarded message failed", table)
                 text = _encode({"error": repr(error)})
+        if not lock.locked() and self._locks.get(table) is lock:
+            del self._locks[table]  # none waits on it: ordering keys come and go
         key = reply_key(ident, self._bus.prefix)
         try:
             async with self._bus.redis.pipeline(transaction=True) as pipe:
@@ -618,32 +632,42 @@ class RedisBus:
         return _RedisServing(self, owner, handler)
 
     async def forward(
-        self, owner: str, table: str, message: Any, timeout: float = DEFAULT_TIMEOUT
+        self,
+        owner: str,
+        table: str,
+        message: Any,
+        timeout: float = DEFAULT_TIMEOUT,
+        take_timeout: float | None = None,
     ) -> Any:
         """Sends a message to ``owner`` for ``table`` and returns its reply (see ``Bus``).
 
         The request is pushed on the owner's list, then the reply awaited on its own key.
-        On timeout the request is taken back off the list: if it was still there, nobody
-        took it (``NoOwnerError``, it will never be handled); if not, the owner has it
-        (``ForwardTimeoutError``)."""
+        When no reply came within ``take_timeout`` (default: ``timeout``) the request is
+        taken back off the list: if it was still there, nobody took it (``NoOwnerError``, it
+        will never be handled); if not, the owner has it, and the reply is awaited until
+        ``timeout`` (then ``ForwardTimeoutError``). A short ``take_timeout`` finds a dead
+        owner quickly while a long ``timeout`` lets a live one answer slowly (a long poll)."""
         ident = secrets.token_hex(12)
         request = _encode({"id": ident, "table": table, "message": message})
         queue = requests_key(owner, self.prefix)
         reply = reply_key(ident, self.prefix)
+        first = timeout if take_timeout is None else min(take_timeout, timeout)
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.rpush(queue, request)
                 # A dead owner's list does not outlive its last sender for long.
                 pipe.expire(queue, max(1, round(timeout * 2)) + self.reply_ttl)
                 await pipe.execute()
-            answer: Any = await self.redis.blpop([reply], timeout)
+            answer: Any = await self.redis.blpop([reply], first)
             if answer is None:
                 if await self.redis.lrem(queue, 1, request):
                     raise NoOwnerError(
-                        f"table {table}: owner {owner} took no message within {timeout} s"
+                        f"table {table}: owner {owner} took no message within {first} s"
                     )
-                # Taken just now: a reply may be on its way; a last look without waiting.
-                late = await self.redis.lpop(reply)
+                rest = timeout - first
+                # Taken: the reply is on its way (or, at the end, a last look without waiting).
+                answer = await self.redis.blpop([reply], rest) if rest > 0 else None
+                late = answer[1] if answer is not None else await self.redis.lpop(reply)
                 if late is None:
                     raise ForwardTimeoutError(
                         f"table {table}: owner {owner} did not reply within {timeout} s"

@@ -26,6 +26,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from dos import ruleset
+from dos.cluster.relay import OwnerRouting
 from dos.server import errors, logs
 from dos.server.accounts import Accounts, accounts_router
 from dos.server.auth import load_secret
@@ -113,15 +114,27 @@ def create_app(config: ServerConfig) -> FastAPI:
     counters = service.counters
     accounts = Accounts(service, config.relying_party)
     open_connections = Open(config.limits.client_connections)
+    relay = None
+    if config.redis is not None:
+        # One of many processes: tables owned one process each, requests routed to owners.
+        from dos.cluster.node import Node
+        from dos.cluster.relay import Relay
+
+        service.node = Node(service, config.redis, config.name)
+        relay = Relay(service.node, service, open_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         await accounts.start()
+        if relay is not None:
+            relay.start()
         sweeper = asyncio.create_task(service.sweep())
         async with agents_running():
             yield
         sweeper.cancel()
+        if relay is not None:
+            await relay.stop()
         await service.stop()
 
     app = FastAPI(
@@ -143,6 +156,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(reviews_router(service, counters))
     agents_running = _install_agents(app, service, counters)
     app.state.open_connections = open_connections
+    app.add_middleware(OwnerRouting, relay=relay)  # a table's requests go to its owner
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # 413 in the JSON error body
     app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
 
@@ -165,6 +179,8 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.include_router(tables_router(service, counters, open_connections, config.limits.table_page))
     app.include_router(client_router(_static_dir()))
+    if relay is not None:
+        relay.app = app
     return app
 
 
@@ -228,6 +244,10 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # One of many: the tables are handed to the other processes first (their
+            # clients reattached or reconnecting there), so a rolling upgrade shows nothing.
+            if service.node is not None:
+                await service.node.drain()
             # Say goodbye first (1001, docs/protocol.md): uvicorn would close with 1012.
             await service.say_goodbye()
             await super().shutdown(sockets)

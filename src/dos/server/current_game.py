@@ -24,7 +24,14 @@ from dos.i18n.explain import error_reason
 from dos.ruleset import Entry, RuleSet
 from dos.server.history import GameLog
 from dos.server.refusals import RefusedError
-from dos.server.storage import Database, NewAction, StoredGame, finish_game, load_game
+from dos.server.storage import (
+    Database,
+    NewAction,
+    StaleEpochError,
+    StoredGame,
+    finish_game,
+    load_game,
+)
 from dos.server.views import Views
 
 log = logging.getLogger(__name__)
@@ -56,6 +63,12 @@ class CurrentGame:
         """Its log (``dos.server.history``), kept as it is played."""
         self.finish_pending = False
         """Its last action was committed but not its end (``finish``)."""
+        self.epoch: int | None = None
+        """The fencing epoch its actions commit under (``dos.cluster.ownership``): set by the
+        table's owner in a server of many processes; ``None`` in one process."""
+        self.on_fenced: list[Any] = []
+        """Called with no argument when the database refused a commit's epoch: another
+        process owns the table now."""
         self._views: tuple[int, Views] | None = None
 
     def install(self, stored: StoredGame, state: Any) -> None:
@@ -115,7 +128,17 @@ class CurrentGame:
         index = self.version
         self.log.before_action(self.state, canonical, seat)
         try:
-            await self.db.append(NewAction(stored.id, index, canonical, seat, by_bot))
+            await self.db.append(
+                NewAction(stored.id, index, canonical, seat, by_bot, epoch=self.epoch)
+            )
+        except StaleEpochError as error:
+            # A paused or cut-off former owner: the next owner has the table.
+            log.warning("table %s: action %d not committed: %s", self.code, index, error)
+            for fenced in list(self.on_fenced):
+                fenced()
+            raise RefusedError(
+                "storage", "another server process has this table now; nothing changed"
+            ) from None
         except Exception:
             log.exception("table %s: could not commit action %d", self.code, index)
             await self.reload()

@@ -23,7 +23,7 @@ label when it scrapes them). What is measured:
     worker threads);
 ``dos_ownership_changes_total``, ``dos_failovers_total``
     tables this process became the owner of (``dos.cluster.ownership.take_table``), and
-    those it took over from a dead owner (defined; failover is not built yet).
+    those it adopted because nobody held them (a dead or stopped owner's: ``dos.cluster.node``).
 
 >>> metrics = Metrics()
 >>> metrics.actions.labels(by="bot").inc()

@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -36,6 +36,9 @@ from dos.server.storage import (
     load_table,
 )
 from dos.server.tables import Settings, Status, Table, new_code, now
+
+if TYPE_CHECKING:
+    from dos.cluster.node import Node
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,9 @@ class Service:
         self.job_settings = jobs or JobSettings()
         self.jobs: Jobs = LocalJobs(self.job_settings.workers, self.job_settings.queue)
         """CPU work off the event loop: hints and reviews (``dos.server.jobs``)."""
+        self.node: Node | None = None
+        """This process among many (``dos.cluster.node``), when the server has Redis: it
+        owns the tables held here and takes one before loading it."""
         self.hints = Hints(self)
         self.on_stop: list[Callable[[], None]] = [self.hints.stop]
         """What to stop with the server, before its jobs (the reviews under way)."""
@@ -96,6 +102,11 @@ class Service:
         """Opens the database (migrating it) and loads every unfinished table."""
         await asyncio.to_thread(self.db.start)
         self.jobs.start()
+        if self.node is not None:
+            # One of many: the unfinished tables are adopted, each by one process, by the
+            # node's scans.
+            await self.node.start()
+            return
         stored = await self.db.call(load_active)
         for item in stored:
             table = await Table.load(item, self.db, self.settings)
@@ -112,6 +123,8 @@ class Service:
             table.close()
         for stop in self.on_stop:
             stop()
+        if self.node is not None:
+            await self.node.stop()
         await asyncio.to_thread(self.jobs.stop)  # waits for the running jobs: off the loop
         self.counters.close()
         await asyncio.to_thread(self.db.close)
@@ -133,13 +146,19 @@ class Service:
         async with self._loading:
             if code in self.tables:
                 return self.tables[code]
+            epoch = None
+            if self.node is not None:
+                if not await self.db.read(code_exists, code):
+                    return None
+                # Owned first, then read: whatever the former owner committed is in.
+                epoch = await self.node.claim(code)
             stored = await self.db.read(load_table, code)
             if stored is None:
                 return None
             table = await Table.load(stored, self.db, self.settings)
             if code in self.tables:  # loaded meanwhile by another request
                 return self.tables[code]
-            self.tables[code] = table
+            self._own(table, epoch)
             await table.finish_if_pending()
             table.after_change()
             return table
@@ -235,9 +254,18 @@ class Service:
                 if not await self.db.read(code_exists, stored.code):
                     raise
                 stored.code = code = new_code(set(self.tables))
+        epoch = await self.node.claim(code) if self.node is not None else None
         table = Table(stored, self.db, self.settings)
-        self.tables[code] = table
+        self._own(table, epoch)
         return self._grant(table, 0, player_id, player_token)
+
+    def _own(self, table: Table, epoch: int | None) -> None:
+        """Holds ``table`` here; in a server of many, its commits under ``epoch``."""
+        table.current.epoch = epoch
+        node = self.node
+        if node is not None:
+            table.current.on_fenced.append(lambda: node.fenced(table.code))
+        self.tables[table.code] = table
 
     async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
         """Seats a guest at a table; returns their ``SeatGrant``. Counts against ``client``'s
@@ -285,6 +313,8 @@ class Service:
                 if limits.lobby_idle is not None and idle > limits.lobby_idle:
                     table.close()
                     del self.tables[table.code]
+                    if self.node is not None:
+                        await self.node.released(table.code)
                 continue
             if limit is None or idle <= limit:
                 continue
@@ -292,6 +322,8 @@ class Service:
             await self.db.call(expire_table, table.code, game_id)
             table.close()
             del self.tables[table.code]
+            if self.node is not None:
+                await self.node.released(table.code)
             expired.append(table.code)
         if expired:
             log.info("expired %d idle tables", len(expired))

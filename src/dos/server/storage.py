@@ -632,6 +632,15 @@ def load_active(session: Session) -> list[StoredTable]:
     return [_table(session, row) for row in rows]
 
 
+def active_codes(session: Session) -> list[str]:
+    """The codes of every unfinished table (lobby or playing), oldest first: what the
+    processes of a server of many look after (``dos.cluster.node``)."""
+    rows = session.scalars(
+        select(TableRow.code).where(TableRow.status.in_(ACTIVE)).order_by(TableRow.created_at)
+    )
+    return list(rows)
+
+
 def load_table(session: Session, code: str) -> StoredTable | None:
     """One table by code, or ``None`` (also for an expired table)."""
     row = session.get(TableRow, code)

@@ -48,6 +48,8 @@ _STATUS = {
     "no_seat": 409,
     "started": 409,
     "bad_state": 409,
+    "busy": 503,
+    "elsewhere": 503,
 }
 """The HTTP status of each refusal of a table request (400 for the others)."""
 

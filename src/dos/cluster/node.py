@@ -1,0 +1,284 @@
+"""One process of a server of many: which tables it owns, taking them, losing them, and
+adopting the tables a dead process left.
+
+Every process runs a ``Node`` when the server is given Redis (``dos serve --redis``). A table
+is owned by exactly one process at a time, under its lease (``dos.cluster.lease``) and
+fencing epoch (``dos.cluster.ownership``): only the owner holds the table in memory, applies
+its actions, runs its bots and clocks. The others reach it through the bus
+(``dos.cluster.relay``: requests forwarded, WebSocket connections relayed).
+
+* **Taking** a table (``claim``): the lease is acquired with the database's epoch as floor,
+  the epoch claimed in the database, and only then the table loaded, its game replayed from
+  the committed actions. Every action it commits carries the epoch, so a former owner that
+  was paused or cut off commits nothing once the table is taken
+  (``CurrentGame.on_fenced``).
+* **Losing** it (``lose``): the lease expired or was taken, or a commit was fenced. The
+  table leaves memory, its clients here are closed with 1012 (they reconnect, to any
+  process) and those relayed from elsewhere are told it moved (their relays find the new
+  owner).
+* **Adopting**: every ``scan_every`` seconds each process lists the unfinished tables in
+  the database and takes those whose lease is free: a dead owner's tables come back within
+  the lease's TTL and one scan, replayed from what was committed.
+* **Draining** (``drain``, at SIGTERM): the tables are handed back (their clients told, the
+  leases released) so the other processes adopt them at their next scan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from dos.cluster.bus import RedisBus, Serving
+from dos.cluster.lease import (
+    Holder,
+    LeaseError,
+    LeaseHeldError,
+    LeaseLostError,
+    LeaseRenewal,
+    TableLease,
+    lease_key,
+    new_owner_id,
+)
+from dos.cluster.ownership import take_table
+from dos.server.refusals import RefusedError
+from dos.server.storage import StaleEpochError, active_codes
+
+if TYPE_CHECKING:
+    from dos.server.service import Service
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 3.0
+"""A table's lease: how long a dead owner's tables wait before another process adopts them
+(plus one scan)."""
+SCAN_SECONDS = 1.0
+"""How often a process looks for tables nobody owns."""
+ALIVE_SECONDS = 5.0
+"""How long a process's ``alive`` key outlives its last renewal."""
+
+MOVED = 4013
+"""The close code, between processes, of a relayed connection whose table moved to another
+process: its relay reattaches it to the new owner (clients never see it)."""
+RESTARTING = 1012
+"""The close code of a direct client of a table that left this process (WebSocket "service
+restart"): the client reconnects, to any process."""
+
+
+def alive_key(owner: str, prefix: str = "dos") -> str:
+    """The key that says a process is up (renewed every second, expiring after
+    ``ALIVE_SECONDS``).
+
+    >>> alive_key("web-1:42:beef")
+    'dos:owner:{web-1:42:beef}:alive'
+    """
+    return f"{prefix}:owner:{{{owner}}}:alive"
+
+
+class Node:
+    """This process among the server's processes (see the module's text)."""
+
+    def __init__(
+        self,
+        service: Service,
+        redis_url: str,
+        name: str | None = None,
+        *,
+        ttl: float = LEASE_SECONDS,
+        scan_every: float = SCAN_SECONDS,
+        prefix: str = "dos",
+    ) -> None:
+        self.service = service
+        self.redis: Redis = Redis.from_url(redis_url, socket_timeout=10, health_check_interval=5)
+        self.owner = new_owner_id() if name is None else f"{name}:{new_owner_id()}"[:64]
+        """This process's owner id in leases and on the bus."""
+        self.prefix = prefix
+        self.bus = RedisBus(self.redis, prefix=prefix, block_ms=500)
+        self.ttl = ttl
+        self.scan_every = scan_every
+        self.leases: dict[str, tuple[TableLease, LeaseRenewal]] = {}
+        self.on_lost: list[Callable[[str], None]] = []
+        """Called with a table's code when this process lost it (the relays' owner side
+        closes its connections)."""
+        self.handler: Callable[[str, Any], Any] | None = None
+        """What this process does with a message forwarded to it (``dos.cluster.relay``)."""
+        self.draining = False
+        self._serving: Serving | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._claiming: dict[str, asyncio.Lock] = {}
+
+    # --- life --------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Serves forwarded messages and starts the scans (the server's start)."""
+        assert self.handler is not None, "the relay installs its handler first"
+        self._serving = self.bus.serve(self.owner, self.handler)
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._keep_alive(), name="node-alive"),
+            loop.create_task(self._adopt(), name="node-adopt"),
+        ]
+        log.info("process %s: one of many, on Redis", self.owner)
+
+    async def stop(self) -> None:
+        """Stops the scans and serving; the leases left as they are (a stop without
+        ``drain`` is a crash for the others: they adopt after the TTL)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        for _lease, renewal in list(self.leases.values()):
+            await renewal.stop()
+        await self.bus.close()
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(alive_key(self.owner, self.prefix))
+        await self.redis.aclose()
+
+    async def drain(self) -> None:
+        """Hands every table back (SIGTERM): its clients told (they reconnect or are
+        reattached elsewhere), its lease released, so another process adopts it at once."""
+        self.draining = True
+        for task in self._tasks:
+            task.cancel()
+        for code in list(self.leases):
+            lease, renewal = self.leases[code]
+            await renewal.stop()
+            self.lose(code, "this server process is stopping")
+            with contextlib.suppress(LeaseError):
+                await lease.release()
+
+    # --- ownership ---------------------------------------------------------------------------
+
+    def owns(self, code: str) -> bool:
+        """Whether this process holds ``code``'s lease now."""
+        held = self.leases.get(code)
+        return held is not None and held[0].held
+
+    async def holder(self, code: str) -> Holder | None:
+        """Who holds ``code``'s lease (``None``: nobody); Redis away: ``RefusedError``."""
+        try:
+            value = await self.redis.get(lease_key(code, self.prefix))
+        except (RedisError, OSError) as error:
+            raise RefusedError("busy", f"the servers' Redis did not answer ({error})") from None
+        return None if value is None else Holder.parse(value)
+
+    async def claim(self, code: str) -> int:
+        """Makes this process ``code``'s owner; returns the epoch to commit under. Raises
+        ``RefusedError("elsewhere")`` when another process owns it, ``RefusedError("busy")``
+        when Redis or the database does not answer, ``LookupError`` when no such table is
+        stored."""
+        if self.draining:
+            raise RefusedError("elsewhere", "this server process is stopping")
+        lock = self._claiming.setdefault(code, asyncio.Lock())
+        async with lock:
+            held = self.leases.get(code)
+            if held is not None and held[0].held and held[0].epoch is not None:
+                return held[0].epoch
+            lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+            try:
+                epoch = await take_table(lease, self.service.db, self.service.metrics)
+            except LeaseHeldError as error:
+                raise RefusedError(
+                    "elsewhere", f"table {code} is owned by another process"
+                ) from error
+            except StaleEpochError as error:
+                raise RefusedError("elsewhere", str(error)) from None
+            except LeaseError as error:
+                raise RefusedError("busy", str(error)) from None
+            renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
+            renewal.start()
+            self.leases[code] = (lease, renewal)
+            log.info("table %s: taken under epoch %d", code, epoch)
+            return epoch
+
+    def _expired(self, code: str, why: LeaseLostError) -> None:
+        log.warning("table %s: lease lost (%s)", code, why)
+        self.leases.pop(code, None)
+        self.lose(code, "the table moved to another server process")
+
+    def fenced(self, code: str) -> None:
+        """A commit of ``code`` was refused for its epoch: another process owns it."""
+        held = self.leases.pop(code, None)
+        if held is not None:
+            asyncio.get_running_loop().create_task(held[1].stop())
+        self.lose(code, "the table moved to another server process")
+
+    def lose(self, code: str, why: str) -> None:
+        """The table leaves this process: bots and clocks stopped, clients here closed
+        (1012: they reconnect anywhere), relayed ones told it moved."""
+        table = self.service.tables.pop(code, None)
+        if table is not None:
+            table.close()
+            for client in table.clients():
+                client.close(RESTARTING, why)
+        for listener in list(self.on_lost):
+            listener(code)
+
+    async def released(self, code: str) -> None:
+        """Gives ``code`` back (the table expired or finished and left memory)."""
+        held = self.leases.pop(code, None)
+        if held is not None:
+            await held[1].stop()
+            with contextlib.suppress(LeaseError):
+                await held[0].release()
+
+    # --- background --------------------------------------------------------------------------
+
+    async def _keep_alive(self) -> None:
+        key = alive_key(self.owner, self.prefix)
+        while True:
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.set(key, "1", px=round(ALIVE_SECONDS * 1000))
+            await asyncio.sleep(1.0)
+
+    async def alive(self, owner: str) -> bool:
+        """Whether the process ``owner`` is up (its key renewed lately); Redis away: True
+        (nothing is closed for a blip)."""
+        try:
+            return bool(await self.redis.exists(alive_key(owner, self.prefix)))
+        except (RedisError, OSError):
+            return True
+
+    async def _adopt(self) -> None:
+        """Takes the unfinished tables nobody owns, for ever (each scan after a little
+        jitter, so that processes do not all race for the same table)."""
+        while True:
+            await asyncio.sleep(self.scan_every * random.uniform(0.5, 1.0))
+            try:
+                await self.adopt_free()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for tables without an owner failed")
+
+    async def adopt_free(self) -> list[str]:
+        """One scan: takes and loads every unfinished table whose lease is free; returns
+        their codes."""
+        if self.draining:
+            return []
+        codes = [c for c in await self.service.db.read(active_codes) if c not in self.leases]
+        if not codes:
+            return []
+        try:
+            held = await self.redis.mget([lease_key(c, self.prefix) for c in codes])
+        except (RedisError, OSError):
+            return []
+        taken = []
+        for code, holder in zip(codes, held, strict=True):
+            if holder is not None:
+                continue
+            with contextlib.suppress(RefusedError, LookupError):
+                if await self.service.table(code) is not None:
+                    taken.append(code)
+        if taken:
+            self.service.metrics.failovers.inc(len(taken))
+            log.info("adopted %d tables: %s", len(taken), ", ".join(taken))
+        return taken

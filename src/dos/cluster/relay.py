@@ -1,0 +1,661 @@
+"""Any process serves any request: what is not its own table's goes to the table's owner.
+
+In a server of many processes (``dos.cluster.node``) a request about a table — its HTTP
+endpoints (``/api/tables/{code}...``, the agents' ``/api/agent/...`` by their seat token) and
+its WebSocket (``/ws/{code}``) — may reach any process; no sticky sessions. ``OwnerRouting``
+(an ASGI middleware) finds the table's owner (``Relay.route``): this process if it owns the
+table or can take it (nobody does), else the process holding its lease.
+
+* **HTTP** is forwarded whole over the bus (``RedisBus.forward``): the owner runs it through
+  its own application and sends the response back.
+* **A WebSocket** stays open here and is *relayed*: each frame of the client is forwarded to
+  the owner, in order; the owner runs the very same conversation as for its own clients
+  (``dos.server.conversation``) over a ``RemoteSocket``, whose frames are published on a
+  stream of that connection (``Bus.publish``) that this process reads and sends on. A gap in
+  that stream makes the relay ask a full ``sync`` for its client.
+* **When the owner changes** (it died, stopped, was cut off, or handed its tables back) the
+  relay notices — a forward nobody takes, the owner's close with ``MOVED``, or the lease's
+  holder changing under its watch — and reattaches the connection to the new owner, saying
+  the client's ``hello`` again: the client, still connected, gets a fresh welcome and state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dos.cluster.bus import (
+    BusError,
+    ForwardTimeoutError,
+    Gap,
+    NoOwnerError,
+    Subscription,
+    updates_key,
+)
+from dos.cluster.node import MOVED, RESTARTING, Node
+from dos.server.connections import Client
+from dos.server.conversation import converse
+from dos.server.errors import error_response
+from dos.server.http import Open
+from dos.server.limits import client_address
+from dos.server.logs import TABLE
+from dos.server.refusals import RefusedError
+
+if TYPE_CHECKING:
+    from dos.server.service import Service
+
+log = logging.getLogger(__name__)
+
+ROUTED = re.compile(r"^/(?:ws|api/tables)/([A-Za-z0-9]{1,16})(?:/|$)")
+"""The paths of one table: its WebSocket and its HTTP endpoints."""
+AGENT_PATHS = "/api/agent/"
+"""The agents' endpoints: their table is their seat token's."""
+
+HTTP_SECONDS = 70.0
+"""How long a forwarded HTTP request may take at its owner (an agent's long poll, 60 s)."""
+TAKE_SECONDS = 1.0
+"""How long a live owner takes to take a forwarded message, at most: past it, it is dead."""
+FRAME_SECONDS = 10.0
+"""How long a forwarded WebSocket frame may take at its owner."""
+REATTACH_SECONDS = 15.0
+"""How long a relay looks for a table's new owner before it gives its client up (1012)."""
+WATCH_SECONDS = 1.0
+"""How often a relay checks that its table's owner is still the one it relays to."""
+
+
+def stream_of(code: str, conn: str) -> str:
+    """The bus's name for the frames of one relayed connection (its stream:
+    ``dos.cluster.bus.updates_key``)."""
+    return f"{code}:{conn}"
+
+
+class Relay:
+    """This process's side of the routing: finding owners, forwarding, relaying, and (as an
+    owner) serving what others forward."""
+
+    def __init__(self, node: Node, service: Service, connections: Open) -> None:
+        self.node = node
+        self.service = service
+        self.connections = connections
+        self.app: ASGIApp | None = None
+        """The whole application, which runs the HTTP requests forwarded here."""
+        self.remote: dict[str, RemoteSocket] = {}
+        """The connections relayed to this process (as the owner), by connection id."""
+        node.handler = self.handle
+        node.on_lost.append(self._lost)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Starts closing the relayed connections whose relaying process died."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+
+    # --- which process ------------------------------------------------------------------------
+
+    def code_of(self, scope: Scope) -> str | None:
+        """The table a request is about, if any."""
+        path: str = scope.get("path", "")
+        found = ROUTED.match(path)
+        if found is not None:
+            return found.group(1).upper()
+        if path.startswith(AGENT_PATHS):
+            for name, value in scope.get("headers", []):
+                if name.lower() == b"authorization":
+                    scheme, _, token = value.decode("latin-1").partition(" ")
+                    if scheme.lower() != "bearer":
+                        return None
+                    try:
+                        return self.service.signer.read_seat(token.strip()).code.upper()
+                    except Exception:  # an unreadable token: the endpoint itself refuses it
+                        return None
+        return None
+
+    async def route(self, code: str) -> str | None:
+        """The owner to send ``code``'s requests to; ``None`` when this process serves them
+        (it owns the table, or took it now, or there is no such table: the endpoint says so).
+        Waits for a dead owner's lease to run out. ``RefusedError("busy")`` when no owner is
+        found in time."""
+        node = self.node
+        deadline = time.monotonic() + node.ttl + REATTACH_SECONDS / 3
+        while True:
+            if node.owns(code):
+                return None
+            holder = await node.holder(code)
+            if holder is None or holder.owner == node.owner:
+                try:
+                    await self.service.table(code)  # takes and loads it (None: no table)
+                    return None
+                except RefusedError as error:
+                    if error.code != "elsewhere":
+                        raise
+            elif await node.alive(holder.owner):
+                return holder.owner
+            if time.monotonic() > deadline:
+                raise RefusedError("busy", f"table {code}: no server process answers for it")
+            await asyncio.sleep(0.1)
+
+    # --- HTTP ---------------------------------------------------------------------------------
+
+    async def forward_http(
+        self, scope: Scope, body: bytes, send: Send, code: str, owner: str
+    ) -> bool:
+        """Forwards an HTTP request to ``owner`` and sends its response; ``False`` when this
+        process turned out to be the owner (the caller runs the request here)."""
+        headers = [
+            [name.decode("latin-1"), value.decode("latin-1")]
+            for name, value in scope.get("headers", [])
+            if name.lower() != b"accept-encoding"  # compressed here, not twice
+        ]
+        client = scope.get("client") or ("", 0)
+        message = {
+            "kind": "http",
+            "code": code,
+            "method": scope["method"],
+            "path": scope["path"],
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": headers,
+            "body": base64.b64encode(body).decode("ascii"),
+            "client": [client[0], client[1]],
+        }
+        for _attempt in range(3):
+            try:
+                reply = await self.node.bus.forward(
+                    owner,
+                    f"{code}#http:{secrets.token_hex(6)}",  # requests need not wait on each other
+                    message,
+                    timeout=HTTP_SECONDS,
+                    take_timeout=TAKE_SECONDS,
+                )
+            except NoOwnerError:
+                reply = {"moved": True}
+            except ForwardTimeoutError:
+                await error_response(504, "busy", "the table's server did not answer in time")(
+                    scope, _no_body, send
+                )
+                return True
+            except BusError as error:
+                await error_response(503, "busy", f"the servers' Redis did not answer ({error})")(
+                    scope, _no_body, send
+                )
+                return True
+            if reply.get("moved"):
+                found = await self.route(code)
+                if found is None:
+                    return False
+                owner = found
+                continue
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": reply["status"],
+                    "headers": [
+                        (k.encode("latin-1"), v.encode("latin-1")) for k, v in reply["headers"]
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": base64.b64decode(reply["body"])})
+            return True
+        await error_response(503, "busy", "the table moved between server processes: try again")(
+            scope, _no_body, send
+        )
+        return True
+
+    async def _run_http(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Runs a forwarded HTTP request here; its response as JSON."""
+        assert self.app is not None
+        scope: Scope = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "method": message["method"],
+            "scheme": "http",
+            "path": message["path"],
+            "raw_path": message["path"].encode("utf-8"),
+            "root_path": "",
+            "query_string": message["query"].encode("latin-1"),
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in message["headers"]],
+            "client": tuple(message["client"]),
+            "server": None,
+            "dos.forwarded": True,
+        }
+        body = base64.b64decode(message["body"])
+        sent = False
+
+        async def receive() -> Message:
+            nonlocal sent
+            if sent:
+                await asyncio.Event().wait()  # nothing more: the client waits for the answer
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        status = 500
+        headers: list[list[str]] = []
+        chunks: list[bytes] = []
+
+        async def send(event: Message) -> None:
+            nonlocal status, headers
+            if event["type"] == "http.response.start":
+                status = event["status"]
+                headers = [
+                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in event.get("headers", [])
+                ]
+            elif event["type"] == "http.response.body":
+                chunks.append(event.get("body", b""))
+
+        await self.app(scope, receive, send)
+        return {
+            "status": status,
+            "headers": headers,
+            "body": base64.b64encode(b"".join(chunks)).decode("ascii"),
+        }
+
+    # --- what others forward here --------------------------------------------------------------
+
+    async def handle(self, key: str, message: Any) -> Any:
+        """A message forwarded to this process (``Node.handler``)."""
+        kind = message.get("kind")
+        code = message.get("code", "")
+        if kind == "http":
+            if not self.node.owns(code):
+                return {"moved": True}
+            return await self._run_http(message)
+        if kind == "ws_open":
+            return await self._open(message)
+        remote = self.remote.get(message.get("conn", ""))
+        if kind == "ws_frame":
+            if remote is None or remote.ended:
+                return {"moved": True}
+            remote.put(message["frame"])
+            return {"ok": True}
+        if kind == "ws_close":
+            if remote is not None:
+                remote.disconnect()
+            return {"ok": True}
+        raise ValueError(f"unknown forwarded message {kind!r}")
+
+    async def _open(self, message: dict[str, Any]) -> dict[str, Any]:
+        code, conn = message["code"], message["conn"]
+        table = self.service.tables.get(code) if self.node.owns(code) else None
+        if table is None:
+            return {"moved": True}
+        remote = RemoteSocket(self.node, code, conn, message["relay"])
+        client = Client(remote, message["client"], self.service.counters)  # type: ignore[arg-type]
+        self.remote[conn] = remote
+        client.start()
+        remote.task = asyncio.get_running_loop().create_task(self._converse(remote, client))
+        return {"ok": True}
+
+    async def _converse(self, remote: RemoteSocket, client: Client) -> None:
+        """The conversation of a relayed connection, as ``/ws/{code}`` holds it for a direct
+        one."""
+        TABLE.set(remote.code)
+        table = self.service.tables.get(remote.code)
+        metrics = self.service.metrics
+        metrics.connections.inc()
+        try:
+            if table is not None:
+                await converse(self.service, table, client)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s: a relayed connection failed", remote.code)
+        finally:
+            metrics.connections.dec()
+            if table is not None:
+                table.detach(client)
+            if client.closed:
+                await client.drain(1.0)  # its close reaches the relay
+            await client.stop()
+            remote.ended = True
+            self.remote.pop(remote.conn, None)
+            with contextlib.suppress(Exception):
+                await self.node.redis.expire(updates_key(stream_of(remote.code, remote.conn)), 60)
+
+    def _lost(self, code: str) -> None:
+        """The table left this process: its relayed connections end (after their ``MOVED``
+        close, sent by the table's own closing of its clients)."""
+        for remote in list(self.remote.values()):
+            if remote.code == code:
+                remote.disconnect()
+
+    async def _sweep(self) -> None:
+        """Ends the relayed connections whose relaying process is gone."""
+        while True:
+            await asyncio.sleep(5.0)
+            for remote in list(self.remote.values()):
+                if not await self.node.alive(remote.relay):
+                    remote.disconnect()
+
+    # --- relaying a client here ---------------------------------------------------------------
+
+    async def relay_websocket(
+        self, scope: Scope, receive: Receive, send: Send, code: str, owner: str
+    ) -> None:
+        """Holds a client's WebSocket here and relays it to the table's owner."""
+        websocket = WebSocket(scope, receive, send)
+        who = client_address(websocket.client)
+        if not self.connections.take(who):
+            await websocket.close(1013, "too many connections from this client")
+            return
+        try:
+            await websocket.accept()
+            if not self.service.counters.allow("connects", who):
+                await websocket.close(4429, "too many new connections: try again later")
+                return
+            await RelayedConnection(self, websocket, code, owner, who).run()
+        finally:
+            self.connections.give_back(who)
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+class RemoteSocket:
+    """At the owner: the WebSocket of a client relayed by another process, as the
+    conversation sees it (``receive``, ``send_text``, ``close``)."""
+
+    def __init__(self, node: Node, code: str, conn: str, relay: str) -> None:
+        self.node = node
+        self.code = code
+        self.conn = conn
+        self.relay = relay
+        """The relaying process's owner id."""
+        self.client = None
+        self.ended = False
+        self.task: asyncio.Task[None] | None = None
+        self._inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self._sent = 0
+
+    def put(self, frame: dict[str, Any]) -> None:
+        if "bytes" in frame:
+            data = base64.b64decode(frame["bytes"])
+            self._inbox.put_nowait({"type": "websocket.receive", "bytes": data})
+        else:
+            self._inbox.put_nowait({"type": "websocket.receive", "text": frame.get("text", "")})
+
+    def disconnect(self) -> None:
+        self._inbox.put_nowait({"type": "websocket.disconnect", "code": 1001})
+
+    async def receive(self) -> Message:
+        return await self._inbox.get()
+
+    async def send_text(self, text: str) -> None:
+        self._sent += 1
+        await self.node.bus.publish(stream_of(self.code, self.conn), self._sent, {"t": text})
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self._sent += 1
+        await self.node.bus.publish(
+            stream_of(self.code, self.conn), self._sent, {"close": [code, reason]}
+        )
+
+
+class RelayedConnection:
+    """Here: a client's WebSocket whose table another process owns, relayed to it."""
+
+    def __init__(self, relay: Relay, websocket: WebSocket, code: str, owner: str, who: str):
+        self.relay = relay
+        self.node = relay.node
+        self.websocket = websocket
+        self.code = code
+        self.owner = owner
+        self.who = who
+        self.conn = ""
+        self.hello: dict[str, Any] | None = None
+        """The client's hello, said again to a new owner."""
+        self.subscription: Subscription | None = None
+        self.done = asyncio.Event()
+        self._pump: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self._generation = 0
+
+    async def run(self) -> None:
+        TABLE.set(self.code)
+        watch = asyncio.get_running_loop().create_task(self._watch())
+        reader = asyncio.get_running_loop().create_task(self._read())
+        try:
+            if not await self._attach(self.owner):
+                await self._reattach(self._generation)
+            await asyncio.wait(
+                [reader, asyncio.ensure_future(self.done.wait())],
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            for task in (watch, reader, self._pump):
+                if task is not None:
+                    task.cancel()
+            await self._detach()
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1000)
+
+    async def _read(self) -> None:
+        """The client's frames, forwarded in order."""
+        try:
+            while True:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") is not None:
+                    frame: dict[str, Any] = {"text": message["text"]}
+                    if self.hello is None and _is_hello(message["text"]):
+                        self.hello = frame
+                else:
+                    data = message.get("bytes") or b""
+                    frame = {"bytes": base64.b64encode(data).decode("ascii")}
+                await self._send(frame)
+        finally:
+            self.done.set()
+
+    async def _send(self, frame: dict[str, Any], resend: bool = True) -> None:
+        generation = self._generation
+        try:
+            reply = await self.node.bus.forward(
+                self.owner,
+                f"{self.code}#{self.conn}",
+                {"kind": "ws_frame", "code": self.code, "conn": self.conn, "frame": frame},
+                timeout=FRAME_SECONDS,
+                take_timeout=TAKE_SECONDS,
+            )
+        except NoOwnerError:
+            reply = {"moved": True}  # never handled: said again to the next owner
+        except BusError:
+            reply = {"moved": True, "handled": "maybe"}
+        if reply.get("moved"):
+            await self._reattach(generation)
+            if resend and "handled" not in reply and frame is not self.hello:
+                await self._send(frame, resend=False)
+
+    async def _attach(self, owner: str) -> bool:
+        """Opens this connection at ``owner``; whether it took it."""
+        conn = secrets.token_hex(8)
+        subscription = await self.node.bus.subscribe(stream_of(self.code, conn), after=0)
+        try:
+            reply = await self.node.bus.forward(
+                owner,
+                f"{self.code}#{conn}",
+                {
+                    "kind": "ws_open",
+                    "code": self.code,
+                    "conn": conn,
+                    "client": self.who,
+                    "relay": self.node.owner,
+                },
+                timeout=FRAME_SECONDS,
+                take_timeout=TAKE_SECONDS,
+            )
+        except BusError:
+            reply = {"moved": True}
+        if reply.get("moved"):
+            await subscription.close()
+            return False
+        await self._detach()
+        self.owner, self.conn, self.subscription = owner, conn, subscription
+        self._pump = asyncio.get_running_loop().create_task(self._pump_frames(subscription))
+        if self.hello is not None:
+            await self._send(self.hello, resend=False)
+        return True
+
+    async def _detach(self) -> None:
+        """Lets go of the current owner's side (it ends that connection)."""
+        subscription, self.subscription = self.subscription, None
+        pump, self._pump = self._pump, None
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
+        if subscription is not None:
+            await subscription.close()
+            # Said without waiting: a dead owner would hold the move up for nothing.
+            asyncio.get_running_loop().create_task(self._close_at(self.owner, self.conn))
+
+    async def _close_at(self, owner: str, conn: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.node.bus.forward(
+                owner,
+                f"{self.code}#{conn}",
+                {"kind": "ws_close", "code": self.code, "conn": conn},
+                timeout=2.0,
+                take_timeout=TAKE_SECONDS,
+            )
+
+    async def _reattach(self, generation: int) -> None:
+        """Finds the table's owner again and opens this connection there (once for all
+        who noticed the change: ``generation``); gives the client up after
+        ``REATTACH_SECONDS`` (1012: it reconnects)."""
+        async with self._lock:
+            if generation != self._generation:
+                return
+            self._generation += 1
+            deadline = time.monotonic() + REATTACH_SECONDS
+            while time.monotonic() < deadline and not self.done.is_set():
+                try:
+                    owner = await self.relay.route(self.code) or self.node.owner
+                except RefusedError:
+                    await asyncio.sleep(0.2)
+                    continue
+                if await self._attach(owner):
+                    log.info("table %s: a relayed connection moved to %s", self.code, owner)
+                    return
+                await asyncio.sleep(0.1)
+            with contextlib.suppress(Exception):
+                await self.websocket.close(RESTARTING, "the table's server process changed")
+            self.done.set()
+
+    async def _pump_frames(self, subscription: Subscription) -> None:
+        """The owner's frames for this client, sent on in order."""
+        async for item in subscription:
+            if isinstance(item, Gap):  # frames lost: a full state brings the client back
+                await self._send({"text": json.dumps({"type": "sync"})}, resend=False)
+                continue
+            payload = item.payload
+            if "t" in payload:
+                await self.websocket.send_text(payload["t"])
+                continue
+            code, reason = payload["close"]
+            if code in (MOVED, RESTARTING):
+                asyncio.get_running_loop().create_task(self._reattach(self._generation))
+            else:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(code, reason)
+                self.done.set()
+            return
+
+    async def _watch(self) -> None:
+        """Reattaches when the table's lease is no longer held by the owner relayed to."""
+        while not self.done.is_set():
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                holder = await self.node.holder(self.code)
+            except RefusedError:
+                continue
+            if holder is None or holder.owner != self.owner:
+                await self._reattach(self._generation)
+
+
+def _is_hello(text: str) -> bool:
+    with contextlib.suppress(ValueError, TypeError, AttributeError):
+        return bool(json.loads(text).get("type") == "hello")
+    return False
+
+
+class OwnerRouting:
+    """An ASGI middleware: a table's requests go to its owner (see the module's text)."""
+
+    def __init__(self, app: ASGIApp, relay: Relay | None) -> None:
+        self.app = app
+        self.relay = relay
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        relay = self.relay
+        if relay is None or scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        code = relay.code_of(scope)
+        if code is None:
+            await self.app(scope, receive, send)
+            return
+        if scope.get("dos.forwarded"):  # sent here as the owner: still it?
+            if relay.node.owns(code):
+                await self.app(scope, receive, send)
+            else:
+                await error_response(503, "busy", "the table moved: try again")(
+                    scope, receive, send
+                )
+            return
+        try:
+            owner = await relay.route(code)
+        except RefusedError as error:
+            if scope["type"] == "websocket":
+                await WebSocket(scope, receive, send).close(1013, error.message[:120])
+            else:
+                await error_response(503, error.code, error.message, **{"Retry-After": "1"})(
+                    scope, receive, send
+                )
+            return
+        if owner is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await relay.relay_websocket(scope, receive, send, code, owner)
+        else:
+            body = await _body(receive)
+            if not await relay.forward_http(scope, body, send, code, owner):
+                await self.app(scope, _replay(body), send)
+
+
+async def _body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            await asyncio.Event().wait()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive

@@ -1,0 +1,223 @@
+"""Issue 26: one server on three processes, one PostgreSQL and one Redis (real parts).
+
+Four players — two people and two bots — at a table whose requests reach any process: the
+people connect to the two processes that do not own the table and are relayed to its owner
+(``dos.cluster.relay``). Every client sees the same actions in the same order, which are the
+ones the database holds. Then the owner is killed (SIGKILL) at moments chosen by a seeded
+generator, again and again: another process adopts the table by replaying its committed
+actions, the relayed clients stay connected, those of the dead process reconnect anywhere,
+and the game finishes with no acknowledged action lost and none applied twice. SIGTERM hands
+the tables over with no client disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from websockets.exceptions import ConnectionClosed
+
+from cluster.support import RedisServer
+from dos import records
+from server.support import PostgresCluster, ServerProcess, WsPlayer, create_table, join_table
+
+pytestmark = pytest.mark.asyncio
+
+SECRET = "one-secret-for-every-process-0123456789"
+PROCESSES = 3
+
+
+class Cluster:
+    """Three ``dos serve --redis`` processes on one PostgreSQL database and one Redis."""
+
+    def __init__(self, folder: Path, database: str, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.servers = [
+            ServerProcess(
+                folder / f"p{i}",
+                database,
+                "--redis",
+                redis_url,
+                "--name",
+                f"p{i}",
+                env={"DOS_SECRET": SECRET},
+            )
+            for i in range(PROCESSES)
+        ]
+
+    def start(self) -> None:
+        for server in self.servers:
+            server.start()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def owner(self, code: str) -> int | None:
+        """Which process holds the table's lease now (``None``: none, as between an owner's
+        death and the adoption, or once the game is over and nobody reaches the table)."""
+        with redis.Redis.from_url(self.redis_url) as client:
+            value = client.get(f"dos:table:{{{code}}}:lease")
+        if value is None:
+            return None
+        name = value.decode().split(" ", 1)[1]
+        return int(name.split(":", 1)[0][1:])
+
+
+@pytest.fixture
+def cluster(
+    tmp_path: Path, postgres: tuple[PostgresCluster, str], redis_server: RedisServer
+) -> Iterator[Cluster]:
+    pg, url = postgres
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    processes = Cluster(tmp_path, pg.new_database(url), redis_server.url)
+    processes.start()
+    try:
+        yield processes
+    finally:
+        processes.stop()
+
+
+class Person:
+    """A person's client that reconnects to another process when its own dies."""
+
+    def __init__(self, cluster: Cluster, code: str, token: str | None, at: int) -> None:
+        self.cluster = cluster
+        self.code = code
+        self.token = token
+        self.at = at
+        self.player = WsPlayer(cluster.servers[at].ws_url, code, token)
+        self.reconnects = 0
+        self.resyncs = 0
+
+    async def connect(self) -> None:
+        await self.player.connect()
+
+    async def reconnect(self, rng: random.Random) -> None:
+        live = [
+            i for i, s in enumerate(self.cluster.servers) if s.process and s.process.poll() is None
+        ]
+        self.at = rng.choice(live)
+        self.player = WsPlayer(self.cluster.servers[self.at].ws_url, self.code, self.token)
+        await self.player.connect()
+        self.reconnects += 1
+
+    async def read(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            message = await self.player.recv(timeout)
+        except TimeoutError:
+            return None
+        if message["type"] == "state":
+            self.resyncs += 1
+        return message
+
+
+async def _step(people: list[Person], rng: random.Random) -> None:
+    """One action by whichever person may act, or a wait for the bots; any closed connection
+    reconnects."""
+    for person in people:
+        player = person.player
+        if player.waited_for:
+            player.waited_for = False
+            await player.send({"type": "continue"})
+        action = player.choice(rng)
+        if action is None:
+            continue
+        ident = player.next_id()
+        await player.send(
+            {"type": "action", "action": action, "version": player.version, "id": ident}
+        )
+        while True:
+            message = await person.read(20.0)
+            assert message is not None, "no answer to an action, nor a resync"
+            if message.get("id") == ident or message["type"] == "state":
+                return  # answered, or resynced (a new owner): decide again
+    # Nobody may act: a bot's turn (or a round's pause), on every client in turn.
+    for person in people:
+        await person.read(0.2)
+
+
+async def _play(
+    people: list[Person], rng: random.Random, kills: int, cluster: Cluster, code: str
+) -> int:
+    """Plays to the end, killing the table's owner ``kills`` times at random moments and
+    starting it again; returns how many kills happened."""
+    killed = 0
+    loop = asyncio.get_running_loop()
+    progress = (loop.time(), -1)
+    while people[0].player.result is None or any(p.player.result is None for p in people):
+        seen = sum(len(p.player.history) for p in people)
+        if seen != progress[1]:
+            progress = (loop.time(), seen)
+        elif loop.time() - progress[0] > 30:
+            states = [
+                (
+                    p.at,
+                    p.player.version,
+                    p.reconnects,
+                    p.resyncs,
+                    p.player.view and p.player.view.get("turn"),
+                )
+                for p in people
+            ]
+            logs = "".join("".join(s.output[-15:]) for s in cluster.servers)
+            raise AssertionError(f"the game stalled: {states}\n{logs}")
+        playing = all(p.player.result is None for p in people)
+        if playing and killed < kills and rng.random() < 0.3:
+            victim = cluster.owner(code)
+            if victim is not None:
+                cluster.servers[victim].kill()
+                killed += 1
+                cluster.servers[victim].start()
+        for person in people:
+            try:
+                await _step([person], rng)
+            except (ConnectionClosed, OSError):
+                await person.reconnect(rng)
+        if all(p.player.result is not None for p in people):
+            break
+    return killed
+
+
+async def test_four_players_on_three_processes_see_one_game_through_owner_kills(
+    cluster: Cluster,
+) -> None:
+    rng = random.Random(26)
+    servers = cluster.servers
+    grant = create_table(
+        servers[0].url, seats=[None, None, "easy", "medium"], options={"target_score": 30}
+    )
+    code = grant["code"]
+    owner = cluster.owner(code)  # the process that created it
+    assert owner is not None
+    elsewhere = [i for i in range(PROCESSES) if i != owner]
+    guest = join_table(servers[elsewhere[1]].url, code, "Bea")
+    # Each person on a process that does not own the table: relayed to the owner.
+    ada = Person(cluster, code, grant["token"], elsewhere[0])
+    bea = Person(cluster, code, guest["token"], elsewhere[1])
+    await ada.connect()
+    await bea.connect()
+    await ada.player.send({"type": "start"})
+    for person in (ada, bea):
+        while person.player.view is None:  # until the deal
+            await person.player.recv()
+    people = [ada, bea]
+    killed = await _play(people, rng, kills=12, cluster=cluster, code=code)
+    assert killed >= 10
+    # Same game everywhere: the clients' histories and the database's record.
+    assert ada.player.history == bea.player.history
+    assert ada.player.result == bea.player.result
+    info = httpx.get(f"{servers[0].url}/api/tables/{code}", timeout=30).json()
+    text = httpx.get(f"{servers[1].url}/api/games/{info['game_id']}/record", timeout=30).text
+    record = records.loads(text)
+    assert record.actions == ada.player.history  # none lost, none applied twice
+    records.replay(record)
+    for person in people:
+        await person.player.close()
