@@ -251,6 +251,36 @@ def cmd_serve(args: argparse.Namespace) -> None:
     serve(config, args.host, args.port)
 
 
+def cmd_bot_worker(args: argparse.Namespace) -> None:
+    import asyncio
+    import logging
+    import signal
+
+    from dos.cluster.jobworker import JobWorker
+    from dos.server import logs
+
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise _RejectedError("--redis: a redis://, rediss:// or unix:// URL")
+    if args.concurrency < 1:
+        raise _RejectedError("--concurrency: at least 1")
+    if not args.claim_after > 0:
+        raise _RejectedError("--claim-after: more than 0")
+    if args.name is not None and not 0 < len(args.name) <= 64:
+        raise _RejectedError("--name: 1-64 characters")
+    name = logs.process_name(args.name)
+    logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
+    logs.install(name)  # each record names the worker
+
+    async def work() -> None:
+        worker = JobWorker(args.redis, name, args.concurrency, claim_after=args.claim_after)
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(number, worker.stop)
+        await worker.serve()
+
+    asyncio.run(work())
+
+
 def cmd_rerate(args: argparse.Namespace) -> None:
     from dos.ratings.store import rerate_all
     from dos.server.storage import Database, database_url, migrate
@@ -538,6 +568,32 @@ def build_parser() -> argparse.ArgumentParser:
         help="this process's name in its logs (default: host:pid)",
     )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "bot-worker",
+        help="run the bots' decisions, hints and reviews of `dos serve --redis` servers",
+        description="Take jobs (bots' decisions, hints, reviews) from the Redis queue of the "
+        "servers started with `dos serve --redis` and run them; run as many as wanted, on as "
+        "many machines. SIGTERM: finish the running jobs, then exit (docs/deployment.md, "
+        "'Bot workers').",
+    )
+    p.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
+    p.add_argument("--name", metavar="NAME", help="this worker's name (default: host:pid)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help="jobs run at once, each in a process of its own (default 1; up to one per core)",
+    )
+    p.add_argument(
+        "--claim-after",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="take over a job whose worker has not touched it for so long (default 5)",
+    )
+    p.set_defaults(func=cmd_bot_worker)
 
     p = sub.add_parser(
         "rerate",

@@ -1,16 +1,23 @@
-"""Helpers of the cluster tests: a throwaway Redis server (Debian's ``redis-server``)."""
+"""Helpers of the cluster tests: a throwaway Redis server (Debian's ``redis-server``) and
+``dos bot-worker`` processes."""
 
 from __future__ import annotations
 
+import os
 import queue
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
 
 from server.support import TIMEOUT, free_port
+
+READY = 2 * TIMEOUT
+"""Seconds a worker may take to start: its fork server loads every job's modules, then each
+process the compiled rollouts (seconds; more on a busy machine)."""
 
 
 class RedisServer:
@@ -109,3 +116,63 @@ class RedisServer:
         """Stops the server and removes its folder."""
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Worker:
+    """``dos bot-worker`` in a child process (taking over jobs idle for a second); its log
+    is read as it comes."""
+
+    def __init__(self, url: str, name: str) -> None:
+        command = [sys.executable, "-m", "dos", "bot-worker", "--redis", url, "--name", name]
+        self.url = url
+        self.name = name
+        self.process = subprocess.Popen(
+            [*command, "--claim-after", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.output: list[str] = []
+        self.ended = False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self._changed:
+                self.output.append(line)
+                self._changed.notify_all()
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+        self.process.stdout.close()
+
+    def count(self, text: str) -> int:
+        """How many lines of its log so far hold ``text``."""
+        return sum(1 for line in list(self.output) if text in line)
+
+    def wait_for(self, text: str, times: int = 1, timeout: float = TIMEOUT) -> None:
+        """Waits until ``times`` lines of its log hold ``text``."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.ended or self.count(text) >= times, timeout)
+        if self.count(text) < times:
+            raise AssertionError(f"{self.name} never logged {text!r}:\n{self.log}")
+
+    @property
+    def log(self) -> str:
+        """Everything it logged so far."""
+        return "".join(self.output)
+
+    def kill(self) -> None:
+        """SIGKILL, as a machine dies: its running job is left half done."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(TIMEOUT)
+
+    def stop(self) -> int:
+        """SIGTERM; returns the exit status."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        return self.process.wait(TIMEOUT)

@@ -14,6 +14,14 @@ react; the table's referee (``dos.server.reaction``) times the test, and applies
 itself should the answer come too late.
 
 Delays are multiplied by ``scale`` (``dos serve --bot-delay``): 1 is human-like, 0 instant.
+
+Decisions are jobs of the table's service's runner (``jobs``; ``dos.server.bot_decisions``):
+worker processes of this machine, or ``dos bot-worker`` processes through Redis. Each is asked
+at the table's version and seeded from the game's seed, the seat and that version, so it is a
+function of what the seat sees; an answer that comes after the table moved on is dropped.
+Reflexes (DOS calls and catches, the classic reaction test) stay here, on the event loop, with
+their timing. Without a runner (tools, tests) the bots decide in this process, the searching
+ones on a thread.
 """
 
 from __future__ import annotations
@@ -22,12 +30,15 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dos import ruleset
 from dos.bots.registry import make_player
 from dos.play.official import Player
+from dos.server.bot_decisions import BotDecisions
+from dos.server.bot_job import bot_seed, decide
+from dos.server.jobs import Jobs
 from dos.server.logs import TABLE
 from dos.server.metrics import Metrics
 
@@ -119,8 +130,13 @@ class BotDriver:
         seed: int,
         metrics: Metrics | None = None,
         effort: float = 1.0,
+        *,
+        jobs: Jobs | None = None,
     ) -> None:
         self.table = table
+        self.decisions = None if jobs is None else BotDecisions(jobs, table.rules_name, metrics)
+        """Where the decisions are made: the service's job runner (``None``: in this process,
+        the searching bots on a thread)."""
         self.effort = effort
         """The share of their levels' budgets the searching bots think with
         (``dos serve --bot-effort``): 1 as the levels say."""
@@ -146,6 +162,11 @@ class BotDriver:
         self._rng = random.Random(f"{seed}/delays")
         self._bot_rngs = {}
         self._raced = {}
+        if self.decisions is not None and self.support is not None:
+            table = self.table
+            seats = range(table.rules.players(table.state))
+            if {table.bot_level(seat) for seat in seats} & self.support.search_levels():
+                self.decisions.prepare()
 
     def stop(self) -> None:
         """Cancels every pending decision and reflex."""
@@ -245,7 +266,9 @@ class BotDriver:
                     return
                 version = table.version
                 action = await self._choose(seat, level)
-                if table.version != version:
+                if table.version != version or action is None:
+                    if self.metrics is not None:
+                        self.metrics.bot_stale_answers.inc()
                     continue  # something happened while thinking: look again
                 self._acting = seat
                 try:
@@ -265,7 +288,10 @@ class BotDriver:
         its reaction time has passed (scaled), unless the test is over by then."""
         table = self.table
         version = table.version
-        action = await self._choose(seat, level)
+        if self.decisions is not None:
+            action = self._reflex_answer(seat, level)  # a reflex: on the event loop
+        else:
+            action = await self._choose(seat, level)
         ms = getattr(action, "ms", 0)
         if self.scale > 0 and ms > 0:
             await asyncio.sleep(self.scale * ms / 1000)
@@ -276,27 +302,61 @@ class BotDriver:
         if not await table.submit_bot(seat, str(action), version):
             await asyncio.sleep(0)
 
+    def _decision_seed(self, seat: int) -> str:
+        return bot_seed(self._seed, seat, self.table.version)
+
+    def _reflex_answer(self, seat: int, level: str) -> Any:
+        """The bot's answer to the reaction test (drawn, no search), as its job would."""
+        assert self.support is not None
+        view = self.support.seat_view(self.table.state, seat)
+        player = self._player(level)
+        seed = self._decision_seed(seat)
+        return decide(self.table.rules_name, level, view, effort=1.0, seed=seed, player=player)
+
     async def _choose(self, seat: int, level: str) -> Any:
+        """The bot's action for its seat's view now (``None``: the table moved on)."""
+        assert self.support is not None
+        searching = level in self.support.search_levels()
+        metrics = self.metrics
+        if metrics is not None:
+            metrics.bot_decisions_pending.inc()
+        started = time.perf_counter()
+        try:
+            if self.decisions is None:
+                action = await self._in_process(seat, level, searching)
+            else:
+                action = await self._by_job(seat, level, searching)
+        finally:
+            if metrics is not None:
+                metrics.bot_decisions_pending.dec()
+        if metrics is not None:
+            elapsed = time.perf_counter() - started
+            metrics.bot_decision_seconds.labels(level=level).observe(elapsed)
+        return action
+
+    async def _by_job(self, seat: int, level: str, searching: bool) -> Any:
+        assert self.support is not None and self.decisions is not None
+        table = self.table
+        version = table.version
+        lowest = self.support.levels()[0]
+        return await self.decisions.decide(
+            level,
+            self.support.seat_view(table.state, seat),
+            self.effort,
+            self._decision_seed(seat),
+            searching=searching,
+            lowest=(lowest, self._player(lowest)),
+            parse=table.rules.parse_action,
+            current=lambda: table.version == version and table.playing(),
+        )
+
+    async def _in_process(self, seat: int, level: str, searching: bool) -> Any:
         assert self.support is not None
         player = self._player(level)
         view = self.support.seat_view(self.table.state, seat)
         rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
         bot: Any = player.bot
         budget = player.budget.scaled(self.effort)
-        choose: Callable[[], Any] = lambda: bot.choose(view, rng, budget)  # noqa: E731
-        metrics = self.metrics
-        if metrics is None:
-            if level in self.support.search_levels():
-                return await asyncio.to_thread(choose)
-            return choose()
-        metrics.bot_decisions_pending.inc()
-        started = time.perf_counter()
-        try:
-            if level in self.support.search_levels():
-                action = await asyncio.to_thread(choose)
-            else:
-                action = choose()
-        finally:
-            metrics.bot_decisions_pending.dec()
-        metrics.bot_decision_seconds.labels(level=level).observe(time.perf_counter() - started)
-        return action
+        if searching:
+            return await asyncio.to_thread(bot.choose, view, rng, budget)
+        return bot.choose(view, rng, budget)

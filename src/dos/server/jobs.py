@@ -1,13 +1,14 @@
 """CPU work the server never does on its event loop: named jobs run by worker processes.
 
-A **job** is a pure function of a JSON-able payload that returns a JSON-able result: the
-``sage`` bot's hint for one seat's view (``dos.server.hints``), the review of some decisions
-of a finished game (``dos.server.reviews``). ``Jobs`` is the interface the server uses:
+A **job** is a pure function of a JSON-able payload that returns a JSON-able result: a bot's
+decision (``dos.server.bot_job``), the ``sage`` bot's hint for one seat's view
+(``dos.server.hints``), the review of some decisions of a finished game
+(``dos.server.reviews``). ``Jobs`` is the interface the server uses:
 ``await jobs.run(name, payload)`` gives the result, or raises ``BusyError`` at once when the
-runner has no room (the caller refuses with ``busy``), or ``JobError`` when the job failed.
-``LocalJobs`` runs them on a ``ProcessPoolExecutor`` of a few workers with a bounded queue;
-since a job is named and takes only JSON, a runner that hands them to workers on other
-machines (through Redis, a later issue) can take its place without the callers changing.
+runner has no room (the caller refuses with ``busy``, or tries again later), or ``JobError``
+when the job failed. ``LocalJobs`` runs them on worker processes of this machine with bounded
+queues (one process of ``dos serve``); ``dos.cluster.jobqueue.RedisJobs`` hands them to
+``dos bot-worker`` processes through Redis (``dos serve --redis``). Callers do not change.
 
 Jobs are named in ``JOBS`` (``"module:function"``) and imported in the worker by that name,
 so the server process never pickles a function, only the name and the payload.
@@ -26,17 +27,20 @@ import asyncio
 import importlib
 import json
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
+
+from dos.server.job_pool import process_pool, warm_worker
 
 log = logging.getLogger(__name__)
 
 JOBS: Final = {
     "echo": "dos.server.jobs:echo",
+    "bot": "dos.server.bot_job:bot_job",
     "hint": "dos.server.hints:hint_job",
     "review": "dos.server.reviews:review_job",
 }
@@ -46,6 +50,12 @@ WORKERS: Final = 2
 """Worker processes of the local runner (each runs one job at a time)."""
 QUEUE: Final = 16
 """Jobs the local runner holds, running and waiting; one more is refused (``BusyError``)."""
+BOT_JOBS: Final = frozenset({"bot"})
+"""The jobs of the bots' lane of the local runner (``LocalJobs``)."""
+BOT_WORKERS: Final = max(1, min(4, os.cpu_count() or 1))
+"""Worker processes of the local runner's bots' lane: one per core, up to four."""
+BOT_QUEUE: Final = 256
+"""Bot decisions the local runner holds, running and waiting (one per table at most)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +66,10 @@ class JobSettings:
     """Worker processes."""
     queue: int = QUEUE
     """Jobs held at once, running and waiting."""
+    bot_workers: int = BOT_WORKERS
+    """Worker processes of the bots' decisions (one process; with Redis, ``dos bot-worker``)."""
+    bot_queue: int = BOT_QUEUE
+    """Bot decisions held at once, running and waiting (one process)."""
     hint_iterations: int = 800
     """The search iterations of a hint (the ``expert`` level's)."""
     review_samples: int = 1000
@@ -66,8 +80,9 @@ class JobSettings:
     @classmethod
     def from_environment(cls) -> JobSettings:
         """The settings, each changed by its variable where set: ``DOS_JOB_WORKERS``,
-        ``DOS_JOB_QUEUE``, ``DOS_HINT_ITERATIONS``, ``DOS_REVIEW_SAMPLES``,
-        ``DOS_REVIEW_SEED`` (whole numbers; tests make hints and reviews cheap so).
+        ``DOS_JOB_QUEUE``, ``DOS_BOT_WORKERS``, ``DOS_BOT_QUEUE``, ``DOS_HINT_ITERATIONS``,
+        ``DOS_REVIEW_SAMPLES``, ``DOS_REVIEW_SEED`` (whole numbers; tests make hints and
+        reviews cheap so).
 
         >>> JobSettings.from_environment().workers >= 1
         True
@@ -76,6 +91,8 @@ class JobSettings:
         for name, variable in (
             ("workers", "DOS_JOB_WORKERS"),
             ("queue", "DOS_JOB_QUEUE"),
+            ("bot_workers", "DOS_BOT_WORKERS"),
+            ("bot_queue", "DOS_BOT_QUEUE"),
             ("hint_iterations", "DOS_HINT_ITERATIONS"),
             ("review_samples", "DOS_REVIEW_SAMPLES"),
             ("review_seed", "DOS_REVIEW_SEED"),
@@ -99,6 +116,11 @@ class BusyError(Exception):
 
 class JobError(Exception):
     """A job failed (a bug, or a payload it cannot read): its message says why."""
+
+
+class NoWorkersError(JobError):
+    """The runner has no worker at all (no ``dos bot-worker`` is running): nobody would run
+    the job, so it was not queued."""
 
 
 class Jobs(Protocol):
@@ -131,59 +153,102 @@ def run_job(name: str, text: str) -> str:
     return json.dumps(result, separators=(",", ":"))
 
 
-class LocalJobs:
-    """``Jobs`` on a ``ProcessPoolExecutor``: ``workers`` processes, at most ``queue`` jobs
-    held at once (running and waiting). Workers are started by ``spawn``, so that no copy of
-    the server's threads and locks runs in them."""
+class _Lane:
+    """A process pool and the jobs it holds, running and waiting (at most ``queue``)."""
 
-    def __init__(self, workers: int = WORKERS, queue: int = QUEUE) -> None:
+    def __init__(self, workers: int, queue: int, warm: bool = False) -> None:
         if workers < 1 or queue < 1:
             raise ValueError("workers and queue: at least 1")
         self.workers = workers
         self.queue = queue
-        self._pool: ProcessPoolExecutor | None = None
-        self._held = 0
+        self.warm = warm
+        self.pool: ProcessPoolExecutor | None = None
+        self.held = 0
+        self._lock = threading.Lock()
+
+    def open(self) -> ProcessPoolExecutor:
+        """The pool, started with its first job (a server nobody asks for hints spends
+        nothing on them); its workers stay for the next jobs. Blocking while the fork server
+        starts: called off the event loop."""
+        with self._lock:
+            if self.pool is None:
+                self.pool = process_pool(self.workers)
+                if self.warm:
+                    # Every worker at once, each readying the compiled rollouts, so that
+                    # only the first decision waits for that.
+                    for _ in range(self.workers):
+                        self.pool.submit(warm_worker)
+            return self.pool
+
+    def submit(self, name: str, text: str) -> Future[str]:
+        """Hands the job to a worker (off the event loop: see ``open``)."""
+        return self.open().submit(run_job, name, text)
+
+    def close(self, wait: bool) -> None:
+        with self._lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class LocalJobs:
+    """``Jobs`` on worker processes of this machine, in two lanes, each a
+    ``ProcessPoolExecutor`` holding a bounded number of jobs (running and waiting): the bots'
+    decisions (``BOT_JOBS``: ``bot_workers`` processes, ``bot_queue`` jobs), and the others,
+    hints and reviews (``workers``, ``queue``), so that a review never holds a bot's move
+    back. Workers are forked by a fork server with the jobs' modules loaded
+    (``dos.server.job_pool``)."""
+
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        queue: int = QUEUE,
+        bot_workers: int = BOT_WORKERS,
+        bot_queue: int = BOT_QUEUE,
+    ) -> None:
+        self._lanes = {
+            "jobs": _Lane(workers, queue),
+            "bots": _Lane(bot_workers, bot_queue, warm=True),
+        }
+        self.workers = workers
+        self.queue = queue
 
     @property
     def held(self) -> int:
         """Jobs held now, running and waiting."""
-        return self._held
+        return sum(lane.held for lane in self._lanes.values())
 
     def start(self) -> None:
-        """Creates the pool (its processes start with the first job)."""
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            # No process starts before the first job: a server nobody asks for hints or
-            # reviews spends nothing on them (a spawned worker takes seconds to import).
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        """Nothing to do: each lane starts with its first job, or when ``prepare``d."""
+
+    async def prepare(self, name: str) -> None:
+        """Starts the workers of the job ``name``'s lane now, if not yet (a game with
+        searching bots begins: its first decision need not wait for them)."""
+        await asyncio.to_thread(self._lanes["bots" if name in BOT_JOBS else "jobs"].open)
 
     def stop(self) -> None:
-        """Shuts the pool down: waiting jobs are dropped, running ones finished (a job takes
+        """Shuts the pools down: waiting jobs are dropped, running ones finished (a job takes
         seconds at most), the processes ended. It blocks: run it on a worker thread."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        for lane in self._lanes.values():
+            lane.close(wait=True)
 
     async def run(self, name: str, payload: dict[str, Any]) -> Any:
         """See ``Jobs.run``; unknown names raise ``JobError``."""
         if name not in JOBS:
             raise JobError(f"unknown job {name!r}")
-        if self._held >= self.queue:
-            raise BusyError(f"{self._held} jobs are waiting: try again later")
-        if self._pool is None:
-            self.start()
-        assert self._pool is not None
+        lane = self._lanes["bots" if name in BOT_JOBS else "jobs"]
+        if lane.held >= lane.queue:
+            raise BusyError(f"{lane.held} jobs are waiting: try again later")
         text = json.dumps(payload, separators=(",", ":"))
-        self._held += 1
+        lane.held += 1
         try:
-            future = self._pool.submit(run_job, name, text)
+            # Off the event loop: a worker that starts waits for the fork server.
+            future = await asyncio.to_thread(lane.submit, name, text)
             result = await asyncio.wrap_future(future)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): a fresh pool for the next jobs.
             log.exception("job %s: the worker process died", name)
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
+            lane.close(wait=False)
             raise JobError(f"job {name}: the worker process died") from None
         except asyncio.CancelledError:
             raise
@@ -191,5 +256,5 @@ class LocalJobs:
             log.exception("job %s failed", name)
             raise JobError(f"job {name} failed: {error}") from None
         finally:
-            self._held -= 1
+            lane.held -= 1
         return json.loads(result)

@@ -19,8 +19,13 @@ label when it scrapes them). What is measured:
 ``dos_bot_decision_seconds{level}``
     how long a bot took to choose (its thinking, not its human-like delay);
 ``dos_bot_decisions_pending``
-    bot decisions asked for and not yet made (the bots' queue: searching bots run on
-    worker threads);
+    bot decisions asked for and not yet made (the bots' queue: searching bots decide in
+    worker processes, ``dos.server.bot_decisions``);
+``dos_bot_stale_answers_total``
+    bot decisions dropped because their table moved on before the answer came;
+``dos_bot_fallbacks_total``
+    bot decisions the lowest level made instead, the job runner having failed or been busy
+    at every attempt;
 ``dos_ownership_changes_total``, ``dos_failovers_total``
     tables this process became the owner of (``dos.cluster.ownership.take_table``), and
     those it adopted because nobody held them (a dead or stopped owner's: ``dos.cluster.node``).
@@ -114,6 +119,16 @@ class Metrics:
         self.bot_decisions_pending = Gauge(
             "dos_bot_decisions_pending",
             "Bot decisions asked for and not yet made on this process",
+            registry=registry,
+        )
+        self.bot_stale_answers = Counter(
+            "dos_bot_stale_answers",
+            "Bot decisions dropped because their table moved on before the answer came",
+            registry=registry,
+        )
+        self.bot_fallbacks = Counter(
+            "dos_bot_fallbacks",
+            "Bot decisions made by the lowest level after the job runner failed repeatedly",
             registry=registry,
         )
         self.ownership_changes = Counter(

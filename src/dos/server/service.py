@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,15 @@ def turn_seconds(request: CreateTable) -> float | None:
     return DEFAULT_TURN_SECONDS if people > 1 else None
 
 
+def _runner(settings: JobSettings, redis_url: str | None) -> Jobs:
+    """The job runner: worker processes of this machine, or through Redis."""
+    if redis_url is not None:
+        from dos.cluster.jobqueue import RedisJobs
+
+        return RedisJobs(redis_url)
+    return LocalJobs(settings.workers, settings.queue, settings.bot_workers, settings.bot_queue)
+
+
 class Service:
     """Every table of the server, the database and the token signer."""
 
@@ -89,8 +99,10 @@ class Service:
         self.metrics.watch_tables(lambda: list(self.tables.values()))
         self._loading = asyncio.Lock()
         self.job_settings = jobs or JobSettings()
-        self.jobs: Jobs = LocalJobs(self.job_settings.workers, self.job_settings.queue)
-        """CPU work off the event loop: hints and reviews (``dos.server.jobs``)."""
+        self.jobs: Jobs = _runner(self.job_settings, redis_url)
+        """CPU work off the event loop: bots' decisions, hints and reviews
+        (``dos.server.jobs``); with Redis, done by ``dos bot-worker`` processes."""
+        self.settings = settings = replace(settings, jobs=self.jobs)  # the tables' bots use it
         self.node: Node | None = None
         """This process among many (``dos.cluster.node``), when the server has Redis: it
         owns the tables held here and takes one before loading it."""

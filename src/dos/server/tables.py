@@ -45,6 +45,7 @@ from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
 from dos.server.hints import hints_open
 from dos.server.history import GameLog
+from dos.server.jobs import Jobs
 from dos.server.messages import PROTOCOL_VERSION, server_message
 from dos.server.metrics import Metrics
 from dos.server.pause import RoundPause
@@ -102,6 +103,9 @@ class Settings:
     metrics: Metrics = field(default_factory=Metrics, compare=False, repr=False)
     """Where the tables and their bots report their figures (``dos.server.metrics``): one
     registry per ``Settings``, so one per server unless servers share their settings."""
+    jobs: Jobs | None = field(default=None, compare=False, repr=False)
+    """The job runner the bots decide through (``dos.server.jobs``): the service's, which
+    ``Service`` puts here; ``None``: the bots decide in this process (a table on its own)."""
 
 
 class Table:
@@ -154,7 +158,12 @@ class Table:
         """The pause between rounds (``dos.server.pause``)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(
-            self, settings.bot_delay, 0, settings.metrics, effort=settings.bot_effort
+            self,
+            settings.bot_delay,
+            0,
+            settings.metrics,
+            effort=settings.bot_effort,
+            jobs=settings.jobs,
         )
         self.chat = ChatRoom(stored.code, db, stored.chat)
         self.hints_allowed = False

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dos.rules.classic.actions import Action
-from dos.rules.classic.cards import COLOURS, NAMES
+from dos.rules.classic.actions import Action, parse_action
+from dos.rules.classic.cards import COLOURS, NAMES, parse_card, parse_colour
 from dos.rules.classic.legal import legal_actions
 from dos.rules.classic.options import Options
 from dos.rules.classic.reaction import TARGET_RADIUS, targets_json
@@ -125,4 +125,39 @@ def view(state: State, seat: int) -> SeatView:
         starter=state.starter,
         history=tuple(state.history),
         legal=tuple(legal_actions(state, seat)),
+    )
+
+
+def view_from_json(data: dict[str, Any]) -> SeatView:
+    """The ``SeatView`` whose ``to_json`` is ``data`` (a bot's job carries the view so,
+    ``dos.server.bot_job``). Targets come back in thousandths, as the engine keeps them.
+
+    >>> from dos.rules.classic.setup import new_game
+    >>> seen = view(new_game(seed=4), 1)
+    >>> view_from_json(seen.to_json()) == seen
+    True
+    """
+    reaction = data["reaction"]
+    targets: tuple[tuple[int, int], ...] = ()
+    if reaction is not None:
+        targets = tuple(
+            (round(float(t["x"]) * 1000), round(float(t["y"]) * 1000)) for t in reaction["targets"]
+        )
+    return SeatView(
+        seat=int(data["seat"]),
+        options=Options.from_json(data["options"]),
+        turn=int(data["turn"]),
+        phase=Phase(PHASE_NAMES.index(data["phase"])),
+        hand=tuple(parse_card(c) for c in data["hand"]),
+        hand_sizes=tuple(int(n) for n in data["hand_sizes"]),
+        discard=tuple(parse_card(c) for c in data["discard"]),
+        colour=parse_colour(data["colour"]),
+        direction=int(data["direction"]),
+        pending=int(data["pending"]),
+        draw_pile_size=int(data["draw_pile_size"]),
+        targets=targets,
+        ranking=tuple(int(n) for n in data["ranking"]),
+        starter=int(data["starter"]),
+        history=tuple(parse_action(a) for a in data["history"]),
+        legal=tuple(parse_action(a) for a in data["legal"]),
     )

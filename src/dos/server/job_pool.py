@@ -1,0 +1,86 @@
+"""The worker processes that run jobs (``dos.server.jobs``), in ``dos serve`` (``LocalJobs``)
+and in ``dos bot-worker`` (``dos.cluster.jobworker``).
+
+Workers are forked by a **fork server** (``multiprocessing``'s ``forkserver``): a process
+started once, that imports the jobs' modules (``PRELOAD``: the bots, the rules, the hints and
+reviews, the compiled core's numba) before it forks any worker. A worker so starts in
+milliseconds with every module loaded, instead of importing them all again, and holds none of
+the server's threads and locks. Where there is no fork server (not POSIX), workers are
+spawned. A pool's workers stay for the next jobs; ``warm_worker`` readies the compiled
+rollouts of one (about a second) before its first search needs them.
+
+A worker ignores SIGINT and SIGTERM, sent to a whole process group by a terminal's ctrl-c or
+a service manager: it finishes its job and ends when its pool shuts down. It also ends as
+soon as the process that owns its pool is gone (killed with SIGKILL, say): a pool's worker
+would otherwise wait for jobs for ever.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import select
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
+from typing import Final
+
+PRELOAD: Final = (
+    "dos.server.jobs",
+    "dos.server.bot_job",
+    "dos.server.hints",
+    "dos.server.reviews",
+    "dos.fast.official_rollout",  # numba, where the fast core is installed (else skipped)
+    "dos.fast.classic_rollout",
+)
+"""The modules the fork server imports once, before it forks any worker."""
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes forked by the fork server (see the module). Its first
+    ``submit`` waits for the fork server to have loaded ``PRELOAD`` (seconds, once per
+    process): make it off the event loop."""
+    return ProcessPoolExecutor(
+        workers, mp_context=_context(), initializer=_worker_started, initargs=(os.getpid(),)
+    )
+
+
+def warm_worker() -> None:
+    """Readies the searching bots' compiled rollouts in this worker (``warm_up``)."""
+    from dos.bots.registry import warm_up
+
+    warm_up()
+
+
+def _context() -> BaseContext:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))  # applies when the fork server starts
+    return context
+
+
+def _worker_started(owner: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    threading.Thread(target=_end_with, args=(owner,), name="owner-watch", daemon=True).start()
+
+
+def _end_with(owner: int) -> None:
+    """Waits until the process ``owner`` ends, then ends this one."""
+    try:
+        watched = os.pidfd_open(owner)  # Linux: readable once the process has ended
+    except (AttributeError, OSError):
+        watched = None
+    if watched is not None:
+        select.select([watched], [], [])
+    else:
+        while True:
+            try:
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(1.0)
+    os._exit(0)
