@@ -1,29 +1,34 @@
-"""Issue 26: one server on three processes, one PostgreSQL and one Redis (real parts).
+"""Issue 26: one server on three processes and two bot workers, one PostgreSQL and one Redis
+(real parts).
 
-Four players — two people and two bots — at a table whose requests reach any process: the
-people connect to the two processes that do not own the table and are relayed to its owner
-(``dos.cluster.relay``). Every client sees the same actions in the same order, which are the
-ones the database holds. Then the owner is killed (SIGKILL) at moments chosen by a seeded
-generator, again and again: another process adopts the table by replaying its committed
-actions, the relayed clients stay connected, those of the dead process reconnect anywhere,
-and the game finishes with no acknowledged action lost and none applied twice. SIGTERM hands
-the tables over with no client disconnected.
+Four players (two people and two bots, one of which searches in the workers) at a table whose
+requests reach any process: the people connect to the two processes that do not own the table
+and are relayed to its owner (``dos.cluster.relay``). Every client sees the same actions in
+the same order, which are the ones the database holds. Then the owner is killed (SIGKILL) at
+moments chosen by a seeded generator, again and again: another process adopts the table by
+replaying its committed actions, the relayed clients stay connected, those of the dead
+process reconnect anywhere, and the game finishes with no acknowledged action lost and none
+applied twice. An owner paused (SIGSTOP) past its lease wakes to find its table taken: it
+commits nothing more (the database refuses its fencing epoch). SIGTERM hands the tables over
+with no relayed client disconnected.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
 
-from cluster.support import RedisServer
+from cluster.support import READY, RedisServer, Worker
 from dos import records
 from server.support import PostgresCluster, ServerProcess, WsPlayer, create_table, join_table
 
@@ -31,13 +36,17 @@ pytestmark = pytest.mark.asyncio
 
 SECRET = "one-secret-for-every-process-0123456789"
 PROCESSES = 3
+WORKERS = 2
 
 
 class Cluster:
-    """Three ``dos serve --redis`` processes on one PostgreSQL database and one Redis."""
+    """Three ``dos serve --redis`` processes and two ``dos bot-worker`` on one PostgreSQL
+    database and one Redis."""
 
     def __init__(self, folder: Path, database: str, redis_url: str) -> None:
         self.redis_url = redis_url
+        self.database = database
+        self.workers: list[Worker] = []
         self.servers = [
             ServerProcess(
                 folder / f"p{i}",
@@ -52,12 +61,36 @@ class Cluster:
         ]
 
     def start(self) -> None:
+        self.workers = [Worker(self.redis_url, f"w{i}") for i in range(WORKERS)]
         for server in self.servers:
             server.start()
+        for worker in self.workers:
+            worker.wait_for("ready", timeout=READY)
 
     def stop(self) -> None:
         for server in self.servers:
             server.stop()
+        for worker in self.workers:
+            worker.kill()
+
+    def epochs(self, game_id: int) -> list[int]:
+        """The fencing epoch each action of the game was committed under, in order."""
+        with psycopg.connect(self.database.replace("postgresql+psycopg", "postgresql")) as db:
+            rows = db.execute(
+                "SELECT epoch FROM dos_actions WHERE game_id = %s ORDER BY idx", (game_id,)
+            )
+            return [int(epoch) for (epoch,) in rows]
+
+    async def new_owner(self, code: str, old: int) -> int:
+        """Waits until a process other than ``old`` holds the table's lease; which."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while True:
+            found = self.owner(code)
+            if found is not None and found != old:
+                return found
+            assert loop.time() < deadline, f"table {code}: nobody took it over from p{old}"
+            await asyncio.sleep(0.05)
 
     def owner(self, code: str) -> int | None:
         """Which process holds the table's lease now (``None``: none, as between an owner's
@@ -192,7 +225,7 @@ async def test_four_players_on_three_processes_see_one_game_through_owner_kills(
     rng = random.Random(26)
     servers = cluster.servers
     grant = create_table(
-        servers[0].url, seats=[None, None, "easy", "medium"], options={"target_score": 30}
+        servers[0].url, seats=[None, None, "easy", "hard"], options={"target_score": 30}
     )
     code = grant["code"]
     owner = cluster.owner(code)  # the process that created it
@@ -219,5 +252,115 @@ async def test_four_players_on_three_processes_see_one_game_through_owner_kills(
     record = records.loads(text)
     assert record.actions == ada.player.history  # none lost, none applied twice
     records.replay(record)
+    for person in people:
+        await person.player.close()
+
+
+async def _dealt(people: list[Person]) -> None:
+    for person in people:
+        while person.player.view is None:  # until the deal
+            await person.player.recv()
+
+
+def _record(cluster: Cluster, code: str) -> tuple[int, records.Record]:
+    """The game's id and its record, as the database holds it."""
+    live = [s for s in cluster.servers if s.process is not None and s.process.poll() is None]
+    info = httpx.get(f"{live[0].url}/api/tables/{code}", timeout=30).json()
+    url = live[-1].url  # another process, where there are two
+    text = httpx.get(f"{url}/api/games/{info['game_id']}/record", timeout=30).text
+    return int(info["game_id"]), records.loads(text)
+
+
+async def test_an_owner_paused_past_its_lease_commits_nothing_when_it_wakes(
+    cluster: Cluster,
+) -> None:
+    """Split brain: the owner is stopped (SIGSTOP) with a client's action on its way, another
+    process takes the table and the game goes on; woken (SIGCONT), the former owner commits
+    nothing (the database refuses its epoch, or it finds its lease gone first): every action
+    of the record after the pause carries the new owner's epoch."""
+    rng = random.Random(27)
+    servers = cluster.servers
+    grant = create_table(servers[0].url, seats=[None, None], options={"target_score": 20})
+    code = grant["code"]
+    owner = cluster.owner(code)
+    assert owner is not None
+    other = next(i for i in range(PROCESSES) if i != owner)
+    guest = join_table(servers[other].url, code, "Bea")
+    ada = Person(cluster, code, grant["token"], owner)  # on the owner itself
+    bea = Person(cluster, code, guest["token"], other)  # relayed to it
+    people = [ada, bea]
+    await ada.connect()
+    await bea.connect()
+    await ada.player.send({"type": "start"})
+    await _dealt(people)
+    for _ in range(4):
+        await _step(people, rng)
+    # Whoever is to act sends an action to the owner just before it stops: it waits in the
+    # owner's socket (if Ada's) or was taken and is answered (if Bea's, through the relay).
+    paused = servers[owner].process
+    assert paused is not None
+    for person in people:  # every update read: both at the version the database holds
+        while await person.read(0.3) is not None:
+            pass
+    before = ada.player.version
+    assert before == bea.player.version > 0
+    mover = next((p for p in people if p.player.choice(rng) is not None), None)
+    paused.send_signal(signal.SIGSTOP)
+    try:
+        if mover is ada:
+            action = ada.player.choice(rng)
+            await ada.player.send(
+                {"type": "action", "action": action, "version": before, "id": "while-paused"}
+            )
+        adopted_by = await cluster.new_owner(code, owner)
+        assert adopted_by != owner
+    finally:
+        paused.send_signal(signal.SIGCONT)
+    # The former owner wakes: whatever it does, it commits nothing more. Its client is closed
+    # (1012) or refused, reconnects and plays on through the new owner.
+    await _play(people, rng, kills=0, cluster=cluster, code=code)
+    game_id, record = _record(cluster, code)
+    assert record.actions == ada.player.history == bea.player.history
+    records.replay(record)
+    epochs = cluster.epochs(game_id)
+    assert epochs == sorted(epochs)  # never an older owner after a newer one
+    assert all(e > epochs[before - 1] for e in epochs[before:]), (before, epochs)
+    woke = "".join(servers[owner].output)
+    assert f"table {code}: lease lost" in woke, woke[-3000:]
+    for person in people:
+        await person.player.close()
+
+
+async def test_sigterm_hands_the_tables_over_and_relayed_clients_stay_connected(
+    cluster: Cluster,
+) -> None:
+    """Draining: the owner is stopped with SIGTERM mid-game; another process takes the table
+    at once, and the two people, relayed from the other processes, play on to the end on the
+    connections they had (no reconnect), seeing the game the database holds."""
+    rng = random.Random(28)
+    servers = cluster.servers
+    grant = create_table(servers[0].url, seats=[None, None, "easy"], options={"target_score": 20})
+    code = grant["code"]
+    owner = cluster.owner(code)
+    assert owner is not None
+    elsewhere = [i for i in range(PROCESSES) if i != owner]
+    guest = join_table(servers[elsewhere[1]].url, code, "Bea")
+    ada = Person(cluster, code, grant["token"], elsewhere[0])
+    bea = Person(cluster, code, guest["token"], elsewhere[1])
+    people = [ada, bea]
+    await ada.connect()
+    await bea.connect()
+    await ada.player.send({"type": "start"})
+    await _dealt(people)
+    for _ in range(4):
+        await _step(people, rng)
+    servers[owner].stop()  # SIGTERM: the tables are handed over before it exits
+    assert "Traceback" not in "".join(servers[owner].output)
+    await cluster.new_owner(code, owner)
+    while any(p.player.result is None for p in people):
+        await _step(people, rng)  # a closed connection fails the test here
+    assert ada.reconnects == bea.reconnects == 0
+    _, record = _record(cluster, code)
+    assert record.actions == ada.player.history == bea.player.history
     for person in people:
         await person.player.close()
