@@ -103,19 +103,32 @@ class Cluster:
         return int(name.split(":", 1)[0][1:])
 
 
-@pytest.fixture
-def cluster(
-    tmp_path: Path, postgres: tuple[PostgresCluster, str], redis_server: RedisServer
+@pytest.fixture(scope="module")
+def processes(
+    tmp_path_factory: pytest.TempPathFactory,
+    postgres: tuple[PostgresCluster, str],
+    redis_server: RedisServer,
 ) -> Iterator[Cluster]:
+    """The three processes and two workers, shared by the tests of this module (each plays a
+    table of its own)."""
     pg, url = postgres
     with redis.Redis.from_url(redis_server.url) as client:
         client.flushdb()
-    processes = Cluster(tmp_path, pg.new_database(url), redis_server.url)
-    processes.start()
+    found = Cluster(tmp_path_factory.mktemp("cluster"), pg.new_database(url), redis_server.url)
+    found.start()
     try:
-        yield processes
+        yield found
     finally:
-        processes.stop()
+        found.stop()
+
+
+@pytest.fixture
+def cluster(processes: Cluster) -> Cluster:
+    """The three processes, each running (a test before may have stopped one)."""
+    for server in processes.servers:
+        if server.process is None or server.process.poll() is not None:
+            server.start()
+    return processes
 
 
 class Person:
