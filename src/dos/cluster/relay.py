@@ -29,6 +29,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -422,27 +423,44 @@ class RelayedConnection:
         self.subscription: Subscription | None = None
         self.done = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._generation = 0
 
     async def run(self) -> None:
         TABLE.set(self.code)
-        watch = asyncio.get_running_loop().create_task(self._watch())
-        reader = asyncio.get_running_loop().create_task(self._read())
+        watch = self._spawn(self._watch())
+        reader: asyncio.Task[None] | None = None
         try:
             if not await self._attach(self.owner):
                 await self._reattach(self._generation)
+            # The client's frames from now on: the first goes to a side already open.
+            reader = self._spawn(self._read())
             await asyncio.wait(
                 [reader, asyncio.ensure_future(self.done.wait())],
                 return_when=asyncio.FIRST_COMPLETED,
             )
         finally:
-            for task in (watch, reader, self._pump):
-                if task is not None:
+            # Ended: no task of this connection may attach it anywhere again (a reattach
+            # under way would say the client's hello for a client that is gone, and replace
+            # the seat's newer connection).
+            self.done.set()
+            tasks = [*self._tasks, watch]
+            tasks += [task for task in (reader, self._pump) if task is not None]
+            for task in tasks:
+                if task is not asyncio.current_task():
                     task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self._detach()
             with contextlib.suppress(Exception):
                 await self.websocket.close(1000)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A task of this connection's, cancelled when it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _read(self) -> None:
         """The client's frames, forwarded in order."""
@@ -462,13 +480,14 @@ class RelayedConnection:
         finally:
             self.done.set()
 
-    async def _send(self, frame: dict[str, Any], resend: bool = True) -> None:
-        generation = self._generation
+    async def _forward(self, owner: str, conn: str, frame: dict[str, Any]) -> dict[str, Any]:
+        """Forwards a frame of the client to ``owner``'s side ``conn``; the owner's reply
+        (``moved``: not taken; ``handled: maybe``: perhaps taken, but no answer came)."""
         try:
-            reply = await self.node.bus.forward(
-                self.owner,
-                f"{self.code}#{self.conn}",
-                {"kind": "ws_frame", "code": self.code, "conn": self.conn, "frame": frame},
+            reply: dict[str, Any] = await self.node.bus.forward(
+                owner,
+                f"{self.code}#{conn}",
+                {"kind": "ws_frame", "code": self.code, "conn": conn, "frame": frame},
                 timeout=FRAME_SECONDS,
                 take_timeout=TAKE_SECONDS,
             )
@@ -476,13 +495,20 @@ class RelayedConnection:
             reply = {"moved": True}  # never handled: said again to the next owner
         except BusError:
             reply = {"moved": True, "handled": "maybe"}
+        return reply
+
+    async def _send(self, frame: dict[str, Any], resend: bool = True) -> None:
+        generation = self._generation
+        reply = await self._forward(self.owner, self.conn, frame)
         if reply.get("moved"):
             await self._reattach(generation)
             if resend and "handled" not in reply and frame is not self.hello:
                 await self._send(frame, resend=False)
 
     async def _attach(self, owner: str) -> bool:
-        """Opens this connection at ``owner``; whether it took it."""
+        """Opens this connection at ``owner`` and says the client's hello there, if it said
+        one; whether that took. A connection that ended meanwhile, or whose attach its end
+        cancelled, is closed at ``owner`` again and never says hello there."""
         conn = secrets.token_hex(8)
         subscription = await self.node.bus.subscribe(stream_of(self.code, conn), after=0)
         try:
@@ -501,14 +527,22 @@ class RelayedConnection:
             )
         except BusError:
             reply = {"moved": True}
-        if reply.get("moved"):
+        except asyncio.CancelledError:
+            self._close_later(owner, conn)
+            await subscription.close()
+            raise
+        if reply.get("moved") or self.done.is_set():
+            self._close_later(owner, conn)
             await subscription.close()
             return False
+        # The former side first: its seat is replaced by this one's hello (4000), which
+        # its client must never see.
         await self._detach()
         self.owner, self.conn, self.subscription = owner, conn, subscription
-        self._pump = asyncio.get_running_loop().create_task(self._pump_frames(subscription))
+        self._pump = self._spawn(self._pump_frames(subscription))
         if self.hello is not None:
-            await self._send(self.hello, resend=False)
+            # Not through ``_send``: this runs under the reattach's lock.
+            return not (await self._forward(owner, conn, self.hello)).get("moved")
         return True
 
     async def _detach(self) -> None:
@@ -519,8 +553,14 @@ class RelayedConnection:
             pump.cancel()
         if subscription is not None:
             await subscription.close()
-            # Said without waiting: a dead owner would hold the move up for nothing.
-            asyncio.get_running_loop().create_task(self._close_at(self.owner, self.conn))
+            self._close_later(self.owner, self.conn)
+
+    def _close_later(self, owner: str, conn: str) -> None:
+        """Closes the connection's side ``conn`` at ``owner``, without waiting: a dead owner
+        would hold the move up for nothing."""
+        task = asyncio.get_running_loop().create_task(self._close_at(owner, conn))
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
 
     async def _close_at(self, owner: str, conn: str) -> None:
         with contextlib.suppress(Exception):
@@ -567,7 +607,7 @@ class RelayedConnection:
                 continue
             code, reason = payload["close"]
             if code in (MOVED, RESTARTING):
-                asyncio.get_running_loop().create_task(self._reattach(self._generation))
+                self._spawn(self._reattach(self._generation))
             else:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(code, reason)
@@ -584,6 +624,10 @@ class RelayedConnection:
                 continue
             if holder is None or holder.owner != self.owner:
                 await self._reattach(self._generation)
+
+
+_CLOSING: set[asyncio.Task[None]] = set()
+"""The closes under way of owners' sides that relays let go (kept from the collector)."""
 
 
 def _is_hello(text: str) -> bool:
