@@ -81,6 +81,22 @@ class Cluster:
             )
             return [int(epoch) for (epoch,) in rows]
 
+    def table_epoch(self, code: str) -> int:
+        """The fencing epoch the database holds for the table (the last owner's claim)."""
+        with psycopg.connect(self.database.replace("postgresql+psycopg", "postgresql")) as db:
+            row = db.execute("SELECT epoch FROM dos_tables WHERE code = %s", (code,)).fetchone()
+            assert row is not None, code
+            return int(row[0])
+
+    async def claimed(self, code: str, above: int) -> None:
+        """Waits until a new owner has claimed the table in the database (an epoch above
+        ``above``): from then on, the database refuses every commit under an older one."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while self.table_epoch(code) <= above:
+            assert loop.time() < deadline, f"table {code}: nobody claimed it above {above}"
+            await asyncio.sleep(0.05)
+
     async def new_owner(self, code: str, old: int) -> int:
         """Waits until a process other than ``old`` holds the table's lease; which."""
         loop = asyncio.get_running_loop()
@@ -317,9 +333,13 @@ async def test_an_owner_paused_past_its_lease_commits_nothing_when_it_wakes(
             pass
     before = ada.player.version
     assert before == bea.player.version > 0
+    info = httpx.get(f"{servers[other].url}/api/tables/{code}", timeout=30).json()
+    game_id = int(info["game_id"])
+    old_epoch = cluster.table_epoch(code)
     mover = next((p for p in people if p.player.choice(rng) is not None), None)
     paused.send_signal(signal.SIGSTOP)
     try:
+        committed = len(cluster.epochs(game_id))  # what the owner committed before it stopped
         if mover is ada:
             action = ada.player.choice(rng)
             await ada.player.send(
@@ -327,6 +347,9 @@ async def test_an_owner_paused_past_its_lease_commits_nothing_when_it_wakes(
             )
         adopted_by = await cluster.new_owner(code, owner)
         assert adopted_by != owner
+        # Woken once the new owner's claim is in the database (the lease in Redis comes a
+        # moment before it, while the new owner loads the table).
+        await cluster.claimed(code, old_epoch)
     finally:
         paused.send_signal(signal.SIGCONT)
     # The former owner wakes: whatever it does, it commits nothing more. Its client is closed
@@ -337,7 +360,8 @@ async def test_an_owner_paused_past_its_lease_commits_nothing_when_it_wakes(
     records.replay(record)
     epochs = cluster.epochs(game_id)
     assert epochs == sorted(epochs)  # never an older owner after a newer one
-    assert all(e > epochs[before - 1] for e in epochs[before:]), (before, epochs)
+    assert all(e <= old_epoch for e in epochs[:committed]), (committed, epochs)
+    assert all(e > old_epoch for e in epochs[committed:]), (committed, epochs)
     woke = "".join(servers[owner].output)
     assert f"table {code}: lease lost" in woke, woke[-3000:]
     for person in people:
