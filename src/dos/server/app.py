@@ -16,7 +16,6 @@ import gc
 import logging
 import socket
 import sys
-import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,8 +219,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     """Runs the server until interrupted; prints the address to open once it listens."""
     import uvicorn
 
-    from dos.bots.registry import warm_up
-
     logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
     logs.install(logs.process_name(config.name))  # each record names the process and table
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
@@ -231,9 +228,8 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     # every table at once (hundreds of milliseconds with 500 tables). So the automatic
     # collector only looks at young objects, and a full collection runs every few minutes.
     gc.set_threshold(1000, 20, 1_000_000)
-    # A searching bot's first move would otherwise wait for its compiled rollouts (seconds,
-    # under a minute on a machine's first start): ready them while the first players gather.
-    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+    # The searching bots' compiled rollouts are readied in the bot pool's workers, where
+    # their decisions run (``dos.server.jobs``: when a game with such a bot begins), not here.
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     # The loopback address is shown by name: passkeys (docs/accounts.md) work at a domain,
