@@ -127,3 +127,31 @@ async def test_a_lost_claim_releases_the_lease(
             await take_table(lease, db)
     assert await lease.holder() is None  # released: the next attempt starts above 5
     assert await take_table(lease, db) == 6
+
+
+async def test_a_table_kept_in_memory_is_taken_again_only_if_nobody_claimed_it_since(
+    db: Database, client: Redis, own_redis: RedisServer
+) -> None:
+    first = TableLease(client, CODE, "owner-a")
+    assert await take_table(first, db) == 1
+    own_redis.restart()  # the lease is gone, nobody else claimed: taken again, above 1
+    again = TableLease(client, CODE, "owner-a")
+    assert await take_table(again, db, after=1) == 2
+    await again.release()
+    assert await take_table(TableLease(client, CODE, "owner-b"), db) == 3
+    own_redis.restart()
+    late = TableLease(client, CODE, "owner-a")  # what owner-b committed is not in its memory
+    with pytest.raises(StaleEpochError, match="epoch 2 refused, the table is at epoch 3"):
+        await take_table(late, db, after=2)
+    assert await late.holder() is None and await db.call(table_epoch, CODE) == 3
+
+
+async def test_a_claim_after_an_epoch_fails_if_another_came_between(db: Database) -> None:
+    # The database's own check: read epoch 1, then another owner claimed 2, then this claim.
+    await db.call(claim_epoch, CODE, 1, "owner-a")
+    await db.call(claim_epoch, CODE, 2, "owner-b")
+    with pytest.raises(StaleEpochError):
+        await db.call(claim_epoch, CODE, 3, "owner-a", 1)
+    assert await db.call(table_epoch, CODE) == 2
+    await db.call(claim_epoch, CODE, 3, "owner-a", 2)
+    assert await db.call(table_epoch, CODE) == 3

@@ -12,10 +12,14 @@ its actions, runs its bots and clocks. The others reach it through the bus
   the committed actions. Every action it commits carries the epoch, so a former owner that
   was paused or cut off commits nothing once the table is taken
   (``CurrentGame.on_fenced``).
-* **Losing** it (``lose``): the lease expired or was taken, or a commit was fenced. The
-  table leaves memory, its clients here are closed with 1012 (they reconnect, to any
-  process) and those relayed from elsewhere are told it moved (their relays find the new
-  owner).
+* **Keeping** it through a lapse (``_retake``): a lease that expired with nobody else
+  holding it (the process was too busy to renew in time, Redis was away or restarted
+  without its data) is taken again at once under a new epoch, the table staying in memory
+  and its players seeing nothing, if the database says no other owner claimed it since.
+* **Losing** it (``lose``): another process took the lease, or a commit was fenced, or a
+  lapsed lease could not be taken again. The table leaves memory, its clients here are
+  closed with 1012 (they reconnect, to any process) and those relayed from elsewhere are
+  told it moved (their relays find the new owner).
 * **Adopting**: every ``scan_every`` seconds each process lists the unfinished tables in
   the database and takes those whose lease is free: a dead owner's tables come back within
   the lease's TTL and one scan, replayed from what was committed.
@@ -66,6 +70,8 @@ ALIVE_SECONDS = 5.0
 MOVED = 4013
 """The close code, between processes, of a relayed connection whose table moved to another
 process: its relay reattaches it to the new owner (clients never see it)."""
+MOVED_WHY = "the table moved to another server process"
+"""The reason given to the clients of a table that left this process."""
 RESTARTING = 1012
 """The close code of a direct client of a table that left this process (WebSocket "service
 restart"): the client reconnects, to any process."""
@@ -112,6 +118,7 @@ class Node:
         self._serving: Serving | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Lock] = {}
+        self._retaking: set[asyncio.Task[None]] = set()
 
     # --- life --------------------------------------------------------------------------------
 
@@ -129,9 +136,10 @@ class Node:
     async def stop(self) -> None:
         """Stops the scans and serving; the leases left as they are (a stop without
         ``drain`` is a crash for the others: they adopt after the TTL)."""
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._retaking]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
@@ -202,14 +210,50 @@ class Node:
     def _expired(self, code: str, why: LeaseLostError) -> None:
         log.warning("table %s: lease lost (%s)", code, why)
         self.leases.pop(code, None)
-        self.lose(code, "the table moved to another server process")
+        if why.holder is not None or why.epoch is None or self.draining:
+            self.lose(code, MOVED_WHY)
+            return
+        # Nobody holds it (this process was too busy to renew in time, or Redis was away or
+        # lost its data): taken again in place if no other owner claimed it meanwhile, so
+        # its players see nothing.
+        task = asyncio.get_running_loop().create_task(self._retake(code, why.epoch))
+        self._retaking.add(task)
+        task.add_done_callback(self._retaking.discard)
+
+    async def _retake(self, code: str, epoch: int) -> None:
+        """Takes ``code`` again under a new epoch, keeping the table held here, if the
+        database's epoch is still ``epoch``; else the table leaves this process (``lose``).
+        Under the table's lock: no commit of its own is under way while its epoch changes."""
+        table = self.service.tables.get(code)
+        if table is None:
+            return
+        lock = self._claiming.setdefault(code, asyncio.Lock())
+        async with lock, table.lock:
+            if self.service.tables.get(code) is not table or self.draining:
+                return
+            lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+            try:
+                new = await take_table(lease, self.service.db, self.service.metrics, after=epoch)
+            except (LeaseError, StaleEpochError, LookupError) as error:
+                log.warning("table %s: not taken again (%s)", code, error)
+                self.lose(code, MOVED_WHY)
+                return
+            except Exception:
+                log.exception("table %s: not taken again", code)
+                self.lose(code, MOVED_WHY)
+                return
+            table.current.epoch = new
+            renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
+            renewal.start()
+            self.leases[code] = (lease, renewal)
+            log.info("table %s: taken again in place under epoch %d", code, new)
 
     def fenced(self, code: str) -> None:
         """A commit of ``code`` was refused for its epoch: another process owns it."""
         held = self.leases.pop(code, None)
         if held is not None:
             asyncio.get_running_loop().create_task(held[1].stop())
-        self.lose(code, "the table moved to another server process")
+        self.lose(code, MOVED_WHY)
 
     def lose(self, code: str, why: str) -> None:
         """The table leaves this process: bots and clocks stopped, clients here closed

@@ -18,10 +18,12 @@ import contextlib
 
 from dos.cluster.lease import LeaseError, TableLease
 from dos.server.metrics import Metrics
-from dos.server.storage import Database, claim_epoch, table_epoch
+from dos.server.storage import Database, StaleEpochError, claim_epoch, table_epoch
 
 
-async def take_table(lease: TableLease, db: Database, metrics: Metrics | None = None) -> int:
+async def take_table(
+    lease: TableLease, db: Database, metrics: Metrics | None = None, after: int | None = None
+) -> int:
     """Makes ``lease``'s owner the owner of its table; returns the epoch to commit under
     (and counts it in ``metrics``' ``dos_ownership_changes_total``, if given).
 
@@ -29,13 +31,19 @@ async def take_table(lease: TableLease, db: Database, metrics: Metrics | None = 
     process holds the lease, ``RedisUnavailableError``, and ``StaleEpochError`` when another
     owner claimed the same or a larger epoch in the database meanwhile (the lease is then
     released: try again, the next acquisition starts above that epoch).
+
+    ``after``: the epoch under which this process holds the table in memory, to keep it so;
+    the table is taken only if no other owner claimed it since (``StaleEpochError`` if one
+    did: what it committed is not in memory here).
     """
     floor = await db.call(table_epoch, lease.code)
     if floor is None:
         raise LookupError(f"table {lease.code}: no such table is stored")
+    if after is not None and floor != after:
+        raise StaleEpochError(lease.code, after, floor)
     epoch = await lease.acquire(floor)
     try:
-        await db.call(claim_epoch, lease.code, epoch, lease.owner)
+        await db.call(claim_epoch, lease.code, epoch, lease.owner, after)
     except BaseException:
         with contextlib.suppress(LeaseError):
             await lease.release()

@@ -464,26 +464,28 @@ def table_epoch(session: Session, code: str) -> int | None:
     return session.scalar(select(TableRow.epoch).where(TableRow.code == code))
 
 
-def claim_epoch(session: Session, code: str, epoch: int, owner: str) -> None:
+def claim_epoch(
+    session: Session, code: str, epoch: int, owner: str, after: int | None = None
+) -> None:
     """Records ``epoch`` as the table's, claimed by ``owner``; from this commit on, only
     actions under ``epoch`` commit at the table (``NewAction.epoch``).
 
     Guarantees: the recorded epoch never decreases, and each epoch is claimed by one owner
     only. A claim succeeds if ``epoch`` is larger than the recorded one, or equal to it and
     claimed by the same ``owner`` (a repeated claim); otherwise it raises
-    ``StaleEpochError`` and changes nothing. Atomic on SQLite and PostgreSQL: one
-    conditional update, checked by its rowcount (it waits for a commit of the former
-    owner's actions under way)."""
+    ``StaleEpochError`` and changes nothing. ``after``: the claim succeeds only if the
+    recorded epoch is still ``after`` (an owner that keeps the table it holds in memory: no
+    other owner claimed it, so nothing was committed that it has not seen). Atomic on SQLite
+    and PostgreSQL: one conditional update, checked by its rowcount (it waits for a commit of
+    the former owner's actions under way)."""
+    newer = or_(
+        TableRow.epoch < epoch,
+        and_(TableRow.epoch == epoch, TableRow.epoch_owner == owner),
+    )
+    if after is not None:
+        newer = and_(newer, TableRow.epoch == after)
     claimed = session.execute(
-        update(TableRow)
-        .where(
-            TableRow.code == code,
-            or_(
-                TableRow.epoch < epoch,
-                and_(TableRow.epoch == epoch, TableRow.epoch_owner == owner),
-            ),
-        )
-        .values(epoch=epoch, epoch_owner=owner)
+        update(TableRow).where(TableRow.code == code, newer).values(epoch=epoch, epoch_owner=owner)
     )
     if getattr(claimed, "rowcount", 0) != 1:
         raise StaleEpochError(code, epoch, table_epoch(session, code))
