@@ -46,14 +46,19 @@ def lone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProce
         store.remove()
 
 
+async def _caught_up(players: list[WsPlayer]) -> None:
+    """Every player reads up to the newest version any of them has."""
+    target = max(p.version for p in players)
+    for player in players:
+        while player.version < target:
+            await player.recv()
+
+
 async def _play(players: list[WsPlayer], rng: random.Random, actions: int) -> None:
     """Plays ``actions`` actions (a person's turn or DOS call each; fewer if the game ends),
     every player reading every update and going on after each round's summary."""
     for _ in range(actions):
-        target = max(p.version for p in players)
-        for player in players:
-            while player.version < target:
-                await player.recv()
+        await _caught_up(players)
         if players[0].result is not None:
             return
         for player in players:
@@ -82,44 +87,48 @@ async def test_an_owner_keeps_its_table_through_lapses_of_its_lease(
     lone: tuple[ServerProcess, RedisServer],
 ) -> None:
     server, store = lone
-    grant = create_table(server.url, seats=[None, None], options={"target_score": 20})
+    grant = create_table(server.url, seats=[None, None], options={"target_score": 100})
     code = grant["code"]
     guest = join_table(server.url, code, "Bea")
     ada = await WsPlayer(server.ws_url, code, grant["token"]).connect()
     bea = await WsPlayer(server.ws_url, code, guest["token"]).connect()
     players = [ada, bea]
-    await ada.send({"type": "start"})
-    for player in players:
-        await player.expect("state")
-    rng = random.Random(3)
-    await _play(players, rng, ACTIONS)
-    taken_again = "".join(server.output).count(f"table {code}: taken again in place")
-
-    # Too busy to renew: the process is stopped until its lease has expired in Redis.
-    assert server.process is not None
-    server.process.send_signal(signal.SIGSTOP)
     try:
-        await _leased(store, code, held=False)
-    finally:
-        server.process.send_signal(signal.SIGCONT)
-    await _play(players, rng, ACTIONS)
-    await _leased(store, code, held=True)
-
-    # Redis restarted without its data: the lease (and its epoch counter) gone, found so
-    # at the next renewal; the players play on meanwhile and after.
-    store.restart()
-    await _play(players, rng, ACTIONS)
-    await _leased(store, code, held=True)
-    await _play(players, rng, ACTIONS)
-    while ada.result is None:  # to the game's end: its record is public then
+        await ada.send({"type": "start"})
+        for player in players:
+            await player.expect("state")
+        rng = random.Random(3)
         await _play(players, rng, ACTIONS)
+        taken_again = "".join(server.output).count(f"table {code}: taken again in place")
 
-    output = "".join(server.output)
-    assert output.count(f"table {code}: taken again in place") >= taken_again + 2, output[-3000:]
-    info = httpx.get(f"{server.url}/api/tables/{code}", timeout=TIMEOUT).json()
-    text = httpx.get(f"{server.url}/api/games/{info['game_id']}/record", timeout=TIMEOUT).text
-    record = records.loads(text)
-    assert record.actions == ada.history == bea.history  # one game, nothing lost or doubled
-    records.replay(record)
-    for player in players:
-        await player.close()  # open all along: a closed connection fails the reads above
+        # Too busy to renew: the process is stopped until its lease has expired in Redis.
+        assert server.process is not None
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            await _leased(store, code, held=False)
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        await _play(players, rng, ACTIONS)
+        await _leased(store, code, held=True)
+
+        # Redis restarted without its data: the lease (and its epoch counter) gone, found so
+        # at the next renewal; the players play on meanwhile and after.
+        store.restart()
+        await _play(players, rng, ACTIONS)
+        await _leased(store, code, held=True)
+        assert ada.result is None, "the game ended before the lapses were over"
+        while ada.result is None:  # to the game's end: its record is public then
+            await _play(players, rng, ACTIONS)
+        await _caught_up(players)
+
+        output = "".join(server.output)
+        taken = output.count(f"table {code}: taken again in place")
+        assert taken >= taken_again + 2, output[-3000:]
+        info = httpx.get(f"{server.url}/api/tables/{code}", timeout=TIMEOUT).json()
+        text = httpx.get(f"{server.url}/api/games/{info['game_id']}/record", timeout=TIMEOUT).text
+        record = records.loads(text)
+        assert record.actions == ada.history == bea.history  # nothing lost or doubled
+        records.replay(record)
+    finally:
+        for player in players:
+            await player.close()  # open all along: a closed connection fails the reads

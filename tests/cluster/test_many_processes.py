@@ -401,3 +401,54 @@ async def test_sigterm_hands_the_tables_over_and_relayed_clients_stay_connected(
     assert record.actions == ada.player.history == bea.player.history
     for person in people:
         await person.player.close()
+
+
+def _listed(server: ServerProcess) -> dict[str, dict[str, Any]]:
+    """The lobby's list as one process gives it, by code (every page)."""
+    found: dict[str, dict[str, Any]] = {}
+    offset = 0
+    while True:
+        page = httpx.get(f"{server.url}/api/tables", params={"offset": offset}, timeout=30)
+        assert page.status_code == 200, page.text
+        data = page.json()
+        found.update({table["code"]: table for table in data["tables"]})
+        offset += len(data["tables"])
+        if not data["tables"] or offset >= data["total"]:
+            assert len(found) == data["total"]
+            return found
+
+
+async def test_every_process_lists_every_public_table_as_its_owner_sees_it(
+    cluster: Cluster,
+) -> None:
+    """The lobby's list comes from the database, not from the tables a process holds: a
+    table created at any process is listed by all (a private one by none), and a person's
+    connection to a table owned elsewhere shows in every list (its owner's lobby entry)."""
+    servers = cluster.servers
+    made = [
+        create_table(servers[i].url, seats=[None, None], public=True)["code"]
+        for i in range(PROCESSES)
+    ]
+    hidden = create_table(servers[0].url, seats=[None, None])["code"]  # private
+    lists = [_listed(server) for server in servers]
+    for listed in lists:
+        assert set(made) <= set(listed) and hidden not in listed
+        assert set(listed) == set(lists[0])
+    code = made[1]
+    owner = cluster.owner(code)
+    assert owner is not None
+    # The host connects to a process that does not own the table; every process's list
+    # soon shows her connected (the owner writes its tables' entries every second).
+    at = next(i for i in range(PROCESSES) if i != owner)
+    grant = join_table(servers[at].url, code, "Cleo")
+    cleo = await WsPlayer(servers[at].ws_url, code, grant["token"]).connect()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    for server in servers:
+        while True:
+            seats = _listed(server)[code]["seats"]
+            if seats[grant["seat"]]["connected"] and seats[grant["seat"]]["name"] == "Cleo":
+                break
+            assert loop.time() < deadline, seats
+            await asyncio.sleep(0.1)
+    await cleo.close()

@@ -435,7 +435,7 @@ class InProcess:
 
     async def tables(self, offset: int) -> dict[str, Any]:
         limit = self.agents.service.limits.table_page
-        return self.agents.tables(max(offset, 0), limit)
+        return await self.agents.tables(max(offset, 0), limit)
 
     async def create(self, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:
         return await self.agents.create(_model(CreateTable, body), _who(ctx))

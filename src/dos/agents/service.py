@@ -159,9 +159,9 @@ class Agents:
 
     # --- tables -------------------------------------------------------------------------------
 
-    def tables(self, offset: int, limit: int) -> dict[str, Any]:
+    async def tables(self, offset: int, limit: int) -> dict[str, Any]:
         """The public tables in the lobby or playing, newest first (``GET /api/tables``)."""
-        total, tables = self.service.public_tables(offset, limit)
+        total, tables = await self.service.public_tables(offset, limit)
         return {"tables": tables, "total": total, "offset": offset, "limit": limit}
 
     async def create(self, request: CreateTable, client: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 from collections.abc import Callable
@@ -75,6 +76,20 @@ MOVED_WHY = "the table moved to another server process"
 RESTARTING = 1012
 """The close code of a direct client of a table that left this process (WebSocket "service
 restart"): the client reconnects, to any process."""
+
+
+INFO_SECONDS = 5.0
+"""How long a table's lobby entry in Redis outlives its owner's last writing of it (every
+second: ``publish``)."""
+
+
+def info_key(code: str, prefix: str = "dos") -> str:
+    """The key of a table's lobby entry: its ``TableInfo`` as its owner last wrote it.
+
+    >>> info_key("ABCDEF")
+    'dos:table:{ABCDEF}:info'
+    """
+    return f"{prefix}:table:{{{code}}}:info"
 
 
 def alive_key(owner: str, prefix: str = "dos") -> str:
@@ -130,6 +145,7 @@ class Node:
         self._tasks = [
             loop.create_task(self._keep_alive(), name="node-alive"),
             loop.create_task(self._adopt(), name="node-adopt"),
+            loop.create_task(self._publish(), name="node-publish"),
         ]
         log.info("process %s: one of many, on Redis", self.owner)
 
@@ -282,6 +298,42 @@ class Node:
             with contextlib.suppress(RedisError, OSError):
                 await self.redis.set(key, "1", px=round(ALIVE_SECONDS * 1000))
             await asyncio.sleep(1.0)
+
+    async def _publish(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            # Redis away: the entries expire, and the lobby reads the database alone.
+            with contextlib.suppress(RedisError, OSError):
+                await self.publish()
+
+    async def publish(self) -> int:
+        """Writes the lobby entry (``info_key``) of every public, unfinished table this
+        process owns, for every process's lobby (``infos``); returns how many."""
+        held = [
+            table
+            for code, table in list(self.service.tables.items())
+            if self.owns(code) and table.public and table.status.value in ("lobby", "playing")
+        ]
+        if not held:
+            return 0
+        expiry = round(INFO_SECONDS * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table in held:
+                info = json.dumps(table.info(), separators=(",", ":"))
+                pipe.set(info_key(table.code, self.prefix), info, px=expiry)
+            await pipe.execute()
+        return len(held)
+
+    async def infos(self, codes: list[str]) -> dict[str, dict[str, Any]]:
+        """The lobby entries the owners of ``codes`` wrote lately (``publish``), by code;
+        Redis away: none."""
+        if not codes:
+            return {}
+        try:
+            values = await self.redis.mget([info_key(code, self.prefix) for code in codes])
+        except (RedisError, OSError):
+            return {}
+        return {code: json.loads(v) for code, v in zip(codes, values, strict=True) if v}
 
     async def alive(self, owner: str) -> bool:
         """Whether the process ``owner`` is up (its key renewed lately); Redis away: True

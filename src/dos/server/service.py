@@ -35,6 +35,7 @@ from dos.server.storage import (
     insert_table,
     load_active,
     load_table,
+    public_page,
 )
 from dos.server.tables import Settings, Status, Table, new_code, now
 
@@ -68,6 +69,38 @@ def _runner(settings: JobSettings, redis_url: str | None) -> Jobs:
 
         return RedisJobs(redis_url)
     return LocalJobs(settings.workers, settings.queue, settings.bot_workers, settings.bot_queue)
+
+
+def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
+    """A table as ``TableInfo`` from the database alone, for a lobby whose owner has not
+    written its entry (created a moment ago, or its owner just died): what only the owner
+    knows is left at its quietest (nobody connected but the bots, no spectators, hints as a
+    host who allowed none)."""
+    people = sum(1 for s in stored.seats if s.bot is None and s.player_id is not None)
+    return {
+        "code": stored.code,
+        "rules": stored.rules,
+        "options": dict(stored.options),
+        "public": stored.public,
+        "rated": stored.rated,
+        "status": stored.status,
+        "host": stored.host,
+        "turn_seconds": stored.turn_seconds,
+        "game": stored.games,
+        "game_id": game_id,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.bot is not None,
+                "away": False,
+            }
+            for s in stored.seats
+        ],
+        "spectators": 0,
+        "hints": not stored.rated and stored.rules == "official" and people <= 1,
+    }
 
 
 class Service:
@@ -300,12 +333,23 @@ class Service:
             "table": table.info(),
         }
 
-    def public_tables(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+    async def public_tables(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """How many public tables are not finished, and ``limit`` of them from ``offset``,
-        newest first."""
-        tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
-        tables.sort(key=lambda t: t.created_at, reverse=True)
-        return len(tables), [t.info() for t in tables[offset : offset + limit]]
+        newest first. One process: the tables it holds. A server of many: the database's
+        list (``public_page``), each table as its owner sees it (held here, or its owner's
+        lobby entry in Redis: ``Node.infos``, at most a second old), else as stored."""
+        node = self.node
+        if node is None:
+            tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
+            tables.sort(key=lambda t: t.created_at, reverse=True)
+            return len(tables), [t.info() for t in tables[offset : offset + limit]]
+        total, page = await self.db.read(public_page, offset, limit)
+        here = {code: t.info() for code, t in self.tables.items() if node.owns(code)}
+        there = await node.infos([stored.code for stored, _ in page if stored.code not in here])
+        return total, [
+            here.get(stored.code) or there.get(stored.code) or stored_info(stored, game_id)
+            for stored, game_id in page
+        ]
 
     async def expire_idle(self, now: float | None = None) -> list[str]:
         """Expires the tables nobody has been connected to for too long (``Limits``): a

@@ -643,6 +643,52 @@ def active_codes(session: Session) -> list[str]:
     return list(rows)
 
 
+def public_page(
+    session: Session, offset: int, limit: int
+) -> tuple[int, list[tuple[StoredTable, int | None]]]:
+    """How many public tables are unfinished, and ``limit`` of them from ``offset``, newest
+    first, each with its seats (no game) and the id of its latest game (``None``: none yet):
+    the lobby's list in a server of many processes (``Service.public_tables``)."""
+    where = (TableRow.public.is_(True), TableRow.status.in_(ACTIVE))
+    total = session.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0
+    rows = session.scalars(
+        select(TableRow)
+        .where(*where)
+        .order_by(TableRow.created_at.desc(), TableRow.code)
+        .offset(offset)
+        .limit(limit)
+    ).all()
+    page = []
+    for row in rows:
+        seats = [
+            StoredSeat(s.seat, s.name, s.bot, s.player_id)
+            for s in session.scalars(
+                select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat)
+            )
+        ]
+        latest = session.scalar(
+            select(GameRow.id)
+            .where(GameRow.table_code == row.code)
+            .order_by(GameRow.number.desc())
+            .limit(1)
+        )
+        stored = StoredTable(
+            code=row.code,
+            rules=row.rules,
+            options=dict(row.options),
+            public=row.public,
+            status=row.status,
+            host=row.host,
+            turn_seconds=row.turn_seconds,
+            games=row.games,
+            created_at=row.created_at,
+            seats=seats,
+            rated=row.rated,
+        )
+        page.append((stored, latest))
+    return total, page
+
+
 def load_table(session: Session, code: str) -> StoredTable | None:
     """One table by code, or ``None`` (also for an expired table)."""
     row = session.get(TableRow, code)

@@ -80,7 +80,7 @@ def tables_router(
         """The public tables in the lobby or playing, newest first: ``limit`` of them (at most
         the server's page size, 50 by default) from ``offset``."""
         limit = page_size if limit is None else min(limit, page_size)
-        total, tables = service.public_tables(offset, limit)
+        total, tables = await service.public_tables(offset, limit)
         return {"tables": tables, "total": total, "offset": offset, "limit": limit}
 
     @router.post("/api/tables", response_model=SeatGrant, status_code=201)
