@@ -599,16 +599,14 @@ def _game(session: Session, row: GameRow) -> StoredGame:
     return game
 
 
-def _table(session: Session, row: TableRow) -> StoredTable:
+def _bare_table(session: Session, row: TableRow) -> StoredTable:
+    """A table with its seats, without its game and its chat."""
     seats = [
         StoredSeat(s.seat, s.name, s.bot, s.player_id)
         for s in session.scalars(
             select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat)
         )
     ]
-    latest = session.scalars(
-        select(GameRow).where(GameRow.table_code == row.code).order_by(GameRow.number.desc())
-    ).first()
     return StoredTable(
         code=row.code,
         rules=row.rules,
@@ -620,10 +618,18 @@ def _table(session: Session, row: TableRow) -> StoredTable:
         games=row.games,
         created_at=row.created_at,
         seats=seats,
-        game=None if latest is None else _game(session, latest),
         rated=row.rated,
-        chat=load_lines(session, row.code),
     )
+
+
+def _table(session: Session, row: TableRow) -> StoredTable:
+    stored = _bare_table(session, row)
+    latest = session.scalars(
+        select(GameRow).where(GameRow.table_code == row.code).order_by(GameRow.number.desc())
+    ).first()
+    stored.game = None if latest is None else _game(session, latest)
+    stored.chat = load_lines(session, row.code)
+    return stored
 
 
 def load_active(session: Session) -> list[StoredTable]:
@@ -660,32 +666,13 @@ def public_page(
     ).all()
     page = []
     for row in rows:
-        seats = [
-            StoredSeat(s.seat, s.name, s.bot, s.player_id)
-            for s in session.scalars(
-                select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat)
-            )
-        ]
         latest = session.scalar(
             select(GameRow.id)
             .where(GameRow.table_code == row.code)
             .order_by(GameRow.number.desc())
             .limit(1)
         )
-        stored = StoredTable(
-            code=row.code,
-            rules=row.rules,
-            options=dict(row.options),
-            public=row.public,
-            status=row.status,
-            host=row.host,
-            turn_seconds=row.turn_seconds,
-            games=row.games,
-            created_at=row.created_at,
-            seats=seats,
-            rated=row.rated,
-        )
-        page.append((stored, latest))
+        page.append((_bare_table(session, row), latest))
     return total, page
 
 
