@@ -67,13 +67,16 @@ def _serve_flags() -> list[str]:
 
 
 class Server:
-    """``dos serve`` on a free loopback port, its output appended to ``data/server.log``."""
+    """``dos serve`` on a free loopback port, its output appended to ``data/server.log``
+    (``extra``: more flags, such as ``--redis URL``: ``bench/failover.py``)."""
 
-    def __init__(self, data: Path, database: str | None, bot_delay: float) -> None:
+    def __init__(
+        self, data: Path, database: str | None, bot_delay: float, extra: tuple[str, ...] = ()
+    ) -> None:
         self.data = data
         self.database = database
         self.bot_delay = bot_delay
-        self.flags = _serve_flags()
+        self.flags = [*_serve_flags(), *extra]
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
         self.log = data / "server.log"

@@ -23,6 +23,7 @@ from dos.i18n import text
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import (
+    WAIT_MS,
     assert_no_foreign_cards,
     body,
     create_table,
@@ -78,6 +79,9 @@ def catch_bots(page: Page, bot_seats: set[str]) -> None:
             wait_for_change(page, before)
 
 
+CAUGHT_UP_JS = "v => Number(document.body.dataset.version) >= v"
+
+
 def play_round(
     pages: list[Page],
     names: dict[Page, str],
@@ -112,6 +116,13 @@ def play_round(
         for page in pages:
             catch_bots(page, bot_seats)
         actor = next((page for page in pages if my_turn(page)), None)
+        behind = [page for page in pages[1:] if int(version(page)) < int(seen)]
+        if actor is None and behind:
+            # A page that shows the others' moves one at a time is still showing the move
+            # that gave it the turn: let it catch up with what the first page shows.
+            for page in behind:
+                page.wait_for_function(CAUGHT_UP_JS, arg=int(seen), timeout=WAIT_MS)
+            continue
         if actor is None:  # a bot's turn: wait for it to act
             try:
                 wait_for_change(pages[0], seen)
