@@ -1,0 +1,319 @@
+"""Failover benchmark of a server of many processes: kill -9 a table's owner, time the return.
+
+Starts a Redis (``redis-server`` on a free loopback port, nothing persisted; or ``--redis
+URL``) and ``--processes`` ``dos serve --redis`` processes on one database (``--database
+URL``, PostgreSQL; by default one SQLite file in a temporary folder, which processes of one
+machine can share), opens ``--tables`` tables of two human clients and two bots each, and
+plays: every client is connected to a process chosen at random, so most are relayed to their
+table's owner. Then, ``--kills`` times: after a random moment of play, the owner of a table
+chosen at random is killed with SIGKILL. Its **failover time** runs from the kill to the first
+``update`` any client of that table receives once another process holds its lease: the table
+was adopted (lease expired, adopted at a scan, the game replayed from the database) and a move
+was made and relayed, or sent to a client that reconnected to another process. The clients
+play as fast as they are told the state and the rounds have no pause (``--pause 0``), so the
+time is the server's, not a player's thinking. The killed process
+is started again before the next kill, so that ``--processes`` run at every kill.
+
+After each kill the database is checked against what the clients were told, as
+``bench/durability.py`` does: every acknowledged action stored at its index, every update a
+client was sent stored, no gap, each game replayed by the engine, and the record of every
+finished game replayed through the HTTP API.
+
+Only loopback traffic; every wait has a time limit; it stops by itself.
+
+    .venv/bin/python bench/failover.py --kills 200 [--processes 3] [--tables 4] [--json]
+
+Not a test: a kill takes about 7 s (play, failover, the restart); figures in bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from durability import (
+    WAIT,
+    Client,
+    Figures,
+    Server,
+    check_database,
+    check_records,
+    open_tables,
+    read_database,
+    start_tables,
+)
+
+SECRET = "failover-benchmark-secret-0123456789abcdef"
+"""``DOS_SECRET`` of every process (one secret for all: tokens from one open at any)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_redis(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``redis-server`` on a free loopback port, nothing persisted; its URL once it answers."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("no redis-server on the PATH (Debian: redis-server), or give --redis")
+    port = _free_port()
+    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
+    command += ["--save", "", "--appendonly", "no"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            with redis.Redis.from_url(url) as client:
+                client.ping()
+            return process, url
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise SystemExit("redis-server did not start") from None
+            time.sleep(0.05)
+
+
+class Timed(Client):
+    """A client that notes when each ``update`` arrives (``time.monotonic()``), and plays
+    on through any process: reconnected to a live one whenever its connection ends."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.updates: list[float] = []
+        self.reconnects = 0
+
+    def _on(self, message: dict[str, Any]) -> None:
+        if message["type"] == "update":
+            self.updates.append(time.monotonic())
+        elif message["type"] == "state":
+            # A fresh state (a relay reattached to the new owner): a rematch asked of the
+            # dead owner may have been lost with it, so the host asks again, as a person would.
+            self.rematched.clear()
+        super()._on(message)
+
+    async def roam(self, servers: list[Server], rng: random.Random, running: asyncio.Event) -> None:
+        """Plays until ``running`` is cleared, each connection to a live process at random."""
+        first = True
+        while running.is_set():
+            live = [s for s in servers if s.process is not None and s.process.poll() is None]
+            if not live:
+                await asyncio.sleep(0.05)
+                continue
+            server = rng.choice(live)
+            if not first:
+                self.reconnects += 1
+            first = False
+            await self.play("ws" + server.url.removeprefix("http"))
+            await asyncio.sleep(0.05)  # closed by a dying process: look again, then reconnect
+
+
+def owner_of(redis_url: str, code: str) -> int | None:
+    """Which process holds the table's lease (its ``--name`` is ``pN``), ``None``: none."""
+    with redis.Redis.from_url(redis_url) as client:
+        value = client.get(f"dos:table:{{{code}}}:lease")
+    if value is None:
+        return None
+    owner = value.decode().split(" ", 1)[1]
+    return int(owner.split(":", 1)[0][1:])
+
+
+async def back_after(
+    redis_url: str, code: str, dead: int, clients: list[Timed], kill: float
+) -> float:
+    """Seconds from the ``kill`` of the owner ``dead`` to the first update any of ``clients``
+    received once another process held the table's lease (an update the dead owner sent
+    before it died, still on its way, does not count)."""
+    deadline = time.monotonic() + WAIT
+    adopted = None
+    while True:
+        if adopted is None:
+            owner = owner_of(redis_url, code)
+            if owner is not None and owner != dead:
+                adopted = time.monotonic()
+        else:
+            after = [t for c in clients for t in c.updates if t > adopted]
+            if after:
+                return min(after) - kill
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no update within {WAIT:.0f} s of a kill: the table did not return")
+        await asyncio.sleep(0.01)
+
+
+async def run(args: argparse.Namespace, figures: Figures) -> dict[str, Any]:
+    """The kills; returns the failover times and what else the run measured."""
+    rng = random.Random(args.seed)
+    failovers: list[float] = []
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="dos-failover-") as folder:
+        base = Path(folder)
+        redis_process = None
+        redis_url = args.redis
+        if redis_url is None:
+            redis_process, redis_url = start_redis(base)
+        else:
+            with redis.Redis.from_url(redis_url) as client:
+                client.flushdb()
+        database = args.database or f"sqlite:///{base / 'dos.sqlite3'}"
+        servers = [
+            Server(
+                base / f"p{i}",
+                database,
+                args.bot_delay,
+                # No pause after a round: these clients read no summary (as durability.py).
+                ("--redis", redis_url, "--name", f"p{i}", "--pause", "0"),
+            )
+            for i in range(args.processes)
+        ]
+        running = asyncio.Event()
+        running.set()
+        tasks: list[asyncio.Task[None]] = []
+        replayed: dict[int, Any] = {}
+        recorded: set[int] = set()
+        clients: list[Timed] = []
+        try:
+            os.environ["DOS_SECRET"] = SECRET  # inherited by every process started
+            for server in servers:
+                server.start()
+            made = await open_tables(servers[0].url, args.tables, rng, figures)
+            clients = [Timed(c.code, c.token, c.host, c.rng, figures) for c in made]
+            await start_tables("ws" + servers[0].url.removeprefix("http"), clients)
+            tasks = [
+                asyncio.create_task(c.roam(servers, random.Random(rng.random()), running))
+                for c in clients
+            ]
+            codes = sorted({c.code for c in clients})
+            for number in range(args.kills):
+                await asyncio.sleep(rng.uniform(0.2, args.longest))
+                code = rng.choice(codes)
+                owner = owner_of(redis_url, code)
+                if owner is None:  # between owners (the last kill's table): another moment
+                    await asyncio.sleep(0.1)
+                    continue
+                moment = time.monotonic()
+                servers[owner].kill()
+                players = [c for c in clients if c.code == code]
+                seconds = await back_after(redis_url, code, owner, players, moment)
+                failovers.append(seconds)
+                servers[owner].start()
+                check_database(read_database(database), figures, replayed)
+                if not args.json:
+                    print(
+                        f"kill {number + 1:3d}: p{owner}, owner of {code}; back after "
+                        f"{seconds:.2f} s; {len(figures.acknowledged)} acknowledged, "
+                        f"{len(figures.lost)} lost",
+                        flush=True,
+                    )
+            running.clear()
+            stored = read_database(database)
+            check_database(stored, figures, replayed)
+            check_records(servers[0].url, stored, figures, recorded)
+        finally:
+            running.clear()
+            for server in servers:
+                server.stop()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            errors = [line for server in servers for line in server.error_lines()]
+            if redis_process is not None:
+                redis_process.kill()
+                redis_process.wait(WAIT)
+    return {
+        "failovers": failovers,
+        "reconnects": sum(c.reconnects for c in clients),
+        "errors": errors,
+    }
+
+
+def _stop(_signal: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=200, help="owners killed (default 200)")
+    parser.add_argument("--processes", type=int, default=3, help="server processes (default 3)")
+    parser.add_argument("--tables", type=int, default=4, help="tables played (default 4)")
+    parser.add_argument("--database", default=None, help="a database URL (default: SQLite)")
+    parser.add_argument("--redis", default=None, help="a Redis URL (default: one of its own)")
+    parser.add_argument(
+        "--longest", type=float, default=2.0, help="longest play before a kill, seconds"
+    )
+    parser.add_argument("--bot-delay", type=float, default=0.02, help="the bots' delay scale")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the clients and the kills")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if args.processes < 2:
+        parser.error("--processes: at least 2 (one must be left to adopt)")
+    signal.signal(signal.SIGTERM, _stop)  # the finally clauses stop the processes
+    figures = Figures()
+    began = time.perf_counter()
+    found = asyncio.run(run(args, figures))
+    failovers: list[float] = found["failovers"]
+    row = {
+        "kills": len(failovers),
+        "processes": args.processes,
+        "tables": args.tables,
+        "database": "postgresql" if args.database and "postgres" in args.database else "sqlite",
+        "failover_p50_s": round(statistics.median(failovers), 2) if failovers else None,
+        "failover_p99_s": round(_percentile(failovers, 0.99), 2) if failovers else None,
+        "failover_max_s": round(max(failovers), 2) if failovers else None,
+        "acknowledged_actions": len(figures.acknowledged),
+        "lost_actions": len(figures.lost),
+        "broadcast_not_stored": len(figures.unsent),
+        "index_gaps": len(figures.gaps),
+        "replay_failures": len(figures.replay_failures),
+        "games_finished": figures.games_finished,
+        "records_replayed": figures.records_checked,
+        "reconnects": found["reconnects"],
+        "server_error_lines": len(found["errors"]),
+        "seconds": round(time.perf_counter() - began, 1),
+        "examples": (
+            figures.lost + figures.unsent + figures.gaps + figures.replay_failures + found["errors"]
+        )[:10],
+    }
+    if args.json:
+        print(json.dumps(row))
+    else:
+        print(
+            f"{row['kills']} kills of an owner, {row['processes']} processes, {row['tables']} "
+            f"tables ({row['database']}): failover p50 {row['failover_p50_s']} s, p99 "
+            f"{row['failover_p99_s']} s, max {row['failover_max_s']} s; "
+            f"{row['acknowledged_actions']} acknowledged actions, {row['lost_actions']} lost, "
+            f"{row['broadcast_not_stored']} broadcast not stored, {row['index_gaps']} gaps, "
+            f"{row['replay_failures']} replay failures; {row['games_finished']} games finished, "
+            f"{row['records_replayed']} records replayed; {row['reconnects']} reconnects; "
+            f"{row['server_error_lines']} server error lines; {row['seconds']} s in all"
+        )
+        for example in row["examples"]:
+            print("  ", example)
+    bad = row["lost_actions"] + row["broadcast_not_stored"] + row["index_gaps"]
+    sys.exit(1 if bad + row["replay_failures"] else 0)
+
+
+if __name__ == "__main__":
+    main()
