@@ -479,9 +479,8 @@ def _stop(_signal: int, _frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cycles", type=int, default=100, help="kill -9 cycles (default 100)")
+def play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the play between kills (this benchmark's and ``failover.py``'s)."""
     parser.add_argument("--tables", type=int, default=4, help="tables played (default 4)")
     parser.add_argument("--database", default=None, help="a database URL (default: SQLite)")
     parser.add_argument(
@@ -490,6 +489,12 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.02, help="the bots' delay scale")
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients and the kills")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cycles", type=int, default=100, help="kill -9 cycles (default 100)")
+    play_arguments(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _stop)  # the finally clauses stop the server
     figures = Figures()

@@ -54,6 +54,7 @@ from durability import (
     check_database,
     check_records,
     open_tables,
+    play_arguments,
     read_database,
     start_tables,
 )
@@ -257,15 +258,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=200, help="owners killed (default 200)")
     parser.add_argument("--processes", type=int, default=3, help="server processes (default 3)")
-    parser.add_argument("--tables", type=int, default=4, help="tables played (default 4)")
-    parser.add_argument("--database", default=None, help="a database URL (default: SQLite)")
     parser.add_argument("--redis", default=None, help="a Redis URL (default: one of its own)")
-    parser.add_argument(
-        "--longest", type=float, default=2.0, help="longest play before a kill, seconds"
-    )
-    parser.add_argument("--bot-delay", type=float, default=0.02, help="the bots' delay scale")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the clients and the kills")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    play_arguments(parser)
     args = parser.parse_args()
     if args.processes < 2:
         parser.error("--processes: at least 2 (one must be left to adopt)")
