@@ -106,10 +106,17 @@ class Timed(Client):
         if message["type"] == "update":
             self.updates.append(time.monotonic())
         elif message["type"] == "state":
-            # A fresh state (a relay reattached to the new owner): a rematch asked of the
-            # dead owner may have been lost with it, so the host asks again, as a person would.
+            # A fresh state (a relay reattached to the new owner, the connection kept): an
+            # action or a rematch sent to the dead owner may have died with it unanswered,
+            # so the client decides again on what it is shown, as a person would.
+            self.pending = None
             self.rematched.clear()
         super()._on(message)
+        table = message.get("table") if message["type"] in ("state", "table") else None
+        if table is not None and self.seat is not None:
+            # The host's role passes on when its player is gone a while (a dead process's
+            # clients): whoever hosts now asks for the rematch.
+            self.host = table["host"] == self.seat
 
     async def roam(self, servers: list[Server], rng: random.Random, running: asyncio.Event) -> None:
         """Plays until ``running`` is cleared, each connection to a live process at random."""
@@ -155,7 +162,17 @@ async def back_after(
             if after:
                 return min(after) - kill
         if time.monotonic() > deadline:
-            raise RuntimeError(f"no update within {WAIT:.0f} s of a kill: the table did not return")
+            told = "; ".join(
+                f"seat {c.seat}{' host' if c.host else ''}: version {c.version}, "
+                f"result {c.result is not None}, pending {c.pending}, refused at {c.refused_at}, "
+                f"turn {(c.view or {}).get('turn')}, phase {(c.view or {}).get('phase')}, "
+                f"reconnects {c.reconnects}"
+                for c in clients
+            )
+            raise RuntimeError(
+                f"table {code}: no update within {WAIT:.0f} s of the kill of p{dead} "
+                f"(adopted: {adopted is not None}); its clients: {told}"
+            )
         await asyncio.sleep(0.01)
 
 
@@ -235,6 +252,12 @@ async def run(args: argparse.Namespace, figures: Figures) -> dict[str, Any]:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             errors = [line for server in servers for line in server.error_lines()]
+            if args.keep_logs:
+                for server in servers:
+                    if server.log.exists():
+                        target = Path(args.keep_logs) / f"{server.data.name}.log"
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(server.log, target)
             if redis_process is not None:
                 redis_process.kill()
                 redis_process.wait(WAIT)
@@ -259,6 +282,7 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=200, help="owners killed (default 200)")
     parser.add_argument("--processes", type=int, default=3, help="server processes (default 3)")
     parser.add_argument("--redis", default=None, help="a Redis URL (default: one of its own)")
+    parser.add_argument("--keep-logs", default=None, help="a folder to copy the servers' logs to")
     play_arguments(parser)
     args = parser.parse_args()
     if args.processes < 2:
