@@ -37,10 +37,11 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from dos.cluster.bus import RedisBus, Serving
+from dos.cluster.handovers import Handovers
 from dos.cluster.lease import (
     Holder,
     LeaseError,
@@ -56,7 +57,9 @@ from dos.server.refusals import RefusedError
 from dos.server.storage import StaleEpochError, active_codes
 
 if TYPE_CHECKING:
+    from dos.server.handover import Handover
     from dos.server.service import Service
+    from dos.server.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,40 @@ restart"): the client reconnects, to any process."""
 INFO_SECONDS = 5.0
 """How long a table's lobby entry in Redis outlives its owner's last writing of it (every
 second: ``publish``)."""
+
+
+CONTROL_CONNECTIONS = 64
+"""Connections of a process's control client: leases, handovers, lobby entries (short
+commands; a command waits for a free connection rather than fail)."""
+BUS_CONNECTIONS = 4096
+"""Connections of a process's bus client: each relayed connection's subscription holds one
+in a blocking read most of the time, and each forward waiting for its reply one."""
+POOL_WAIT_SECONDS = 10.0
+"""How long a command may wait for a free connection of its pool."""
+
+
+def clients(redis_url: str) -> tuple[Redis, Redis]:
+    """A process's two Redis clients, each with its own pool of connections: the control
+    client (leases, handovers, lobby entries) and the bus's (``RedisBus``). Apart, so that
+    the bus's blocking reads — hundreds at once on a busy process — never leave a lease
+    without a connection to renew it (which would lose every table at once); bounded pools
+    that wait for a free connection, rather than fail, past their bound.
+
+    >>> control, bus = clients("redis://127.0.0.1:6379/0")
+    >>> control.connection_pool is not bus.connection_pool
+    True
+    """
+    made = []
+    for connections in (CONTROL_CONNECTIONS, BUS_CONNECTIONS):
+        pool = BlockingConnectionPool.from_url(
+            redis_url,
+            max_connections=connections,
+            timeout=POOL_WAIT_SECONDS,
+            socket_timeout=10,
+            health_check_interval=5,
+        )
+        made.append(Redis.from_pool(pool))  # closes its pool with it
+    return made[0], made[1]
 
 
 def info_key(code: str, prefix: str = "dos") -> str:
@@ -116,11 +153,15 @@ class Node:
         prefix: str = "dos",
     ) -> None:
         self.service = service
-        self.redis: Redis = Redis.from_url(redis_url, socket_timeout=10, health_check_interval=5)
+        self.redis_url = redis_url
+        self.redis, self.bus_redis = clients(redis_url)
+        """The leases, handovers and lobby entries' client; the bus's, apart (``clients``)."""
         self.owner = new_owner_id() if name is None else f"{name}:{new_owner_id()}"[:64]
         """This process's owner id in leases and on the bus."""
         self.prefix = prefix
-        self.bus = RedisBus(self.redis, prefix=prefix, block_ms=500)
+        self.bus = RedisBus(self.bus_redis, prefix=prefix, block_ms=500)
+        self.handovers = Handovers(self.redis, prefix)
+        """The clocks and host's choices of the tables held here, for their next owner."""
         self.ttl = ttl
         self.scan_every = scan_every
         self.leases: dict[str, tuple[TableLease, LeaseRenewal]] = {}
@@ -130,6 +171,8 @@ class Node:
         self.handler: Callable[[str, Any], Any] | None = None
         """What this process does with a message forwarded to it (``dos.cluster.relay``)."""
         self.draining = False
+        self.stopped = False
+        """Whether ``stop`` ran (the process is stopping or stopped)."""
         self._serving: Serving | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Lock] = {}
@@ -146,12 +189,14 @@ class Node:
             loop.create_task(self._keep_alive(), name="node-alive"),
             loop.create_task(self._adopt(), name="node-adopt"),
             loop.create_task(self._publish(), name="node-publish"),
+            loop.create_task(self.handovers.run(), name="node-handovers"),
         ]
         log.info("process %s: one of many, on Redis", self.owner)
 
     async def stop(self) -> None:
         """Stops the scans and serving; the leases left as they are (a stop without
         ``drain`` is a crash for the others: they adopt after the TTL)."""
+        self.stopped = True
         tasks = [*self._tasks, *self._retaking]
         for task in tasks:
             task.cancel()
@@ -165,6 +210,7 @@ class Node:
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(alive_key(self.owner, self.prefix))
         await self.redis.aclose()
+        await self.bus_redis.aclose()
 
     async def drain(self) -> None:
         """Hands every table back (SIGTERM): its clients told (they reconnect or are
@@ -172,6 +218,7 @@ class Node:
         self.draining = True
         for task in self._tasks:
             task.cancel()
+        await self.handovers.flush()  # while the leases are held: the writes are fenced
         for code in list(self.leases):
             lease, renewal = self.leases[code]
             await renewal.stop()
@@ -180,6 +227,19 @@ class Node:
                 await lease.release()
 
     # --- ownership ---------------------------------------------------------------------------
+
+    def remember(self, table: Table) -> None:
+        """Notes ``table``'s handover for its next owner (``dos.cluster.handovers``), if
+        this process holds it."""
+        held = self.leases.get(table.code)
+        if held is None or not held[0].held or held[0].epoch is None:
+            return
+        holder = str(Holder(self.owner, held[0].epoch))
+        self.handovers.note(table.code, holder, table.handover())
+
+    async def handover(self, code: str) -> Handover | None:
+        """What ``code``'s former owner handed over, for the table taken here."""
+        return await self.handovers.read(code)
 
     def owns(self, code: str) -> bool:
         """Whether this process holds ``code``'s lease now."""
@@ -275,6 +335,7 @@ class Node:
         """The table leaves this process: bots and clocks stopped, clients here closed
         (1012: they reconnect anywhere), relayed ones told it moved."""
         table = self.service.tables.pop(code, None)
+        self.handovers.drop(code)
         if table is not None:
             table.close()
             for client in table.clients():
@@ -283,7 +344,9 @@ class Node:
             listener(code)
 
     async def released(self, code: str) -> None:
-        """Gives ``code`` back (the table expired or finished and left memory)."""
+        """Gives ``code`` back (the table expired or finished and left memory); its handover
+        stays for whoever loads it again, until it expires."""
+        self.handovers.drop(code)
         held = self.leases.pop(code, None)
         if held is not None:
             await held[1].stop()

@@ -15,6 +15,7 @@ pause between rounds, is ``dos.server.pause.RoundPause``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +68,30 @@ class TurnTimer:
         self.deadline.start(seconds, lambda: self._timed_out(seat))
         self._changed()
 
+    def held(self) -> tuple[int, int, str, float] | None:
+        """The running timer as another process goes on from it (``dos.server.handover``):
+        its seat, version, phase and deadline on the wall clock; ``None``: none runs."""
+        until = self.deadline.until
+        if self.seat is None or self._key is None or self.phase is None or until is None:
+            return None
+        return self.seat, self._key[1], self.phase, until
+
+    def resume(self, seat: int, version: int, phase: str, until: float) -> None:
+        """Goes on from another process's timer (``held``): ``seat``'s ``phase`` ends at
+        ``until`` on the wall clock. A turn already past its end is in its grace by as much;
+        a grace past its end ends at once (the stand-in plays)."""
+        self._key = (seat, version)
+        self.seat = seat
+        left = until - time.time()
+        if phase == "turn" and left <= 0:
+            phase, left = "grace", left + self.grace_seconds
+        self.phase = phase
+        if phase == "turn":
+            self.deadline.start(left, lambda: self._timed_out(seat))
+        else:
+            self.deadline.start(max(left, 0.0), lambda: self._ended(seat))
+        self._changed()
+
     def _timed_out(self, seat: int) -> None:
         self.phase = "grace"
         self.deadline.start(self.grace_seconds, lambda: self._ended(seat))
@@ -105,6 +130,8 @@ class ReactionClock:
         self.referee = Referee(clock, test)
         self.deadline = Deadline()
         self._due = due
+        self.started_at = 0.0
+        """When the running test started, on the wall clock (``dos.server.handover``)."""
 
     def watch(self, key: Any, limit: float | None) -> bool:
         """The game is at ``key`` (its id and version) with a reaction test of ``limit``
@@ -113,8 +140,16 @@ class ReactionClock:
         if limit is None or key is None:
             self.referee.stop()
             return False
-        self.referee.start(key, limit)
+        if self.referee.start(key, limit):
+            self.started_at = time.time()
         return True
+
+    def resume(self, key: Any, limit: float, started_at: float) -> None:
+        """Goes on with the test ``key`` that another process started at ``started_at`` on
+        the wall clock: the time already gone counts (``dos.server.handover``)."""
+        self.referee.start(key, limit)
+        self.referee.started = self.referee.clock() - max(0.0, time.time() - started_at)
+        self.started_at = started_at
 
     def run(self, key: Any, limit: float | None) -> None:
         """After a change: watches the test and arms its deadline when it is a new one."""

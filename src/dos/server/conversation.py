@@ -302,6 +302,8 @@ async def _chat_spectators(talk: Conversation, message: ChatSpectators) -> bool:
         talk.table.chat.allow_spectators(talk.table, talk.client, message.allowed)
     except ChatRefusedError as error:
         talk.error(error.code, error.message)
+    else:
+        talk.table.handover_changed()  # the next owner keeps the host's word
     return False
 
 

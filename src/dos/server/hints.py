@@ -332,3 +332,4 @@ async def allow(table: Table, by: int | None, allowed: bool) -> None:
     if table.hints_allowed != allowed:
         table.hints_allowed = allowed
         table.broadcast_table()
+        table.handover_changed()

@@ -46,6 +46,14 @@ class RoundPause:
         self._deadline.start(seconds, due)
         return True
 
+    def held(self) -> tuple[int, tuple[int, ...], float] | None:
+        """The pause as another process goes on from it (``dos.server.handover``): its round,
+        who it waits for, and its end on the wall clock; ``None``: no pause."""
+        until = self._deadline.until
+        if not self.waiting or until is None:
+            return None
+        return self.round, tuple(sorted(self.waiting)), until
+
     def leave(self, seat: int) -> bool:
         """``seat`` continues (or left); whether that ended the pause."""
         if seat not in self.waiting:

@@ -203,6 +203,8 @@ class Service:
             table = await Table.load(stored, self.db, self.settings)
             if code in self.tables:  # loaded meanwhile by another request
                 return self.tables[code]
+            if self.node is not None:  # the clocks go on where its former owner left them
+                table.take_over(await self.node.handover(code))
             self._own(table, epoch)
             await table.finish_if_pending()
             table.after_change()
@@ -309,8 +311,16 @@ class Service:
         table.current.epoch = epoch
         node = self.node
         if node is not None:
-            table.current.on_fenced.append(lambda: node.fenced(table.code))
+            table.current.on_fenced.append(lambda: self._fenced(node, table))
+            table.on_handover = node.remember
         self.tables[table.code] = table
+
+    def _fenced(self, node: Node, table: Table) -> None:
+        """A commit of ``table`` was refused for its epoch: another process owns it. The
+        table object stops for good, and, if it is the one held here, leaves."""
+        if self.tables.get(table.code) is table:
+            node.fenced(table.code)
+        table.close()
 
     async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
         """Seats a guest at a table; returns their ``SeatGrant``. Counts against ``client``'s

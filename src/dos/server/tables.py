@@ -43,6 +43,7 @@ from dos.server.chat import ChatRoom
 from dos.server.clocks import ReactionClock, TurnTimer
 from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
+from dos.server.handover import Handover, PauseClock, ReactionStart, TurnClock
 from dos.server.hints import hints_open
 from dos.server.history import GameLog
 from dos.server.jobs import Jobs
@@ -168,6 +169,13 @@ class Table:
         self.chat = ChatRoom(stored.code, db, stored.chat)
         self.hints_allowed = False
         """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
+        self.closed = False
+        """Whether it was closed here (``close``): it plays no more."""
+        self.loaded_at: float | None = None
+        """When this process loaded it from the database (``None``: created here)."""
+        self.on_handover: Callable[[Table], None] | None = None
+        """Told whenever what the next owner takes over may have changed (``handover``): a
+        server of many writes it down (``dos.cluster.handovers``)."""
         if stored.game is not None and self.status != Status.LOBBY:
             if state is None:
                 state = replay_game(self.rules, stored.game)
@@ -689,16 +697,74 @@ class Table:
 
     def _send_pause(self) -> None:
         self.audience.send(server_message("pause", **self.pause.message()))
+        self.handover_changed()
+
+    # --- handed over to the next owner (dos.server.handover) ---------------------------------
+
+    def handover(self) -> Handover:
+        """The clocks and the host's choices, as another process takes them over."""
+        turn = self.turn_timer.held()
+        pause = self.pause.held()
+        referee = self.referee
+        reaction = None
+        if referee.running and self.reaction.started_at:
+            game, version = referee.key
+            reaction = ReactionStart(game, version, self.reaction.started_at)
+        return Handover(
+            turn=None if turn is None else TurnClock(*turn),
+            pause=None if pause is None else PauseClock(pause[0], self.version, *pause[1:]),
+            reaction=reaction,
+            hints_allowed=self.hints_allowed,
+            spectators_chat=self.chat.spectators,
+        )
+
+    def take_over(self, handover: Handover | None) -> None:
+        """Goes on from a former owner's ``handover`` (a table just loaded, before its first
+        ``after_change``): each clock only where the game is at the version it ran at."""
+        if handover is None:
+            return
+        self.hints_allowed = handover.hints_allowed and not self.rated
+        self.chat.spectators = handover.spectators_chat
+        if not self.playing() or self.game is None:
+            return
+        pause = handover.pause
+        if pause is not None and pause.version == self.version:
+            seconds = pause.until - time.time()
+            if seconds > 0 and self.pause.start(
+                pause.round, pause.waiting, seconds, self._pause_over
+            ):
+                return  # paused: no turn runs, no test is taken
+        reaction = handover.reaction
+        key, limit = self._reaction_key()
+        if reaction is not None and limit is not None and key == (reaction.game, reaction.version):
+            self.reaction.resume(key, limit, reaction.started)
+        turn = handover.turn
+        if (
+            turn is not None
+            and self.turn_seconds is not None
+            and turn.version == self.version
+            and turn.seat == self.rules.turn(self.state)
+            and self.bot_level(turn.seat) is None
+        ):
+            self.turn_timer.resume(turn.seat, turn.version, turn.phase, turn.until)
+
+    def handover_changed(self) -> None:
+        """What the next owner takes over may have changed: tell ``on_handover``."""
+        if self.on_handover is not None:
+            self.on_handover(self)
 
     # --- after each change ------------------------------------------------------------------
 
     def after_change(self) -> None:
         """Runs the reaction test's clock, wakes the bots and runs the turn timer; wakes the
-        agents waiting for a change."""
+        agents waiting for a change. A closed table stays still."""
+        if self.closed:
+            return
         self._run_reaction()
         self.bots.poke()
         self._run_timer()
         self.audience.signal_change()
+        self.handover_changed()
 
     # --- the classic reaction test (dos.server.reaction) ------------------------------------
 
@@ -722,7 +788,10 @@ class Table:
         self._spawn(self.expire_reaction(key))
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
-        """Runs ``work`` in a task of the table's (cancelled when it closes)."""
+        """Runs ``work`` in a task of the table's (cancelled when it closes; none once closed)."""
+        if self.closed:
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

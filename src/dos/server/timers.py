@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 
@@ -12,6 +13,9 @@ class Deadline:
     def __init__(self) -> None:
         self._handle: asyncio.TimerHandle | None = None
         self._due = 0.0
+        self.until: float | None = None
+        """When the pending callback is due on the wall clock (``time.time``), for another
+        process to go on from (``dos.server.handover``); ``None`` when none is pending."""
 
     @property
     def running(self) -> bool:
@@ -23,9 +27,11 @@ class Deadline:
         self.cancel()
         loop = asyncio.get_running_loop()
         self._due = loop.time() + seconds
+        self.until = time.time() + seconds
 
         def fire() -> None:
             self._handle = None
+            self.until = None
             callback()
 
         self._handle = loop.call_later(seconds, fire)
@@ -41,3 +47,4 @@ class Deadline:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        self.until = None

@@ -1,0 +1,136 @@
+"""A table's clocks and host's choices across a change of owner (``dos.cluster.handovers``,
+``dos.server.handover``): two server processes, played by two ``Service`` with their ``Node``
+in one event loop, on one Redis and one database. The owner dies (its leases left to expire,
+as after kill -9); the other takes the table over and goes on with the same turn deadline and
+the host's allowance of hints, not a fresh turn. A former owner's late write is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import pytest_asyncio
+from fastapi import WebSocket
+from redis.asyncio import Redis
+
+from cluster.support import RedisServer
+from dos.cluster.handovers import Handovers, handover_key
+from dos.cluster.lease import lease_key
+from dos.cluster.node import Node
+from dos.server.connections import Client
+from dos.server.handover import Handover
+from dos.server.hints import allow
+from dos.server.limits import Counters, Limits
+from dos.server.messages import CreateTable, JoinTable
+from dos.server.refusals import RefusedError
+from dos.server.service import Service
+from dos.server.storage import Database
+from dos.server.tables import Settings, Table
+
+pytestmark = pytest.mark.asyncio
+
+TURN = 40.0
+TTL = 1.0
+
+
+async def _handler(key: str, message: Any) -> None:
+    return None
+
+
+@pytest_asyncio.fixture
+async def make(
+    database: str, redis_server: RedisServer, tmp_path: Path
+) -> AsyncIterator[Callable[[str], Any]]:
+    """Starts a server process of the two (in this loop), named ``name``."""
+    async with Redis.from_url(redis_server.url) as client:
+        await client.flushdb()
+    started: list[Service] = []
+
+    async def start(name: str) -> Service:
+        settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0)
+        folder = tmp_path / name
+        folder.mkdir()
+        service = Service(
+            Database(database), folder, settings, redis_url=redis_server.url, secret=b"s" * 32
+        )
+        node = Node(service, redis_server.url, name, ttl=TTL, scan_every=3600)
+        node.handler = _handler
+        service.node = node
+        await service.start()
+        started.append(service)
+        return service
+
+    yield start
+    for service in started:
+        if service.node is not None and not service.node.stopped:
+            await service.stop()
+
+
+async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
+    make: Callable[[str], Any],
+) -> None:
+    first: Service = await make("p0")
+    second: Service = await make("p1")
+    request = CreateTable(name="Ada", seats=[None, None], rated=False, turn_seconds=TURN)
+    code = (await first.create(request, "test"))["code"]
+    await first.join(code, JoinTable(name="Bea"), "test")
+    table = await first.table(code)
+    assert table is not None
+    for seat in (0, 1):
+        await table.attach(Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits())), seat)
+    await table.start(0)
+    await allow(table, 0, True)
+    held = table.turn_timer.held()
+    assert held is not None
+    node = first.node
+    assert node is not None
+    await node.handovers.flush()
+    written = Handover.loads(await node.redis.get(handover_key(code)))
+    assert written is not None and written.turn is not None and written.hints_allowed
+    assert written.turn.until == held[3]
+    holder = str(await node.holder(code))
+    await first.stop()  # as a crash: its lease is left to run out
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10 * TTL + 10
+    taken: Table | None = None
+    while taken is None:
+        try:
+            taken = await second.table(code)
+        except RefusedError as error:
+            assert error.code == "elsewhere", error
+            assert loop.time() < deadline, "the lease never ran out"
+            await asyncio.sleep(0.05)
+    assert taken is not None and taken.version == table.version
+    again = taken.turn_timer.held()
+    assert again is not None and again[:3] == held[:3]
+    assert again[3] == pytest.approx(held[3], abs=0.05)  # not a fresh turn of TURN seconds
+    assert again[3] - time.time() < TURN - TTL
+    assert taken.hints_allowed
+    # The former owner, awake again, writes its handover under its old lease: refused.
+    assert second.node is not None
+    await second.node.handovers.flush()
+    before = await second.node.redis.get(handover_key(code))
+    late = Handover(hints_allowed=False)
+    second.node.handovers.note(code, holder, late)
+    await second.node.handovers.flush()
+    assert await second.node.redis.get(handover_key(code)) == before
+
+
+async def test_a_handover_is_written_only_by_its_holder_and_after_redis_forgot_the_script(
+    redis: Redis,
+) -> None:
+    handovers = Handovers(redis)
+    await redis.set(lease_key("ABCDEF"), "7 p0:1:beef")
+    handovers.note("ABCDEF", "7 p0:1:beef", Handover(hints_allowed=True))
+    assert await handovers.flush()  # the script loaded at its first use
+    await redis.script_flush()  # as after a restart of Redis
+    handovers.note("ABCDEF", "7 p0:1:beef", Handover(spectators_chat=True))
+    assert await handovers.flush()
+    assert await handovers.read("ABCDEF") == Handover(spectators_chat=True)
+    handovers.note("ABCDEF", "6 p1:2:cafe", Handover())  # not the holder: refused
+    assert await handovers.flush()
+    assert await handovers.read("ABCDEF") == Handover(spectators_chat=True)
