@@ -176,11 +176,22 @@ class PostgresCluster:
             shutil.chown(self.folder, "postgres", "postgres")
         data = self.folder / "data"
         self._run(str(self.bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-N")
+        self.resume()
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stops the server (``fast``: its connections cut, as an operator's stop;
+        ``immediate``: as a crash), keeping its files for ``resume``."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", mode, "stop")
+
+    def resume(self) -> None:
+        """Starts the server (again, after ``halt``: same port, same databases); returns once
+        it accepts connections."""
         options = f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1 -F"
         self._run(
             str(self.bin / "pg_ctl"),
             "-D",
-            str(data),
+            str(self.folder / "data"),
             "-o",
             options,
             "-l",
@@ -188,7 +199,13 @@ class PostgresCluster:
             "-w",
             "start",
         )
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+
+    def running(self) -> bool:
+        """Whether the server runs (``pg_ctl status``)."""
+        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
+        command = [str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "status"]
+        done = subprocess.run([*prefix, *command], check=False, capture_output=True, timeout=120)
+        return done.returncode == 0
 
     def stop(self) -> None:
         """Stops the cluster and removes its folder."""

@@ -236,6 +236,20 @@ async def test_a_newer_connection_replaces_the_older(server: ServerProcess) -> N
     await second.close()
 
 
+async def test_a_player_who_leaves_is_sent_the_close_and_its_reason(
+    server: ServerProcess,
+) -> None:
+    # The server closes the connection of a seat that left (4000): the close frame must reach
+    # the client, not a dropped connection (1006) that a client would reconnect after.
+    host = create_table(server.url, seats=[None, "easy"])
+    player = await WsPlayer(server.ws_url, host["code"], host["token"]).connect()
+    await player.send({"type": "start"})
+    while player.view is None:
+        await player.recv(TIMEOUT)
+    await player.send({"type": "leave"})
+    assert await _closed(player) == 4000
+
+
 async def test_the_record_of_a_game_in_play_stays_hidden(server: ServerProcess) -> None:
     import httpx
 

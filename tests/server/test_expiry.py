@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 from typing import cast
@@ -66,3 +67,32 @@ async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -
         assert await service.expire_idle(time.monotonic() + 61) == [code]
     finally:
         await service.stop()
+
+
+@pytest.mark.asyncio
+async def test_idleness_counts_from_the_last_stored_activity_not_from_a_restart(
+    tmp_path: Path,
+) -> None:
+    # A game nobody has touched for 590 s of its 600, when the server restarts (or another
+    # process takes it over): it expires once its people had the grace to come back, not
+    # after another 600 s.
+    service = _service(tmp_path)
+    await service.start()
+    code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))["code"]
+    table = await service.table(code)
+    assert table is not None
+    await table.start(0)
+    await service.stop()
+    long_ago = time.time() - 590
+    with sqlite3.connect(tmp_path / "dos.sqlite3") as db:
+        db.execute("UPDATE dos_tables SET created_at = ?", (long_ago,))
+        db.execute("UPDATE dos_games SET started_at = ?", (long_ago,))
+        db.execute("UPDATE dos_actions SET at = ?", (long_ago,))
+    again = _service(tmp_path)
+    await again.start()
+    try:
+        now = time.monotonic()
+        assert await again.expire_idle(now + 5) == []  # within the grace: not yet
+        assert await again.expire_idle(now + 11) == [code]
+    finally:
+        await again.stop()

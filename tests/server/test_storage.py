@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -21,9 +23,11 @@ from dos.server.storage import (
     load_active,
     load_game,
     load_table,
+    make_engine,
     migrate,
 )
 from server.stored import stored_game, stored_table
+from server.support import PostgresCluster
 
 
 def test_the_migrations_build_the_models_schema(database: str) -> None:
@@ -34,6 +38,46 @@ def test_the_migrations_build_the_models_schema(database: str) -> None:
         context = MigrationContext.configure(connection)
         assert compare_metadata(context, Base.metadata) == []
     db.close()
+
+
+def test_processes_starting_at_once_on_an_empty_postgresql_all_migrate_it(
+    postgres: tuple[PostgresCluster, str],
+) -> None:
+    # Several server processes started together on a new database (a first install of many
+    # processes): each runs the migrations; one builds the schema, the others find it built.
+    cluster, url = postgres
+    empty = cluster.new_database(url)
+    script = (
+        "import sys\n"
+        "from dos.server.storage import make_engine, migrate\n"
+        "engine = make_engine(sys.argv[1])\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.readline()\n"  # all at once: each waits for the word to go
+        "migrate(engine)\n"
+    )
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, empty],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    for child in children:
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    outputs = [child.communicate(timeout=120)[0] for child in children]
+    assert [child.returncode for child in children] == [0] * len(children), outputs
+    engine = make_engine(empty)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert compare_metadata(context, Base.metadata) == []
+    engine.dispose()
 
 
 @pytest.mark.asyncio

@@ -132,6 +132,9 @@ async def converse(service: Service, table: Table, client: Client) -> None:
             continue
         if done:
             return
+    # Closed by the server meanwhile (the seat left, or was removed or replaced): its close
+    # frame and what was queued before it are sent before the connection is let go.
+    await client.drain()
 
 
 async def handle(talk: Conversation, message: Any) -> bool:

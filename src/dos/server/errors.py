@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,23 @@ def _http(_request: Request, error: Exception) -> SafeJSONResponse:
     return error_response(error.status_code, code, str(error.detail), None, **headers)
 
 
+DATABASE_AWAY: tuple[type[Exception], ...] = (OperationalError, InterfaceError, DisconnectionError)
+"""What the database's driver raises when it cannot be reached (not a bug of the request)."""
+
+
+def _database_away(request: Request, error: Exception) -> SafeJSONResponse:
+    """The database did not answer (stopped, restarting, unreachable): 503 ``storage``, to
+    be tried again; nothing changed (a failed transaction is rolled back)."""
+    log.warning(
+        "%s %s: the database did not answer (%s)",
+        request.method,
+        request.url.path,
+        type(error).__name__,
+    )
+    message = "the database did not answer; nothing changed: try again"
+    return error_response(503, "storage", message, None, **{"Retry-After": "1"})
+
+
 def _internal(request: Request, error: Exception) -> SafeJSONResponse:
     log.exception("%s %s failed", request.method, request.url.path, exc_info=error)
     return error_response(500, "internal", "the server failed on this request; nothing changed")
@@ -152,4 +170,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(ApiError, _api)
     app.add_exception_handler(StarletteHTTPException, _http)
+    for away in DATABASE_AWAY:
+        app.add_exception_handler(away, _database_away)
     app.add_exception_handler(Exception, _internal)

@@ -365,11 +365,16 @@ class Service:
         """Expires the tables nobody has been connected to for too long (``Limits``): a
         lobby after ``lobby_idle`` seconds, a game after ``abandoned_idle`` (its game is
         stored as abandoned); finished tables leave memory after ``lobby_idle`` (they stay
-        stored). Returns the codes of the expired tables."""
+        stored). Idle counts from the table's last activity as stored (``Table.load``), so a
+        restart or a failover does not start it again, but a table just loaded waits a grace
+        (``Settings.grace_seconds``) for its people to come back. Returns the codes of the
+        expired tables."""
         now = time.monotonic() if now is None else now
         limits = self.limits
         expired = []
         for table in list(self.tables.values()):
+            if table.loaded_at is not None and now - table.loaded_at < self.settings.grace_seconds:
+                continue  # just loaded (a restart, a failover): its people are coming back
             idle = table.idle_for(now)
             if table.status == Status.LOBBY:
                 limit = limits.lobby_idle

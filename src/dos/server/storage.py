@@ -42,6 +42,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.orm import Session
@@ -104,6 +105,10 @@ class StoredGame:
     action_seats: list[int] = field(default_factory=list)
     """The seat that made each action."""
     by_bot: list[bool] = field(default_factory=list)
+    started_at: float = 0.0
+    """When it was dealt (wall clock)."""
+    last_at: float | None = None
+    """When its last action was committed (wall clock; ``None``: none yet)."""
 
 
 @dataclass(slots=True)
@@ -125,6 +130,15 @@ class StoredTable:
     """Whether its games update the players' ratings."""
     chat: list[Line] = field(default_factory=list)
     """The latest lines of its chat, oldest first (``dos.server.chat``)."""
+
+    @property
+    def active_at(self) -> float:
+        """When something last happened at it, as stored (wall clock): its latest game's
+        last action, or its deal, or the table's creation."""
+        game = self.game
+        if game is None:
+            return self.created_at
+        return max(self.created_at, game.started_at, game.last_at or 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +221,15 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+MIGRATION_LOCK = 0x444F535F4D494752
+"""The PostgreSQL advisory lock the migrations run under (``migrate``)."""
+
+
 def migrate(engine: Engine) -> None:
-    """Brings the schema up to the newest migration (Alembic, from the installed package)."""
+    """Brings the schema up to the newest migration (Alembic, from the installed package).
+    On PostgreSQL under an advisory lock held to the end of the migration's transaction:
+    processes started together on a new database (many processes' first start) migrate one
+    after the other, the later ones finding the schema built."""
     from alembic import command
     from alembic.config import Config
 
@@ -217,6 +238,9 @@ def migrate(engine: Engine) -> None:
     with resources.as_file(folder) as path:
         config.set_main_option("script_location", str(path))
         with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                lock = text("SELECT pg_advisory_xact_lock(:key)")
+                connection.execute(lock, {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -587,15 +611,17 @@ def _game(session: Session, row: GameRow) -> StoredGame:
         players=list(row.players),
         status=row.status,
         result=row.result,
+        started_at=row.started_at,
     )
-    for action, seat, by_bot in session.execute(
-        select(ActionRow.action, ActionRow.seat, ActionRow.by_bot)
+    for action, seat, by_bot, at in session.execute(
+        select(ActionRow.action, ActionRow.seat, ActionRow.by_bot, ActionRow.at)
         .where(ActionRow.game_id == row.id)
         .order_by(ActionRow.idx)
     ):
         game.actions.append(action)
         game.action_seats.append(seat)
         game.by_bot.append(by_bot)
+        game.last_at = at
     return game
 
 

@@ -119,6 +119,10 @@ class Table:
         if stored.game is not None and stored.status != Status.LOBBY.value:
             state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
         table = cls(stored, db, settings, state)
+        # Idle since it was last active as stored, not since this process loaded it (after a
+        # restart or a failover); ``loaded_at`` gives its people time to come back first.
+        table.loaded_at = time.monotonic()
+        table.idle_since = table.loaded_at - max(0.0, time.time() - stored.active_at)
         if table.status == Status.PLAYING:
             # Back after a restart: whoever does not come back within the grace is stood in for.
             for place in table.seats:
@@ -249,8 +253,14 @@ class Table:
         return 0 <= seat < len(self.seats) and self.seats[seat].player_id == player_id
 
     def playing(self) -> bool:
-        """Whether a game is being played (not while it pauses between rounds)."""
-        return self.status == Status.PLAYING and self.state is not None and not self.pause.active
+        """Whether a game is being played (not while it pauses between rounds, nor once the
+        table is closed here)."""
+        return (
+            self.status == Status.PLAYING
+            and self.state is not None
+            and not self.pause.active
+            and not self.closed
+        )
 
     def bot_level(self, seat: int) -> str | None:
         """The level of the bot playing ``seat`` now: its own, or the stand-in's."""
@@ -652,6 +662,8 @@ class Table:
         """``seat``'s player is not connected: past the grace, the stand-in plays for them
         during a game, and a host's role passes on."""
         place = self.seats[seat]
+        if self.closed:
+            return  # its connections end after it closed: nobody is awaited here any more
         if seating.person(place) and place.client is None and not place.remote:
             place.leave_timer.start(self.settings.grace_seconds, lambda: self._gone(seat))
 
@@ -667,7 +679,12 @@ class Table:
         """The stand-in bot plays ``seat`` from now on (during a game; also while the round
         summary pauses it), until its player comes back."""
         place = self.seats[seat]
-        if place.bot is None and not place.away and self.status == Status.PLAYING:
+        if (
+            place.bot is None
+            and not place.away
+            and self.status == Status.PLAYING
+            and not self.closed
+        ):
             place.away = True
             self.turn_timer.renew()
             self.broadcast_table()
@@ -832,9 +849,12 @@ class Table:
                 phase=None if timer is None else timer["phase"],
             )
         )
+        self.handover_changed()
 
     def close(self) -> None:
-        """Stops the bots and timers (server shutdown)."""
+        """Stops the bots and timers for good (a server shutdown; a table that left this
+        process): nothing starts them again, the connections that end after it included."""
+        self.closed = True
         self.bots.stop()
         self.pause.cancel()
         self.turn_timer.cancel()
