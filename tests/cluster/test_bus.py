@@ -345,3 +345,28 @@ async def test_a_client_that_decodes_answers_works_alike(redis_server: RedisServ
     finally:
         await bus.close()
         await client.aclose()
+
+
+async def test_a_reply_slower_than_the_clients_socket_timeout_still_comes_back(
+    redis_server: RedisServer,
+) -> None:
+    # A forwarded long poll waits longer than one read of the Redis client may last (the
+    # server's clients read with a timeout): the wait for its reply must outlast it.
+    client = Redis.from_url(redis_server.url, socket_timeout=0.3)
+    owner = Redis.from_url(redis_server.url, socket_timeout=0.3)
+    bus, owner_bus = RedisBus(client, block_ms=100), RedisBus(owner, block_ms=100)
+
+    async def handle(table: str, message: Any) -> Any:
+        await asyncio.sleep(1.0)  # the owner's long poll: a wait of its own, not a sync
+        return {"waited": message}
+
+    try:
+        await client.flushdb()
+        async with owner_bus.serve("owner-a", handle):
+            reply = await bus.forward("owner-a", CODE, "poll", timeout=10, take_timeout=1)
+            assert reply == {"waited": "poll"}
+    finally:
+        await bus.close()
+        await owner_bus.close()
+        await client.aclose()
+        await owner.aclose()

@@ -24,9 +24,10 @@ In Redis, each table's updates are a stream, ``dos:table:{CODE}:updates`` (the s
 as the table's lease, ``dos.cluster.lease``), each entry's id ``VERSION-0``: ``XADD`` with that
 id keeps the order and refuses a stale version, ``MAXLEN`` trims it, and a subscriber reads
 with ``XREAD`` from the last id it saw, so a subscription outlives a short loss of Redis (it
-tries again until Redis is back, then goes on where it stood). An update is *acknowledged*
-when ``publish`` returns; whether it survives a restart of Redis is Redis's persistence
-(an append-only file with ``appendfsync always`` keeps every acknowledged one).
+tries again until Redis is back, then goes on where it stood), and so does ``publish``
+(for ``PUBLISH_SECONDS``). An update is *acknowledged* when ``publish`` returns; whether it
+survives a restart of Redis is Redis's persistence (an append-only file with ``appendfsync
+always`` keeps every acknowledged one).
 
 **Forwarding** (``serve``, ``forward``). A process serves the tables it owns under its owner
 id (``dos.cluster.lease.new_owner_id``): ``serve(owner, handler)`` calls
@@ -48,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import secrets
@@ -72,6 +74,10 @@ DEFAULT_TIMEOUT = 5.0
 
 RETRY_SECONDS = (0.05, 0.1, 0.2, 0.5, 1.0)
 """A subscription's waits between attempts while Redis does not answer (the last repeats)."""
+PUBLISH_SECONDS = 5.0
+"""How long ``RedisBus.publish`` waits out Redis not answering (a restart) before it gives up
+with ``BusUnavailableError``: an update published once Redis is back follows the last one its
+subscribers read, so they lose nothing and need no resync."""
 
 Handler = Callable[[str, Any], Awaitable[Any]]
 """What an owner does with a forwarded message: ``handler(table, message)`` returns the
@@ -582,14 +588,17 @@ class RedisBus:
 
     async def publish(self, table: str, version: int, payload: Any) -> None:
         """Publishes a table's update (see ``Bus``): ``XADD`` under id ``VERSION-0``,
-        trimmed to ``max_updates``. Tried once more on a new connection if Redis closed the
-        one it had (a restart): if the first attempt was stored after all, the second finds
-        its own version on top and counts as done."""
+        trimmed to ``max_updates``. While Redis does not answer (a restart) it is tried again,
+        at once on a new connection and then after ``RETRY_SECONDS``, for ``PUBLISH_SECONDS``
+        at most: an attempt stored after all, its answer lost, is found on top by the next
+        and counts as done."""
         if version < 1:
             raise ValueError(f"versions start at 1: {version}")
         text = _encode(payload)
         key = updates_key(table, self.prefix)
-        for attempt in range(2):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PUBLISH_SECONDS
+        for attempt in itertools.count():
             try:
                 await self.redis.xadd(
                     key, {"u": text}, id=f"{version}-0", maxlen=self.max_updates, approximate=False
@@ -599,15 +608,16 @@ class RedisBus:
                 if "equal or smaller" not in str(error):
                     raise BusUnavailableError(f"table {table}: Redis refused ({error})") from None
                 latest = await self.last_version(table) or 0
-                if attempt == 1 and latest == version:
-                    return  # the first attempt was stored, its answer lost
+                if attempt > 0 and latest == version:
+                    return  # an earlier attempt was stored, its answer lost
                 raise StaleVersionError(table, version, latest) from None
             except (RedisConnectionError, RedisTimeoutError, OSError) as error:
-                if attempt == 0:
-                    continue
-                raise BusUnavailableError(
-                    f"table {table}: could not publish, Redis did not answer ({error})"
-                ) from None
+                if loop.time() >= deadline:
+                    raise BusUnavailableError(
+                        f"table {table}: could not publish, Redis did not answer ({error})"
+                    ) from None
+                if attempt > 0:  # the first again at once: a connection Redis closed
+                    await asyncio.sleep(RETRY_SECONDS[min(attempt - 1, len(RETRY_SECONDS) - 1)])
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def last_version(self, table: str) -> int | None:
@@ -658,29 +668,40 @@ class RedisBus:
                 # A dead owner's list does not outlive its last sender for long.
                 pipe.expire(queue, max(1, round(timeout * 2)) + self.reply_ttl)
                 await pipe.execute()
-            answer: Any = await self.redis.blpop([reply], first)
+            answer = await self._pop(reply, first)
             if answer is None:
                 if await self.redis.lrem(queue, 1, request):
                     raise NoOwnerError(
                         f"table {table}: owner {owner} took no message within {first} s"
                     )
-                rest = timeout - first
                 # Taken: the reply is on its way (or, at the end, a last look without waiting).
-                answer = await self.redis.blpop([reply], rest) if rest > 0 else None
-                late = answer[1] if answer is not None else await self.redis.lpop(reply)
-                if late is None:
+                answer = await self._pop(reply, timeout - first)
+                if answer is None:
                     raise ForwardTimeoutError(
                         f"table {table}: owner {owner} did not reply within {timeout} s"
                     )
-                answer = (reply, late)
         except (RedisError, OSError) as error:
             raise BusUnavailableError(
                 f"table {table}: could not forward, Redis did not answer ({error})"
             ) from None
-        data = json.loads(answer[1])
+        data = json.loads(answer)
         if "error" in data:
             raise OwnerFailedError(f"table {table}: owner {owner} failed: {data['error']}")
         return data["reply"]
+
+    async def _pop(self, key: str, seconds: float) -> Any:
+        """The first element of the list ``key`` within ``seconds`` (``None``: none came),
+        waited for in blocking reads of ``block_ms`` at most: one read may not outlast the
+        client's socket timeout, while a reply may (a long poll's, a minute)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while True:
+            left = end - loop.time()
+            if left <= 0:
+                return await self.redis.lpop(key)  # a last look, without waiting
+            answer = await self.redis.blpop([key], min(left, self.block_ms / 1000))
+            if answer is not None:
+                return answer[1]
 
     async def close(self) -> None:
         """Ends every subscription and owner of this bus (not the Redis client)."""

@@ -26,7 +26,10 @@ Answers wait in the list while the server is briefly cut off from Redis.
 **Workers alive**: each worker notes the time in a sorted set, ``dos:{jobs}:workers``, every
 second (Redis's clock, so the machines' clocks need not agree); with no worker seen for
 ``ALIVE_SECONDS`` a job is refused at once (``NoWorkersError``), so that a table's bots play
-the lowest level (``dos.server.bot_decisions``) rather than wait for nobody.
+the lowest level (``dos.server.bot_decisions``) rather than wait for nobody. A server's runner
+reads the latest note every ``CHECK_EVERY`` s and remembers it: Redis restarted without its
+data forgets the notes until the workers' next, and a job asked meanwhile, by any server, is
+queued for them, not refused.
 
 **Redis away**: a job that cannot be queued fails at once (``JobsUnavailableError``, a
 ``JobError`` that says so); the reader and the workers try again until Redis is back. A job
@@ -43,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -100,10 +104,15 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 3600)
 return now
 """
 
-# KEYS: the workers' set. ARGV: seconds. Returns how many workers were seen that recently.
+# KEYS: the workers' set. Returns how many seconds ago the latest worker noted itself, or -1
+# when none did (or Redis forgot them).
 _ALIVE = """
 local now = tonumber(redis.call('TIME')[1])
-return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]), '+inf')
+local latest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if #latest == 0 then
+    return -1
+end
+return math.max(0, now - tonumber(latest[2]))
 """
 
 
@@ -199,15 +208,31 @@ class RedisJobs:
         self.timeouts = dict(TIMEOUTS if timeouts is None else timeouts)
         self._queue = self.redis.register_script(_QUEUE)
         self._alive = self.redis.register_script(_ALIVE)
-        self._seen_workers = 0.0
-        """``time.monotonic()`` when a worker was last seen alive (checked once a second)."""
+        self._checked_workers = -math.inf
+        """``time.monotonic()`` when the workers were last checked (once a second at most)."""
+        self._seen_workers = -math.inf
+        """``time.monotonic()`` of the latest note of a worker this runner read: kept over a
+        restart of Redis that lost the notes."""
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        """Nothing to do: the answers' reader starts with the first job."""
+        """Starts reading, every ``CHECK_EVERY`` s, when a worker last noted itself (the
+        server's start, on its event loop), so that the runner remembers the workers over a
+        restart of Redis that lost their notes even if it asked no job before; the answers'
+        reader starts with the first job."""
+        with contextlib.suppress(RuntimeError):  # no event loop: the jobs check for themselves
+            self._loop = asyncio.get_running_loop()
+            self._watcher = self._loop.create_task(self._watch_workers(), name="job-workers")
+
+    async def _watch_workers(self) -> None:
+        while not self._stopping.is_set():
+            with contextlib.suppress(RedisError, OSError, NoWorkersError):
+                await self._check_workers()
+            await asyncio.sleep(CHECK_EVERY)
 
     def stop(self) -> None:
         """Stops reading answers and closes the connections; jobs waiting fail. Called from
@@ -224,11 +249,12 @@ class RedisJobs:
     async def close(self) -> None:
         """Stops reading answers, fails the jobs waiting, closes the connections."""
         self._stopping.set()
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
+        for task in (self._reader, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._reader = self._watcher = None
         for future in self._waiting.values():
             if not future.done():
                 future.set_exception(JobsUnavailableError("the job runner stopped"))
@@ -261,12 +287,17 @@ class RedisJobs:
         return json.loads(answer["result"])
 
     async def _check_workers(self) -> None:
-        """``NoWorkersError`` unless a worker was seen within ``ALIVE_SECONDS``."""
-        if time.monotonic() - self._seen_workers < CHECK_EVERY:
+        """``NoWorkersError`` unless a worker was seen within ``ALIVE_SECONDS`` (by Redis's
+        notes, or by this runner before Redis lost them)."""
+        now = time.monotonic()
+        if now - self._checked_workers < CHECK_EVERY:
             return
-        if not await self._alive(keys=[self.workers], args=[ALIVE_SECONDS]):
+        age = int(await self._alive(keys=[self.workers]))
+        if age >= 0:
+            self._seen_workers = max(self._seen_workers, now - age)
+        if now - self._seen_workers > ALIVE_SECONDS:
             raise NoWorkersError("no dos bot-worker is running")
-        self._seen_workers = time.monotonic()
+        self._checked_workers = now
 
     async def _put(self, job: _Job) -> str:
         """Queues ``job``; returns its entry's id."""
