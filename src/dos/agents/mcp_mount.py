@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 MCP_PATH = "/mcp"
 """Where ``dos serve`` serves the MCP server (streamable HTTP)."""
+MCP_BODY_MAX = 16384
+"""The largest request body the MCP server takes (larger: 413)."""
 
 
 class McpEndpoint:

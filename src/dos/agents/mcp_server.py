@@ -30,6 +30,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import Field
 from starlette.types import ASGIApp
 
+from dos.agents.mcp_mount import MCP_BODY_MAX
 from dos.agents.service import (
     MAX_WAIT_SECONDS,
     UNTIL,
@@ -499,7 +500,7 @@ def build(
     # SDK's DNS-rebinding check of loopback servers does not apply to a game server that
     # may listen anywhere; the seat token is the authority, docs/agents.md.)
     server.streamable_http_app(
-        json_response=True, stateless_http=True, max_request_body_size=16384, host=""
+        json_response=True, stateless_http=True, max_request_body_size=MCP_BODY_MAX, host=""
     )
     manager = server.session_manager
     return StreamableHTTPASGIApp(manager), manager.run

@@ -335,18 +335,19 @@ class Agents:
             raise RefusedError("bad_request", "until: 'change' or 'turn'", field="until")
         table, seat = await self.seat(token)
         deadline = time.monotonic() + timeout
-        while True:
-            seen = table.change
-            moved = table.version != version or (change is not None and seen != change)
-            if moved and (until == "change" or _has_something_to_do(table, seat)):
-                break
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            if moved:
-                change = seen  # a change that gives the seat nothing to do: wait for the next
-                version = table.version
-            await table.changed(seen, left)
+        with self.service.metrics.agent_waits.track_inprogress():
+            while True:
+                seen = table.change
+                moved = table.version != version or (change is not None and seen != change)
+                if moved and (until == "change" or _has_something_to_do(table, seat)):
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                if moved:
+                    change = seen  # a change that gives the seat nothing to do: the next
+                    version = table.version
+                await table.changed(seen, left)
         return await self._look(table, seat, history)
 
     async def record(self, token: str) -> dict[str, Any]:

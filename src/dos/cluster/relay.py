@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from dos.agents.mcp_mount import MCP_BODY_MAX, MCP_PATH
 from dos.cluster.bus import (
     BusError,
     ForwardTimeoutError,
@@ -72,6 +73,15 @@ REATTACH_SECONDS = 15.0
 """How long a relay looks for a table's new owner before it gives its client up (1012)."""
 WATCH_SECONDS = 1.0
 """How often a relay checks that its table's owner is still the one it relays to."""
+
+
+SAFE_METHODS = ("GET", "HEAD")
+"""Requests asked again of a table's next owner when its owner died answering them (they
+change nothing: a look, a long poll)."""
+
+
+class OwnerGoneError(Exception):
+    """The owner a request was forwarded to died or lost the table before it replied."""
 
 
 def stream_of(code: str, conn: str) -> str:
@@ -126,6 +136,27 @@ class Relay:
                         return None
         return None
 
+    def code_of_call(self, body: bytes) -> str | None:
+        """The table an MCP tool call is about (``/mcp``, one JSON-RPC request): its seat
+        token's table, or the ``code`` it joins; ``None`` for any other request (listing,
+        creating, the protocol's own), which any process serves."""
+        try:
+            request = json.loads(body)
+            arguments = request["params"]["arguments"] if request["method"] == "tools/call" else {}
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not isinstance(arguments, dict):
+            return None
+        token, code = arguments.get("token"), arguments.get("code")
+        if isinstance(token, str):
+            try:
+                return self.service.signer.read_seat(token.strip()).code.upper()
+            except Exception:  # an unreadable token: the tool itself refuses it
+                return None
+        if isinstance(code, str) and ROUTED.match(f"/ws/{code}"):
+            return code.upper()
+        return None
+
     async def route(self, code: str) -> str | None:
         """The owner to send ``code``'s requests to; ``None`` when this process serves them
         (it owns the table, or took it now, or there is no such table: the endpoint says so).
@@ -175,15 +206,19 @@ class Relay:
         }
         for _attempt in range(3):
             try:
-                reply = await self.node.bus.forward(
-                    owner,
-                    f"{code}#http:{secrets.token_hex(6)}",  # requests need not wait on each other
-                    message,
-                    timeout=HTTP_SECONDS,
-                    take_timeout=TAKE_SECONDS,
-                )
+                reply = await self._forward_watched(owner, code, message)
             except NoOwnerError:
                 reply = {"moved": True}
+            except OwnerGoneError:
+                if scope["method"] not in SAFE_METHODS:  # it may have been done, or not
+                    await error_response(
+                        503,
+                        "busy",
+                        "the table's server stopped while answering: look, then try again",
+                        **{"Retry-After": "1"},
+                    )(scope, _no_body, send)
+                    return True
+                reply = {"moved": True}  # asked again of the next owner (a long poll too)
             except ForwardTimeoutError:
                 await error_response(504, "busy", "the table's server did not answer in time")(
                     scope, _no_body, send
@@ -215,6 +250,46 @@ class Relay:
             scope, _no_body, send
         )
         return True
+
+    async def _forward_watched(self, owner: str, code: str, message: Any) -> dict[str, Any]:
+        """Forwards ``message`` to ``owner`` and waits for its reply, watching meanwhile
+        that ``owner`` is alive and still holds the table: ``OwnerGoneError`` as soon as
+        it is not (died after taking it, or lost the table), rather than waiting out
+        ``HTTP_SECONDS`` for a reply that will never come."""
+        forward = asyncio.ensure_future(
+            self.node.bus.forward(
+                owner,
+                f"{code}#http:{secrets.token_hex(6)}",  # requests need not wait on each other
+                message,
+                timeout=HTTP_SECONDS,
+                take_timeout=TAKE_SECONDS,
+            )
+        )
+        try:
+            while True:
+                done, _ = await asyncio.wait({forward}, timeout=WATCH_SECONDS)
+                if done:
+                    reply: dict[str, Any] = forward.result()
+                    return reply
+                if not await self._still_owner(code, owner):
+                    raise OwnerGoneError(f"table {code}: owner {owner} is gone")
+        finally:
+            if not forward.done():
+                forward.cancel()
+                with contextlib.suppress(asyncio.CancelledError, BusError):
+                    await forward
+
+    async def _still_owner(self, code: str, owner: str) -> bool:
+        """Whether ``owner`` is up and no other process holds ``code``'s lease (a lease
+        nobody holds may be one its owner is taking again in place; Redis away: assumed
+        so)."""
+        try:
+            holder = await self.node.holder(code)
+        except RefusedError:
+            return True
+        if holder is not None and holder.owner != owner:
+            return False
+        return await self.node.alive(owner)
 
     async def _run_http(self, message: dict[str, Any]) -> dict[str, Any]:
         """Runs a forwarded HTTP request here; its response as JSON."""
@@ -649,6 +724,11 @@ class OwnerRouting:
             await self.app(scope, receive, send)
             return
         code = relay.code_of(scope)
+        if code is None and scope["type"] == "http" and scope["path"] == MCP_PATH:
+            # An MCP tool call names its table in its body: read (bounded), then replayed.
+            head, receive = await _peek(receive, MCP_BODY_MAX)
+            if len(head) <= MCP_BODY_MAX:
+                code = relay.code_of_call(head)
         if code is None:
             await self.app(scope, receive, send)
             return
@@ -678,6 +758,38 @@ class OwnerRouting:
             body = await _body(receive)
             if not await relay.forward_http(scope, body, send, code, owner):
                 await self.app(scope, _replay(body), send)
+
+
+async def _peek(receive: Receive, limit: int) -> tuple[bytes, Receive]:
+    """Reads a request's body up to a little past ``limit`` bytes; that, and a ``receive``
+    that gives the whole body again (what was read, then the rest)."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more and size <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), _then(message, receive)
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = bool(message.get("more_body", False))
+    head = b"".join(chunks)
+    if not more:
+        return head, _replay(head)
+    return head, _then({"type": "http.request", "body": head, "more_body": True}, receive)
+
+
+def _then(first: Message, rest: Receive) -> Receive:
+    given = False
+
+    async def receive() -> Message:
+        nonlocal given
+        if given:
+            return await rest()
+        given = True
+        return first
+
+    return receive
 
 
 async def _body(receive: Receive) -> bytes:

@@ -131,6 +131,11 @@ class Metrics:
             "Bot decisions made by the lowest level after the job runner failed repeatedly",
             registry=registry,
         )
+        self.agent_waits = Gauge(
+            "dos_agent_waits",
+            "Agents' long polls waiting for a change of their table on this process",
+            registry=registry,
+        )
         self.ownership_changes = Counter(
             "dos_ownership_changes",
             "Tables this process became the owner of",
