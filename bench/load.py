@@ -9,6 +9,9 @@ actions per second, and the largest table count whose p99 stays under 100 ms.
 
     .venv/bin/python bench/load.py --tables 100,200,300,500 --seconds 20 --think 1.0
 
+Its clients (``open_tables``, ``open_table``) also play against the server of many processes
+in ``bench/cluster_load.py``, each seat connected to one of its processes.
+
 Not a test: it measures, and its figures depend on the machine.
 """
 
@@ -25,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +50,8 @@ class Stats:
     codes: dict[str, int] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
     """Tables that could not be opened (HTTP or WebSocket errors during set-up)."""
+    seats: list[Seat] = field(default_factory=list)
+    """The clients of the tables opened (``play_table``)."""
     stale: int = 0
     errors: int = 0
     games: int = 0
@@ -66,6 +72,10 @@ class Seat:
         self.waiting: tuple[str, float] | None = None
         self.ids = 0
         self.timer: asyncio.TimerHandle | None = None
+        self.latencies: list[float] = []
+        """This client's round trips measured (also in ``Stats.latencies``)."""
+        self.relayed: bool | None = None
+        """Whether it reached a process other than its table's owner (``cluster_load.py``)."""
 
     def decide(self) -> str | None:
         if self.view is None or self.result is not None or self.waiting is not None:
@@ -117,6 +127,7 @@ async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) 
                 if stats.measuring:
                     now = time.perf_counter()
                     stats.latencies.append(now - seat.waiting[1])
+                    seat.latencies.append(now - seat.waiting[1])
                     if now - seat.waiting[1] > 0.1:
                         stats.slow.append((now, now - seat.waiting[1]))
                 seat.waiting = None
@@ -130,6 +141,7 @@ async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) 
             if seat.waiting is not None and message.get("id") == seat.waiting[0]:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - seat.waiting[1])
+                    seat.latencies.append(time.perf_counter() - seat.waiting[1])
                 seat.waiting = None
             if message["code"] == "stale":
                 stats.stale += 1
@@ -141,30 +153,38 @@ async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) 
         schedule()
 
 
-async def _table(
+PEOPLE: tuple[str | None, ...] = (None, None, None, None)
+"""The seats of a load table: four guests (a bot level in a seat: that seat is a bot's)."""
+
+
+async def play_table(
     *,
     client: httpx.AsyncClient,
-    base: str,
+    bases: Sequence[str],
     think: float,
     rng: random.Random,
     stats: Stats,
     stop: asyncio.Event,
     ready: asyncio.Queue[int],
+    seats: Sequence[str | None] = PEOPLE,
 ) -> None:
+    """Opens a table of ``seats`` (its people as WebSocket clients: ``open_table``), starts
+    it and plays until ``stop``; puts 1 (0: it could not be opened) in ``ready`` once started."""
     try:
-        seats = await _open_table(client, base, think, rng)
+        players = await open_table(client, bases, think, rng, seats)
     except Exception as error:
         stats.failed.append(repr(error))
         await ready.put(0)
         return
+    stats.seats.extend(players)
     tasks = [
         asyncio.create_task(_seat_loop(seat, stats, stop, index == 0))
-        for index, seat in enumerate(seats)
+        for index, seat in enumerate(players)
     ]
-    await seats[0].ws.send(json.dumps({"type": "start"}))
+    await players[0].ws.send(json.dumps({"type": "start"}))
     await ready.put(1)
     await stop.wait()
-    for seat in seats:
+    for seat in players:
         with contextlib.suppress(Exception):
             await seat.ws.close()
     for task in tasks:
@@ -172,61 +192,110 @@ async def _table(
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _open_table(
-    client: httpx.AsyncClient, base: str, think: float, rng: random.Random
+def _pick(bases: Sequence[str], rng: random.Random) -> str:
+    """One of the server's processes, at random (no sticky sessions): the only one, if one."""
+    return bases[0] if len(bases) == 1 else rng.choice(bases)
+
+
+async def open_table(
+    client: httpx.AsyncClient,
+    bases: Sequence[str],
+    think: float,
+    rng: random.Random,
+    seats: Sequence[str | None] = PEOPLE,
 ) -> list[Seat]:
+    """Creates a table of ``seats`` at one of ``bases`` (the processes of the server), seats
+    a guest in each other person's seat through any of them, and connects a client per
+    person, each to any of them: returns the clients, the host's first."""
     response = await client.post(
-        f"{base}/api/tables", json={"name": "h", "seats": [None, None, None, None]}
+        f"{_pick(bases, rng)}/api/tables", json={"name": "h", "seats": list(seats)}
     )
     host = response.json()
     grants = [host]
-    for name in ("a", "b", "c"):
-        grants.append(
-            (
-                await client.post(f"{base}/api/tables/{host['code']}/join", json={"name": name})
-            ).json()
-        )
-    ws_base = "ws" + base.removeprefix("http")
-    seats = []
+    for name in ("a", "b", "c")[: sum(1 for s in seats[1:] if s is None)]:
+        url = f"{_pick(bases, rng)}/api/tables/{host['code']}/join"
+        grants.append((await client.post(url, json={"name": name})).json())
+    players = []
     for grant in grants:
+        ws_base = "ws" + _pick(bases, rng).removeprefix("http")
         ws = await connect(f"{ws_base}/ws/{host['code']}", max_size=2**24, open_timeout=60)
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": grant["token"]}))
-        seats.append(Seat(ws, think, random.Random(rng.random())))
-    return seats
+        players.append(Seat(ws, think, random.Random(rng.random())))
+    return players
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (seconds), in ms."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def open_tables(
+    client: httpx.AsyncClient,
+    bases: Sequence[str],
+    tables: int,
+    *,
+    think: float,
+    rng: random.Random,
+    stats: Stats,
+    stop: asyncio.Event,
+    seats: Sequence[str | None] = PEOPLE,
+) -> list[asyncio.Task[None]]:
+    """Opens and starts ``tables`` tables of ``seats`` (``play_table``), a little apart; returns
+    their tasks once every one plays (or failed to open: ``stats.failed``)."""
+    ready: asyncio.Queue[int] = asyncio.Queue()
+    tasks = []
+    for _ in range(tables):
+        tasks.append(
+            asyncio.create_task(
+                play_table(
+                    client=client,
+                    bases=bases,
+                    think=think,
+                    rng=rng,
+                    stats=stats,
+                    stop=stop,
+                    ready=ready,
+                    seats=seats,
+                )
+            )
+        )
+        await asyncio.sleep(0.002)
+    for _ in range(tables):
+        await ready.get()
+    return tasks
+
+
+def latency_figures(stats: Stats, elapsed: float, began: float) -> dict[str, Any]:
+    """The round trips measured in ``stats`` over ``elapsed`` seconds from ``began``."""
+    lat = stats.latencies
+    return {
+        "actions": len(lat),
+        "actions_per_s": len(lat) / elapsed,
+        "p50_ms": percentile(lat, 0.50) if lat else float("nan"),
+        "p99_ms": percentile(lat, 0.99) if lat else float("nan"),
+        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "stale": stats.stale,
+        "errors": stats.errors,
+        "games_finished": stats.games,
+        "error_codes": stats.codes,
+        "tables_failed": len(stats.failed),
+        "first_failure": stats.failed[0] if stats.failed else None,
+        "slow_seconds": sorted({int(at - began) for at, _ in stats.slow}),
+    }
 
 
 async def run_step(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
     """Runs ``tables`` tables for ``seconds`` after they are all playing; returns figures."""
     stats = Stats()
     stop = asyncio.Event()
-    ready: asyncio.Queue[int] = asyncio.Queue()
     rng = random.Random(tables)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
         setup = time.perf_counter()
-        tasks = []
-        for _ in range(tables):
-            tasks.append(
-                asyncio.create_task(
-                    _table(
-                        client=client,
-                        base=base,
-                        think=think,
-                        rng=rng,
-                        stats=stats,
-                        stop=stop,
-                        ready=ready,
-                    )
-                )
-            )
-            await asyncio.sleep(0.002)
-        for _ in range(tables):
-            await ready.get()
+        tasks = await open_tables(
+            client, [base], tables, think=think, rng=rng, stats=stats, stop=stop
+        )
         setup = time.perf_counter() - setup
         gc.collect()
         gc.freeze()
@@ -238,24 +307,41 @@ async def run_step(base: str, tables: int, seconds: float, think: float) -> dict
         elapsed = time.perf_counter() - began
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-    lat = stats.latencies
-    return {
-        "tables": tables,
-        "clients": 4 * tables,
-        "actions": len(lat),
-        "actions_per_s": len(lat) / elapsed,
-        "p50_ms": _percentile(lat, 0.50) if lat else float("nan"),
-        "p99_ms": _percentile(lat, 0.99) if lat else float("nan"),
-        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
-        "stale": stats.stale,
-        "errors": stats.errors,
-        "games_finished": stats.games,
-        "setup_s": setup,
-        "error_codes": stats.codes,
-        "tables_failed": len(stats.failed),
-        "first_failure": stats.failed[0] if stats.failed else None,
-        "slow_seconds": sorted({int(at - began) for at, _ in stats.slow}),
-    }
+    row = {"tables": tables, "clients": 4 * tables, **latency_figures(stats, elapsed, began)}
+    row["setup_s"] = setup
+    return row
+
+
+def held(rows: list[dict[str, Any]], key: str = "tables") -> tuple[int | None, int | None]:
+    """The largest ``key`` (a table count) such that it and every smaller count measured
+    kept p99 under the limit, and the largest that did at all (after a smaller one failed,
+    perhaps): one noisy step should neither hide nor flatter the figure."""
+    largest = None
+    for row in sorted(rows, key=lambda r: r[key]):
+        if not row["p99_ms"] < P99_LIMIT_MS:
+            break
+        largest = row[key]
+    fine = [r[key] for r in rows if r["p99_ms"] < P99_LIMIT_MS]
+    return largest, (max(fine) if fine else None)
+
+
+def held_text(rows: list[dict[str, Any]], key: str = "tables") -> str:
+    """``held`` in words."""
+    largest, best = held(rows, key)
+    text = f"largest table count with p99 < {P99_LIMIT_MS:.0f} ms: {largest or 'none'}"
+    if best is not None and best != largest:
+        return f"{text} (every smaller count too); {best} passed after a smaller count failed"
+    return f"{text} (every smaller count too)"
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loops where it is installed (the clients' share of the cores is
+    smaller), else ``None``: asyncio's."""
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        return uvloop.new_event_loop
+    return None
 
 
 def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
@@ -286,11 +372,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()
     gc.set_threshold(50_000, 50, 1000)
-    loop_factory = None
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        loop_factory = uvloop.new_event_loop
+    loop_factory = event_loop_factory()
     rows = []
     for count in [int(n) for n in args.tables.split(",")]:
         with tempfile.TemporaryDirectory(prefix="dos-load-") as folder:
@@ -320,20 +402,7 @@ def main() -> None:
                 f"(setup {row['setup_s']:.0f} s)",
                 flush=True,
             )
-    # Held: the largest count such that it and every smaller count measured kept p99 under the
-    # limit; a larger count that passed after a smaller one failed is reported apart, since
-    # one noisy step should neither hide nor flatter the figure.
-    held = None
-    for row in sorted(rows, key=lambda r: r["tables"]):
-        if row["p99_ms"] >= P99_LIMIT_MS:
-            break
-        held = row["tables"]
-    fine = [r["tables"] for r in rows if r["p99_ms"] < P99_LIMIT_MS]
-    print(f"largest table count with p99 < {P99_LIMIT_MS:.0f} ms: {held or 'none'}", end="")
-    if fine and max(fine) != held:
-        print(f" (every smaller count too); {max(fine)} passed after a smaller count failed")
-    else:
-        print(" (every smaller count too)")
+    print(held_text(rows))
 
 
 if __name__ == "__main__":
