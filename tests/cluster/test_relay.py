@@ -1,6 +1,8 @@
 """A relayed WebSocket (``dos.cluster.relay.RelayedConnection``) over the in-process bus, with
-owners played by the test: what it says to which owner when its table moves, and that a
-connection whose client is gone never says its hello anywhere again."""
+owners played by the test: what it says to which owner when its table moves (to another
+process, or to the same under a new epoch), and that a connection whose client is gone never
+says its hello anywhere again. The owner's side (``RemoteSocket``) never drops a frame Redis
+did not take."""
 
 from __future__ import annotations
 
@@ -11,10 +13,15 @@ from typing import Any
 
 import pytest
 
-from dos.cluster.bus import LocalBus
+from dos.cluster import relay as relay_module
+from dos.cluster.bus import BusUnavailableError, LocalBus, Update
+from dos.cluster.lease import Holder
 from dos.cluster.node import MOVED
-from dos.cluster.relay import RelayedConnection, stream_of
+from dos.cluster.relay import RelayedConnection, RemoteSocket, stream_of
+from dos.server.connections import Client
+from dos.server.limits import Counters, Limits
 from dos.server.refusals import RefusedError
+from server.support import TIMEOUT
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,6 +41,16 @@ class Node:
     async def holder(self, code: str) -> None:
         """Not known (as with Redis away): a move is noticed by the owner's word only."""
         raise RefusedError("busy", "the lease cannot be read")
+
+
+@dataclass
+class LeasedNode(Node):
+    """A process that reads the table's lease: ``table_owner`` under ``epoch``."""
+
+    epoch: int = 1
+
+    async def holder(self, code: str) -> Holder:  # type: ignore[override]
+        return Holder(self.table_owner, self.epoch)
 
 
 @dataclass
@@ -70,6 +87,8 @@ class Owner:
     name: str
     bus: LocalBus
     gate: asyncio.Event | None = None
+    epoch: int | None = None
+    """The epoch it holds the table under, as it tells a connection it opens."""
     got: list[dict[str, Any]] = field(default_factory=list)
     asked: asyncio.Event = field(default_factory=asyncio.Event)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -86,17 +105,17 @@ class Owner:
             return {"moved": True}  # a side never opened here (as ``Relay.handle``)
         self.got.append(message)
         self.changed.set()
-        return {"ok": True}
+        return {"ok": True, "epoch": self.epoch}
 
     def said(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.got if m["kind"] == kind]
 
-    async def until(self, *kinds: str) -> dict[str, Any]:
-        """The first message of one of ``kinds`` this owner got, once it came."""
-        while not (found := [m for m in self.got if m["kind"] in kinds]):
+    async def until(self, *kinds: str, nth: int = 0) -> dict[str, Any]:
+        """The ``nth`` message (from 0) of one of ``kinds`` this owner got, once it came."""
+        while len(found := [m for m in self.got if m["kind"] in kinds]) <= nth:
             self.changed.clear()
             await asyncio.wait_for(self.changed.wait(), 10)
-        return found[0]
+        return found[nth]
 
 
 async def test_a_table_that_moves_takes_the_connection_and_its_hello_along() -> None:
@@ -145,3 +164,90 @@ async def test_a_connection_that_ended_while_moving_never_says_hello_again() -> 
     opened_there = await second.until("ws_open")
     said = await second.until("ws_close", "ws_frame")
     assert said == {"kind": "ws_close", "code": CODE, "conn": opened_there["conn"]}  # no hello
+
+
+async def test_an_owner_that_took_its_table_again_gets_the_connection_again() -> None:
+    """Redis lost the table's lease and its owner claimed it anew: the same process, under a
+    new epoch, holds a new table, and the side opened for the former one went with it, its
+    close lost with Redis. The relay opens the connection there again and says its hello
+    (the client gets a fresh welcome and state) instead of relaying to nobody."""
+    bus = LocalBus()
+    owner = Owner("o1", bus, epoch=7)
+    node = LeasedNode(bus, epoch=7)
+    socket = Socket()
+    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
+    running = asyncio.create_task(relayed.run())
+    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    opened = (await owner.until("ws_open"))["conn"]
+    assert (await owner.until("ws_frame"))["frame"] == {"text": HELLO}
+
+    owner.epoch = node.epoch = 8  # taken again; no close with MOVED came
+    again = await owner.until("ws_open", nth=1)
+    assert again["conn"] != opened
+    hello = await owner.until("ws_frame", nth=1)
+    assert hello == {
+        "kind": "ws_frame",
+        "code": CODE,
+        "conn": again["conn"],
+        "frame": {"text": HELLO},
+    }
+    assert (await owner.until("ws_close"))["conn"] == opened  # the former side let go
+    assert socket.closed is None
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running
+
+
+class AwayBus(LocalBus):
+    """An in-process bus whose ``publish`` fails, as with Redis away, while ``away`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.away = False
+        self.refused = asyncio.Event()
+
+    async def publish(self, table: str, version: int, payload: Any) -> None:
+        if self.away:
+            self.refused.set()
+            raise BusUnavailableError(f"table {table}: could not publish, Redis did not answer")
+        await super().publish(table, version, payload)
+
+
+@dataclass
+class OwnerNode:
+    """What an owner's side of a relayed connection asks of its process."""
+
+    bus: AwayBus
+
+
+async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Frames the owner's side could not publish (Redis away past ``PUBLISH_SECONDS``) are
+    not dropped, nor do they stop the ones after them: once Redis is back they all reach the
+    relay, in order, the close included."""
+    monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
+    bus = AwayBus()
+    remote = RemoteSocket(OwnerNode(bus), CODE, "c1", "relay")  # type: ignore[arg-type]
+    subscription = await bus.subscribe(stream_of(CODE, "c1"), after=0)
+    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
+    client.start()
+    try:
+        client.send("before")
+        first = await asyncio.wait_for(anext(subscription), TIMEOUT)
+        bus.away = True
+        client.send("while away")
+        client.send("after")
+        client.close(4000, "you left")
+        await asyncio.wait_for(bus.refused.wait(), TIMEOUT)
+        bus.away = False
+        rest = [await asyncio.wait_for(anext(subscription), TIMEOUT) for _ in range(3)]
+        assert [first, *rest] == [
+            Update(stream_of(CODE, "c1"), 1, {"t": "before"}),
+            Update(stream_of(CODE, "c1"), 2, {"t": "while away"}),
+            Update(stream_of(CODE, "c1"), 3, {"t": "after"}),
+            Update(stream_of(CODE, "c1"), 4, {"close": [4000, "you left"]}),
+        ]
+    finally:
+        await client.stop()
+        await subscription.close()

@@ -17,6 +17,13 @@ table or can take it (nobody does), else the process holding its lease.
   relay notices — a forward nobody takes, the owner's close with ``MOVED``, or the lease's
   holder changing under its watch — and reattaches the connection to the new owner, saying
   the client's ``hello`` again: the client, still connected, gets a fresh welcome and state.
+  An owner is a process *under an epoch*: the same process taking the table again (Redis
+  lost its lease and it claimed it anew) holds a new table, whose conversations do not
+  include the old one, so the relay reattaches there too.
+* **An owner's frames are never dropped**: while Redis does not answer, a ``RemoteSocket``
+  keeps trying to publish its frame (the conversation's writer waits, its queue bounded as
+  for a slow client), so the frames reach the relay in order once Redis is back, the close
+  that says the table moved included.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dos.agents.mcp_mount import MCP_BODY_MAX, MCP_PATH
 from dos.cluster.bus import (
     BusError,
+    BusUnavailableError,
     ForwardTimeoutError,
     Gap,
     NoOwnerError,
@@ -73,6 +81,8 @@ REATTACH_SECONDS = 15.0
 """How long a relay looks for a table's new owner before it gives its client up (1012)."""
 WATCH_SECONDS = 1.0
 """How often a relay checks that its table's owner is still the one it relays to."""
+SEND_RETRY_SECONDS = 0.5
+"""How long an owner's side waits before it tries a frame again that Redis did not take."""
 
 
 SAFE_METHODS = ("GET", "HEAD")
@@ -374,7 +384,8 @@ class Relay:
         self.remote[conn] = remote
         client.start()
         remote.task = asyncio.get_running_loop().create_task(self._converse(remote, client))
-        return {"ok": True}
+        held = self.node.leases.get(code)
+        return {"ok": True, "epoch": None if held is None else held[0].epoch}
 
     async def _converse(self, remote: RemoteSocket, client: Client) -> None:
         """The conversation of a relayed connection, as ``/ws/{code}`` holds it for a direct
@@ -472,14 +483,30 @@ class RemoteSocket:
         return await self._inbox.get()
 
     async def send_text(self, text: str) -> None:
-        self._sent += 1
-        await self.node.bus.publish(stream_of(self.code, self.conn), self._sent, {"t": text})
+        await self._publish({"t": text})
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self._publish({"close": [code, reason]})
+
+    async def _publish(self, payload: dict[str, Any]) -> None:
+        """Publishes the next frame for the relay, trying again while Redis does not take
+        it, until it does or the conversation ends (the writer is cancelled then): a frame
+        given up would leave the relay's client silent, its stream without a gap to show it
+        (nothing after it either), and its owner unchanged."""
         self._sent += 1
-        await self.node.bus.publish(
-            stream_of(self.code, self.conn), self._sent, {"close": [code, reason]}
-        )
+        failures = 0
+        while True:
+            try:
+                await self.node.bus.publish(stream_of(self.code, self.conn), self._sent, payload)
+            except BusUnavailableError as error:
+                if failures == 0:
+                    log.warning("table %s: a relayed frame waits for Redis (%s)", self.code, error)
+                failures += 1
+                await asyncio.sleep(SEND_RETRY_SECONDS)
+                continue
+            if failures:
+                log.info("table %s: a relayed frame went out after %d tries", self.code, failures)
+            return
 
 
 class RelayedConnection:
@@ -493,6 +520,9 @@ class RelayedConnection:
         self.owner = owner
         self.who = who
         self.conn = ""
+        self.epoch: int | None = None
+        """The epoch under which ``owner`` held the table when this connection was opened
+        there (``None``: not told)."""
         self.hello: dict[str, Any] | None = None
         """The client's hello, said again to a new owner."""
         self.subscription: Subscription | None = None
@@ -614,6 +644,7 @@ class RelayedConnection:
         # its client must never see.
         await self._detach()
         self.owner, self.conn, self.subscription = owner, conn, subscription
+        self.epoch = reply.get("epoch")
         self._pump = self._spawn(self._pump_frames(subscription))
         if self.hello is not None:
             # Not through ``_send``: this runs under the reattach's lock.
@@ -697,8 +728,14 @@ class RelayedConnection:
                 holder = await self.node.holder(self.code)
             except RefusedError:
                 continue
-            if holder is None or holder.owner != self.owner:
+            if holder is None or holder.owner != self.owner or self._other_epoch(holder.epoch):
                 await self._reattach(self._generation)
+
+    def _other_epoch(self, epoch: int) -> bool:
+        """Whether the owner holds the table under another epoch than when this connection
+        was opened there: it took the table again, and the side opened for the former table
+        is gone with it (its close perhaps lost with Redis)."""
+        return self.epoch is not None and epoch != self.epoch
 
 
 _CLOSING: set[asyncio.Task[None]] = set()
