@@ -210,7 +210,10 @@ def test_two_pages_and_a_bot_play_a_whole_round(
                 assert hand(bo) == cards
                 expect(bo.locator("body")).to_have_attribute("data-my-turn", "true")
                 expect(bo.locator("#opponents li.me .name")).to_contain_text("Bo")
-                assert bo.locator("#log li").count() >= log
+                # The log comes in its own message after the state: waited for, not read once.
+                bo.wait_for_function(
+                    "n => document.querySelectorAll('#log li').length >= n", arg=log
+                )
                 reloaded.append(True)
 
         for _ in range(3):  # a short round may end before the screenshots and the reload
