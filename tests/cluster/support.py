@@ -176,3 +176,7 @@ class Worker:
         if self.process.poll() is None:
             self.process.terminate()
         return self.process.wait(TIMEOUT)
+
+
+IN_LOOP_TTL = 1.0
+"""The lease TTL of the server processes the ``make`` fixture starts in the test's loop."""

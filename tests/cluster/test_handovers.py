@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
-import pytest_asyncio
 from fastapi import WebSocket
 from redis.asyncio import Redis
 
-from cluster.support import RedisServer
+from cluster.support import IN_LOOP_TTL
 from dos.cluster.handovers import Handovers, handover_key
 from dos.cluster.lease import lease_key
-from dos.cluster.node import Node
 from dos.server.connections import Client
 from dos.server.handover import Handover
 from dos.server.hints import allow
@@ -28,46 +25,11 @@ from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.tables import Settings, Table
+from dos.server.tables import Table
 
 pytestmark = pytest.mark.asyncio
 
 TURN = 40.0
-TTL = 1.0
-
-
-async def _handler(key: str, message: Any) -> None:
-    return None
-
-
-@pytest_asyncio.fixture
-async def make(
-    database: str, redis_server: RedisServer, tmp_path: Path
-) -> AsyncIterator[Callable[[str], Any]]:
-    """Starts a server process of the two (in this loop), named ``name``."""
-    async with Redis.from_url(redis_server.url) as client:
-        await client.flushdb()
-    started: list[Service] = []
-
-    async def start(name: str) -> Service:
-        settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0)
-        folder = tmp_path / name
-        folder.mkdir()
-        service = Service(
-            Database(database), folder, settings, redis_url=redis_server.url, secret=b"s" * 32
-        )
-        node = Node(service, redis_server.url, name, ttl=TTL, scan_every=3600)
-        node.handler = _handler
-        service.node = node
-        await service.start()
-        started.append(service)
-        return service
-
-    yield start
-    for service in started:
-        if service.node is not None and not service.node.stopped:
-            await service.stop()
 
 
 async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
@@ -95,7 +57,7 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     holder = str(await node.holder(code))
     await first.stop()  # as a crash: its lease is left to run out
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10 * TTL + 10
+    deadline = loop.time() + 10 * IN_LOOP_TTL + 10
     taken: Table | None = None
     while taken is None:
         try:
@@ -108,7 +70,7 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     again = taken.turn_timer.held()
     assert again is not None and again[:3] == held[:3]
     assert again[3] == pytest.approx(held[3], abs=0.05)  # not a fresh turn of TURN seconds
-    assert again[3] - time.time() < TURN - TTL
+    assert again[3] - time.time() < TURN - IN_LOOP_TTL
     assert taken.hints_allowed
     # The former owner, awake again, writes its handover under its old lease: refused.
     assert second.node is not None

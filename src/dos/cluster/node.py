@@ -34,7 +34,7 @@ import contextlib
 import json
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -52,7 +52,7 @@ from dos.cluster.lease import (
     lease_key,
     new_owner_id,
 )
-from dos.cluster.ownership import take_table
+from dos.cluster.ownership import take_new_table, take_table
 from dos.server.refusals import RefusedError
 from dos.server.storage import StaleEpochError, active_codes
 
@@ -277,11 +277,33 @@ class Node:
                 raise RefusedError("elsewhere", str(error)) from None
             except LeaseError as error:
                 raise RefusedError("busy", str(error)) from None
-            renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
-            renewal.start()
-            self.leases[code] = (lease, renewal)
-            log.info("table %s: taken under epoch %d", code, epoch)
+            self._hold(lease, epoch)
             return epoch
+
+    async def claim_new(self, code: str, store: Callable[[], Awaitable[bool]]) -> int | None:
+        """Makes this process the owner of a table it creates, before it exists:
+        ``store`` stores it (whether it did: ``False``, its code is taken) once its lease is
+        held (``dos.cluster.ownership.take_new_table``). Returns the epoch to commit under,
+        or ``None`` when the code is taken: try another. Raises ``RefusedError("busy")``
+        when Redis does not answer."""
+        if self.draining:
+            raise RefusedError("elsewhere", "this server process is stopping")
+        lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+        try:
+            epoch = await take_new_table(lease, self.service.db, store, self.service.metrics)
+        except LeaseError as error:
+            raise RefusedError("busy", str(error)) from None
+        if epoch is not None:
+            self._hold(lease, epoch)
+        return epoch
+
+    def _hold(self, lease: TableLease, epoch: int) -> None:
+        """Keeps ``lease``, just taken under ``epoch``, renewed."""
+        code = lease.code
+        renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
+        renewal.start()
+        self.leases[code] = (lease, renewal)
+        log.info("table %s: taken under epoch %d", code, epoch)
 
     def _expired(self, code: str, why: LeaseLostError) -> None:
         log.warning("table %s: lease lost (%s)", code, why)

@@ -15,8 +15,9 @@ epoch (``NewAction.epoch``). The database refuses:
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 
-from dos.cluster.lease import LeaseError, TableLease
+from dos.cluster.lease import LeaseError, LeaseHeldError, TableLease
 from dos.server.metrics import Metrics
 from dos.server.storage import Database, StaleEpochError, claim_epoch, table_epoch
 
@@ -44,6 +45,34 @@ async def take_table(
     epoch = await lease.acquire(floor)
     try:
         await db.call(claim_epoch, lease.code, epoch, lease.owner, after)
+    except BaseException:
+        with contextlib.suppress(LeaseError):
+            await lease.release()
+        raise
+    if metrics is not None:
+        metrics.ownership_changes.inc()
+    return epoch
+
+
+async def take_new_table(
+    lease: TableLease,
+    db: Database,
+    store: Callable[[], Awaitable[bool]],
+    metrics: Metrics | None = None,
+) -> int | None:
+    """Takes the lease of a table not stored yet, then stores it (``store``: whether it was
+    stored, ``False`` when its code is taken) and claims its epoch: held from the moment it
+    exists. Returns the epoch, or ``None`` when the code is taken (stored, or being created
+    by another process): try another. Raises ``RedisUnavailableError``."""
+    try:
+        epoch = await lease.acquire(0)
+    except LeaseHeldError:
+        return None
+    try:
+        if not await store():
+            await lease.release()
+            return None
+        await db.call(claim_epoch, lease.code, epoch, lease.owner)
     except BaseException:
         with contextlib.suppress(LeaseError):
             await lease.release()

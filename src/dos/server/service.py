@@ -291,20 +291,31 @@ class Service:
             seats=seats,
             rated=request.rated,
         )
+        epoch = None
         while True:
-            try:
-                await self.db.call(insert_table, stored)
+            if self.node is None:
+                stored_here = await self._insert(stored)
+            else:
+                # Held from the moment it exists: no other process adopts it meanwhile.
+                epoch = await self.node.claim_new(stored.code, lambda: self._insert(stored))
+                stored_here = epoch is not None
+            if stored_here:
                 break
-            except IntegrityError:
-                # Another process stored the code between the look and the insert (the
-                # primary key refuses it twice): another code.
-                if not await self.db.read(code_exists, stored.code):
-                    raise
-                stored.code = code = new_code(set(self.tables))
-        epoch = await self.node.claim(code) if self.node is not None else None
+            stored.code = new_code(set(self.tables))
         table = Table(stored, self.db, self.settings)
         self._own(table, epoch)
         return self._grant(table, 0, player_id, player_token)
+
+    async def _insert(self, stored: StoredTable) -> bool:
+        """Stores a new table; ``False`` if its code is taken (another process stored the
+        same code between the look and the insert: the primary key refuses it twice)."""
+        try:
+            await self.db.call(insert_table, stored)
+        except IntegrityError:
+            if not await self.db.read(code_exists, stored.code):
+                raise
+            return False
+        return True
 
     def _own(self, table: Table, epoch: int | None) -> None:
         """Holds ``table`` here; in a server of many, its commits under ``epoch``."""
