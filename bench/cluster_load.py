@@ -69,7 +69,6 @@ from websockets.exceptions import ConnectionClosed
 from durability import WAIT, Server
 from failover import owner_of, start_redis
 from load import (
-    P99_LIMIT_MS,
     PEOPLE,
     Stats,
     event_loop_factory,
@@ -78,6 +77,7 @@ from load import (
     latency_figures,
     open_table,
     open_tables,
+    passed,
     percentile,
 )
 
@@ -631,9 +631,9 @@ def show_step(row: dict[str, Any]) -> None:
 
 
 def pick(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], bool]:
-    """The step a scenario's sizing rests on: among those with p99 under the limit, the most
+    """The step a scenario's sizing rests on: among those that held (``passed``), the most
     processes (the most relaying), then workers, then tables; else the lowest p99."""
-    fine = [r for r in rows if r["p99_ms"] < P99_LIMIT_MS]
+    fine = [r for r in rows if passed(r)]
     if fine:
         return max(fine, key=lambda r: (r["processes"], r["workers"], r["tables"])), True
     return min(rows, key=lambda r: (math.isnan(r["p99_ms"]), r["p99_ms"])), False
@@ -670,7 +670,7 @@ def sizing(
             continue
         row, fine = pick(mine)
         unit[scenario] = per_table_second(row)
-        best = max((r["tables"] for r in mine if r["p99_ms"] < P99_LIMIT_MS), default=None)
+        best = max((r["tables"] for r in mine if passed(r)), default=None)
         found.append(
             {
                 "kind": "sizing",
@@ -919,7 +919,7 @@ def ladder(
             emit(row)
         else:
             show_step(row)
-        if not row["p99_ms"] < P99_LIMIT_MS and not args.keep_going:
+        if not passed(row) and not args.keep_going:
             break
     return done
 
