@@ -45,6 +45,20 @@ async def _queued(redis: Redis, prefix: str, job: asyncio.Task[object]) -> None:
         await asyncio.sleep(0.01)
 
 
+async def _cleaned(
+    waiting: list[asyncio.Task[object]], jobs: RedisJobs, redis: Redis, prefix: str
+) -> None:
+    """Cancels the jobs still waiting, stops the runner, empties and closes."""
+    for task in waiting:
+        task.cancel()
+    for task in waiting:
+        with contextlib.suppress(asyncio.CancelledError, NoWorkersError):
+            await task
+    await jobs.close()
+    await redis.delete(queue_key(prefix), workers_key(prefix))
+    await redis.aclose()
+
+
 async def test_a_worker_seen_before_redis_lost_its_notes_still_counts(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -66,14 +80,7 @@ async def test_a_worker_seen_before_redis_lost_its_notes_still_counts(
         waiting.append(asyncio.create_task(jobs.run("echo", {"n": 2})))
         await _queued(redis, prefix, waiting[-1])
     finally:
-        for task in waiting:
-            task.cancel()
-        for task in waiting:
-            with contextlib.suppress(asyncio.CancelledError, NoWorkersError):
-                await task
-        await jobs.close()
-        await redis.delete(queue_key(prefix), workers_key(prefix))
-        await redis.aclose()
+        await _cleaned(waiting, jobs, redis, prefix)
 
 
 async def test_a_started_runner_that_asked_no_job_remembers_the_workers_too(
@@ -100,14 +107,7 @@ async def test_a_started_runner_that_asked_no_job_remembers_the_workers_too(
         waiting.append(asyncio.create_task(jobs.run("echo", {"n": 1})))
         await _queued(redis, prefix, waiting[-1])
     finally:
-        for task in waiting:
-            task.cancel()
-        for task in waiting:
-            with contextlib.suppress(asyncio.CancelledError, NoWorkersError):
-                await task
-        await jobs.close()
-        await redis.delete(queue_key(prefix), workers_key(prefix))
-        await redis.aclose()
+        await _cleaned(waiting, jobs, redis, prefix)
 
 
 async def test_a_runner_that_never_saw_a_worker_refuses_at_once(

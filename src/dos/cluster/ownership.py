@@ -43,7 +43,25 @@ async def take_table(
     if after is not None and floor != after:
         raise StaleEpochError(lease.code, after, floor)
     epoch = await lease.acquire(floor)
+    await _claim(lease, db, epoch, after, metrics)
+    return epoch
+
+
+async def _claim(
+    lease: TableLease,
+    db: Database,
+    epoch: int,
+    after: int | None,
+    metrics: Metrics | None,
+    *,
+    store: Callable[[], Awaitable[bool]] | None = None,
+) -> bool:
+    """Claims ``epoch``, the lease's, in the database (after ``store``, if given, stored the
+    table: ``False`` if it did not, its code taken); the lease is released if that fails."""
     try:
+        if store is not None and not await store():
+            await lease.release()
+            return False
         await db.call(claim_epoch, lease.code, epoch, lease.owner, after)
     except BaseException:
         with contextlib.suppress(LeaseError):
@@ -51,7 +69,7 @@ async def take_table(
         raise
     if metrics is not None:
         metrics.ownership_changes.inc()
-    return epoch
+    return True
 
 
 async def take_new_table(
@@ -68,15 +86,4 @@ async def take_new_table(
         epoch = await lease.acquire(0)
     except LeaseHeldError:
         return None
-    try:
-        if not await store():
-            await lease.release()
-            return None
-        await db.call(claim_epoch, lease.code, epoch, lease.owner)
-    except BaseException:
-        with contextlib.suppress(LeaseError):
-            await lease.release()
-        raise
-    if metrics is not None:
-        metrics.ownership_changes.inc()
-    return epoch
+    return epoch if await _claim(lease, db, epoch, None, metrics, store=store) else None
