@@ -70,7 +70,9 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     again = taken.turn_timer.held()
     assert again is not None and again[:3] == held[:3]
     assert again[3] == pytest.approx(held[3], abs=0.05)  # not a fresh turn of TURN seconds
-    assert again[3] - time.time() < TURN - IN_LOOP_TTL
+    # A fresh turn would end TURN s from now; this one ends earlier by the time since it
+    # started, at least the lease's run-out after its last renewal (two thirds of the TTL).
+    assert again[3] - time.time() < TURN - IN_LOOP_TTL / 2
     assert taken.hints_allowed
     # The former owner, awake again, writes its handover under its old lease: refused.
     assert second.node is not None

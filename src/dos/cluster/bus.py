@@ -48,7 +48,6 @@ sender. In Redis: a list per owner, ``dos:owner:{OWNER}:requests`` (``RPUSH``, t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -63,6 +62,8 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from dos.cluster.tasks import stop as stop_task
 
 log = logging.getLogger(__name__)
 
@@ -540,9 +541,7 @@ class _RedisServing:
 
     async def close(self) -> None:
         self._bus._servings.discard(self)
-        self._loop.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._loop
+        await stop_task(self._loop)
 
     async def __aenter__(self) -> _RedisServing:
         return self

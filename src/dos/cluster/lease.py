@@ -32,7 +32,6 @@ from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import secrets
@@ -47,6 +46,8 @@ from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+
+from dos.cluster.tasks import stop as stop_task
 
 log = logging.getLogger(__name__)
 
@@ -378,9 +379,7 @@ class LeaseRenewal:
         """Stops renewing (the lease stays held until it expires or is released)."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
 
     async def __aenter__(self) -> LeaseRenewal:
         self.start()

@@ -53,6 +53,7 @@ from dos.cluster.lease import (
     new_owner_id,
 )
 from dos.cluster.ownership import take_new_table, take_table
+from dos.cluster.tasks import stop as stop_task
 from dos.server.refusals import RefusedError
 from dos.server.storage import StaleEpochError, active_codes
 
@@ -201,8 +202,7 @@ class Node:
         for task in tasks:
             task.cancel()
         for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
         self._tasks = []
         for _lease, renewal in list(self.leases.values()):
             await renewal.stop()
