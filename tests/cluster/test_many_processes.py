@@ -393,7 +393,13 @@ async def _play(
                 )
                 for p in people
             ]
-            logs = "".join("".join(s.output[-40:]) for s in cluster.servers)
+            # Each person's last messages: which came after the stall's start, from where.
+            said = [
+                [(m.get("type"), m.get("version"), m.get("code")) for m in p.messages[-8:]]
+                for p in people
+            ]
+            logs = f"last messages: {said}\n"
+            logs += "".join("".join(s.output[-40:]) for s in cluster.servers)
             logs += "".join("".join(w.output[-10:]) for w in cluster.workers)
             raise AssertionError(f"table {code}: the game stalled: {states}\n{logs}")
         playing = all(p.player.result is None for p in people)
