@@ -19,6 +19,11 @@ from dos.perft import divide, perft
 from dos.review.cli import add_arguments as review_arguments
 from dos.simulate import simulate
 
+LEASE_MIN, LEASE_MAX = 1.0, 60.0
+"""The leases ``dos serve --lease`` accepts (seconds): shorter than a second, a busy process
+or a slow Redis loses its tables; longer than a minute, players wait that long for a dead
+process's tables."""
+
 
 class _RejectedError(Exception):
     """Bad input: printed on stderr, exit status 2."""
@@ -224,6 +229,11 @@ def cmd_serve(args: argparse.Namespace) -> None:
         limits = Limits().with_changes(args.limit)
     except ValueError as error:
         raise _RejectedError(str(error)) from None
+    if args.lease is not None:
+        if args.redis is None:
+            raise _RejectedError("--lease: only with --redis (one process holds no leases)")
+        if not LEASE_MIN <= args.lease <= LEASE_MAX:
+            raise _RejectedError(f"--lease: {LEASE_MIN:g}-{LEASE_MAX:g} seconds")
     if args.redis is not None:
         from dos.server.auth import load_secret
 
@@ -247,6 +257,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         limits=limits,
         redis=args.redis,
         name=args.name,
+        lease=args.lease,
     )
     serve(config, args.host, args.port)
 
@@ -566,6 +577,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--name",
         metavar="NAME",
         help="this process's name in its logs (default: host:pid)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        metavar="SECONDS",
+        help="with --redis: a table's lease, how long a dead process's tables wait before "
+        f"another process adopts them ({LEASE_MIN:g}-{LEASE_MAX:g}, default 3; the same for "
+        "every process)",
     )
     p.set_defaults(func=cmd_serve)
 

@@ -25,6 +25,8 @@ pytestmark = pytest.mark.asyncio
 SECRET = "7" * 64
 ACTIONS = 6
 """Actions played between two lapses."""
+LEASE = 1.5
+"""The server's lease (``--lease``; 3 s unless told): the SIGSTOP lasts past it."""
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,13 @@ def lone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProce
         pytest.skip(str(error))
     store.start()
     server = ServerProcess(
-        tmp_path_factory.mktemp("lapse"), None, "--redis", store.url, env={"DOS_SECRET": SECRET}
+        tmp_path_factory.mktemp("lapse"),
+        None,
+        "--redis",
+        store.url,
+        "--lease",
+        str(LEASE),
+        env={"DOS_SECRET": SECRET},
     )
     server.start()
     try:
@@ -81,6 +89,8 @@ async def _leased(store: RedisServer, code: str, held: bool) -> None:
         while bool(client.exists(f"dos:table:{{{code}}}:lease")) != held:
             assert loop.time() < deadline, f"the lease never {'came' if held else 'went'}"
             await asyncio.sleep(0.05)
+        if held:  # taken for the server's --lease, not the default's
+            assert 0 < int(client.pttl(f"dos:table:{{{code}}}:lease")) <= LEASE * 1000
 
 
 async def test_an_owner_keeps_its_table_through_lapses_of_its_lease(

@@ -111,6 +111,10 @@ def test_a_server_of_many_processes_needs_a_configured_secret(
         ("http://127.0.0.1:6379", SECRET, "--redis: a redis://, rediss:// or unix:// URL"),
         ("redis://127.0.0.1:6379/0", None, "DOS_SECRET: with --redis every process"),
         ("redis://127.0.0.1:6379/0", "short", "DOS_SECRET: at least 16 bytes"),
+        ("redis://127.0.0.1:6379/0 --lease 0.5", SECRET, "--lease: 1-60 seconds"),
+        ("redis://127.0.0.1:6379/0 --lease nan", SECRET, "--lease: 1-60 seconds"),
+        ("redis://127.0.0.1:6379/0 --lease 61", SECRET, "--lease: 1-60 seconds"),
+        ("--lease 5", SECRET, "--lease: only with --redis"),
     ],
 )
 def test_serve_refuses_a_bad_redis_url_or_no_shared_secret(
@@ -127,7 +131,11 @@ def test_serve_refuses_a_bad_redis_url_or_no_shared_secret(
         monkeypatch.delenv("DOS_SECRET", raising=False)
     else:
         monkeypatch.setenv("DOS_SECRET", secret)
-    status = main(["serve", "--data", str(tmp_path), "--redis", redis_url, "--port", "0"])
+    # A case's first word is the Redis URL (none: "--..."), the rest more options.
+    redis_url, *more = redis_url.split()
+    redis = [] if redis_url.startswith("--") else ["--redis", redis_url]
+    more = [redis_url, *more] if redis_url.startswith("--") else more
+    status = main(["serve", "--data", str(tmp_path), *redis, *more, "--port", "0"])
     assert status == 2
     assert refusal in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # refused before anything was made

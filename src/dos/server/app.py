@@ -79,6 +79,9 @@ class ServerConfig:
     ``None``: one process, no Redis."""
     name: str | None = None
     """This process's name in its logs (``dos.server.logs``); default ``host:pid``."""
+    lease: float | None = None
+    """With ``redis``: a table's lease in seconds (``dos.cluster.node.LEASE_SECONDS`` unless
+    told): how long a dead process's tables wait before another adopts them."""
 
 
 MAX_BODY_BYTES = 16384
@@ -116,10 +119,11 @@ def create_app(config: ServerConfig) -> FastAPI:
     relay = None
     if config.redis is not None:
         # One of many processes: tables owned one process each, requests routed to owners.
-        from dos.cluster.node import Node
+        from dos.cluster.node import LEASE_SECONDS, Node
         from dos.cluster.relay import Relay
 
-        service.node = Node(service, config.redis, config.name)
+        lease = LEASE_SECONDS if config.lease is None else config.lease
+        service.node = Node(service, config.redis, config.name, ttl=lease)
         relay = Relay(service.node, service, open_connections)
 
     @contextlib.asynccontextmanager
