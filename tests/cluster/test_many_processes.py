@@ -720,6 +720,7 @@ async def test_a_postgresql_stop_mid_game_refuses_actions_then_the_game_goes_on(
             break
     else:
         raise AssertionError("never a person's turn")
+    logged = [len(server.output) for server in cluster.servers]
     pg.halt()  # fast: every connection cut, as an operator's stop
     try:
         states = [await person.sync() for person in people]  # the game as it stands
@@ -744,6 +745,12 @@ async def test_a_postgresql_stop_mid_game_refuses_actions_then_the_game_goes_on(
         if not pg.running():
             pg.resume()
     await cluster.ready(True)
+    for server, start in zip(cluster.servers, logged, strict=True):
+        # The scan for free tables said its failure once (not each second), then its end.
+        log = "".join(server.output[start:])
+        assert log.count("looking for tables without an owner failed") <= 1, log[-3000:]
+        if "looking for tables without an owner failed" in log:
+            await _logged(server, start, "looking for tables without an owner works again")
     assert cluster.owner(code) == owner  # kept its table all along
     again = mover.next_id()
     await mover.player.send({"type": "action", "action": action, "version": version, "id": again})
@@ -757,6 +764,15 @@ async def test_a_postgresql_stop_mid_game_refuses_actions_then_the_game_goes_on(
     )
     for person in people:
         await person.player.close()
+
+
+async def _logged(server: ServerProcess, start: int, text: str) -> None:
+    """Waits until ``server`` logged ``text`` past its line ``start``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while not any(text in line for line in server.output[start:]):
+        assert loop.time() < deadline, f"never logged {text!r}"
+        await asyncio.sleep(0.05)
 
 
 async def test_http_requests_needing_a_stopped_postgresql_are_refused_with_503(

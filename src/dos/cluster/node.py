@@ -430,15 +430,23 @@ class Node:
 
     async def _adopt(self) -> None:
         """Takes the unfinished tables nobody owns, for ever (each scan after a little
-        jitter, so that processes do not all race for the same table)."""
+        jitter, so that processes do not all race for the same table). A scan that fails
+        (the database away) is said once, with its error, and its recovery once."""
+        failing = False
         while True:
             await asyncio.sleep(self.scan_every * random.uniform(0.5, 1.0))
             try:
                 await self.adopt_free()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("looking for tables without an owner failed")
+            except Exception as error:
+                if not failing:
+                    log.warning("looking for tables without an owner failed (%r)", error)
+                failing = True
+                continue
+            if failing:
+                log.info("looking for tables without an owner works again")
+            failing = False
 
     async def adopt_free(self) -> list[str]:
         """One scan: takes and loads every unfinished table whose lease is free; returns
