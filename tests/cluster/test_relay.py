@@ -251,3 +251,117 @@ async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
     finally:
         await client.stop()
         await subscription.close()
+
+
+class LossyBus(LocalBus):
+    """An in-process bus that stores the next update published but loses its answer, as
+    when Redis takes a command and closes the connection before replying."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose_next = False
+
+    async def publish(self, table: str, version: int, payload: Any) -> None:
+        await super().publish(table, version, payload)
+        if self.lose_next:
+            self.lose_next = False
+            raise BusUnavailableError(f"table {table}: could not publish, Redis did not answer")
+
+
+async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_next_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis stored a frame but its answer was lost: the owner's side, trying again, finds
+    it stored (a stale version) and goes on with the next frames rather than falling
+    silent."""
+    monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
+    bus = LossyBus()
+    remote = RemoteSocket(OwnerNode(bus), CODE, "c1", "relay")  # type: ignore[arg-type]
+    subscription = await bus.subscribe(stream_of(CODE, "c1"), after=0)
+    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
+    client.start()
+    try:
+        bus.lose_next = True
+        client.send("stored, its answer lost")
+        client.send("next")
+        got = [await asyncio.wait_for(anext(subscription), TIMEOUT) for _ in range(2)]
+        assert got == [
+            Update(stream_of(CODE, "c1"), 1, {"t": "stored, its answer lost"}),
+            Update(stream_of(CODE, "c1"), 2, {"t": "next"}),
+        ]
+        assert not client.closed
+    finally:
+        await client.stop()
+        await subscription.close()
+
+
+async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_again() -> None:
+    """A task of the relay fails (here its pump, on a frame it cannot read): the client's
+    connection is closed with 1012 (it reconnects) instead of staying open and deaf."""
+    bus = LocalBus()
+    owner = Owner("o1", bus)
+    node = Node(bus)
+    socket = Socket()
+    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
+    running = asyncio.create_task(relayed.run())
+    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    opened = (await owner.until("ws_frame"))["conn"]
+    await bus.publish(stream_of(CODE, opened), 1, {"neither text": "nor close"})
+    await asyncio.wait_for(running, TIMEOUT)
+    assert socket.closed is not None and socket.closed[0] == 1012
+    assert (await owner.until("ws_close"))["conn"] == opened  # the owner's side let go too
+
+
+@dataclass
+class SweepingNode:
+    """What an owner's sweep asks of its process: which processes are alive."""
+
+    bus: LocalBus
+    owner: str = "o1"
+    alive_now: set[str] = field(default_factory=set)
+    handler: Any = None
+    on_lost: list[Any] = field(default_factory=list)
+
+    async def alive(self, owner: str) -> bool:
+        return owner in self.alive_now
+
+
+async def test_a_sweep_ends_only_the_sides_of_relays_missing_twice_and_tells_them() -> None:
+    """Redis lost its data: for a moment no process's ``alive`` key is there. A relay
+    missing at one sweep keeps its sides; missing at two in a row, each of its sides ends,
+    saying so on its stream (1012: a relay alive after all reattaches its client rather
+    than relay, deaf, a side that is gone). The owner's own relays are never swept."""
+    bus = LocalBus()
+    node = SweepingNode(bus)
+    relay = relay_module.Relay(node, None, None)  # type: ignore[arg-type]
+    sides: dict[str, tuple[RemoteSocket, Client]] = {}
+    streams = {}
+    for relaying in ("p2", "o1"):  # another process's relay, and the owner's own
+        remote = RemoteSocket(OwnerNode(bus), CODE, f"c-{relaying}", relaying)  # type: ignore[arg-type]
+        client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
+        remote.peer = client
+        client.start()
+        relay.remote[remote.conn] = remote
+        sides[relaying] = (remote, client)
+        streams[relaying] = await bus.subscribe(stream_of(CODE, remote.conn), after=0)
+    try:
+        missing = await relay.sweep(set())  # nobody's key is there (Redis restarted)
+        assert missing == {"p2"}
+        node.alive_now = {"p2"}  # it wrote its key again
+        missing = await relay.sweep(missing)
+        assert missing == set()
+        for remote, client in sides.values():
+            assert remote._inbox.empty() and not client.closed  # no side ended
+        node.alive_now = set()  # p2 died
+        missing = await relay.sweep(await relay.sweep(missing))
+        remote, client = sides["p2"]
+        said = await asyncio.wait_for(anext(streams["p2"]), TIMEOUT)
+        assert isinstance(said, Update) and said.payload["close"][0] == 1012
+        assert (await remote.receive())["type"] == "websocket.disconnect"
+        own, own_client = sides["o1"]
+        assert own._inbox.empty() and not own_client.closed
+    finally:
+        for _remote, client in sides.values():
+            await client.stop()
+        for subscription in streams.values():
+            await subscription.close()

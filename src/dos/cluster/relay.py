@@ -49,6 +49,7 @@ from dos.cluster.bus import (
     ForwardTimeoutError,
     Gap,
     NoOwnerError,
+    StaleVersionError,
     Subscription,
     updates_key,
 )
@@ -81,6 +82,8 @@ REATTACH_SECONDS = 15.0
 """How long a relay looks for a table's new owner before it gives its client up (1012)."""
 WATCH_SECONDS = 1.0
 """How often a relay checks that its table's owner is still the one it relays to."""
+SWEEP_SECONDS = 5.0
+"""How often an owner looks for the relayed connections whose relaying process died."""
 SEND_RETRY_SECONDS = 0.5
 """How long an owner's side waits before it tries a frame again that Redis did not take."""
 
@@ -381,6 +384,7 @@ class Relay:
             return {"moved": True}
         remote = RemoteSocket(self.node, code, conn, message["relay"])
         client = Client(remote, message["client"], self.service.counters)  # type: ignore[arg-type]
+        remote.peer = client
         self.remote[conn] = remote
         client.start()
         remote.task = asyncio.get_running_loop().create_task(self._converse(remote, client))
@@ -421,12 +425,26 @@ class Relay:
                 remote.disconnect()
 
     async def _sweep(self) -> None:
-        """Ends the relayed connections whose relaying process is gone."""
+        """Ends the relayed connections whose relaying process is gone, every
+        ``SWEEP_SECONDS``."""
+        missing: set[str] = set()
         while True:
-            await asyncio.sleep(5.0)
-            for remote in list(self.remote.values()):
-                if not await self.node.alive(remote.relay):
-                    remote.disconnect()
+            await asyncio.sleep(SWEEP_SECONDS)
+            missing = await self.sweep(missing)
+
+    async def sweep(self, missing: set[str]) -> set[str]:
+        """One sweep: ends the relayed connections of the processes not alive now nor at the
+        sweep before (``missing``); returns those not alive now. One look is not enough: a
+        moment after Redis lost its data no process's ``alive`` key is there, until each
+        writes it again. Each side ended says so on its stream first (``RESTARTING``): a
+        relay alive after all reattaches its client rather than relay a side that is gone.
+        This process's own relays are alive."""
+        relays = {r.relay for r in self.remote.values() if r.relay != self.node.owner}
+        gone = {relay for relay in relays if not await self.node.alive(relay)}
+        for remote in list(self.remote.values()):
+            if remote.relay in gone & missing:
+                remote.end(RESTARTING, "its relaying server process is gone")
+        return gone
 
     # --- relaying a client here ---------------------------------------------------------------
 
@@ -464,6 +482,9 @@ class RemoteSocket:
         self.relay = relay
         """The relaying process's owner id."""
         self.client = None
+        """What a WebSocket says of its client's address (the owner knows none)."""
+        self.peer: Client | None = None
+        """The owner's client of this connection (its conversation's)."""
         self.ended = False
         self.task: asyncio.Task[None] | None = None
         self._inbox: asyncio.Queue[Message] = asyncio.Queue()
@@ -477,7 +498,15 @@ class RemoteSocket:
             self._inbox.put_nowait({"type": "websocket.receive", "text": frame.get("text", "")})
 
     def disconnect(self) -> None:
+        """Ends the conversation as a client that left (the relay let go of this side)."""
         self._inbox.put_nowait({"type": "websocket.disconnect", "code": 1001})
+
+    def end(self, code: int, reason: str) -> None:
+        """Ends the conversation from the owner's end, its close (``code``) sent after
+        what is queued: its relay, if alive, learns of it (never a side gone silently)."""
+        if self.peer is not None:
+            self.peer.close(code, reason)
+        self.disconnect()
 
     async def receive(self) -> Message:
         return await self._inbox.get()
@@ -504,6 +533,12 @@ class RemoteSocket:
                 failures += 1
                 await asyncio.sleep(SEND_RETRY_SECONDS)
                 continue
+            except StaleVersionError:
+                # An earlier try was stored after all, its answer lost with Redis: sent.
+                if failures == 0:
+                    raise
+                log.info("table %s: a relayed frame was stored by an earlier try", self.code)
+                return
             if failures:
                 log.info("table %s: a relayed frame went out after %d tries", self.code, failures)
             return
@@ -531,6 +566,8 @@ class RelayedConnection:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._generation = 0
+        self.failed = False
+        """Whether a task of this connection's failed (its client is told to reconnect)."""
 
     async def run(self) -> None:
         TABLE.set(self.code)
@@ -558,14 +595,33 @@ class RelayedConnection:
             await asyncio.gather(*tasks, return_exceptions=True)
             await self._detach()
             with contextlib.suppress(Exception):
-                await self.websocket.close(1000)
+                if self.failed:
+                    await self.websocket.close(RESTARTING, "the table's server process failed")
+                else:
+                    await self.websocket.close(1000)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """A task of this connection's, cancelled when it ends."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._ended)
         return task
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """A task of this connection's ended. One that failed ends the connection, its
+        client told to come again (``RESTARTING``): a connection whose frames no longer
+        go through, or no longer come back, must not look alive."""
+        self._tasks.discard(task)
+        if task.cancelled() or (error := task.exception()) is None:
+            return
+        if not isinstance(error, WebSocketDisconnect):  # its client left: nothing failed
+            log.error(
+                "table %s: a relayed connection failed; its client reconnects",
+                self.code,
+                exc_info=error,
+            )
+            self.failed = True
+        self.done.set()
 
     async def _read(self) -> None:
         """The client's frames, forwarded in order."""
