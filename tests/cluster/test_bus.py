@@ -370,3 +370,91 @@ async def test_a_reply_slower_than_the_clients_socket_timeout_still_comes_back(
         await owner_bus.close()
         await client.aclose()
         await owner.aclose()
+
+
+# --- one read for the streams of one tag (a process's relayed connections) -----------------
+
+TAG = "{p0:42:beef}"
+"""The hash tag of one relaying process's streams (``dos.cluster.relay.stream_of``)."""
+
+
+async def _xreads(client: Redis) -> int:
+    stats: Any = await client.info("commandstats")
+    return int(stats.get("cmdstat_xread", {}).get("calls", 0))
+
+
+async def test_the_streams_of_one_tag_are_read_by_one_command(redis: Redis) -> None:
+    """Fifty subscriptions of one tag: their updates, published at once, come in one read,
+    not one read each."""
+    bus = RedisBus(redis, block_ms=2000)
+    names = [f"{TAG}T{i}:c{i}" for i in range(50)]
+    try:
+        subscriptions = [await bus.subscribe(name, after=0) for name in names]
+        readers = [asyncio.ensure_future(take(s, 1)) for s in subscriptions]
+        await asyncio.sleep(0)
+        before = await _xreads(redis)
+        async with redis.pipeline(transaction=True) as pipe:  # all stored, then served
+            for i, name in enumerate(names):
+                pipe.xadd(updates_key(name), {"u": str(i)}, id="1-0")
+            await pipe.execute()
+        got = await asyncio.gather(*readers)
+        assert got == [[Update(name, 1, i)] for i, name in enumerate(names)]
+        assert await _xreads(redis) - before <= 5  # one read each would be 50
+    finally:
+        await bus.close()
+
+
+async def test_a_subscription_made_while_its_tag_is_read_is_read_at_once(
+    redis: Redis, redis_server: RedisServer
+) -> None:
+    """The read under way blocks far longer than the test waits: a new subscription of its
+    tag wakes it, and its updates come without waiting the read out."""
+    patient = Redis.from_url(redis_server.url, socket_timeout=None)  # reads may block long
+    bus = RedisBus(patient, block_ms=int(TIMEOUT * 3000))
+    try:
+        first = await bus.subscribe(f"{TAG}A:c1", after=0)
+        waiting = asyncio.ensure_future(take(first, 1))
+        await asyncio.sleep(0.2)  # its read blocks (for three times the test's patience)
+        second = await bus.subscribe(f"{TAG}B:c2", after=0)
+        await bus.publish(f"{TAG}B:c2", 1, "for the newcomer")
+        assert await take(second, 1) == [Update(f"{TAG}B:c2", 1, "for the newcomer")]
+        await bus.publish(f"{TAG}A:c1", 1, "for the first")
+        assert await waiting == [Update(f"{TAG}A:c1", 1, "for the first")]
+    finally:
+        await bus.close()
+        await patient.aclose()
+
+
+async def test_a_subscriber_that_does_not_read_holds_nobody_up(redis: Redis) -> None:
+    """One consumer lags: the others of its tag get theirs; it gets all of its own, in
+    order, once it reads again, and no more than a batch waits in memory for it."""
+    bus = RedisBus(redis, block_ms=500, batch=5)
+    try:
+        slow = await bus.subscribe(f"{TAG}S:c1", after=0)
+        fast = await bus.subscribe(f"{TAG}F:c2", after=0)
+        for version in range(1, 21):
+            await bus.publish(f"{TAG}S:c1", version, version)
+        for version in range(1, 21):
+            await bus.publish(f"{TAG}F:c2", version, version)
+        assert versions(await take(fast, 20)) == list(range(1, 21))
+        assert len(slow.seq.ready) <= 5  # type: ignore[attr-defined]
+        assert versions(await take(slow, 20)) == list(range(1, 21))
+    finally:
+        await bus.close()
+
+
+async def test_the_last_subscription_of_a_tag_ends_its_read(redis: Redis) -> None:
+    bus = RedisBus(redis, block_ms=100)
+    try:
+        subscription = await bus.subscribe(f"{TAG}A:c1", after=0)
+        reader = bus._readers[TAG[1:-1]]
+        await subscription.close()
+        task = reader._task
+        assert task is not None
+        await asyncio.wait_for(task, TIMEOUT)  # within a read's block
+        assert TAG[1:-1] not in bus._readers
+        again = await bus.subscribe(f"{TAG}A:c1", after=0)  # a new reader
+        await bus.publish(f"{TAG}A:c1", 1, "x")
+        assert await take(again, 1) == [Update(f"{TAG}A:c1", 1, "x")]
+    finally:
+        await bus.close()
