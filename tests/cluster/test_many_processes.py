@@ -802,13 +802,6 @@ async def test_http_requests_needing_a_stopped_postgresql_are_refused_with_503(
         assert answer.json()["code"] in ("storage", "busy"), answer.text
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="defect, intermittent (1 run in about 30 since the relay reattaches on a new epoch "
-    "and its owner side keeps its frames through a loss of Redis; about 1 in 10 before): a "
-    "client relayed by the process that takes the table after the restart may get its welcome "
-    "and state from it and nothing more while the game goes on (dos.cluster.relay)",
-)
 async def test_a_redis_restart_mid_game_loses_nothing_and_the_game_goes_on(
     cluster: Cluster,
 ) -> None:
