@@ -7,14 +7,16 @@ did not take."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from dos.cluster import relay as relay_module
-from dos.cluster.bus import BusUnavailableError, LocalBus, Update
+from dos.cluster.bus import BusUnavailableError, LocalBus, Subscription, Update
 from dos.cluster.lease import Holder
 from dos.cluster.node import MOVED
 from dos.cluster.relay import RelayedConnection, RemoteSocket, stream_of
@@ -118,14 +120,21 @@ class Owner:
         return found[nth]
 
 
-async def test_a_table_that_moves_takes_the_connection_and_its_hello_along() -> None:
-    bus = LocalBus()
-    first, second = Owner("o1", bus), Owner("o2", bus)
-    node = Node(bus)
+async def relayed_hello(node: Node) -> tuple[Socket, asyncio.Task[None]]:
+    """A client's connection relayed by ``node`` to the table's owner ``o1``, running, its
+    hello said."""
     socket = Socket()
     relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    return socket, running
+
+
+async def test_a_table_that_moves_takes_the_connection_and_its_hello_along() -> None:
+    bus = LocalBus()
+    first, second = Owner("o1", bus), Owner("o2", bus)
+    node = Node(bus)
+    socket, running = await relayed_hello(node)
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
@@ -148,10 +157,7 @@ async def test_a_connection_that_ended_while_moving_never_says_hello_again() -> 
     gate = asyncio.Event()
     first, second = Owner("o1", bus), Owner("o2", bus, gate)
     node = Node(bus)
-    socket = Socket()
-    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
-    running = asyncio.create_task(relayed.run())
-    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    socket, running = await relayed_hello(node)
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
@@ -174,10 +180,7 @@ async def test_an_owner_that_took_its_table_again_gets_the_connection_again() ->
     bus = LocalBus()
     owner = Owner("o1", bus, epoch=7)
     node = LeasedNode(bus, epoch=7)
-    socket = Socket()
-    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
-    running = asyncio.create_task(relayed.run())
-    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    socket, running = await relayed_hello(node)
     opened = (await owner.until("ws_open"))["conn"]
     assert (await owner.until("ws_frame"))["frame"] == {"text": HELLO}
 
@@ -220,6 +223,24 @@ class OwnerNode:
     bus: AwayBus
 
 
+@contextlib.asynccontextmanager
+async def owner_side(
+    bus: LocalBus, relaying: str = "relay", conn: str = "c1"
+) -> AsyncIterator[tuple[RemoteSocket, Client, Subscription]]:
+    """An owner's side of a relayed connection (its socket and its client, started) and the
+    relay's subscription to its frames; stopped at the end."""
+    remote = RemoteSocket(OwnerNode(bus), CODE, conn, relaying)  # type: ignore[arg-type]
+    subscription = await bus.subscribe(stream_of(relaying, CODE, conn), after=0)
+    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
+    remote.peer = client
+    client.start()
+    try:
+        yield remote, client, subscription
+    finally:
+        await client.stop()
+        await subscription.close()
+
+
 async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -228,11 +249,7 @@ async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
     relay, in order, the close included."""
     monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
     bus = AwayBus()
-    remote = RemoteSocket(OwnerNode(bus), CODE, "c1", "relay")  # type: ignore[arg-type]
-    subscription = await bus.subscribe(stream_of("relay", CODE, "c1"), after=0)
-    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
-    client.start()
-    try:
+    async with owner_side(bus) as (_remote, client, subscription):
         client.send("before")
         first = await asyncio.wait_for(anext(subscription), TIMEOUT)
         bus.away = True
@@ -248,9 +265,6 @@ async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
             Update(stream_of("relay", CODE, "c1"), 3, {"t": "after"}),
             Update(stream_of("relay", CODE, "c1"), 4, {"close": [4000, "you left"]}),
         ]
-    finally:
-        await client.stop()
-        await subscription.close()
 
 
 class LossyBus(LocalBus):
@@ -276,11 +290,7 @@ async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_ne
     silent."""
     monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
     bus = LossyBus()
-    remote = RemoteSocket(OwnerNode(bus), CODE, "c1", "relay")  # type: ignore[arg-type]
-    subscription = await bus.subscribe(stream_of("relay", CODE, "c1"), after=0)
-    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
-    client.start()
-    try:
+    async with owner_side(bus) as (_remote, client, subscription):
         bus.lose_next = True
         client.send("stored, its answer lost")
         client.send("next")
@@ -290,9 +300,6 @@ async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_ne
             Update(stream_of("relay", CODE, "c1"), 2, {"t": "next"}),
         ]
         assert not client.closed
-    finally:
-        await client.stop()
-        await subscription.close()
 
 
 async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_again() -> None:
@@ -301,10 +308,7 @@ async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_ag
     bus = LocalBus()
     owner = Owner("o1", bus)
     node = Node(bus)
-    socket = Socket()
-    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
-    running = asyncio.create_task(relayed.run())
-    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    socket, running = await relayed_hello(node)
     opened = (await owner.until("ws_frame"))["conn"]
     await bus.publish(stream_of(node.owner, CODE, opened), 1, {"neither text": "nor close"})
     await asyncio.wait_for(running, TIMEOUT)
@@ -334,34 +338,25 @@ async def test_a_sweep_ends_only_the_sides_of_relays_missing_twice_and_tells_the
     bus = LocalBus()
     node = SweepingNode(bus)
     relay = relay_module.Relay(node, None, None)  # type: ignore[arg-type]
-    sides: dict[str, tuple[RemoteSocket, Client]] = {}
-    streams = {}
-    for relaying in ("p2", "o1"):  # another process's relay, and the owner's own
-        remote = RemoteSocket(OwnerNode(bus), CODE, f"c-{relaying}", relaying)  # type: ignore[arg-type]
-        client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
-        remote.peer = client
-        client.start()
-        relay.remote[remote.conn] = remote
-        sides[relaying] = (remote, client)
-        streams[relaying] = await bus.subscribe(stream_of(relaying, CODE, remote.conn), after=0)
-    try:
+    async with contextlib.AsyncExitStack() as stack:
+        sides = {
+            relaying: await stack.enter_async_context(owner_side(bus, relaying, f"c-{relaying}"))
+            for relaying in ("p2", "o1")  # another process's relay, and the owner's own
+        }
+        for remote, _client, _stream in sides.values():
+            relay.remote[remote.conn] = remote
         missing = await relay.sweep(set())  # nobody's key is there (Redis restarted)
         assert missing == {"p2"}
         node.alive_now = {"p2"}  # it wrote its key again
         missing = await relay.sweep(missing)
         assert missing == set()
-        for remote, client in sides.values():
+        for remote, client, _stream in sides.values():
             assert remote._inbox.empty() and not client.closed  # no side ended
         node.alive_now = set()  # p2 died
         missing = await relay.sweep(await relay.sweep(missing))
-        remote, client = sides["p2"]
-        said = await asyncio.wait_for(anext(streams["p2"]), TIMEOUT)
+        remote, client, stream = sides["p2"]
+        said = await asyncio.wait_for(anext(stream), TIMEOUT)
         assert isinstance(said, Update) and said.payload["close"][0] == 1012
         assert (await remote.receive())["type"] == "websocket.disconnect"
-        own, own_client = sides["o1"]
+        own, own_client, _stream = sides["o1"]
         assert own._inbox.empty() and not own_client.closed
-    finally:
-        for _remote, client in sides.values():
-            await client.stop()
-        for subscription in streams.values():
-            await subscription.close()
