@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 from cluster.support import RedisServer
 from dos.cluster.bus import (
     Bus,
+    BusError,
     ForwardTimeoutError,
     Gap,
     LocalBus,
@@ -456,5 +457,24 @@ async def test_the_last_subscription_of_a_tag_ends_its_read(redis: Redis) -> Non
         again = await bus.subscribe(f"{TAG}A:c1", after=0)  # a new reader
         await bus.publish(f"{TAG}A:c1", 1, "x")
         assert await take(again, 1) == [Update(f"{TAG}A:c1", 1, "x")]
+    finally:
+        await bus.close()
+
+
+async def test_a_reader_that_fails_fails_its_subscriptions_rather_than_fall_silent(
+    redis: Redis,
+) -> None:
+    """An entry the reader cannot read (not one a bus wrote): the subscriptions of its tag
+    get what was read before it, then an error, not a wait for ever (a relayed client
+    told to reconnect, not one left deaf)."""
+    bus = RedisBus(redis, block_ms=200)
+    try:
+        subscription = await bus.subscribe(f"{TAG}A:c1", after=0)
+        await bus.publish(f"{TAG}A:c1", 1, "fine")
+        assert await take(subscription, 1) == [Update(f"{TAG}A:c1", 1, "fine")]
+        await redis.xadd(updates_key(f"{TAG}A:c1"), {"not u": "x"}, id="2-0")
+        with pytest.raises(BusError, match="unreadable"):
+            await take(subscription, 1)
+        assert TAG[1:-1] not in bus._readers  # the next subscription reads anew
     finally:
         await bus.close()

@@ -480,8 +480,10 @@ class _RedisSubscription:
         self.key = updates_key(table, bus.prefix)
         self.seq = _Sequencer(table, after)
         self.closed = False
+        self.error: BusError | None = None
+        """Why its reader failed, if it did (raised once the updates read are delivered)."""
         self.arrived = asyncio.Event()
-        """Set when updates are ready or the subscription was closed."""
+        """Set when updates are ready or the subscription was closed or failed."""
         self._bus = bus
         self._reader = bus._reader_of(self)
 
@@ -496,6 +498,8 @@ class _RedisSubscription:
 
     async def __anext__(self) -> Update | Gap:
         while not self.seq.ready:
+            if self.error is not None:
+                raise self.error
             if self.closed:
                 raise StopAsyncIteration
             self.arrived.clear()
@@ -508,6 +512,12 @@ class _RedisSubscription:
 
     async def close(self) -> None:
         self.closed = True
+        self.arrived.set()
+        self._reader.remove(self)
+
+    def fail(self, error: BusError) -> None:
+        """Its reader failed: the updates read are delivered, then ``error`` is raised."""
+        self.error = error
         self.arrived.set()
         self._reader.remove(self)
 
@@ -559,6 +569,18 @@ class _StreamReader:
                 return
 
     async def _run(self) -> None:
+        try:
+            await self._read()
+        except Exception as error:  # a defect: its subscriptions fail with it, not in silence
+            log.exception("streams {%s}: the reader failed", self.tag)
+            for subscription in list(self.subscriptions):
+                subscription.fail(BusError(f"streams {{{self.tag}}}: unreadable ({error!r})"))
+        finally:
+            # No subscription left (or failed): the next one starts a reader of its own.
+            if self.bus._readers.get(self.tag) is self:
+                del self.bus._readers[self.tag]
+
+    async def _read(self) -> None:
         bus = self.bus
         wake_last = "0-0"
         failures = 0
@@ -580,8 +602,9 @@ class _StreamReader:
             try:
                 answer: Any = await bus.redis.xread(streams, count=bus.batch, block=bus.block_ms)
                 failures = 0
-            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
-                # Redis is away (restarting, unreachable): try again from where it stood.
+            except (RedisError, OSError) as error:
+                # Redis is away (restarting, unreachable, loading): try again from where
+                # each stood.
                 wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
                 failures += 1
                 if failures == 1:
@@ -601,9 +624,6 @@ class _StreamReader:
                         subscription.seq.take(_version(entry_id), json.loads(text))
                     if subscription.seq.ready:
                         subscription.arrived.set()
-        # No subscription left: the next one starts a reader of its own.
-        if self.bus._readers.get(self.tag) is self:
-            del self.bus._readers[self.tag]
 
     async def stop(self) -> None:
         for subscription in list(self.subscriptions):
