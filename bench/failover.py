@@ -21,7 +21,7 @@ finished game replayed through the HTTP API.
 
 Only loopback traffic; every wait has a time limit; it stops by itself.
 
-    .venv/bin/python bench/failover.py --kills 200 [--processes 3] [--tables 4] [--json]
+    .venv/bin/python bench/failover.py --kills 200 [--processes 3] [--tables 4] [--lease S] [--json]
 
 Not a test: a kill takes about 7 s (play, failover, the restart); figures in bench/README.md.
 """
@@ -191,13 +191,14 @@ async def run(args: argparse.Namespace, figures: Figures) -> dict[str, Any]:
             with redis.Redis.from_url(redis_url) as client:
                 client.flushdb()
         database = args.database or f"sqlite:///{base / 'dos.sqlite3'}"
+        lease = () if args.lease is None else ("--lease", str(args.lease))
         servers = [
             Server(
                 base / f"p{i}",
                 database,
                 args.bot_delay,
                 # No pause after a round: these clients read no summary (as durability.py).
-                ("--redis", redis_url, "--name", f"p{i}", "--pause", "0"),
+                ("--redis", redis_url, "--name", f"p{i}", "--pause", "0", *lease),
             )
             for i in range(args.processes)
         ]
@@ -282,6 +283,7 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=200, help="owners killed (default 200)")
     parser.add_argument("--processes", type=int, default=3, help="server processes (default 3)")
     parser.add_argument("--redis", default=None, help="a Redis URL (default: one of its own)")
+    parser.add_argument("--lease", type=float, default=None, help="the servers' --lease (3 s)")
     parser.add_argument("--keep-logs", default=None, help="a folder to copy the servers' logs to")
     play_arguments(parser)
     args = parser.parse_args()
@@ -295,6 +297,7 @@ def main() -> None:
     row = {
         "kills": len(failovers),
         "processes": args.processes,
+        "lease_s": args.lease or 3.0,
         "tables": args.tables,
         "database": "postgresql" if args.database and "postgres" in args.database else "sqlite",
         "failover_p50_s": round(statistics.median(failovers), 2) if failovers else None,
@@ -318,9 +321,10 @@ def main() -> None:
         print(json.dumps(row))
     else:
         print(
-            f"{row['kills']} kills of an owner, {row['processes']} processes, {row['tables']} "
-            f"tables ({row['database']}): failover p50 {row['failover_p50_s']} s, p99 "
-            f"{row['failover_p99_s']} s, max {row['failover_max_s']} s; "
+            f"{row['kills']} kills of an owner, {row['processes']} processes, lease "
+            f"{row['lease_s']} s, {row['tables']} tables ({row['database']}): failover p50 "
+            f"{row['failover_p50_s']} s, p99 {row['failover_p99_s']} s, "
+            f"max {row['failover_max_s']} s; "
             f"{row['acknowledged_actions']} acknowledged actions, {row['lost_actions']} lost, "
             f"{row['broadcast_not_stored']} broadcast not stored, {row['index_gaps']} gaps, "
             f"{row['replay_failures']} replay failures; {row['games_finished']} games finished, "
