@@ -138,7 +138,7 @@ async def test_a_table_that_moves_takes_the_connection_and_its_hello_along() -> 
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
-    await bus.publish(stream_of(node.owner, CODE, opened), 1, {"close": [MOVED, "moved"]})
+    await bus.publish(stream_of(CODE, opened), 1, {"close": [MOVED, "moved"]})
     hello = await second.until("ws_frame")
     assert hello["frame"] == {"text": HELLO} and hello["conn"] != opened
     assert (await first.until("ws_close"))["conn"] == opened  # the former side let go
@@ -161,7 +161,7 @@ async def test_a_connection_that_ended_while_moving_never_says_hello_again() -> 
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
-    await bus.publish(stream_of(node.owner, CODE, opened), 1, {"close": [MOVED, "moved"]})
+    await bus.publish(stream_of(CODE, opened), 1, {"close": [MOVED, "moved"]})
     await asyncio.wait_for(second.asked.wait(), 10)  # the move is under way...
     await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
     await running  # ...when the client leaves
@@ -230,7 +230,7 @@ async def owner_side(
     """An owner's side of a relayed connection (its socket and its client, started) and the
     relay's subscription to its frames; stopped at the end."""
     remote = RemoteSocket(OwnerNode(bus), CODE, conn, relaying)  # type: ignore[arg-type]
-    subscription = await bus.subscribe(stream_of(relaying, CODE, conn), after=0)
+    subscription = await bus.subscribe(stream_of(CODE, conn), after=0)
     client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
     remote.peer = client
     client.start()
@@ -260,10 +260,10 @@ async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
         bus.away = False
         rest = [await asyncio.wait_for(anext(subscription), TIMEOUT) for _ in range(3)]
         assert [first, *rest] == [
-            Update(stream_of("relay", CODE, "c1"), 1, {"t": "before"}),
-            Update(stream_of("relay", CODE, "c1"), 2, {"t": "while away"}),
-            Update(stream_of("relay", CODE, "c1"), 3, {"t": "after"}),
-            Update(stream_of("relay", CODE, "c1"), 4, {"close": [4000, "you left"]}),
+            Update(stream_of(CODE, "c1"), 1, {"t": "before"}),
+            Update(stream_of(CODE, "c1"), 2, {"t": "while away"}),
+            Update(stream_of(CODE, "c1"), 3, {"t": "after"}),
+            Update(stream_of(CODE, "c1"), 4, {"close": [4000, "you left"]}),
         ]
 
 
@@ -296,8 +296,8 @@ async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_ne
         client.send("next")
         got = [await asyncio.wait_for(anext(subscription), TIMEOUT) for _ in range(2)]
         assert got == [
-            Update(stream_of("relay", CODE, "c1"), 1, {"t": "stored, its answer lost"}),
-            Update(stream_of("relay", CODE, "c1"), 2, {"t": "next"}),
+            Update(stream_of(CODE, "c1"), 1, {"t": "stored, its answer lost"}),
+            Update(stream_of(CODE, "c1"), 2, {"t": "next"}),
         ]
         assert not client.closed
 
@@ -310,7 +310,7 @@ async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_ag
     node = Node(bus)
     socket, running = await relayed_hello(node)
     opened = (await owner.until("ws_frame"))["conn"]
-    await bus.publish(stream_of(node.owner, CODE, opened), 1, {"neither text": "nor close"})
+    await bus.publish(stream_of(CODE, opened), 1, {"neither text": "nor close"})
     await asyncio.wait_for(running, TIMEOUT)
     assert socket.closed is not None and socket.closed[0] == 1012
     assert (await owner.until("ws_close"))["conn"] == opened  # the owner's side let go too

@@ -21,17 +21,13 @@ resync from the owner's full state. ``subscribe(table, after=N)`` resumes after 
 update published after ``subscribe`` returned.
 
 In Redis, each table's updates are a stream, ``dos:table:{CODE}:updates`` (the same hash tag
-as the table's lease, ``dos.cluster.lease``; a stream's name may carry a tag of its own,
-``{TAG}NAME``), each entry's id ``VERSION-0``: ``XADD`` with that id keeps the order and
-refuses a stale version, and ``MAXLEN`` trims it. A bus reads all its subscriptions' streams
-of one hash tag in one blocking ``XREAD``, each from the last id its subscription saw (a
-process's relayed connections, all tagged with the process: one read, not one each; a new
-subscription wakes the read under way through the tag's wake stream; a consumer a batch
-behind is not read for until it catches up). So a subscription outlives a short loss of
-Redis (the read tries again until Redis is back, then goes on where each stood), and so does
-``publish`` (for ``PUBLISH_SECONDS``). An update is *acknowledged* when ``publish``
-returns; whether it survives a restart of Redis is Redis's persistence (an append-only file
-with ``appendfsync always`` keeps every acknowledged one).
+as the table's lease, ``dos.cluster.lease``), each entry's id ``VERSION-0``: ``XADD`` with that
+id keeps the order and refuses a stale version, ``MAXLEN`` trims it, and a subscriber reads
+with ``XREAD`` from the last id it saw, so a subscription outlives a short loss of Redis (it
+tries again until Redis is back, then goes on where it stood), and so does ``publish``
+(for ``PUBLISH_SECONDS``). An update is *acknowledged* when ``publish`` returns; whether it
+survives a restart of Redis is Redis's persistence (an append-only file with ``appendfsync
+always`` keeps every acknowledged one).
 
 **Forwarding** (``serve``, ``forward``). A process serves the tables it owns under its owner
 id (``dos.cluster.lease.new_owner_id``): ``serve(owner, handler)`` calls
@@ -52,7 +48,6 @@ sender. In Redis: a list per owner, ``dos:owner:{OWNER}:requests`` (``RPUSH``, t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -91,14 +86,7 @@ reply (JSON)."""
 
 
 def updates_key(code: str, prefix: str = "dos") -> str:
-    """The Redis stream of a table's updates: its hash tag the table's code, or the tag a
-    stream's name carries itself (``{TAG}NAME``: the streams of one tag are read at once).
-
-    >>> updates_key("{p0:42}ABCDEF:c1")
-    'dos:table:{p0:42}ABCDEF:c1:updates'
-    """
-    if code.startswith("{"):
-        return f"{prefix}:table:{code}:updates"
+    """The Redis stream of a table's updates."""
     return f"{prefix}:table:{{{code}}}:updates"
 
 
@@ -450,191 +438,48 @@ def _version(entry_id: bytes | str) -> int:
     return int(text.split("-", 1)[0])
 
 
-def hash_tag(key: str) -> str:
-    """The part of a Redis key that picks its node in a Redis Cluster: the text between its
-    first ``{`` and the next ``}`` when not empty, else the whole key. Keys of one tag may
-    be read by one command.
-
-    >>> hash_tag("dos:table:{ABCDEF}:updates"), hash_tag("dos:table:{p0:9}AB:c1:updates")
-    ('ABCDEF', 'p0:9')
-    """
-    start = key.find("{")
-    if start >= 0:
-        end = key.find("}", start + 1)
-        if end > start + 1:
-            return key[start + 1 : end]
-    return key
-
-
-def wake_key(tag: str, prefix: str = "dos") -> str:
-    """The Redis stream that wakes the readers of the streams of hash tag ``tag`` (a new
-    subscription, one whose reader drained its backlog)."""
-    return f"{prefix}:wake:{{{tag}}}"
-
-
 class _RedisSubscription:
-    """One table's updates, read for it by its tag's ``_StreamReader``."""
-
     def __init__(self, bus: RedisBus, table: str, after: int) -> None:
         self.table = table
-        self.key = updates_key(table, bus.prefix)
-        self.seq = _Sequencer(table, after)
-        self.closed = False
-        self.error: BusError | None = None
-        """Why its reader failed, if it did (raised once the updates read are delivered)."""
-        self.arrived = asyncio.Event()
-        """Set when updates are ready or the subscription was closed or failed."""
         self._bus = bus
-        self._reader = bus._reader_of(self)
-
-    @property
-    def full(self) -> bool:
-        """Whether its consumer lags a batch behind: its stream is not read until it drains
-        (the stream keeps the updates; beyond its bound, a ``Gap``)."""
-        return len(self.seq.ready) >= self._bus.batch
+        self._key = updates_key(table, bus.prefix)
+        self._seq = _Sequencer(table, after)
+        self._closed = False
+        self._failures = 0
+        bus._subscriptions.add(self)
 
     def __aiter__(self) -> AsyncIterator[Update | Gap]:
         return self
 
     async def __anext__(self) -> Update | Gap:
-        while not self.seq.ready:
-            if self.error is not None:
-                raise self.error
-            if self.closed:
+        while not self._seq.ready:
+            if self._closed:
                 raise StopAsyncIteration
-            self.arrived.clear()
-            await self.arrived.wait()
-        was_full = self.full
-        item = self.seq.ready.popleft()
-        if was_full and not self.full:
-            self._reader.wake()  # its stream is read again
-        return item
-
-    async def close(self) -> None:
-        self.closed = True
-        self.arrived.set()
-        self._reader.remove(self)
-
-    def fail(self, error: BusError) -> None:
-        """Its reader failed: the updates read are delivered, then ``error`` is raised."""
-        self.error = error
-        self.arrived.set()
-        self._reader.remove(self)
-
-
-class _StreamReader:
-    """Reads the update streams of one hash tag for every subscription of this bus, in one
-    blocking ``XREAD`` (a server process's relayed connections: one read, not one each).
-
-    A new subscription (or a drained one) wakes the read under way by adding to the tag's
-    wake stream, which the read includes. While Redis does not answer, it tries again from
-    where each subscription stood. It ends when no subscription is left."""
-
-    def __init__(self, bus: RedisBus, tag: str) -> None:
-        self.bus = bus
-        self.tag = tag
-        self.wake_key = wake_key(tag, bus.prefix)
-        self.subscriptions: dict[_RedisSubscription, None] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._woken: asyncio.Task[None] | None = None
-        self._wake_again = False
-
-    def add(self, subscription: _RedisSubscription) -> None:
-        self.subscriptions[subscription] = None
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(
-                self._run(), name=f"bus-read-{self.tag}"
-            )
-        else:
-            self.wake()
-
-    def remove(self, subscription: _RedisSubscription) -> None:
-        self.subscriptions.pop(subscription, None)
-
-    def wake(self) -> None:
-        """Ends the blocking read under way (at once, without waiting for Redis): the next
-        read has the subscriptions as they are now."""
-        if self._woken is not None and not self._woken.done():
-            self._wake_again = True  # once more after the one under way
-            return
-        self._woken = asyncio.get_running_loop().create_task(self._wake())
-
-    async def _wake(self) -> None:
-        while True:
-            self._wake_again = False
-            # Redis away: the read fails too, and reads the subscriptions anew when it is back.
-            with contextlib.suppress(RedisError, OSError):
-                await self.bus.redis.xadd(self.wake_key, {"w": "1"}, maxlen=16, approximate=True)
-            if not self._wake_again:
-                return
-
-    async def _run(self) -> None:
-        try:
-            await self._read()
-        except Exception as error:  # a defect: its subscriptions fail with it, not in silence
-            log.exception("streams {%s}: the reader failed", self.tag)
-            for subscription in list(self.subscriptions):
-                subscription.fail(BusError(f"streams {{{self.tag}}}: unreadable ({error!r})"))
-        finally:
-            # No subscription left (or failed): the next one starts a reader of its own.
-            if self.bus._readers.get(self.tag) is self:
-                del self.bus._readers[self.tag]
+            try:
+                await self._read()
+                self._failures = 0
+            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+                # Redis is away (restarting, unreachable): try again from where it stood.
+                wait = RETRY_SECONDS[min(self._failures, len(RETRY_SECONDS) - 1)]
+                self._failures += 1
+                if self._failures == 1:
+                    log.warning("table %s: updates unreadable (%s); retrying", self.table, error)
+                await asyncio.sleep(wait)
+        return self._seq.ready.popleft()
 
     async def _read(self) -> None:
-        bus = self.bus
-        wake_last = "0-0"
-        failures = 0
-        try:
-            top: Any = await bus.redis.xrevrange(self.wake_key, count=1)
-            if top:
-                wake_last = _entry_id(top[0][0])
-        except (RedisError, OSError):
-            pass  # read from its start: at worst one wake too many
-        while self.subscriptions:
-            reading = [s for s in self.subscriptions if not s.full]
-            after: dict[str, int] = {}
-            for subscription in reading:
-                # Two subscriptions of one stream: read from the one further behind.
-                last = subscription.seq.last or 0
-                after[subscription.key] = min(last, after.get(subscription.key, last))
-            streams: dict[Any, Any] = {key: f"{last}-0" for key, last in after.items()}
-            streams[self.wake_key] = wake_last
-            try:
-                answer: Any = await bus.redis.xread(streams, count=bus.batch, block=bus.block_ms)
-                failures = 0
-            except (RedisError, OSError) as error:
-                # Redis is away (restarting, unreachable, loading): try again from where
-                # each stood.
-                wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
-                failures += 1
-                if failures == 1:
-                    log.warning("streams {%s}: unreadable (%s); retrying", self.tag, error)
-                await asyncio.sleep(wait)
-                continue
-            for raw_key, entries in answer or []:
-                key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-                if key == self.wake_key:
-                    wake_last = _entry_id(entries[-1][0])
-                    continue
-                for subscription in reading:
-                    if subscription.key != key or subscription.closed:
-                        continue
-                    for entry_id, fields in entries:
-                        text = fields[b"u"] if b"u" in fields else fields["u"]  # bytes or str
-                        subscription.seq.take(_version(entry_id), json.loads(text))
-                    if subscription.seq.ready:
-                        subscription.arrived.set()
+        last = self._seq.last or 0
+        answer: Any = await self._bus.redis.xread(
+            {self._key: f"{last}-0"}, count=self._bus.batch, block=self._bus.block_ms
+        )
+        for _key, entries in answer or []:
+            for entry_id, fields in entries:
+                text = fields[b"u"] if b"u" in fields else fields["u"]  # bytes or decoded
+                self._seq.take(_version(entry_id), json.loads(text))
 
-    async def stop(self) -> None:
-        for subscription in list(self.subscriptions):
-            await subscription.close()
-        for task in (self._task, self._woken):
-            if task is not None:
-                await stop_task(task)
-
-
-def _entry_id(entry_id: bytes | str) -> str:
-    return entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    async def close(self) -> None:
+        self._closed = True
+        self._bus._subscriptions.discard(self)
 
 
 class _RedisServing:
@@ -716,10 +561,8 @@ class RedisBus:
 
     ``block_ms`` bounds each blocking read (a subscription or an owner notices ``close``
     within it), so the client's ``socket_timeout``, if any, must be longer; ``reply_ttl`` is
-    how long an unread reply is kept (seconds); ``batch``, the most entries of one stream a
-    read takes, is also how many updates wait in memory for a slow consumer. Each hash tag's
-    reader, each serving owner and each forward awaiting its reply holds one connection of
-    the client's pool while it waits."""
+    how long an unread reply is kept (seconds). Each subscription waiting and each serving
+    owner holds one connection of the client's pool while it waits."""
 
     def __init__(
         self,
@@ -739,7 +582,7 @@ class RedisBus:
         self.block_ms = block_ms
         self.batch = batch
         self.reply_ttl = reply_ttl
-        self._readers: dict[str, _StreamReader] = {}
+        self._subscriptions: set[_RedisSubscription] = set()
         self._servings: set[_RedisServing] = set()
 
     async def publish(self, table: str, version: int, payload: Any) -> None:
@@ -859,19 +702,9 @@ class RedisBus:
             if answer is not None:
                 return answer[1]
 
-    def _reader_of(self, subscription: _RedisSubscription) -> _StreamReader:
-        """The reader of ``subscription``'s hash tag, which reads it from now on."""
-        tag = hash_tag(subscription.key)
-        reader = self._readers.get(tag)
-        if reader is None:
-            reader = self._readers[tag] = _StreamReader(self, tag)
-        reader.add(subscription)
-        return reader
-
     async def close(self) -> None:
         """Ends every subscription and owner of this bus (not the Redis client)."""
-        for reader in list(self._readers.values()):
-            await reader.stop()
-        self._readers.clear()
+        for subscription in list(self._subscriptions):
+            await subscription.close()
         for serving in list(self._servings):
             await serving.close()

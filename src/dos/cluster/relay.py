@@ -97,11 +97,10 @@ class OwnerGoneError(Exception):
     """The owner a request was forwarded to died or lost the table before it replied."""
 
 
-def stream_of(relay: str, code: str, conn: str) -> str:
+def stream_of(code: str, conn: str) -> str:
     """The bus's name for the frames of one relayed connection (its stream:
-    ``dos.cluster.bus.updates_key``), tagged with its relaying process: the relay reads the
-    streams of all its connections in one command."""
-    return f"{{{relay}}}{code}:{conn}"
+    ``dos.cluster.bus.updates_key``)."""
+    return f"{code}:{conn}"
 
 
 class Relay:
@@ -416,9 +415,7 @@ class Relay:
             remote.ended = True
             self.remote.pop(remote.conn, None)
             with contextlib.suppress(Exception):
-                await self.node.redis.expire(
-                    updates_key(stream_of(remote.relay, remote.code, remote.conn)), 60
-                )
+                await self.node.redis.expire(updates_key(stream_of(remote.code, remote.conn)), 60)
 
     def _lost(self, code: str) -> None:
         """The table left this process: its relayed connections end (after their ``MOVED``
@@ -529,9 +526,7 @@ class RemoteSocket:
         failures = 0
         while True:
             try:
-                await self.node.bus.publish(
-                    stream_of(self.relay, self.code, self.conn), self._sent, payload
-                )
+                await self.node.bus.publish(stream_of(self.code, self.conn), self._sent, payload)
             except BusUnavailableError as error:
                 if failures == 0:
                     log.warning("table %s: a relayed frame waits for Redis (%s)", self.code, error)
@@ -676,9 +671,7 @@ class RelayedConnection:
         one; whether that took. A connection that ended meanwhile, or whose attach its end
         cancelled, is closed at ``owner`` again and never says hello there."""
         conn = secrets.token_hex(8)
-        subscription = await self.node.bus.subscribe(
-            stream_of(self.node.owner, self.code, conn), after=0
-        )
+        subscription = await self.node.bus.subscribe(stream_of(self.code, conn), after=0)
         try:
             reply = await self.node.bus.forward(
                 owner,
