@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnected
 
 from dos.cluster import relay as relay_module
 from dos.cluster.bus import BusUnavailableError, LocalBus, Subscription, Update
@@ -120,10 +121,12 @@ class Owner:
         return found[nth]
 
 
-async def relayed_hello(node: Node) -> tuple[Socket, asyncio.Task[None]]:
-    """A client's connection relayed by ``node`` to the table's owner ``o1``, running, its
-    hello said."""
-    socket = Socket()
+async def relayed_hello(
+    node: Node, socket: Socket | None = None
+) -> tuple[Socket, asyncio.Task[None]]:
+    """A client's connection (on ``socket``, a new one by default) relayed by ``node`` to the
+    table's owner ``o1``, running, its hello said."""
+    socket = socket or Socket()
     relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
@@ -360,3 +363,26 @@ async def test_a_sweep_ends_only_the_sides_of_relays_missing_twice_and_tells_the
         assert (await remote.receive())["type"] == "websocket.disconnect"
         own, own_client, _stream = sides["o1"]
         assert own._inbox.empty() and not own_client.closed
+
+
+class ClosedSocket(Socket):
+    """A client's WebSocket already closed: sending on it fails as Starlette's does."""
+
+    async def send_text(self, text: str) -> None:
+        raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
+
+
+async def test_a_relayed_connection_whose_client_is_gone_ends_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Sending to a client socket that is closed ends the connection as its client leaving
+    does: no failure logged (a host's error log is for failures)."""
+    bus = LocalBus()
+    owner = Owner("o1", bus)
+    node = Node(bus)
+    socket, running = await relayed_hello(node, ClosedSocket())
+    opened = (await owner.until("ws_frame"))["conn"]
+    await bus.publish(stream_of(CODE, opened), 1, {"t": "for a client gone"})
+    await asyncio.wait_for(running, TIMEOUT)
+    assert socket.closed is not None and socket.closed[0] == 1000  # not 1012: nothing failed
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]

@@ -40,7 +40,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from dos.agents.mcp_mount import MCP_BODY_MAX, MCP_PATH
 from dos.cluster.bus import (
@@ -614,7 +614,8 @@ class RelayedConnection:
         self._tasks.discard(task)
         if task.cancelled() or (error := task.exception()) is None:
             return
-        if not isinstance(error, WebSocketDisconnect):  # its client left: nothing failed
+        # A socket gone (its client left, or this connection closed it) is no failure.
+        if not isinstance(error, WebSocketDisconnect | WebSocketDisconnected):
             log.error(
                 "table %s: a relayed connection failed; its client reconnects",
                 self.code,
