@@ -455,6 +455,20 @@ def relay_split(stats: Stats) -> dict[str, float]:
     return split
 
 
+def reflex_timing(stats: Stats) -> dict[str, Any]:
+    """The bots' DOS calls (out of turn) and catches as their tables' people saw them: how
+    many, and the seconds from the update before each, p50 and p90: the reflex's reaction
+    time, drawn at the table's owner, which relaying and the workers' load must not lengthen
+    (an expert catches after a median 0.6 s, and calls with its own move: 0 s)."""
+    figures: dict[str, Any] = {}
+    for name, times in (("calls", stats.calls), ("catches", stats.catches)):
+        figures[name] = len(times)
+        for q in (50, 90):
+            ms = percentile(times, q / 100) if times else float("nan")
+            figures[f"{name}_p{q}_s"] = ms / 1000
+    return figures
+
+
 # --- a step ----------------------------------------------------------------------------------
 
 
@@ -548,6 +562,7 @@ async def run_step(
         "setup_s": setup,
         **latency_figures(stats, elapsed, began),
         **relay_split(stats),
+        **reflex_timing(stats),
         **costs(before, after),
     }
     return row
@@ -610,6 +625,9 @@ def show_step(row: dict[str, Any]) -> None:
     print(
         f"       direct p50 {row['direct_p50_ms']:.1f} p99 {row['direct_p99_ms']:.1f} ms"
         f" | relayed p50 {row['relayed_p50_ms']:.1f} p99 {row['relayed_p99_ms']:.1f} ms"
+        f" | bots' calls {row['calls']}: p50 {row['calls_p50_s']:.2f} p90 "
+        f"{row['calls_p90_s']:.2f} s, catches {row['catches']}: p50 {row['catches_p50_s']:.2f} "
+        f"p90 {row['catches_p90_s']:.2f} s"
     )
     for line in row["log_error"]:
         print(f"       log: {line}")

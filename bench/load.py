@@ -23,6 +23,7 @@ import contextlib
 import gc
 import json
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -56,6 +57,11 @@ class Stats:
     errors: int = 0
     games: int = 0
     measuring: bool = False
+    calls: list[float] = field(default_factory=list)
+    """Bots' DOS calls out of turn as a client saw them: seconds from the update before each
+    (``cluster_load.py``: a bot's reflex keeps its timing wherever its table is owned)."""
+    catches: list[float] = field(default_factory=list)
+    """Bots' catches, the same way."""
 
 
 class Seat:
@@ -76,6 +82,8 @@ class Seat:
         """This client's round trips measured (also in ``Stats.latencies``)."""
         self.relayed: bool | None = None
         """Whether it reached a process other than its table's owner (``cluster_load.py``)."""
+        self.updated_at = 0.0
+        """When it received its last state or update (``time.perf_counter``)."""
 
     def decide(self) -> str | None:
         if self.view is None or self.result is not None or self.waiting is not None:
@@ -119,6 +127,11 @@ async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) 
         if kind == "welcome":
             seat.seat = message["seat"]
         elif kind in ("state", "update"):
+            now = time.perf_counter()
+            reflex = _bot_reflex(message) if kind == "update" and stats.measuring else None
+            if reflex is not None:
+                (stats.calls if reflex == "dos" else stats.catches).append(now - seat.updated_at)
+            seat.updated_at = now
             seat.version = message["version"]
             seat.view = message["view"]
             seat.result = message["result"]
@@ -151,6 +164,17 @@ async def _seat_loop(seat: Seat, stats: Stats, stop: asyncio.Event, host: bool) 
         if stop.is_set():
             break
         schedule()
+
+
+REFLEX = re.compile(r"^\d+: (dos|catch) ?\d*$")
+"""A DOS call or a catch out of turn (docs/notation.md)."""
+
+
+def _bot_reflex(update: dict[str, Any]) -> str | None:
+    """``dos`` or ``catch`` when an update is a bot's call or catch (no client's id, an
+    out-of-turn action), else ``None``."""
+    found = REFLEX.match(str(update.get("action", "")))
+    return found.group(1) if found and update.get("id") is None else None
 
 
 PEOPLE: tuple[str | None, ...] = (None, None, None, None)
