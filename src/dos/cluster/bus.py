@@ -1,10 +1,12 @@
 """The bus between the server's processes: a table's updates from its owner to every process
 that has clients at the table, and clients' messages from any process to the table's owner.
 
-One ``Bus`` protocol, two implementations, so that one code path serves one process and many:
-``LocalBus`` (in this process, asyncio only) and ``RedisBus`` (redis-py's asyncio client).
-Not wired into the server yet (tracker issue 26): the table that publishes and the processes
-that relay come with the split of ``dos.server.tables.Table``. Payloads are JSON values
+One ``Bus`` protocol, two implementations that behave alike: ``LocalBus`` (in this process,
+asyncio only; tests use it) and ``RedisBus`` (redis-py's asyncio client).
+The server uses ``RedisBus`` (``dos.cluster.node``): ``dos.cluster.relay`` forwards clients'
+HTTP requests and WebSocket frames to a table's owner, and the owner publishes each relayed
+connection's frames as the updates of a "table" named for that connection
+(``dos.cluster.relay.stream_of``: ``CODE:CONN``). Payloads are JSON values
 (``json.dumps`` must take them; anything else raises ``TypeError`` and sends nothing), and
 every subscriber gets its own decoded copy, in both implementations.
 
