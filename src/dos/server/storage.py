@@ -10,10 +10,12 @@ that arrive while a commit is under way are committed together in the next trans
 group commit), so a commit per action costs one disk flush per batch, not per action. A call
 returns only after its transaction is committed: the server broadcasts an action only then.
 
-Fencing, for tables owned by one of many processes (not wired into the server yet,
-docs/deployment.md): an action may carry its owner's epoch (``NewAction.epoch``) and then
-commits only if its table is at that epoch, which a new owner records with
-``claim_epoch``. The single-process server writes without one, as before.
+Fencing, for a server of many processes (``dos serve --redis``; docs/deployment.md,
+"Ownership and fencing"): a table's owner records its epoch with ``claim_epoch`` before it
+commits, and each of its actions carries that epoch (``NewAction.epoch``) and commits only
+while the table is at it, so a former owner's actions are refused (``StaleEpochError``) once
+another owner has claimed. Only actions are fenced. The single-process server's actions carry
+no epoch: stored as 0, not checked.
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ class NewAction:
     """The fencing epoch of the table's owner that commits it (``claim_epoch``): the action
     commits only if the table's recorded epoch is this one, else ``StaleEpochError`` is raised
     and nothing of it is stored. ``None``: the single-process server, which owns every
-    table; stored as 0 and not checked, exactly as before epochs existed."""
+    table; stored as 0 and not checked (the commit runs no fencing statement)."""
 
 
 class StaleEpochError(Exception):
