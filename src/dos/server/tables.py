@@ -89,10 +89,10 @@ class Settings:
     """How the server runs tables."""
 
     bot_delay: float = 1.0
+    """Scale of the bots' delays: 1 human-like, 0 instant."""
     bot_effort: float = 1.0
     """The share of their levels' budgets (iterations and seconds) the searching bots think
     with: 1 as the levels say; less spares a small machine (the bots play weaker)."""
-    """Scale of the bots' delays: 1 human-like, 0 instant."""
     grace_seconds: float = 10.0
     """After a turn timer runs out, or a player's connection closes during a game: the wait
     before a stand-in bot plays for them (longer than a reload)."""
