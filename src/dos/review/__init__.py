@@ -1,4 +1,4 @@
-"""The review of a finished game, seat by seat (tracker issue 27; docs/review.md).
+"""The review of a finished game, seat by seat (docs/review.md).
 
 ``review_game(record, seat, samples=..., seed=...)`` judges each turn decision of ``seat`` from
 that seat's view alone with the ``expert`` bot's machinery, and counts the DOS calls and

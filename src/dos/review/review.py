@@ -307,7 +307,8 @@ def review_record(
 
 
 review_game = review_record
-"""The name the tracker issue gives it."""
+"""``review_record`` under the name the package documents for reviewing a game from Python
+(``dos.review``, docs/review.md); the package's own callers use ``review_record``."""
 
 
 def review_decisions(
