@@ -218,6 +218,7 @@ def cmd_learn(args: argparse.Namespace) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
+    from dos.server.deals import Deals
     from dos.server.limits import Limits
     from dos.server.tables import Settings
 
@@ -245,6 +246,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
             raise _RejectedError(str(error)) from None
     if args.name is not None and not 0 < len(args.name) <= 64:
         raise _RejectedError("--name: 1-64 characters")
+    try:
+        deals = Deals(args.deal_seed)
+    except ValueError as error:
+        raise _RejectedError(f"--deal-seed: {error}") from None
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
@@ -253,6 +258,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
             bot_effort=args.bot_effort,
             grace_seconds=args.grace,
             pause_seconds=args.pause,
+            deals=deals,
         ),
         limits=limits,
         redis=args.redis,
@@ -535,6 +541,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1.0,
         metavar="SCALE",
         help="scale of the bots' human-like delays (0: instant)",
+    )
+    p.add_argument(
+        "--deal-seed",
+        type=int,
+        metavar="N",
+        help="deal from this seed instead of at random, to reproduce games (a reported game's "
+        "seed, a test's known deal): game 1 of each table is dealt with N (or the seed its "
+        "creator names), and such games are never rated (docs/deployment.md)",
     )
     p.add_argument(
         "--bot-effort",

@@ -36,6 +36,9 @@ class TableRow(Base):
     actions committed under this epoch are accepted. 0 for the single-process server."""
     epoch_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """Who claimed ``epoch`` (a process's owner id), so that a claim can be repeated."""
+    deal_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The table seed its games are dealt from on a seeded server (``dos.server.deals``);
+    ``None``: dealt at random. A seeded table is never rated."""
 
 
 class SeatRow(Base):

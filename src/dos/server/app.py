@@ -178,6 +178,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             "levels_by_rules": {name: _levels(name) for name in ruleset.names()},
             "max_message_bytes": MAX_MESSAGE_BYTES,
             "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
+            "seeded": config.settings.deals.seeded,
         }
 
     app.include_router(tables_router(service, counters, open_connections, config.limits.table_page))
@@ -272,6 +273,13 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
             await asyncio.sleep(0.05)
         gc.freeze()  # what exists after start-up (modules, loaded tables) is never collected
         if server.started:
+            seed = config.settings.deals.seed
+            if seed is not None:
+                print(
+                    f"DOS server: dealing from the known seed {seed} (--deal-seed): "
+                    "games reproduce exactly and are never rated",
+                    flush=True,
+                )
             print(f"DOS server: open http://{shown}:{bound}/", flush=True)
         collector = asyncio.create_task(_collect_garbage())
         await task

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from dos.server.deals import MAX_SEED
 from dos.server.names import NAME_MAX, display_name
 
 PROTOCOL_VERSION = 1
@@ -316,6 +317,9 @@ class TableInfo(_Message):
     hints: bool = False
     """Whether its seats may ask for hints now (``dos.server.hints``): a casual official table
     with one person, or whose host allowed them."""
+    seeded: bool = False
+    """Whether its deals come from a known seed (a server started with ``--deal-seed``, to
+    reproduce games): then its games are never rated."""
 
 
 # --- server -> client ---------------------------------------------------------------------------
@@ -537,6 +541,9 @@ class CreateTable(_Message):
     """Listed by ``GET /api/tables``; private tables are joined by code only."""
     rated: bool = True
     """Its games update the players' ratings (docs/ratings.md); false: a casual table."""
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    """The seed of its deals, only on a seeded server (``dos serve --deal-seed``; elsewhere
+    refused): game 1 is dealt with this seed (``dos.server.deals``). Null: the server's."""
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     """The turn timer in seconds; null is off. Left out: 60 at a table with seats for more
     than one person, off for one person against bots (``dos.server.service.turn_seconds``)."""
@@ -657,6 +664,9 @@ class ServerInfo(_Message):
     """Each rule set's bot levels, easiest first (empty where bots cannot play it)."""
     max_message_bytes: int
     seats: list[int]
+    seeded: bool = False
+    """Whether this server deals from a known seed (``dos serve --deal-seed``): its games are
+    reproducible and never rated, and a new table may name its own ``seed``."""
 
 
 def schemas() -> dict[str, dict[str, Any]]:

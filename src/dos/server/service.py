@@ -100,6 +100,7 @@ def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
         ],
         "spectators": 0,
         "hints": not stored.rated and stored.rules == "official" and people <= 1,
+        "seeded": stored.deal_seed is not None,
     }
 
 
@@ -265,6 +266,10 @@ class Service:
                     f"seats.{index}: unknown bot level {level!r} (known: {', '.join(levels)})",
                     field=f"seats.{index}",
                 )
+        try:
+            deal_seed = self.settings.deals.table_seed(request.seed)
+        except ValueError as error:
+            raise RefusedError("bad_request", f"seed: {error}", field="seed") from None
         rules = ruleset.get(request.rules)
         options = {k: v for k, v in request.options.items() if k != "players"}
         try:
@@ -289,7 +294,8 @@ class Service:
             games=0,
             created_at=now(),
             seats=seats,
-            rated=request.rated,
+            rated=request.rated and deal_seed is None,
+            deal_seed=deal_seed,
         )
         epoch = None
         while True:

@@ -130,6 +130,8 @@ class StoredTable:
     game: StoredGame | None = None
     rated: bool = True
     """Whether its games update the players' ratings."""
+    deal_seed: int | None = None
+    """The seed its games are dealt from (``dos.server.deals``); ``None``: at random."""
     chat: list[Line] = field(default_factory=list)
     """The latest lines of its chat, oldest first (``dos.server.chat``)."""
 
@@ -468,6 +470,7 @@ def insert_table(session: Session, table: StoredTable) -> None:
             games=table.games,
             created_at=table.created_at,
             rated=table.rated,
+            deal_seed=table.deal_seed,
         )
     )
     session.flush()
@@ -577,15 +580,18 @@ def insert_game(
 
 def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any]) -> None:
     """Stores a game's result and marks it and its table finished; at a rated table, the
-    players' ratings are updated in the same transaction, once (``dos.ratings.store``)."""
+    players' ratings are updated in the same transaction, once (``dos.ratings.store``). A
+    table dealt from a known seed (``dos.server.deals``) is never rated, whatever it says."""
     finished = session.execute(
         update(GameRow)
         .where(GameRow.id == game_id, GameRow.status == "playing")
         .values(status="finished", result=result, finished_at=time.time())
     )
     session.execute(update(TableRow).where(TableRow.code == code).values(status="finished"))
-    rated = session.scalar(select(TableRow.rated).where(TableRow.code == code))
-    if getattr(finished, "rowcount", 0) == 1 and rated:
+    rated, deal_seed = session.execute(
+        select(TableRow.rated, TableRow.deal_seed).where(TableRow.code == code)
+    ).one()
+    if getattr(finished, "rowcount", 0) == 1 and rated and deal_seed is None:
         rate_finished_game(session, game_id, result)
 
 
@@ -647,6 +653,7 @@ def _bare_table(session: Session, row: TableRow) -> StoredTable:
         created_at=row.created_at,
         seats=seats,
         rated=row.rated,
+        deal_seed=row.deal_seed,
     )
 
 

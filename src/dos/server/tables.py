@@ -43,6 +43,7 @@ from dos.server.chat import ChatRoom
 from dos.server.clocks import ReactionClock, TurnTimer
 from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
+from dos.server.deals import Deals
 from dos.server.handover import Handover, PauseClock, ReactionStart, TurnClock
 from dos.server.hints import hints_open
 from dos.server.history import GameLog
@@ -101,6 +102,8 @@ class Settings:
     clock: Callable[[], float] = time.monotonic
     """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
     Tests give a ``FakeClock``."""
+    deals: Deals = field(default_factory=Deals)
+    """Where new tables' deals come from (``dos.server.deals``): at random unless seeded."""
     metrics: Metrics = field(default_factory=Metrics, compare=False, repr=False)
     """Where the tables and their bots report their figures (``dos.server.metrics``): one
     registry per ``Settings``, so one per server unless servers share their settings."""
@@ -141,6 +144,8 @@ class Table:
         self.options = dict(stored.options)
         self.public = stored.public
         self.rated = stored.rated
+        self.deal_seed = stored.deal_seed
+        """The seed its games are dealt from (``dos.server.deals``); ``None``: at random."""
         self.status = Status(stored.status)
         self.host = stored.host
         self.turn_seconds = stored.turn_seconds
@@ -287,6 +292,7 @@ class Table:
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
             "hints": hints_open(self),
+            "seeded": self.deal_seed is not None,
         }
 
     def view(self, seat: int | None, history: bool = True) -> dict[str, Any] | None:
@@ -429,7 +435,7 @@ class Table:
                 raise RefusedError(
                     "bad_state", f"bots cannot play {self.rules_name}: fill every seat"
                 )
-            seed = secrets.randbits(62)
+            seed = Deals.deal_seed(self.deal_seed, self.games + 1)
             options = {**self.options, "players": len(self.seats)}
             state = self.rules.new_game(options, seed)
             names = [s.name if s.name is not None else f"{s.bot} bot" for s in seats]
