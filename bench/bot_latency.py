@@ -1,12 +1,13 @@
-"""Bot decision latency in one server process: on a thread (before issue 26) against the local
-pool of worker processes (``dos.server.jobs.LocalJobs``, the bots' lane).
+"""Bot decision latency in one server process: on a thread against the local pool of worker
+processes (``dos.server.jobs.LocalJobs``, the bots' lane, which the one-process server uses).
 
 Positions come from seeded random games (official and classic), each a turn of a seat with
 more than one choice. For each level, the same positions are decided
 
-- ``thread``: on a thread of the server's process (``asyncio.to_thread``), as the server did;
+- ``thread``: on a thread of the server's process (``asyncio.to_thread``), as a table with no
+  job runner decides (``dos.server.bots``; the server always gives its tables one);
 - ``pool``: the ``bot`` job (``dos.server.bot_job``) through ``LocalJobs.run``, as the
-  server does now (the view to JSON, a worker process, the action back in notation).
+  server decides (the view to JSON, a worker process, the action back in notation).
 
 Both decide with the job's function and budget (the level's iterations, no clock), so the
 difference is the way, not the work. ``--tables N`` decides N positions at once (N tables
