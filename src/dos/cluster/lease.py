@@ -19,7 +19,7 @@ What it guarantees while Redis keeps its data:
   holder's own before they touch it.
 
 What it does not guarantee: that a holder paused past the expiry knows it is no longer the
-owner. The epoch takes care of that, checked by the database at every write
+owner. The epoch takes care of that, checked by the database at every commit of an action
 (``dos.server.storage.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
 restart without persistence): the lease is then free at once and the counter starts again
 from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
