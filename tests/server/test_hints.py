@@ -1,4 +1,4 @@
-"""Hints at the table (tracker issue 27; docs/protocol.md, "Hints"): the ``expert`` level's
+"""Hints at the table (docs/protocol.md, "Hints"): the ``expert`` level's
 action for the seat's own view, only where hints are allowed, to the asker only, bounded."""
 
 from __future__ import annotations
@@ -405,3 +405,104 @@ async def test_a_busy_runner_refuses_the_hint_in_words() -> None:
         "hint_busy",
         "game.hint_refused_busy",
     )
+
+
+# --- every request is answered, even when the game moves on -------------------------------------
+
+
+class _GatedJobs(_Jobs):
+    """Runs a job once ``gate`` opens (the test moves the game on meanwhile); ``started`` is
+    set when a job is waiting."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.started = asyncio.Event()
+
+    async def run(self, name: str, payload: dict[str, Any]) -> Any:
+        self.started.set()
+        await self.gate.wait()
+        return await super().run(name, payload)
+
+
+def _moved_on(table: _Table) -> None:
+    """An action of the game (a bot's call out of turn, say): a new version."""
+    from dos.rules.official import RULES
+
+    seat = table.rules.turn(table.state)
+    apply(table.state, RULES.legal_actions(table.state, seat)[0])
+    table.version += 1
+
+
+async def _asked_while(change: Any) -> dict[str, Any]:
+    """What the asking client gets when ``change(table, client)`` happens while its hint's
+    job runs."""
+    import json
+
+    state = new_game(Options(players=2, target_score=50), seed=21)
+    service = _Service()
+    jobs = service.jobs = _GatedJobs()
+    hints = Hints(service)  # type: ignore[arg-type]
+    table = _Table(state)
+    client = _Client(state.turn)
+    hints.ask(table, client)  # type: ignore[arg-type]
+    await asyncio.wait_for(jobs.started.wait(), 10)
+    change(table, client)
+    jobs.gate.set()
+    await asyncio.wait_for(asyncio.gather(*hints._tasks), 30)
+    (sent,) = [json.loads(text) for text in client.sent]
+    return dict(sent)
+
+
+@pytest.mark.asyncio
+async def test_a_hint_outdated_before_it_is_ready_is_answered_stale() -> None:
+    """The game moves on while the hint is worked out: the answer is for a position gone, and
+    the player is told so (``hint_stale``), in words, rather than left waiting."""
+    sent = await _asked_while(lambda table, client: _moved_on(table))
+    assert (sent["type"], sent["code"], sent["key"]) == (
+        "error",
+        "hint_stale",
+        "game.hint_refused_stale",
+    )
+    assert sent["id"] is None
+
+
+@pytest.mark.asyncio
+async def test_a_hint_whose_game_or_seat_is_gone_is_answered_stale() -> None:
+    class Ended:
+        id = 2
+        seed = 11
+
+    def ended(table: _Table, client: _Client) -> None:
+        table.game = Ended()  # type: ignore[assignment]
+
+    def no_game(table: _Table, client: _Client) -> None:
+        table.game = None  # type: ignore[assignment]
+
+    def left(table: _Table, client: _Client) -> None:
+        client.seat = 1 - client.seat
+
+    for change in (ended, no_game, left):
+        sent = await _asked_while(change)
+        assert (sent["type"], sent["code"]) == ("error", "hint_stale"), change
+
+
+@pytest.mark.asyncio
+async def test_a_hint_whose_job_is_cancelled_is_answered() -> None:
+    """The job's runner cancels the job (not the server's stop): the player hears
+    ``hint_failed``."""
+    import json
+
+    class Cancelled(_Jobs):
+        async def run(self, name: str, payload: dict[str, Any]) -> Any:
+            raise asyncio.CancelledError
+
+    state = new_game(Options(players=2, target_score=50), seed=21)
+    service = _Service()
+    service.jobs = Cancelled()
+    hints = Hints(service)  # type: ignore[arg-type]
+    client = _Client(state.turn)
+    hints.ask(_Table(state), client)  # type: ignore[arg-type]
+    await asyncio.gather(*hints._tasks, return_exceptions=True)
+    (sent,) = [json.loads(text) for text in client.sent]
+    assert (sent["type"], sent["code"]) == ("error", "hint_failed")

@@ -13,8 +13,10 @@ and at a table with more than one person only when its host allowed hints
 client's ``hints`` limit (``dos.server.limits``); the search runs as a job of the server's job
 runner (``dos.server.jobs``), never on the event loop, with the ``expert`` level's iterations
 (``JobSettings.hint_iterations``) and no clock, seeded from the game's seed, its version and
-the seat, so that the same request gives the same hint; an answer that comes after the game
-moved on is dropped. Answers are kept per game, version and seat: asking again costs nothing.
+the seat, so that the same request gives the same hint. Every request is answered, on its
+connection: a hint, or an ``error`` that says why not (``HintRefusedError``), ``hint_stale``
+when the game moved on (or ended, or the seat was left) before the search was done. Answers
+are kept per game, version and seat: asking again costs nothing.
 
 >>> from dos.rules.official import new_game, view
 >>> seen = view(new_game(seed=4), 0)
@@ -241,9 +243,11 @@ class Hints:
 
     def ask(self, table: Table, client: Client) -> None:
         """Takes ``client``'s ``hint`` request: refused at once with an ``error`` (its code
-        and words), or answered by a ``hint`` message when the job is done, in a task of its
-        own (the connection's other messages are read meanwhile); nothing is sent when the
-        game moved on before the answer came."""
+        and words), or answered when the job is done, in a task of its own (the connection's
+        other messages are read meanwhile): by a ``hint`` message, or by an ``error`` with
+        ``hint_stale`` when the game moved on before the answer came, or with the job's
+        refusal (``hint_busy``, ``hint_failed``). Only the server's stop, which closes the
+        connection, leaves it unanswered."""
         try:
             key = self._admit(table, client)
         except HintRefusedError as error:
@@ -278,13 +282,24 @@ class Hints:
         except HintRefusedError as error:
             _refuse(client, error)
             return
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # the server stops: its goodbye closes the connection
+            # The job alone was cancelled (its runner stopped it): the player still hears.
+            _refuse(client, HintRefusedError("hint_failed", "the hint's job was cancelled"))
+            return
         except Exception:  # a bug must not go unseen, nor leave the player waiting
             log.exception("table %s: the hint failed", table.code)
             _refuse(client, HintRefusedError("hint_failed", "the hint failed"))
             return
         game = table.game
         if game is None or game.id != game_id or table.version != version or client.seat != seat:
-            return  # the game moved on meanwhile: this answer is for a position gone
+            # The game moved on meanwhile (an action, a call out of turn, its end, the table
+            # closed, the seat left): this answer is for a position gone. Said, so that the
+            # page offers the hint again rather than wait for it.
+            _refuse(client, HintRefusedError("hint_stale", "the game moved on: ask again"))
+            return
         client.send(server_message("hint", version=version, **answer))
 
     async def _job(self, table: Table, key: tuple[int, int, int]) -> dict[str, Any]:
