@@ -1,11 +1,10 @@
 """A table's lease in Redis: one holder at a time, expiry, renewal, release, and epochs that
-only grow (``dos.cluster.lease``)."""
+only grow (``dos.cluster.lease``). Expiry and renewals on a ``ManualClock``, moved instead of
+waited for."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Callable
 
 import pytest
 from redis.asyncio import Redis
@@ -18,7 +17,9 @@ from dos.cluster.lease import (
     LeaseRenewal,
     RedisUnavailableError,
     TableLease,
+    clock_ms,
 )
+from dos.server.clock import ManualClock
 from server.support import TIMEOUT
 
 pytestmark = pytest.mark.asyncio
@@ -26,12 +27,25 @@ pytestmark = pytest.mark.asyncio
 CODE = "ABCDEF"
 
 
-async def eventually(condition: Callable[[], Awaitable[bool]], what: str) -> None:
-    """Waits until ``condition()`` holds, polling, for at most ``TIMEOUT`` seconds."""
-    deadline = time.monotonic() + TIMEOUT
-    while not await condition():
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.01)
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+async def tick(clock: ManualClock, seconds: float) -> None:
+    """Moves the clock ``seconds`` once the renewal task sleeps on it (after its round trip
+    to Redis)."""
+    await asyncio.wait_for(clock.waiting(), TIMEOUT)
+    await clock.advance(seconds)
+
+
+async def until_lost(clock: ManualClock, renewal: LeaseRenewal) -> None:
+    """Moves the clock by the renewal's period until the renewal reports the lease lost."""
+    for _ in range(1000):
+        if renewal.lost.is_set():
+            return
+        await tick(clock, renewal.every)
+    raise AssertionError("the lease was never reported lost")
 
 
 async def test_only_one_owner_holds_a_table_at_a_time(redis_server: RedisServer) -> None:
@@ -74,22 +88,39 @@ async def test_tables_have_leases_and_epochs_of_their_own(redis: Redis) -> None:
     assert await TableLease(redis, "BBBBBB", "owner-b").acquire() == 1
 
 
-async def test_an_expired_lease_goes_to_the_next_owner_with_a_larger_epoch(redis: Redis) -> None:
-    a = TableLease(redis, CODE, "owner-a", ttl=0.1)
-    b = TableLease(redis, CODE, "owner-b")
+async def test_an_expired_lease_goes_to_the_next_owner_with_a_larger_epoch(
+    redis: Redis, clock: ManualClock
+) -> None:
+    a = TableLease(redis, CODE, "owner-a", ttl=3, clock=clock)
+    b = TableLease(redis, CODE, "owner-b", clock=clock)
     assert await a.acquire() == 1
-
-    async def taken() -> bool:
-        try:
-            await b.acquire()
-        except LeaseHeldError:
-            return False
-        return True
-
-    await eventually(taken, "the lease expired")
-    assert b.epoch == 2
+    await clock.advance(2.999)
+    with pytest.raises(LeaseHeldError):
+        await b.acquire()
+    assert a.held
+    await clock.advance(0.001)
+    assert await b.acquire() == 2
     assert await b.holder() == Holder("owner-b", 2)
     assert not a.held  # its TTL is over, as far as it can tell
+
+
+async def test_redis_expires_a_lease_at_the_clocks_time_plus_its_ttl(
+    redis: Redis, clock: ManualClock
+) -> None:
+    lease = TableLease(redis, CODE, "owner-a", ttl=3, clock=clock)
+    await lease.acquire()
+    assert await redis.pexpiretime(lease.key) == clock_ms(clock) + 3000
+    await clock.advance(1)
+    await lease.renew()
+    assert await redis.pexpiretime(lease.key) == clock_ms(clock) + 3000
+
+
+async def test_on_the_real_clock_redis_removes_an_expired_lease_itself(redis: Redis) -> None:
+    lease = TableLease(redis, CODE, "owner-a", ttl=0.05)
+    await lease.acquire()
+    assert 0 < await redis.pttl(lease.key) <= 50
+    await asyncio.sleep(0.06)
+    assert await redis.exists(lease.key) == 0
 
 
 async def test_the_former_holder_cannot_renew_after_a_takeover(redis: Redis) -> None:
@@ -116,17 +147,16 @@ async def test_renewing_an_expired_lease_reports_it_lost(redis: Redis) -> None:
         await lease.renew()
 
 
-async def test_the_renewal_task_keeps_a_lease_past_its_ttl(redis: Redis) -> None:
-    a = TableLease(redis, CODE, "owner-a", ttl=0.5)
-    b = TableLease(redis, CODE, "owner-b")
+async def test_the_renewal_task_keeps_a_lease_past_its_ttl(
+    redis: Redis, clock: ManualClock
+) -> None:
+    a = TableLease(redis, CODE, "owner-a", ttl=3, clock=clock)
+    b = TableLease(redis, CODE, "owner-b", clock=clock)
     await a.acquire()
-    until = time.monotonic() + 2 * a.ttl
-    async with LeaseRenewal(a, every=0.05) as renewal:
-
-        async def two_ttls_later() -> bool:
-            return time.monotonic() > until
-
-        await eventually(two_ttls_later, "time passed")
+    async with LeaseRenewal(a) as renewal:
+        for _ in range(7):  # 7 renewals, a second apart: two TTLs and more
+            await tick(clock, renewal.every)
+        assert clock.monotonic() > 2 * a.ttl
         assert not renewal.lost.is_set()
         assert a.held
         with pytest.raises(LeaseHeldError):
@@ -134,49 +164,52 @@ async def test_the_renewal_task_keeps_a_lease_past_its_ttl(redis: Redis) -> None
     assert await a.holder() == Holder("owner-a", 1)
 
 
-async def test_the_renewal_task_reports_a_takeover_once(redis: Redis) -> None:
-    a, b = TableLease(redis, CODE, "owner-a"), TableLease(redis, CODE, "owner-b")
+async def test_the_renewal_task_reports_a_takeover_once(redis: Redis, clock: ManualClock) -> None:
+    a = TableLease(redis, CODE, "owner-a", clock=clock)
+    b = TableLease(redis, CODE, "owner-b", clock=clock)
     await a.acquire()
     reported: list[LeaseLostError] = []
-    async with LeaseRenewal(a, on_lost=reported.append, every=0.01) as renewal:
+    async with LeaseRenewal(a, on_lost=reported.append) as renewal:
         await redis.delete(a.key)
         await b.acquire()
-        await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+        await until_lost(clock, renewal)
+        await clock.advance(10)  # the clock moving on reports nothing more
     assert renewal.reason is not None and renewal.reason.holder == Holder("owner-b", 2)
     assert reported == [renewal.reason]
     assert not a.held
 
 
 async def test_the_renewal_task_reports_loss_when_redis_is_gone_until_expiry(
-    own_redis: RedisServer,
+    own_redis: RedisServer, clock: ManualClock
 ) -> None:
     own_redis.start()
     client = Redis.from_url(own_redis.url, socket_timeout=1)
     try:
-        lease = TableLease(client, CODE, "owner-a", ttl=0.3)
+        lease = TableLease(client, CODE, "owner-a", ttl=3, clock=clock)
         await lease.acquire()
-        async with LeaseRenewal(lease, every=0.05) as renewal:
+        valid_until = lease.valid_until
+        async with LeaseRenewal(lease) as renewal:
             own_redis.kill()
-            await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+            await until_lost(clock, renewal)
         assert renewal.reason is not None
         assert "Redis did not confirm it before it expired" in str(renewal.reason)
-        assert time.monotonic() >= lease.valid_until
+        assert clock.monotonic() >= valid_until  # not a moment before its TTL was over
     finally:
         await client.aclose()
 
 
 async def test_a_callback_that_fails_does_not_break_the_renewal_task(
-    redis: Redis, caplog: pytest.LogCaptureFixture
+    redis: Redis, caplog: pytest.LogCaptureFixture, clock: ManualClock
 ) -> None:
-    lease = TableLease(redis, CODE, "owner-a")
+    lease = TableLease(redis, CODE, "owner-a", clock=clock)
     await lease.acquire()
 
     def broken(_error: LeaseLostError) -> None:
         raise RuntimeError("broken callback")
 
-    async with LeaseRenewal(lease, on_lost=broken, every=0.01) as renewal:
+    async with LeaseRenewal(lease, on_lost=broken) as renewal:
         await redis.delete(lease.key)
-        await asyncio.wait_for(renewal.lost.wait(), TIMEOUT)
+        await until_lost(clock, renewal)
     assert "the lease-lost callback failed" in caplog.text
 
 

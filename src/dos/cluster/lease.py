@@ -5,8 +5,8 @@ Two keys per table ``CODE`` (``prefix`` ``dos``; the braces are a Redis Cluster 
 so both keys of a table sit on one node and one script may touch both):
 
 ``dos:table:{CODE}:lease``
-    ``"EPOCH OWNER"`` while the lease is held, with an expiry (``PX``); gone once it expires
-    or its holder releases it.
+    ``"EPOCH OWNER"`` while the lease is held, with an expiry at a time on the server's
+    clock (``PXAT``, ``PEXPIREAT``); gone once it expires or its holder releases it.
 ``dos:table:{CODE}:epoch``
     the table's epoch counter, never expiring; incremented at every acquisition.
 
@@ -25,6 +25,14 @@ restart without persistence): the lease is then free at once and the counter sta
 from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
 (``dos.cluster.ownership.take_table`` passes it).
 
+Time comes from the server's clock (``dos.server.clock``), not from Redis: the expiry is set
+at the clock's time plus the TTL, and every script, given the clock's time, takes a lease
+whose expiry has passed for gone (Redis removes it by its own clock too, at the same moment
+when the clock is the real one). So a test moves a ``ManualClock`` past a lease's expiry
+instead of waiting for it. Processes on several machines must keep their wall clocks in step
+(NTP), as their tables' handovers already require (``dos.server.handover``): a process whose
+clock is ahead by a second sees leases expire a second early, which the epoch makes safe.
+
 >>> lease_key("ABCDEF"), epoch_key("ABCDEF")
 ('dos:table:{ABCDEF}:lease', 'dos:table:{ABCDEF}:epoch')
 """
@@ -36,7 +44,6 @@ import logging
 import os
 import secrets
 import socket
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import TracebackType
@@ -48,6 +55,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from dos.cluster.tasks import stop as stop_task
+from dos.server.clock import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 
@@ -63,42 +71,68 @@ RENEW_FRACTION = 1 / 3
 OWNER_MAX = 64
 """The longest owner id (``dos_tables.epoch_owner`` holds it)."""
 
-# KEYS: lease, epoch counter. ARGV: owner, ttl in ms, floor.
+# The lease's value if it is held at ARGV[1] (the clock's time in ms), else false (an expired
+# one removed): the first lines of every script that reads the lease.
+_LIVE = """
+local function live(key, now)
+    local value = redis.call('GET', key)
+    if value then
+        local expiry = redis.call('PEXPIRETIME', key)
+        if expiry >= 0 and expiry <= tonumber(now) then
+            redis.call('DEL', key)
+            return false
+        end
+    end
+    return value
+end
+"""
+
+# KEYS: lease, epoch counter. ARGV: now in ms, owner, ttl in ms, floor.
 # Returns {1, "EPOCH OWNER"} when acquired, {0, the holder's "EPOCH OWNER"} when held.
-_ACQUIRE = """
-local current = redis.call('GET', KEYS[1])
+_ACQUIRE = (
+    _LIVE
+    + """
+local current = live(KEYS[1], ARGV[1])
 if current then
     return {0, current}
 end
 local epoch = redis.call('INCR', KEYS[2])
-local floor = tonumber(ARGV[3])
+local floor = tonumber(ARGV[4])
 if epoch <= floor then
     epoch = floor + 1
     redis.call('SET', KEYS[2], string.format('%d', epoch))
 end
-local token = string.format('%d', epoch) .. ' ' .. ARGV[1]
-redis.call('SET', KEYS[1], token, 'PX', ARGV[2], 'NX')
+local token = string.format('%d', epoch) .. ' ' .. ARGV[2]
+redis.call('SET', KEYS[1], token, 'PXAT', tonumber(ARGV[1]) + tonumber(ARGV[3]), 'NX')
 return {1, token}
 """
+)
 
-# KEYS: lease. ARGV: the holder's "EPOCH OWNER", ttl in ms.
+# KEYS: lease. ARGV: now in ms, the holder's "EPOCH OWNER", ttl in ms.
 # Returns {1, token} when renewed, {0, the holder's token or ""} when not the holder.
-_RENEW = """
-local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+_RENEW = (
+    _LIVE
+    + """
+local current = live(KEYS[1], ARGV[1])
+if current == ARGV[2] then
+    redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]))
     return {1, current}
 end
 return {0, current or ''}
 """
+)
 
-# KEYS: lease. ARGV: the holder's "EPOCH OWNER". Returns 1 when released, 0 when not held.
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+# KEYS: lease. ARGV: now in ms, the holder's "EPOCH OWNER". Returns 1 when released, 0 when
+# not held.
+_RELEASE = (
+    _LIVE
+    + """
+if live(KEYS[1], ARGV[1]) == ARGV[2] then
     return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+)
 
 
 def lease_key(code: str, prefix: str = "dos") -> str:
@@ -109,6 +143,38 @@ def lease_key(code: str, prefix: str = "dos") -> str:
 def epoch_key(code: str, prefix: str = "dos") -> str:
     """The Redis key of a table's epoch counter."""
     return f"{prefix}:table:{{{code}}}:epoch"
+
+
+def clock_ms(clock: Clock) -> int:
+    """The clock's wall time in whole milliseconds, as the lease's scripts take it.
+
+    >>> from dos.server.clock import ManualClock
+    >>> clock_ms(ManualClock(start=1.5))
+    1500
+    """
+    return int(clock.time() * 1000)
+
+
+async def holders(
+    redis: Redis, codes: list[str], clock: Clock, prefix: str = "dos"
+) -> list[Holder | None]:
+    """Who holds each table's lease at the clock's time (``None``: nobody), in one round trip
+    without a script (the keys may sit on several Redis Cluster nodes). Raises Redis's
+    errors."""
+    if not codes:
+        return []
+    async with redis.pipeline(transaction=False) as pipe:
+        for code in codes:
+            key = lease_key(code, prefix)
+            pipe.get(key)
+            pipe.pexpiretime(key)
+        answers: list[Any] = await pipe.execute()
+    now = clock_ms(clock)
+    found: list[Holder | None] = []
+    for value, expiry in zip(answers[::2], answers[1::2], strict=True):
+        live = value is not None and (expiry < 0 or expiry > now)
+        found.append(Holder.parse(value) if live else None)
+    return found
 
 
 def new_owner_id() -> str:
@@ -201,21 +267,25 @@ class TableLease:
         ttl: float = DEFAULT_TTL,
         *,
         prefix: str = "dos",
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         if not 0 < len(owner) <= OWNER_MAX or " " in owner:
             raise ValueError(f"an owner id has 1-{OWNER_MAX} characters and no space: {owner!r}")
         if ttl <= 0:
             raise ValueError(f"a lease's TTL is positive: {ttl}")
         self.redis = redis
+        self.clock = clock
+        """The server's clock: the lease's expiry and its renewals' times."""
         self.code = code
         self.owner = owner
+        self.prefix = prefix
         self.ttl = ttl
         self.key = lease_key(code, prefix)
         self.counter = epoch_key(code, prefix)
         self.epoch: int | None = None
         """The epoch of the current (or latest) acquisition; ``None`` before the first."""
         self.valid_until = 0.0
-        """``time.monotonic()`` before which the lease is surely still held: the start of the
+        """``clock.monotonic()`` before which the lease is surely still held: the start of the
         latest successful acquisition or renewal plus the TTL; 0 when not held."""
         self._token: str | None = None
         self._ttl_ms = max(1, round(ttl * 1000))
@@ -227,7 +297,7 @@ class TableLease:
     def held(self) -> bool:
         """Whether this process holds the lease, as far as it can tell without asking Redis:
         acquired, not released, not lost, and the TTL since the latest renewal not over."""
-        return self._token is not None and time.monotonic() < self.valid_until
+        return self._token is not None and self.clock.monotonic() < self.valid_until
 
     async def _ask(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """``await call()``; a connection closed by Redis (it restarted) is tried once more,
@@ -268,12 +338,10 @@ class TableLease:
         ``RedisUnavailableError``; owner ids are unique to a process (``new_owner_id``), with
         one ``TableLease`` per table. Raises ``LeaseHeldError`` when another owner holds it
         (nothing changes, the counter neither) and ``RedisUnavailableError``."""
-        started = time.monotonic()
+        started = self.clock.monotonic()
+        args = [clock_ms(self.clock), self.owner, self._ttl_ms, floor]
         done, value = await self._ask(
-            "acquire",
-            self._script(
-                self._acquire, [self.key, self.counter], [self.owner, self._ttl_ms, floor]
-            ),
+            "acquire", self._script(self._acquire, [self.key, self.counter], args)
         )
         holder = Holder.parse(value)
         token = str(holder)
@@ -300,10 +368,9 @@ class TableLease:
         (the lease may still be held until ``valid_until``)."""
         if self._token is None:
             raise LeaseLostError(self.code, self.epoch, "it is not held")
-        started = time.monotonic()
-        done, value = await self._ask(
-            "renew", self._script(self._renew, [self.key], [self._token, self._ttl_ms])
-        )
+        started = self.clock.monotonic()
+        args = [clock_ms(self.clock), self._token, self._ttl_ms]
+        done, value = await self._ask("renew", self._script(self._renew, [self.key], args))
         if done:
             self.valid_until = started + self.ttl
             return
@@ -323,7 +390,8 @@ class TableLease:
         self.forget()
         if token is None:
             return False
-        released = await self._ask("release", self._script(self._release, [self.key], [token]))
+        args = [clock_ms(self.clock), token]
+        released = await self._ask("release", self._script(self._release, [self.key], args))
         return bool(released)
 
     def forget(self) -> None:
@@ -333,8 +401,10 @@ class TableLease:
 
     async def holder(self) -> Holder | None:
         """Who holds the table's lease now, according to Redis (``None``: nobody)."""
-        value = await self._ask("read", lambda: self.redis.get(self.key))
-        return None if value is None else Holder.parse(value)
+        found = await self._ask(
+            "read", lambda: holders(self.redis, [self.code], self.clock, self.prefix)
+        )
+        return found[0]
 
 
 class LeaseRenewal:
@@ -398,8 +468,9 @@ class LeaseRenewal:
         failure = ""
         while True:
             # Wakes at the next renewal, or at the expiry if that comes first (after failures).
-            await asyncio.sleep(min(self.every, max(0.0, lease.valid_until - time.monotonic())))
-            left = lease.valid_until - time.monotonic()
+            clock = lease.clock
+            await clock.sleep(min(self.every, max(0.0, lease.valid_until - clock.monotonic())))
+            left = lease.valid_until - clock.monotonic()
             if left <= 0:
                 why = "it expired before it could be renewed (the process was too busy)"
                 if failure:
@@ -407,7 +478,7 @@ class LeaseRenewal:
                 self._lose(LeaseLostError(lease.code, lease.epoch, why))
                 return
             try:
-                await asyncio.wait_for(lease.renew(), left)
+                await clock.wait_for(lease.renew(), left)
             except LeaseLostError as error:
                 self._lose(error)
                 return
