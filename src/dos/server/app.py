@@ -75,8 +75,9 @@ class ServerConfig:
     """Hints' and reviews' CPU jobs (``dos.server.jobs``): ``DOS_HINT_ITERATIONS``..."""
     redis: str | None = None
     """A Redis URL (``redis://host:6379/0``): the server is one of many processes, which
-    share their per-client limits there (and need one token secret, ``DOS_SECRET``).
-    ``None``: one process, no Redis."""
+    share there the tables' leases (``dos.cluster``), the bus that routes each table's
+    requests to its owner, the bots' job queue and the per-client limits (and need one token
+    secret, ``DOS_SECRET``). ``None``: one process, no Redis."""
     name: str | None = None
     """This process's name in its logs (``dos.server.logs``); default ``host:pid``."""
     lease: float | None = None

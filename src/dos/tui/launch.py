@@ -1,6 +1,6 @@
 """``dos play``: checks the command line's choices, then runs the terminal application.
 
-A newcomer's first table is not lost before they play (issue 27): without ``--level`` the
+A newcomer's first table is not lost before they play: without ``--level`` the
 bots play at ``easy`` until a game has been finished, then at the level last chosen with
 ``--level`` (``medium`` if none). ``dos play`` remembers both in a small file
 (``memory_path``: ``$XDG_STATE_HOME/dos/play.json``, by default under ``~/.local/state``).
