@@ -1,4 +1,4 @@
-"""Issue 25, "your player on any device": passkeys and recovery codes keep a player's id (and
+"""Your player on any device: passkeys and recovery codes keep a player's id (and
 its results and ratings) beyond one browser; forged, replayed and misdirected answers are
 refused, each with the code of the rule it broke.
 

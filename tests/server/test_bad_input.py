@@ -112,7 +112,7 @@ async def test_an_illegal_action_says_why_in_catalog_words(server: ServerProcess
     for key in (answer["key"], card["key"]):
         assert key in catalog("ja")
     assert placeholders(catalog("en")[answer["key"]]) == set(answer["params"])
-    assert answer["message"]  # the engine's own reason, in English, as before
+    assert answer["message"]  # the engine's own reason, in English, beside the key
     notation = await mover.act("R11@0")
     assert notation["code"] == "notation" and "key" not in notation
     await ada.close()

@@ -1,4 +1,4 @@
-"""The chat is kept with its table (issue 25, item 5): stored, bounded to the latest
+"""The chat is kept with its table: stored, bounded to the latest
 ``HISTORY_MAX`` lines, sent to every connection as it opens (``chat_history``), back after a
 restart; a line is sent to nobody until it is stored, and one the database refuses is sent to
 nobody at all. On SQLite and on PostgreSQL."""

@@ -1,6 +1,6 @@
-"""The chat allowance is the client's, not the connection's (server hardening, round two,
-item 5): reconnecting renews nothing. Each connection may send ``Limits.chat`` messages and
-each client (network address) ``Limits.client_chat``, all its connections together.
+"""The chat allowance is the client's, not the connection's: reconnecting renews nothing.
+Each connection may send ``Limits.chat`` messages and each client (network address)
+``Limits.client_chat``, all its connections together.
 
 The tests share one server (``chatty``): each is a client of its own there, connecting from a
 loopback address of its own (``loopback``)."""

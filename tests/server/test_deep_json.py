@@ -1,7 +1,6 @@
 """A JSON body nested too deeply to read is ``bad_json`` (400), as docs/protocol.md says, on
-every endpoint that reads a JSON body, and the server goes on answering (server hardening,
-round two, item 5). So is any other body the JSON parser fails on: one that is not UTF-8, a
-number past Python's 4,300 digits."""
+every endpoint that reads a JSON body, and the server goes on answering. So is any other body
+the JSON parser fails on: one that is not UTF-8, a number past Python's 4,300 digits."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The HTTP API fuzzed from its own OpenAPI document (schemathesis), and the bad requests of
-issue 11, item 3: never a 5xx; every bad request gets a 4xx JSON body
+"""The HTTP API fuzzed from its own OpenAPI document (schemathesis), and explicit bad
+requests: never a 5xx; every bad request gets a 4xx JSON body
 ``{"code": "...", "message": "...", "field": "..." or null}``.
 
 The fuzzing runs against the shared test server (``server`` fixture): its OpenAPI document is
@@ -139,7 +139,7 @@ def test_the_api_never_fails_with_a_server_error(
     check()
 
 
-# --- the explicit cases of item 3 ---------------------------------------------------------------
+# --- the explicit bad requests ----------------------------------------------------------------
 
 ERROR_KEYS = {"code", "message", "field"}
 
@@ -279,7 +279,7 @@ def test_bad_static_paths_are_no_server_error(server: ServerProcess, path: str) 
 
 
 def test_the_table_list_is_paginated(server: ServerProcess) -> None:
-    """Item 4 (docs/protocol.md): ``GET /api/tables?offset=&limit=`` gives one page of the
+    """docs/protocol.md: ``GET /api/tables?offset=&limit=`` gives one page of the
     public tables and their ``total``; ``limit`` is at most 50; bad paging parameters get a
     4xx with the JSON error body, never a 5xx."""
     for number in range(3):
@@ -339,7 +339,7 @@ def limiting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess
 def test_creates_joins_and_lookups_are_rate_limited_per_client(
     limiting: ServerProcess, loopback: str
 ) -> None:
-    """Item 4: past its limit a client gets 429 with the JSON error body ``rate_limited``
+    """Past its limit a client gets 429 with the JSON error body ``rate_limited``
     (here 3 creates, 3 joins and 5 look-ups a minute)."""
     transport = httpx.HTTPTransport(local_address=loopback)
     with httpx.Client(base_url=limiting.url, timeout=TIMEOUT, transport=transport) as client:
@@ -371,7 +371,7 @@ def _read_all(sock: socket.socket) -> bytes:
 def test_slow_clients_are_timed_out_and_connections_capped(
     limiting: ServerProcess, loopback: str
 ) -> None:
-    """Item 7: a request not sent whole in time is answered 408 (or the connection closed),
+    """A request not sent whole in time is answered 408 (or the connection closed),
     and a client past its connection cap has its new connections closed at once (here a
     1 s request deadline and 3 connections a client)."""
     host, port = limiting.url.removeprefix("http://").rsplit(":", 1)

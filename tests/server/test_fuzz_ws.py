@@ -1,4 +1,4 @@
-"""The WebSocket protocol fuzzed (issue 11): property-based messages of every client type
+"""The WebSocket protocol fuzzed: property-based messages of every client type
 (``hello``, ``action``, ``start``, ``rematch``, ``back``, ``sync``, ``ping``), unknown types,
 wrong field types, huge, nested and odd-unicode values, raw text and binary frames, sent on a
 live server.
@@ -14,7 +14,7 @@ Invariants, after every message:
   when an action is accepted, every seat hears the same ``update``;
 - the server keeps serving another table meanwhile: its client gets ``pong``.
 
-Plus the explicit cases of items 2 and 10: deeply nested JSON is ``bad_json`` and the
+Plus explicit cases: deeply nested JSON is ``bad_json`` and the
 connection stays; ``too_big`` counts bytes, not characters; a frame over 64 KiB is closed
 with 1009 (which the client must see); shutdown closes with 1001.
 """
@@ -473,7 +473,7 @@ async def test_too_big_counts_bytes_not_characters(server: ServerProcess, text: 
 async def test_a_frame_over_64_kib_is_closed_with_1009(server: ServerProcess, size: int) -> None:
     """Twice each: the client sees the close code 1009, not a reset connection (a server
     that closes the socket with the rest of the frame unread resets it, and the client never
-    reads the close frame: before the fix, two times in three)."""
+    reads the close frame)."""
     host = create_table(server.url, name="Ada", seats=[None, "easy"])
     codes = []
     for _ in range(2):
@@ -491,7 +491,7 @@ async def test_a_frame_over_64_kib_is_closed_with_1009(server: ServerProcess, si
 
 @pytest.mark.asyncio
 async def test_shutdown_closes_every_connection_with_1001(tmp_path: Path) -> None:
-    """Item 10: a server stopped (SIGTERM) closes its players' and spectators' connections
+    """A server stopped (SIGTERM) closes its players' and spectators' connections
     with 1001 and the reason ``server shutting down``."""
     own = ServerProcess(tmp_path / "data", None)
     own.start()
@@ -520,7 +520,7 @@ async def test_shutdown_closes_every_connection_with_1001(tmp_path: Path) -> Non
 async def test_spectators_joining_one_by_one_cost_linear_table_messages(
     server: ServerProcess,
 ) -> None:
-    """Item 8: N spectators joining one by one bring O(N) ``table`` messages in all (here at
+    """N spectators joining one by one bring O(N) ``table`` messages in all (here at
     most 4 a spectator), not one to everyone at each join (N²/2)."""
     count = 40
     host = create_table(server.url, name="Ada", seats=[None, "easy"])
@@ -553,7 +553,7 @@ async def _ping_answer(player: WsPlayer, tag: str) -> str:
 
 @pytest.mark.asyncio
 async def test_reconnecting_does_not_renew_a_clients_message_budget(tmp_path: Path) -> None:
-    """Item 6: the message budget is the client's (its address), not the connection's: once
+    """The message budget is the client's (its address), not the connection's: once
     spent, a new connection from the same client is refused ``rate_limited`` (or closed
     with 4429) at once (here 20 messages a day, the per-connection limits lifted)."""
     limits = ["client_messages=20/day", "messages=off", "syncs=off"]

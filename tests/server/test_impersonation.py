@@ -1,4 +1,4 @@
-"""A seat never acts for another (issue 11, item 1).
+"""A seat never acts for another.
 
 The seat of an action comes from the authenticated connection alone: an action text whose
 seat prefix names another seat (``1: catch 2`` from seat 0, ``0: 1: catch 2``, ``2: 1: dos``)
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from server.support import ServerProcess, WsPlayer, create_table, join_table
 
 REFUSALS = {"not_your_seat", "notation", "illegal", "stale", "not_playing"}
-"""The codes an action may be refused with (docs/protocol.md, issue 11)."""
+"""The codes an action may be refused with (docs/protocol.md)."""
 PREFIX_REFUSALS = {"not_your_seat", "notation"}
 """The codes an action naming another seat is refused with."""
 
@@ -75,8 +75,8 @@ def _acting_seat(action: str, turn: int) -> int:
 
 
 async def _send_and_check(players: list[WsPlayer], sender: int, text: str, tag: str) -> bool:
-    """Sends ``text`` as seat ``sender``'s action on the current version and checks item 1;
-    whether it was accepted."""
+    """Sends ``text`` as seat ``sender``'s action on the current version and checks that no
+    seat acted for another; whether it was accepted."""
     me = players[sender]
     assert me.view is not None
     version, turn = me.version, me.view["turn"]
@@ -102,7 +102,7 @@ async def _send_and_check(players: list[WsPlayer], sender: int, text: str, tag: 
     return False
 
 
-# --- the explicit cases of the issue ------------------------------------------------------------
+# --- the explicit cases ------------------------------------------------------------------------
 
 
 def _other_seat_texts(sender: int, seats: int) -> Iterator[str]:
@@ -132,7 +132,7 @@ def _relabel(text: str, shift: int) -> str:
 async def test_the_cases_of_the_issue_are_refused(
     server: ServerProcess, sender: int, text: str, to_act: bool
 ) -> None:
-    """The issue's texts as written, and with the seats renumbered so that the sender is the
+    """Texts naming another seat as written, and with the seats renumbered so that the sender is the
     seat to act (the case where dropping the sender's own prefix left another seat's)."""
     players = await _table(server)
     assert players[0].view is not None

@@ -1,4 +1,4 @@
-"""Abuse held at bay (issue 11): per-client limits that reconnecting does not renew, request
+"""Abuse held at bay: per-client limits that reconnecting does not renew, request
 deadlines and a connection cap, a paginated lobby, bounded resyncs, linear spectator fan-out,
 and a goodbye on shutdown. Each server here runs with the limit under test tightened.
 

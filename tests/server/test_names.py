@@ -1,9 +1,9 @@
-"""Display names (issue 11, item 9): NFC-normalised and trimmed; refused with a 4xx
+"""Display names: NFC-normalised and trimmed; refused with a 4xx
 ``{"code": "bad_name", "field": "name", ...}`` when they hold control characters (NUL too),
 bidi overrides or isolates, zero-width characters, only whitespace, or more than 24
 characters. The same rule on create and on join.
 
-Server hardening, round two (item 5): names and chat texts are decided by what renders
+Names and chat texts are decided by what renders
 (``dos.server.names``): every grapheme cluster starts with a character with ink, invisible
 characters (invisible operators, deprecated format characters, tag characters, Hangul
 fillers, the blank braille pattern, stray variation selectors) are refused alone, among spaces
@@ -164,7 +164,7 @@ def test_good_names_are_normalised_on_join(server: ServerProcess) -> None:
         assert table["seats"][1]["name"] == shown, name
 
 
-# --- what renders as nothing (round two, item 5) ------------------------------------------------
+# --- what renders as nothing ------------------------------------------------------------------
 
 INVISIBLE = {
     **{f"U+{c:04X}": chr(c) for c in range(0x2061, 0x2065)},  # invisible operators
@@ -330,7 +330,8 @@ def _normal(name: str) -> str:
 
 
 def _must_refuse(name: str) -> bool:
-    """Whether the rule of item 9 refuses ``name`` (the server may refuse more, never less)."""
+    """Whether the rule of the module docstring's first paragraph refuses ``name`` (the server
+    may refuse more, never less)."""
     shown = _normal(name)
     if not shown or len(shown) > 24:
         return True

@@ -1,4 +1,4 @@
-"""Units of the round pause, the chat's refusals and the log's history (issue 12)."""
+"""Units of the round pause, the chat's refusals and the log's history."""
 
 from __future__ import annotations
 

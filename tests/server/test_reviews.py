@@ -1,4 +1,4 @@
-"""Game reviews through the server (tracker issue 27; docs/protocol.md, "Reviews"): started
+"""Game reviews through the server (docs/protocol.md, "Reviews"): started
 and followed over HTTP, computed by the job runner, kept across a restart, the same as
 ``dos review --json``, and refused clearly."""
 

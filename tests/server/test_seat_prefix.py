@@ -1,5 +1,5 @@
 """An action naming another seat is ``not_your_seat``, however its seat prefixes nest
-(server hardening, round two, item 5; docs/protocol.md: ``2: dos`` from seat 2 is fine,
+(docs/protocol.md: ``2: dos`` from seat 2 is fine,
 ``1: dos`` or ``2: 1: dos`` from seat 2 is refused). The server reads every leading prefix
 before the notation (``dos.server.seat_claims``); the notation then allows one, so
 ``2: 2: dos`` from seat 2 is ``notation``."""
