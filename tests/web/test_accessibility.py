@@ -1,4 +1,4 @@
-"""Accessibility (issue 12): axe-core finds no violation on any screen, at phone and desktop
+"""Accessibility: axe-core finds no violation on any screen, at phone and desktop
 sizes: the lobby, the waiting room, the official and the classic tables, the dialogs (a wild
 card's question, the round summary, game over), the replay and the rules.
 

@@ -1,4 +1,4 @@
-"""Issue 12, defect 8: after a fruitless draw the page shows which cards can be laid, and Lay
+"""After a fruitless draw the page shows which cards can be laid, and Lay
 is offered at once (pressed with no card selected, it says to pick one and goes to it)."""
 
 from __future__ import annotations

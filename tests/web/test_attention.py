@@ -1,6 +1,6 @@
-"""Your turn (issue 12): the tab's title and icon change, and a notification comes when the
+"""Your turn: the tab's title and icon change, and a notification comes when the
 tab is hidden and the player allowed notifications; the bell switches them off and on again,
-and the page remembers it (issue 25). The browser's Notification is replaced by a recorder
+and the page remembers it. The browser's Notification is replaced by a recorder
 (headless Chromium shows none), and the tab's hidden state is set by the test."""
 
 from __future__ import annotations

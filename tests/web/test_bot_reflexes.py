@@ -1,4 +1,4 @@
-"""Issue 12, defect 7: a hard bot is rarely caught.
+"""A hard bot is rarely caught.
 
 A player who catches in no time at all (the page presses Catch! the instant the button
 appears) plays a hard bot: whenever the bot's own move brings its hand to two cards, it has

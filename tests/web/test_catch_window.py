@@ -1,10 +1,10 @@
-"""Issue 25, item 3: Catch! shows only while a catch can succeed, and a catch gets an answer.
+"""Catch! shows only while a catch can succeed, and a catch gets an answer.
 
 A hard bot calls "DOS!" with the move that leaves it two cards: the server sends the move and
 the call one right after the other. The page shows the others' moves at a reading pace
-(motion.js), so the call used to wait 600 ms behind the move while Catch! stood on the table:
-every press was refused as too late. Now the race's controls are decided on the newest state
-the page has received, whatever the animation shows: Catch! goes the moment the call arrives.
+(motion.js, 600 ms), but the race's controls are decided on the newest state the page has
+received, whatever the animation shows: Catch! goes the moment the call arrives, and never
+stands on the table while every press would be refused as too late.
 A catch that is pressed shows so at once, and its outcome (caught, or too late) is said in the
 log with a sound.
 

@@ -1,8 +1,8 @@
-"""Table chat (issue 12): through the server's WebSocket, the author from the connection;
+"""Table chat: through the server's WebSocket, the author from the connection;
 texts shown as text (never HTML), quick reactions in the reader's language, a length cap and
 a rate limit; a player can mute another; spectators read, and write once the host allows.
 
-Issue 25, item 5: the chat is kept with the table, bounded (``dos.server.chat.HISTORY_MAX``):
+The chat is kept with the table, bounded (``dos.server.chat.HISTORY_MAX``):
 a reload, a player or spectator who comes later, and a server restart get the lines said
 before; the waiting room has the chat, the round summary leaves it in reach, and long words
 and links wrap inside the list."""

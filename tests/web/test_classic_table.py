@@ -1,4 +1,4 @@
-"""Issue 12, defect 3: the classic table.
+"""The classic table.
 
 The lobby offers the classic options (reaction time, penalty, stacking) and the table gets
 them; the Rules page covers the classic rules; the log says how many cards a pending Draw Two

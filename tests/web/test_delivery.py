@@ -1,4 +1,4 @@
-"""Delivery (issue 12): responses are compressed and the client's files are cacheable with
+"""Delivery: responses are compressed and the client's files are cacheable with
 validators, so a repeat visit costs little. Bytes are counted as Chromium received them
 (the DevTools protocol's encoded lengths, headers included) for the lobby's first load, then
 for a second visit with the browser's cache. ``first_and_repeat_bytes`` gives the README's

@@ -1,4 +1,4 @@
-"""Issue "Playing with people", item 1: a person can win the DOS race against `expert`.
+"""A person can win the DOS race against `expert`.
 
 The expert bot catches as soon as an obligation opens (here in tens of milliseconds), so a
 person who presses DOS! once the hand shows two cards is too late. The toggle "DOS! with this

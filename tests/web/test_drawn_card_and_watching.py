@@ -1,5 +1,5 @@
 """The log tells a player which card they drew, and only them; a spectator sees that they
-are watching (issue 12)."""
+are watching."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""Issue 25, item 4: a refusal shows without moving the board, and goes when the game moves on.
+"""A refusal shows without moving the board, and goes when the game moves on.
 
-The banner used to sit above the table in the page's flow: each refusal pushed the board down
-(about 50 px, under the pointer: misclicks followed), and it stayed until the player's own
-next action, even behind the game-over dialog. Now it floats over the page (the board keeps its
-place), goes with the next state or update from the server, whoever's, and a refused game
-action never shows with a dialog open. It is still an alert (``role="alert"``) in the page's
-language.
+The banner floats over the page: the board keeps its place (a banner in the page's flow would
+push it about 50 px down, under the pointer, and misclicks follow). It goes with the next state
+or update from the server, whoever's, and a refused game action never shows with a dialog
+open. It is an alert (``role="alert"``) in the page's language.
 
 The table is scripted (``scripted.py``): the frames of a real game, at the exact moments.
 """

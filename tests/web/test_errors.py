@@ -1,4 +1,4 @@
-"""Issue 12, defect 5: every word of a refusal comes from the catalog in the page's language.
+"""Every word of a refusal comes from the catalog in the page's language.
 
 The server's English (a stale action's "the game is at version ...", an unknown table) never
 reaches the page: its error code picks the catalog's words, and a code the page does not

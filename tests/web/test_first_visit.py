@@ -1,4 +1,4 @@
-"""Issue 27: a first visit offers the tutorial, and a newcomer's first table is not lost before
+"""A first visit offers the tutorial, and a newcomer's first table is not lost before
 they play.
 
 - A visitor who has never played sees one offer of the tutorial in the lobby (a panel with a

@@ -1,4 +1,4 @@
-"""Issue 12, defect 9: the keyboard is never left on the page's body.
+"""The keyboard is never left on the page's body.
 
 Create takes focus to Start, Start to the hand; `?` opens the Rules with focus on their title,
 and Esc closes them, back to where the player was.

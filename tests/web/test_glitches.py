@@ -1,4 +1,4 @@
-"""Issue 12, defect 10: the small glitches.
+"""The small glitches.
 
 Card faces fit their cards at every size (the Wild DOS corner, classic "+4" in its circle, the
 summary's mini-cards, a phone's hand); the replay's buttons are drawn icons, not glyphs a

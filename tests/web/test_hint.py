@@ -1,4 +1,4 @@
-"""The Hint button in headless Chromium (tracker issue 27): at a casual table against a bot it
+"""The Hint button in headless Chromium: at a casual table against a bot it
 shows on one's turn, is reached from the keyboard, and lights the `expert`'s suggested cards
 and target with the reason in words; at a rated table there is none."""
 
@@ -74,8 +74,9 @@ def test_a_hint_lights_the_experts_cards_and_says_why(
         context.close()
 
 
-def test_no_hint_button_at_a_rated_table(browser: Browser, hinting: Server) -> None:
-    context, page = open_page(browser, hinting.url, DESKTOP)
+def test_no_hint_button_at_a_rated_table(browser: Browser, random_server: Server) -> None:
+    # A seeded server's tables are never rated: this one deals at random.
+    context, page = open_page(browser, random_server.url, DESKTOP)
     try:
         _table(page, rated=True)
         _my_turn(page)

@@ -2,7 +2,7 @@
 games show on the leaderboard in the page's language, the player's page plots their rating,
 and a new player's page marks their rating provisional (they are not on the leaderboard).
 Each game of a player's page opens its replay, which plays by itself and gives a link to the
-moment it shows (issue 25)."""
+moment it shows."""
 
 from __future__ import annotations
 
@@ -88,7 +88,9 @@ async def _games(server: Server) -> tuple[str, str]:
 def instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server of this module whose bots answer at once: three rated games to the shortest
     rated target take a moment, not half a minute."""
-    server = Server(data=tmp_path_factory.mktemp("instant"), args=["--bot-delay", "0"])
+    server = Server(
+        data=tmp_path_factory.mktemp("instant"), args=["--bot-delay", "0"], seeded=False
+    )
     server.start()
     try:
         yield server

@@ -1,4 +1,4 @@
-"""Issue 12, defect 4: each bot seat picks its own level in the lobby; the levels are the
+"""Each bot seat picks its own level in the lobby; the levels are the
 server's (the bot registry's), each rule set's own, named in the player's language."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_every_level_of_the_rule_set_is_offered_in_the_players_words(
         assert [s["bot"] for s in seats] == [None, "expert"]
         bot = text("de", "game.bot_name", number=2)
         waiting = page.locator("#seat-list li[data-seat='1']")
-        expect(waiting.locator(".who")).to_have_text(bot)  # as at the table (issue 25)
+        expect(waiting.locator(".who")).to_have_text(bot)  # as at the table
         expect(waiting.locator(".level")).to_have_text("Experte")
         start(page)
         expect(page.locator("#opponents li:not(.me) .who")).to_have_text(bot)

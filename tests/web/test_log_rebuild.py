@@ -1,4 +1,4 @@
-"""Issue 12, defect 2: the log is rebuilt from the game's actions on every (re)connect.
+"""The log is rebuilt from the game's actions on every (re)connect.
 
 A second tab of the same seat shows the whole log so far, not an empty one; moves made while
 a tab was away (replaced by the other tab) appear in it once it comes back.

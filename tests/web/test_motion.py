@@ -1,4 +1,4 @@
-"""Moves you can follow (issue 12): the cards of each play fly from the player's place to the
+"""Moves you can follow: the cards of each play fly from the player's place to the
 table, and the other players' moves are shown one at a time at a reading pace; with
 ``prefers-reduced-motion: reduce`` nothing flies and nothing waits."""
 

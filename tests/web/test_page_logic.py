@@ -98,7 +98,7 @@ def test_a_designation_is_asked_only_when_it_changes_the_outcome(
     page: Page, match: str, outcomes: int, mandatory: bool
 ) -> None:
     """Outcomes counted where placements are compulsory; where they are optional (the
-    default) a colour bonus is never worse, so nothing is ever asked (issue 12, defect 6)."""
+    default) a colour bonus is never worse, so nothing is ever asked."""
     found = run(
         page,
         """const match = actions.parseAction(arg.match);

@@ -1,4 +1,4 @@
-"""Issue 25, "your player on any device", in Chromium: a guest keeps their player with a
+"""Your player on any device, in Chromium: a guest keeps their player with a
 passkey in one browser, and a cleared browser (a new context: nothing in its storage) signs
 in with that passkey and is the same player, with its results and ratings; a recovery code
 does the same where no passkey is at hand, once.
@@ -194,7 +194,7 @@ def test_a_recovery_code_signs_in_once_where_passkeys_are_not_at_hand(
 def test_the_player_panel_has_no_axe_violations(
     browser: Browser, server: Server, output_dir: Path
 ) -> None:
-    """Every state of the panel (issue 12's rule for every screen): no player, a guest, a
+    """Every state of the panel (as for every screen): no player, a guest, a
     player kept on a passkey with a recovery code on show, and a refusal."""
     found: dict[str, Any] = {}
     context, page = open_page(browser, server.url.replace("127.0.0.1", "localhost"), PHONE)

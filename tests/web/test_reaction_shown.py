@@ -1,12 +1,12 @@
-"""Issue 25, item 6 (classic rules): the reaction test shows at once, with its whole time.
+"""Classic rules: the reaction test shows at once, with its whole time.
 
 The server's clock over a reaction test starts when it sends the state that starts the test
-(docs/protocol.md, the classic rule set). The page used to show that state only when its
-animation queue reached it: a player who played their card while the bot's last move was still
-on show (the reading pace, 600 ms) got the targets that much later, and had that much less
-time. Now a message that answers the player's own action, or starts their reaction test, is
-shown at once (with whatever waited before it), and the countdown runs from the moment the
-page received the test, so it says the time the server gives.
+(docs/protocol.md, the classic rule set). A message that answers the player's own action, or
+starts their reaction test, is shown at once (with whatever waited before it), not when the
+page's animation queue reaches it: a player who plays their card while the bot's last move is
+still on show (the reading pace, 600 ms) gets the targets then, with all their time. The
+countdown runs from the moment the page received the test, so it says the time the server
+gives.
 
 The table is scripted (``scripted.py``): the frames of a real game, at the exact moments.
 """

@@ -1,4 +1,4 @@
-"""The review in the replay viewer in headless Chromium (tracker issue 27): a finished game's
+"""The review in the replay viewer in headless Chromium: a finished game's
 seat is reviewed by the server while the page shows its progress; then a graph of the seat's
 win chance over the game, its biggest mistakes, each a link that moves the replay to its
 step, where the better action is drawn on the table."""

@@ -1,4 +1,4 @@
-"""Issue 12, defect 1: the round summary pauses the game until every player has continued.
+"""The round summary pauses the game until every player has continued.
 
 Two people and a bot play a round; when its summary opens, the next round waits: both pages
 show the countdown and who is still reading, nothing is played (the bot waits too) while one

@@ -1,4 +1,4 @@
-"""The rules page's worked examples (issue 27) hold in the official engine.
+"""The rules page's worked examples hold in the official engine.
 
 The examples are data, ``dos/web/static/js/rule_examples.json``, which the page draws
 (``js/rules.js``). Each example is a position at the start of the player's turn (seat 0 to

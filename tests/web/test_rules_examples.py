@@ -1,4 +1,4 @@
-"""Issue 27: the rules page explains every official rule with a worked example, its cards drawn
+"""The rules page explains every official rule with a worked example, its cards drawn
 with the game's own faces, and links to the tutorial; in the player's language.
 
 The examples' truth is checked in the engine by ``test_rule_examples_engine.py``; here the

@@ -1,4 +1,4 @@
-"""The score sheet (issue 12): every round's points per player, not only the last round's,
+"""The score sheet: every round's points per player, not only the last round's,
 with the totals, which are the scores."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 25, item 6 ("Smaller, each seen"), in headless Chromium on a server of this module's
+"""Small things, each seen, in headless Chromium on a server of this module's
 own (its leaderboard holds only the ratings a test writes):
 
 - the leaderboard opens on a board that has players, the player's own one first, and marks

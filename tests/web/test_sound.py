@@ -1,4 +1,4 @@
-"""Sound (issue 12): moves and your turn make sounds (Web Audio, no files); the mute toggle
+"""Sound: moves and your turn make sounds (Web Audio, no files); the mute toggle
 silences them and is remembered across a reload."""
 
 from __future__ import annotations

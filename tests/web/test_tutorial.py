@@ -1,4 +1,4 @@
-"""The tutorial (/learn, issue 27) in headless Chromium: a learner walks every lesson by
+"""The tutorial (/learn) in headless Chromium: a learner walks every lesson by
 following its prompts only (pressing the lit cards and buttons), in English on a desktop and
 in French on a phone; a wrong move is refused and explained in the rule's words; a reload
 resumes where the learner was; the keyboard plays a step as in the game."""
