@@ -1,4 +1,4 @@
-"""Issue 26: one server on three processes and two bot workers, one PostgreSQL and one Redis
+"""One server on three processes and two bot workers, one PostgreSQL and one Redis
 (real parts).
 
 Two people and bots at a table whose requests reach any process: the people connect to the

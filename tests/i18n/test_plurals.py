@@ -1,4 +1,4 @@
-"""Counted texts (issue 25): one catalog entry per CLDR plural category of each language, the
+"""Counted texts: one catalog entry per CLDR plural category of each language, the
 form picked by the number as the browser's ``Intl.PluralRules`` picks it (the browser test
 ``tests/web/test_small_defects.py`` holds the two equal)."""
 

@@ -21,7 +21,7 @@ def _start_of_turn(seed: int) -> State:
 
 
 def test_a_lay_before_drawing_is_refused_as_draw_first_even_without_the_card() -> None:
-    # Issue 11: the message said "draw first", the key "not in hand".
+    # Drawing first is what the player must do: its key, not "not in hand", says so.
     state = _start_of_turn(1)
     card = next(c for c in ("B3", "G3", "R3", "Y3", "B4") if c not in _hand(state))
     reason = REASONS["official"](state, state.turn, parse_action(f"lay {card}"))
@@ -29,7 +29,7 @@ def test_a_lay_before_drawing_is_refused_as_draw_first_even_without_the_card() -
 
 
 def test_catching_oneself_is_refused_as_such() -> None:
-    # Issue 11: the key said "nobody has an open DOS!".
+    # Its own key and message, not "nobody has an open DOS!".
     state = _start_of_turn(1)
     reason = REASONS["official"](state, 0, parse_action("0: catch 0"))
     assert reason.key == "game.err_catch_yourself"

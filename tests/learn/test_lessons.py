@@ -1,4 +1,4 @@
-"""The tutorial's lessons and their runner (``dos.learn``, issue 27): every lesson is a valid
+"""The tutorial's lessons and their runner (``dos.learn``): every lesson is a valid
 position that round-trips and is walkable by its goals; the engine judges every move; the
 learner sees only their own view."""
 

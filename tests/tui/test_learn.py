@@ -1,4 +1,4 @@
-"""The tutorial in the terminal (``dos learn``, issue 27): a learner walks lessons by their lit
+"""The tutorial in the terminal (``dos learn``): a learner walks lessons by their lit
 cards and keys, a wrong move is refused with the step's or the engine's words, and the place
 reached is kept for the next start."""
 

@@ -1,4 +1,4 @@
-"""Issue 27 in the terminal: ``dos play`` without ``--level`` seats easy bots until the player
+"""In the terminal, ``dos play`` without ``--level`` seats easy bots until the player
 has finished a game, then the level they last chose (medium if none); ``--level``'s help says
 each level's strength in words, from the catalog."""
 

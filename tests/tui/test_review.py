@@ -1,4 +1,4 @@
-"""The review in the terminal replay (tracker issue 27; docs/review.md): ``r`` reviews the seat
+"""The review in the terminal replay (docs/review.md): ``r`` reviews the seat
 to act on a worker thread with its progress shown, each reviewed step shows that seat's win
 chance and the better action, and ``n``/``p`` jump between its mistakes."""
 
