@@ -1,4 +1,4 @@
-"""Are the review's win chances calibrated, and how long does a review take? (tracker issue 27)
+"""Are the review's win chances calibrated, and how long does a review take?
 
 ``.venv/bin/python bench/review_calibration.py [--games N] [--iterations K] [--seed S]
 [--bots A,B] [--out DIR] [--speed M]``

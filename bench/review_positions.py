@@ -1,4 +1,4 @@
-"""Does the review flag the worse action where one is clearly worse? (tracker issue 27)
+"""Does the review flag the worse action where one is clearly worse?
 
 ``.venv/bin/python bench/review_positions.py [--iterations K] [--seeds N] [--out FILE]``
 

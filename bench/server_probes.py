@@ -1,4 +1,4 @@
-"""Probes of the game server under the loads of the issue "Server hardening, round two".
+"""Probes of the game server under load: spectators, replays, histories, long polls.
 
 The script writes a database (SQLite, in a fresh temporary folder) with the engine, starts
 its own ``dos serve`` on a free loopback port (``127.0.0.1``, ``--limit off --bot-delay 0
