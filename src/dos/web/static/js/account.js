@@ -1,6 +1,6 @@
 // "Your player" (docs/accounts.md): keep the player of this browser on any device with a
-// passkey or a recovery code, sign in as that player elsewhere, sign out. A guest who does
-// nothing plays exactly as before.
+// passkey or a recovery code, sign in as that player elsewhere, sign out. None of it is needed
+// to play: a guest who does none of it plays on as a guest, asked nothing.
 //
 // WebAuthn in plain JavaScript: the server's options carry bytes in base64url, which become
 // ArrayBuffers for navigator.credentials; its answers go back as base64url. Where the browser

@@ -1,4 +1,4 @@
-// A newcomer's first steps (issue 27): the tutorial offered in the lobby to a visitor who has
+// A newcomer's first steps: the tutorial offered in the lobby to a visitor who has
 // never played, until they follow or dismiss it; and the bots' level for someone who has not
 // finished a game yet: easy unless they chose another, each level's strength said in words.
 // What it remembers is in localStorage, beside the rest of the browser's memory (session.js).
