@@ -3,7 +3,8 @@
 // the answer (to this connection only) lights the suggested cards in the hand and the target
 // on the Center Row, and says why in words (its `reason`: a catalog key and its parameters).
 // The host of a casual table for more than one person may allow hints (`allow_hints`).
-// A hint is about one moment: it is forgotten as soon as the game moves on. The page loads
+// A hint is about one moment: it is forgotten as soon as the game moves on, and one the game
+// outran before it came (`hint_stale`) is said so, the button offered again. The page loads
 // this module (and css/review.css) with the first table that allows hints.
 
 import { t, tWords } from "./i18n.js";
@@ -27,6 +28,7 @@ export class HintControl {
     this.version = null;  // the game version the page shows
     this.asked = null;  // the version a hint was asked at
     this.hint = null;  // the `hint` message for `version`
+    this.stale = false;  // the server said the hint asked came too late (`hint_stale`)
     this.button = document.createElement("button");
     this.button.type = "button";
     this.button.id = "btn-hint";
@@ -66,6 +68,7 @@ export class HintControl {
       this.version = version;
       this.hint = null;
       this.asked = null;
+      this.stale = false;
     }
     const official = table && table.rules !== "classic";
     const mine = Boolean(view) && seat !== null && view.turn === seat && view.phase !== "over"
@@ -88,8 +91,10 @@ export class HintControl {
     }
     if (this.send({ type: "hint" })) {
       this.asked = this.version;
+      this.stale = false;
       this.button.disabled = true;
       this.button.textContent = t("web.hint_asking");
+      this.light();
     }
   }
 
@@ -98,12 +103,16 @@ export class HintControl {
     if (message.version !== this.version) return;
     this.hint = message;
     this.asked = null;
+    this.stale = false;
     this.button.disabled = false;
     this.button.textContent = t("web.hint_button");
     this.light();
   }
 
-  /** An `error`: a refused hint frees the button (the page's banner says why). */
+  /** An `error`: a refused hint frees the button (the page's banner says why). A hint the
+   * game outran (`hint_stale`: it moved on while the hint was worked out) is said here, in
+   * the hint's box, and the button offers it again. Returns whether it was said here (then
+   * the page shows no banner: nothing the player did was refused). */
   refused(message) {
     const code = String(message.code || "");
     if (this.asked !== null && (code.startsWith("hint_") || code === "rate_limited")) {
@@ -111,15 +120,19 @@ export class HintControl {
       this.button.disabled = false;
       this.button.textContent = t("web.hint_button");
     }
+    if (code !== "hint_stale") return false;
+    this.stale = true;
+    this.light();
+    return true;
   }
 
   /** Lights the hint's cards and target, and says why. */
   light() {
     for (const el of document.querySelectorAll(".card.hinted")) el.classList.remove("hinted");
     const hint = this.hint;
-    this.box.hidden = !hint;
+    this.box.hidden = !hint && !this.stale;
     if (!hint) {
-      this.box.textContent = "";
+      this.box.textContent = this.stale ? t("game.hint_refused_stale") : "";
       delete this.box.dataset.action;
       return;
     }

@@ -517,7 +517,8 @@ function apply(message) {
         sound.play("late");
         app.catches.delete(message.id);
       }
-      if (hints) hints.refused(message);
+      // A hint the game outran is said by the hint's own box: no banner (nothing refused).
+      if (hints && hints.refused(message)) break;
       // In the page's language, from the error's code or reason key; never the English.
       showError(errorText(message), { game: Boolean(message.id) });
       // Which action it refuses: one sent before the last can be answered late.
