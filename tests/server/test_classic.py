@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,14 @@ import httpx
 import pytest
 
 from dos.cli import main as dos_main
-from dos.rules.classic import FakeClock, Phase
+from dos.rules.classic import Phase
+from dos.server.clock import ManualClock
+from dos.server.refusals import RefusedError
 from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
 from dos.server.tables import Settings, Table
 from server.support import (
     CLASSIC_VIEW_KEYS,
+    TIMEOUT,
     ServerProcess,
     WsPlayer,
     check_hidden,
@@ -150,7 +153,7 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.close()
 
 
-async def _table(db: Database, clock: FakeClock, code: str) -> Table:
+async def _table(db: Database, clock: ManualClock, code: str) -> Table:
     stored = StoredTable(
         code=code,
         rules="classic",
@@ -169,6 +172,15 @@ async def _table(db: Database, clock: FakeClock, code: str) -> Table:
     return table
 
 
+async def _until(condition: Callable[[], bool], what: str) -> None:
+    """Waits for the table's own task (its commit goes through the database's thread)."""
+    for _ in range(int(TIMEOUT / 0.005)):
+        if condition():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"never: {what}")
+
+
 async def _to_reaction(table: Table, rng: random.Random) -> int:
     """Plays random legal actions (passing every reaction test) until a reaction test is
     shown; returns the seat taking it."""
@@ -184,39 +196,42 @@ async def _to_reaction(table: Table, rng: random.Random) -> int:
 
 
 async def test_the_server_clock_decides_a_forged_fast_answer(db: Database) -> None:
-    clock = FakeClock(100.0)
+    clock = ManualClock()
     table = await _table(db, clock, "CLOCKA")
     try:
         rng = random.Random(3)
         seat = await _to_reaction(table, rng)
         targets = len(table.state.targets)
-        clock.advance(1.2)  # within the time: a fast claim is raised to what the server measured
+        await clock.advance(1.2)  # in time: a fast claim is raised to what the server measured
         await table.submit(seat, f"react {targets} 5ms", table.version)
         assert table.game is not None and table.game.actions[-1] == f"react {targets} 1200ms"
 
         seat = await _to_reaction(table, rng)
         targets = len(table.state.targets)
         cards = len(table.state.hands[seat])
-        clock.advance(3.5)  # past the deadline: however fast it claims to be, it fails
+        version = table.version
         assert await table.expire_reaction(("other", 0)) is False  # not this test
-        await table.submit(seat, f"react {targets} 5ms", table.version)
-        assert table.game.actions[-1] == f"react {targets} 3500ms"
+        await clock.advance(3.5)  # past the deadline: however fast it claims to be, it fails
+        await _until(lambda: table.version == version + 1, "the server timed the test out")
+        with pytest.raises(RefusedError):
+            await table.submit(seat, f"react {targets} 5ms", version)
+        assert table.game.actions[-1] == "timeout"
         assert len(table.state.hands[seat]) == cards + table.state.options.penalty_cards
     finally:
         table.close()
 
 
 async def test_the_server_applies_timeout_when_the_time_runs_out(db: Database) -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     table = await _table(db, clock, "CLOCKB")
     try:
         seat = await _to_reaction(table, random.Random(4))
         version = table.version
-        clock.advance(3.0)  # exactly at the deadline: still in time
+        await clock.advance(3.0)  # exactly at the deadline: still in time
         assert await table.expire_reaction() is False
         assert table.version == version
-        clock.advance(0.001)
-        assert await table.expire_reaction() is True
+        await clock.advance(0.001)  # the deadline wakes the table, which applies the timeout
+        await _until(lambda: table.version == version + 1, "the server timed the test out")
         assert table.game is not None and table.game.actions[-1] == "timeout"
         assert table.game.action_seats[-1] == seat and table.game.by_bot[-1] is False
         assert table.version == version + 1

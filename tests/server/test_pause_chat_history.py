@@ -11,6 +11,7 @@ import pytest
 
 from dos import ruleset
 from dos.server.chat import TEXT_MAX, ChatRefusedError, ChatRoom
+from dos.server.clock import ManualClock
 from dos.server.history import log_entries
 from dos.server.limits import Counters, Limits
 from dos.server.pause import RoundPause
@@ -19,7 +20,8 @@ from server.chat_fakes import FakeTable
 
 @pytest.mark.asyncio
 async def test_the_pause_ends_with_the_last_player_or_the_countdown() -> None:
-    pause = RoundPause()
+    clock = ManualClock()
+    pause = RoundPause(clock)
     ended: list[str] = []
     assert not pause.start(3, [], 5.0, lambda: ended.append("countdown"))  # nobody to wait for
     assert pause.start(3, [0, 2], 5.0, lambda: ended.append("countdown"))
@@ -34,9 +36,12 @@ async def test_the_pause_ends_with_the_last_player_or_the_countdown() -> None:
         ended.append("countdown")
         countdown.set()
 
-    assert pause.start(4, [1], 0.01, on_end)
+    assert pause.start(4, [1], 5.0, on_end)
     assert pause.active
-    await asyncio.wait_for(countdown.wait(), 10)  # the countdown's own end, not a sleep
+    await clock.advance(4.9)
+    assert pause.active and pause.message()["seconds"] == pytest.approx(0.1)
+    await clock.advance(0.1)  # the countdown's own end
+    assert countdown.is_set()
     assert ended == ["countdown"] and not pause.active
 
 

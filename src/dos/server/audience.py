@@ -9,8 +9,9 @@ differs by seat), and it delivers them, in the order given, to each connection's
 This is the part of a table that a server on many processes spreads out: the table's owner
 hands its messages to the audience; here they reach the connections of this process.
 
+>>> from dos.server.clock import ManualClock
 >>> from dos.server.seat import Seat
->>> audience = Audience([Seat(0), Seat(1)])
+>>> audience = Audience([Seat(0), Seat(1)], ManualClock())
 >>> audience.clients(), audience.change
 ([], 0)
 """
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable
 
+from dos.server.clock import Clock
 from dos.server.connections import Client
 from dos.server.seat import Seat
 
@@ -29,11 +30,12 @@ from dos.server.seat import Seat
 class Audience:
     """The connections of one table: its seats' and its spectators'."""
 
-    def __init__(self, seats: list[Seat]) -> None:
+    def __init__(self, seats: list[Seat], clock: Clock) -> None:
         self.seats = seats
         """The table's seats (the same list): each holds its player's connection, if any."""
+        self.clock = clock
         self.spectators: set[Client] = set()
-        self.idle_since: float | None = time.monotonic()
+        self.idle_since: float | None = clock.monotonic()
         """Since when nobody has been connected (``None``: somebody is)."""
         self.change = 0
         """Counts the changes of the table (actions, seats, status) since it was loaded."""
@@ -81,7 +83,7 @@ class Audience:
     def check_idle(self) -> None:
         """After a connection closed: the table is idle from now if nobody is left."""
         if not self.clients():
-            self.idle_since = time.monotonic()
+            self.idle_since = self.clock.monotonic()
 
     def idle_for(self, now: float) -> float:
         """Seconds nobody has been connected (0 while somebody is)."""
@@ -97,4 +99,4 @@ class Audience:
         """Returns once ``self.change`` is not ``change``, or after ``timeout`` seconds."""
         if self.change == change:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout)
+                await self.clock.wait_for(self._changed.wait(), timeout)

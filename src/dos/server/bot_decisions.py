@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from dos.errors import DosError
 from dos.server.bot_job import JOB, bot_payload, decide
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.jobs import BusyError, JobError, Jobs, LocalJobs, NoWorkersError
 from dos.server.metrics import Metrics
 
@@ -35,8 +36,15 @@ RETRY_SECONDS: Final = (0.05, 0.2, 0.5, 1.0, 2.0)
 class BotDecisions:
     """The decisions of one table's bots, through ``jobs``."""
 
-    def __init__(self, jobs: Jobs, rules: str, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        jobs: Jobs,
+        rules: str,
+        metrics: Metrics | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
         self.jobs = jobs
+        self.clock = clock
         self.rules = rules
         self.metrics = metrics
         self._preparing: set[asyncio.Task[None]] = set()
@@ -88,7 +96,7 @@ class BotDecisions:
                 break
             except (BusyError, JobError, DosError) as error:
                 log.warning("bot decision, %s, attempt %d: %s", level, attempt, error)
-            await asyncio.sleep(wait)
+            await self.clock.sleep(wait)
             if not current():
                 return None
         else:

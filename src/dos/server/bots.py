@@ -38,6 +38,7 @@ from dos.bots.registry import make_player
 from dos.play.official import Player
 from dos.server.bot_decisions import BotDecisions
 from dos.server.bot_job import bot_seed, decide
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.jobs import Jobs
 from dos.server.logs import TABLE
 from dos.server.metrics import Metrics
@@ -132,9 +133,14 @@ class BotDriver:
         effort: float = 1.0,
         *,
         jobs: Jobs | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.table = table
-        self.decisions = None if jobs is None else BotDecisions(jobs, table.rules_name, metrics)
+        self.clock = clock
+        """The server's clock: the bots' human-like delays are slept on it."""
+        self.decisions = (
+            None if jobs is None else BotDecisions(jobs, table.rules_name, metrics, clock)
+        )
         """Where the decisions are made: the service's job runner (``None``: in this process,
         the searching bots on a thread)."""
         self.effort = effort
@@ -236,7 +242,7 @@ class BotDriver:
 
     async def _reflex(self, seat: int, owner: int, key: Any, text: str, delay: float) -> None:
         TABLE.set(getattr(self.table, "code", None))  # this task's log records name the table
-        await asyncio.sleep(delay)  # 0: at the next turn of the event loop, before any reply
+        await self.clock.sleep(delay)  # 0: at the next turn of the event loop, before any reply
         table = self.table
         assert self.support is not None
         if not table.playing() or table.bot_level(seat) is None:
@@ -258,7 +264,7 @@ class BotDriver:
                 if self.support.reacting(table.state):
                     await self._react(seat, level)
                     continue
-                await asyncio.sleep(self._delay(TURN_DELAY))
+                await self.clock.sleep(self._delay(TURN_DELAY))
                 if not table.playing() or table.rules.turn(table.state) != seat:
                     continue
                 level = table.bot_level(seat)
@@ -294,7 +300,7 @@ class BotDriver:
             action = await self._choose(seat, level)
         ms = getattr(action, "ms", 0)
         if self.scale > 0 and ms > 0:
-            await asyncio.sleep(self.scale * ms / 1000)
+            await self.clock.sleep(self.scale * ms / 1000)
         if table.version != version or not table.playing():
             return  # timed out by the server, or the seat was taken back
         if table.bot_level(seat) is None:

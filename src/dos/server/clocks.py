@@ -9,18 +9,17 @@ pause between rounds, is ``dos.server.pause.RoundPause``.
   (``Settings.grace_seconds``), after which the stand-in plays for them. It restarts only when
   something new happened (another seat or version): resending the same turn changes nothing.
 * ``ReactionClock``: the classic reaction test (``dos.server.reaction``): its ``Referee``
-  measures by the server's clock (injectable), and its deadline wakes the table to apply
+  measures by the server's clock (``dos.server.clock``), and its deadline wakes the table to apply
   ``timeout`` when nobody answered.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
-from dos.rules.classic.reaction import Clock
 from dos.ruleset import ReactionTest
+from dos.server.clock import Clock
 from dos.server.reaction import Referee
 from dos.server.timers import Deadline
 
@@ -37,11 +36,13 @@ class TurnTimer:
         grace_seconds: float,
         changed: Callable[[], None],
         grace_over: Callable[[int], None],
+        clock: Clock,
     ) -> None:
         self.grace_seconds = grace_seconds
         self._changed = changed
         self._grace_over = grace_over
-        self.deadline = Deadline()
+        self.clock = clock
+        self.deadline = Deadline(clock)
         self.seat: int | None = None
         self.phase: str | None = None
         self._key: tuple[int, int] | None = None
@@ -82,7 +83,7 @@ class TurnTimer:
         a grace past its end ends at once (the stand-in plays)."""
         self._key = (seat, version)
         self.seat = seat
-        left = until - time.time()
+        left = until - self.clock.time()
         if phase == "turn" and left <= 0:
             phase, left = "grace", left + self.grace_seconds
         self.phase = phase
@@ -127,8 +128,9 @@ class ReactionClock:
     """
 
     def __init__(self, clock: Clock, test: ReactionTest | None, due: Callable[[Any], None]) -> None:
-        self.referee = Referee(clock, test)
-        self.deadline = Deadline()
+        self.clock = clock
+        self.referee = Referee(clock.monotonic, test)
+        self.deadline = Deadline(clock)
         self._due = due
         self.started_at = 0.0
         """When the running test started, on the wall clock (``dos.server.handover``)."""
@@ -141,14 +143,15 @@ class ReactionClock:
             self.referee.stop()
             return False
         if self.referee.start(key, limit):
-            self.started_at = time.time()
+            self.started_at = self.clock.time()
         return True
 
     def resume(self, key: Any, limit: float, started_at: float) -> None:
         """Goes on with the test ``key`` that another process started at ``started_at`` on
         the wall clock: the time already gone counts (``dos.server.handover``)."""
         self.referee.start(key, limit)
-        self.referee.started = self.referee.clock() - max(0.0, time.time() - started_at)
+        gone = max(0.0, self.clock.time() - started_at)
+        self.referee.started = self.clock.monotonic() - gone
         self.started_at = started_at
 
     def run(self, key: Any, limit: float | None) -> None:
@@ -161,8 +164,8 @@ class ReactionClock:
             self._arm(self.referee.key)
 
     def _arm(self, key: Any) -> None:
-        """The deadline of the test ``key``, by the event loop; checked by the referee's
-        clock when it comes (the clock may be a fake one)."""
+        """The deadline of the test ``key``, on the server's clock; checked by the referee
+        when it comes."""
         wait = max(self.referee.remaining(), 0.001)
         self.deadline.start(wait, lambda: self._check(key))
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from dos.server.clock import Clock
 from dos.server.timers import Deadline
 
 
 class RoundPause:
     """Who the table still waits for after a round, and the countdown."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
         self.waiting: set[int] = set()
         self.round = 0
-        self._deadline = Deadline()
+        self._deadline = Deadline(clock)
 
     @property
     def active(self) -> bool:

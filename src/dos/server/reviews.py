@@ -245,7 +245,7 @@ class Reviews:
                 return result
             except BusyError:
                 # Hints and other reviews hold the runner: this one waits its turn.
-                await asyncio.sleep(RETRY_SECONDS)
+                await self.service.clock.sleep(RETRY_SECONDS)
 
     def stop(self) -> None:
         """Cancels the reviews under way (the server's stop; they start again when asked)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dos.server.clock import SYSTEM_CLOCK
 from dos.server.connections import Client
 from dos.server.storage import StoredSeat
 from dos.server.timers import Deadline
@@ -27,7 +28,9 @@ class Seat:
     """The player plays over the agent API, where presence is a request, not a connection:
     no grace runs for their closed connection (they have none). In memory: after a restart an
     agent's first action takes its seat back from the stand-in."""
-    leave_timer: Deadline = field(default_factory=Deadline)
+    leave_timer: Deadline = field(default_factory=lambda: Deadline(SYSTEM_CLOCK))
+    """The grace after the player's connection closed; on the table's clock
+    (``Settings.clock``), the real one unless given."""
 
     @property
     def open(self) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from dos import ruleset
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
+from dos.server.clock import Clock
 from dos.server.hints import Hints
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
@@ -37,7 +37,7 @@ from dos.server.storage import (
     load_table,
     public_page,
 )
-from dos.server.tables import Settings, Status, Table, new_code, now
+from dos.server.tables import Settings, Status, Table, new_code
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node
@@ -117,7 +117,13 @@ class Service:
         *,
         redis_url: str | None = None,
         secret: bytes | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        if clock is not None:
+            settings = replace(settings, clock=clock)
+        self.clock: Clock = settings.clock
+        """The server's time (``dos.server.clock``), ``clock`` when given, else the
+        settings': every table, timer, lease and loop of this server reads this one."""
         self.limits = limits or Limits()
         self.counters = Counters(self.limits, redis_url)
         """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP); in
@@ -292,7 +298,7 @@ class Service:
             host=0,
             turn_seconds=turn_seconds(request),
             games=0,
-            created_at=now(),
+            created_at=self.clock.time(),
             seats=seats,
             rated=request.rated and deal_seed is None,
             deal_seed=deal_seed,
@@ -386,7 +392,7 @@ class Service:
         restart or a failover does not start it again, but a table just loaded waits a grace
         (``Settings.grace_seconds``) for its people to come back. Returns the codes of the
         expired tables."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         limits = self.limits
         expired = []
         for table in list(self.tables.values()):
@@ -420,7 +426,7 @@ class Service:
     async def sweep(self, every: float = 60.0) -> None:
         """Runs ``expire_idle`` every ``every`` seconds, for ever."""
         while True:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             try:
                 await self.expire_idle()
             except Exception:

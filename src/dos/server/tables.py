@@ -40,6 +40,7 @@ from dos.server import seating
 from dos.server.audience import Audience
 from dos.server.bots import STAND_IN, BotDriver
 from dos.server.chat import ChatRoom
+from dos.server.clock import Clock, SystemClock
 from dos.server.clocks import ReactionClock, TurnTimer
 from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
@@ -64,6 +65,7 @@ from dos.server.storage import (
     insert_game,
     save_seat,
 )
+from dos.server.timers import Deadline
 from dos.server.views import Views, head
 
 log = logging.getLogger(__name__)
@@ -99,9 +101,10 @@ class Settings:
     before a stand-in bot plays for them (longer than a reload)."""
     pause_seconds: float = 30.0
     """The longest pause between two rounds for the players to read the summary (0: none)."""
-    clock: Callable[[], float] = time.monotonic
-    """The clock of the classic reaction test (``dos.server.reaction``): seconds, increasing.
-    Tests give a ``FakeClock``."""
+    clock: Clock = field(default_factory=SystemClock, compare=False, repr=False)
+    """The server's time (``dos.server.clock``): turn timers, grace, pauses, the reaction
+    test, idleness, rows' times; the cluster's leases and loops read the same one. Tests give
+    a ``ManualClock`` and move it."""
     deals: Deals = field(default_factory=Deals)
     """Where new tables' deals come from (``dos.server.deals``): at random unless seeded."""
     metrics: Metrics = field(default_factory=Metrics, compare=False, repr=False)
@@ -124,8 +127,9 @@ class Table:
         table = cls(stored, db, settings, state)
         # Idle since it was last active as stored, not since this process loaded it (after a
         # restart or a failover); ``loaded_at`` gives its people time to come back first.
-        table.loaded_at = time.monotonic()
-        table.idle_since = table.loaded_at - max(0.0, time.time() - stored.active_at)
+        clock = settings.clock
+        table.loaded_at = clock.monotonic()
+        table.idle_since = table.loaded_at - max(0.0, clock.time() - stored.active_at)
         if table.status == Status.PLAYING:
             # Back after a restart: whoever does not come back within the grace is stood in for.
             for place in table.seats:
@@ -151,8 +155,11 @@ class Table:
         self.turn_seconds = stored.turn_seconds
         self.created_at = stored.created_at
         self.games = stored.games
-        self.seats = [Seat(s.seat, s.name, s.bot, s.player_id) for s in stored.seats]
-        self.audience = Audience(self.seats)
+        self.seats = [
+            Seat(s.seat, s.name, s.bot, s.player_id, leave_timer=Deadline(settings.clock))
+            for s in stored.seats
+        ]
+        self.audience = Audience(self.seats, settings.clock)
         """Its connections, and what reaches them (``dos.server.audience``)."""
         self.db = db
         self.settings = settings
@@ -160,11 +167,13 @@ class Table:
         self.current = CurrentGame(self.entry, self.rules, db, stored.code)
         """The game in play: applied to a copy, committed, then swapped in
         (``dos.server.current_game``)."""
-        self.turn_timer = TurnTimer(settings.grace_seconds, self._send_timer, self.stand_in)
+        self.turn_timer = TurnTimer(
+            settings.grace_seconds, self._send_timer, self.stand_in, settings.clock
+        )
         """The turn timer and its grace (``dos.server.clocks``)."""
         self.reaction = ReactionClock(settings.clock, self.entry.reaction, self._reaction_due)
         """The reaction test's referee and deadline (``dos.server.clocks``)."""
-        self.pause = RoundPause()
+        self.pause = RoundPause(settings.clock)
         """The pause between rounds (``dos.server.pause``)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(
@@ -174,6 +183,7 @@ class Table:
             settings.metrics,
             effort=settings.bot_effort,
             jobs=settings.jobs,
+            clock=settings.clock,
         )
         self.chat = ChatRoom(stored.code, db, stored.chat)
         self.hints_allowed = False
@@ -752,7 +762,7 @@ class Table:
             return
         pause = handover.pause
         if pause is not None and pause.version == self.version:
-            seconds = pause.until - time.time()
+            seconds = pause.until - self.settings.clock.time()
             if seconds > 0 and self.pause.start(
                 pause.round, pause.waiting, seconds, self._pause_over
             ):
@@ -882,8 +892,3 @@ def new_code(taken: set[str]) -> str:
         code = "".join(secrets.choice(alphabet) for _ in range(6))
         if code not in taken:
             return code
-
-
-def now() -> float:
-    """The time, for rows."""
-    return time.time()

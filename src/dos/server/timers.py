@@ -1,20 +1,22 @@
-"""One-shot deadlines on the event loop, for turn timers and grace periods."""
+"""One-shot deadlines on the server's clock, for turn timers and grace periods."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
+
+from dos.server.clock import Cancellable, Clock
 
 
 class Deadline:
-    """A callback due after some seconds; starting it again replaces the previous one."""
+    """A callback due after some seconds on ``clock``; starting it again replaces the
+    previous one."""
 
-    def __init__(self) -> None:
-        self._handle: asyncio.TimerHandle | None = None
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._handle: Cancellable | None = None
         self._due = 0.0
         self.until: float | None = None
-        """When the pending callback is due on the wall clock (``time.time``), for another
+        """When the pending callback is due on the wall clock (``Clock.time``), for another
         process to go on from (``dos.server.handover``); ``None`` when none is pending."""
 
     @property
@@ -25,22 +27,21 @@ class Deadline:
     def start(self, seconds: float, callback: Callable[[], None]) -> None:
         """Calls ``callback`` after ``seconds`` unless cancelled or started again first."""
         self.cancel()
-        loop = asyncio.get_running_loop()
-        self._due = loop.time() + seconds
-        self.until = time.time() + seconds
+        self._due = self.clock.monotonic() + seconds
+        self.until = self.clock.time() + seconds
 
         def fire() -> None:
             self._handle = None
             self.until = None
             callback()
 
-        self._handle = loop.call_later(seconds, fire)
+        self._handle = self.clock.call_later(seconds, fire)
 
     def remaining(self) -> float:
         """Seconds left (0 when none is pending)."""
         if self._handle is None:
             return 0.0
-        return max(0.0, self._due - asyncio.get_running_loop().time())
+        return max(0.0, self._due - self.clock.monotonic())
 
     def cancel(self) -> None:
         """Drops the pending callback, if any."""
