@@ -1,3 +1,4 @@
+// @ts-check
 // "Your player" (docs/accounts.md): keep the player of this browser on any device with a
 // passkey or a recovery code, sign in as that player elsewhere, sign out. None of it is needed
 // to play: a guest who does none of it plays on as a guest, asked nothing.
@@ -11,7 +12,8 @@ import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The bytes of base64url `text` (padding optional). */
 export function fromBase64url(text) {
@@ -107,7 +109,7 @@ async function call(method, path, { body, token } = {}) {
   } catch {
     throw new AccountError(t("web.error_generic"));
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // Your turn, even in another tab: the tab's title and icon change, and a browser
 // notification comes when the tab is hidden, if the player allowed notifications and has not
 // switched them off with the bell (a toggle remembered across visits: localStorage).

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards in notation ("R7", "B#", "DOS", "R#=4", "DOS=R") and how they look.
 // Colour is never the only clue: every card shows its colour's symbol and letter too.
 
@@ -145,5 +146,5 @@ export function cardPoints(text) {
   if (!card) return 0;
   if (card.name === "DOS") return 20;
   if (card.wild) return 40;
-  return card.number;
+  return card.number ?? 0;  // classic action cards score nothing here
 }

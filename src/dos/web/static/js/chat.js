@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat (server messages `chat`, `chat_rules`, `chat_history`): texts shown as
 // text, never HTML; quick reactions in the reader's language; a player can mute another
 // (remembered for the table); spectators read, and write only when the host allows it.
@@ -13,7 +14,8 @@ import { icon } from "./sound.js";
 const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
   "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z"];
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
 /** The lines a page keeps: the server's `dos.server.chat.HISTORY_MAX`. */
 const LINES_MAX = 200;

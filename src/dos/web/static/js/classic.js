@@ -1,3 +1,4 @@
+// @ts-check
 // The table for the `classic` rule set (RULES.md §9, UNO-style): the discard pile's top card,
 // the wished colour, the pending penalty, the hand, and the reaction test's targets.
 
@@ -8,7 +9,8 @@ import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 export class ClassicView {
   constructor(sendAction) {

@@ -1,3 +1,4 @@
+// @ts-check
 // One modal dialog for questions and summaries; keyboard-friendly (Esc closes, focus returns).
 // A question about a move shows what it is about (`moveBody`): the dialog covers the board.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A refusal in the player's words: the server's stable error `code` (or an illegal action's
 // catalog `key`) picks the catalog text; the server's English `message` is never shown.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Who sits where, in the page: the host's controls over the seats (docs/protocol.md, "Seats
 // and the host"), the note on who is gone, and who stays for the next game. The server
 // decides; these only send `replace`, `remove`, `set_seat` and `make_host`.
@@ -13,7 +14,8 @@
 import { t } from "./i18n.js";
 import { seatText } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 function button(label, onClick, { secondary = true, id = null } = {}) {
   const el = document.createElement("button");

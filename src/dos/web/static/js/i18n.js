@@ -1,3 +1,4 @@
+// @ts-check
 // The page's words, from the shared message catalog (GET /api/i18n/{lang}: {"ns.key": text}).
 // Every text on the page comes from here; English fills any key a language lacks. A counted
 // text has one entry per plural category of its language (`key#one`, `key#few`, ...: CLDR's,

@@ -1,3 +1,4 @@
+// @ts-check
 // An invite: a join link (/t/CODE) opened by someone who has no seat at that table says who
 // invites, the rule set and the seats (taken, open, bots: GET /api/tables/{code}). Once the
 // game has started (the server refuses a join with `started`), it says so and offers to watch.
@@ -6,7 +7,8 @@
 import { t } from "./i18n.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 export class Invite {
   /** @param {{onWatch: (code: string) => void}} handlers */

@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboard (/leaderboard) and a player's page (/leaderboard?player=ID): openskill
 // ratings from GET /api/leaderboard and GET /api/players/{id} (docs/ratings.md). Every word
 // comes from the message catalog (rank.* keys); the rating-over-time plot is inline SVG, of
@@ -12,7 +13,8 @@
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { storedName } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const SVG = "http://www.w3.org/2000/svg";
 const PAGE = 50;
 const SEATS = [2, 3, 4];

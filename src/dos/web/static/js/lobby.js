@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: a name, creating a table (rule set, options, seats, bots, private or listed),
 // joining one by code or link, the list of listed tables, and the waiting room.
 
@@ -7,7 +8,8 @@ import * as session from "./session.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 async function api(method, path, body) {
   let response;
@@ -20,7 +22,7 @@ async function api(method, path, body) {
   } catch {
     throw new Error(t("web.error_generic"));  // the network, not the server: no words to map
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // Actions in words for the log, with the shared `game.log_*` templates (as dos.i18n.describe
 // writes them for the terminal client).
 

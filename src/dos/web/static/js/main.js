@@ -1,3 +1,4 @@
+// @ts-check
 // The page: which view shows (lobby, waiting room, table, replay, rules), the connection to
 // the table (docs/protocol.md), and the game as this seat knows it.
 
@@ -13,7 +14,7 @@ import * as host from "./host.js";
 import { PlayNow } from "./playnow.js";
 import { Pause } from "./pause.js";
 import { errorText } from "./errors.js";
-import { parseAction } from "./actions.js";
+import { parseAction, cardsMoved } from "./actions.js";
 import { Pacer, flyCard } from "./motion.js";
 import * as sound from "./sound.js";
 import { Chat, placeChat } from "./chat.js";
@@ -24,7 +25,8 @@ import { seatName, seatLevel, seatText } from "./seats.js";
 import { Invite } from "./invite.js";
 import { TutorialOffer, markFinished } from "./newcomer.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const VIEWS = ["lobby", "waiting", "table", "replay", "rules", "learn"];
 
 const app = {
@@ -389,17 +391,12 @@ function urgent(message) {
 /** The cards an action moves to the table, and where they go, or null. */
 function moved(action) {
   const rules = app.table ? app.table.rules : "official";
-  const text = String(action).replace(/^\d+:\s*/, "");
-  if (rules === "classic") {
-    if (text === "draw" || text === "timeout" || text.startsWith("react")) return null;
-    return { cards: [text.split("=")[0]], to: $("center-row").querySelector(".card") };
-  }
-  const parsed = parseAction(text);
-  if (parsed.kind === "match") return { cards: parsed.cards, to: $(`center-${parsed.target}`) };
-  if (parsed.kind === "lay" || parsed.kind === "place") {
-    return { cards: parsed.cards, to: $("center-row").lastElementChild };
-  }
-  return null;
+  const cards = cardsMoved(action, rules);
+  if (!cards) return null;
+  if (rules === "classic") return { cards, to: $("center-row").querySelector(".card") };
+  const parsed = parseAction(String(action).replace(/^\d+:\s*/, ""));
+  if (parsed.kind === "match") return { cards, to: $(`center-${parsed.target}`) };
+  return { cards, to: $("center-row").lastElementChild };
 }
 
 /** Shows where the cards of another player's (or one's own) move go, before it is drawn. */
@@ -429,15 +426,9 @@ function handle(message) {
 
 /** The sound of an update: the move, and what it brought (your turn, a round's end). */
 function soundFor(message, before, after) {
-  if (!after) return;
-  const text = String(message.action).replace(/^\d+:\s*/, "");
-  if (before && roundsOf(after) > roundsOf(before)) sound.play("round");
-  else if (text === "dos") sound.play("dos");
-  else if (text.startsWith("catch")) sound.play("catch");
-  else if (before && after.turn === app.seat && before.turn !== app.seat && after.phase !== "over") {
-    sound.play("turn");
-  } else if (text === "draw") sound.play("draw");
-  else if (moved(text)) sound.play("play");
+  const rules = app.table ? app.table.rules : "official";
+  const kind = sound.soundOf(message.action, before, after, app.seat, rules);
+  if (kind) sound.play(kind);
 }
 
 function apply(message) {

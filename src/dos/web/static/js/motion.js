@@ -1,3 +1,4 @@
+// @ts-check
 // Moves you can follow: each card that is played flies from its player's place to the table,
 // and the moves of the others are shown one at a time, at a pace a person can read.
 // `prefers-reduced-motion: reduce` turns both off: no flight, no waiting.

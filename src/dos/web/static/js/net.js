@@ -1,3 +1,4 @@
+// @ts-check
 // One WebSocket to the game server that comes back by itself: after a drop it reconnects with
 // growing pauses (0.5 s up to 5 s), and the caller's `onOpen` re-identifies the seat.
 

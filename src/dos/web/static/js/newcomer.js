@@ -1,3 +1,4 @@
+// @ts-check
 // A newcomer's first steps: the tutorial offered in the lobby to a visitor who has
 // never played, until they follow or dismiss it; and the bots' level for someone who has not
 // finished a game yet: easy unless they chose another, each level's strength said in words.
@@ -6,7 +7,8 @@
 import { t, has } from "./i18n.js";
 import * as session from "./session.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const OFFER = "dos.guide.offer";  // "dismissed" or "followed": the offer is answered
 const FINISHED = "dos.guide.finished";  // "1": this browser's player finished a game
 

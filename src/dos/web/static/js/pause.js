@@ -1,3 +1,4 @@
+// @ts-check
 // The pause between two rounds (server message `pause`, docs/protocol.md): the next round
 // waits until every player at the table has continued, or the countdown has ended. Shows the
 // countdown and who is still reading, in the status bar and in the round summary.

@@ -1,3 +1,4 @@
+// @ts-check
 // The draw pile and the discard pile, drawn as piles beside the Center Row (or the classic
 // table's discard): a stack of card backs with its count, and the discard pile's top card.
 
@@ -41,9 +42,10 @@ function pile(kind, title, count, top) {
   return box;
 }
 
-/** Fills #piles: the draw pile, and the discard pile when `discard` is given. */
+/** Fills #piles: the draw pile, and the discard pile when `discard` is given.
+ * @param {number} drawCount @param {string[] | null} [discard] */
 export function renderPiles(drawCount, discard = null) {
-  const box = document.getElementById("piles");
+  const box = /** @type {HTMLElement} */ (document.getElementById("piles"));
   box.replaceChildren(pile("draw", t("game.draw_pile"), drawCount, null));
   if (discard) box.append(pile("discard", t("game.discard_pile"), discard.length, discard[discard.length - 1]));
 }

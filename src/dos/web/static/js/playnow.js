@@ -1,3 +1,4 @@
+// @ts-check
 // Play now: one click from the lobby to a game against bots at a chosen level, for who came
 // alone. A private table of the official rules, the player at seat 0 and bots in the others,
 // started at once (main.js starts it when the table first shows). The level and the number
@@ -10,7 +11,8 @@ import { postJSON } from "./lobby.js";
 import * as session from "./session.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const LEVEL = "dos.play_now.level";
 const PLAYERS = "dos.play_now.players";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer: steps through a finished game (GET /api/games/{id}/replay, a page of
 // frames at a time, fetched as the steps need them), all hands shown. It plays by itself
 // (Play, a toggle: a step every AUTOPLAY_MS), and copies a link to the moment it shows,
@@ -10,7 +11,8 @@ import { errorText, codeOf } from "./errors.js";
 import { icon } from "./sound.js";
 import { storedName } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const AUTOPLAY_MS = 900;
 const PLAY = "M8 5v14l11-7z";
 const PAUSE = "M6 5h4v14H6zm8 0h4v14h-4z";

@@ -1,3 +1,4 @@
+// @ts-check
 // The review of a finished game in the replay viewer (docs/review.md, "In the browser and the
 // terminal"): pick a seat, "Review"; the server computes it in its worker processes
 // (POST /api/games/{id}/review, then GET ?seat=N for its progress) and the panel shows
@@ -13,7 +14,8 @@
 import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The styles of this module, added to the page once (not in the first load). */
 function addStyle() {

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page: the official rules, each with a worked example drawn with the game's own card
 // faces (rule_examples.json, which tests/web/test_rule_examples_engine.py plays in the engine),
 // links to the tutorial (/learn), the classic rules in short, how to read the cards without

@@ -1,3 +1,4 @@
+// @ts-check
 // Where each player sits around the table top: the player at the bottom (their hand), the
 // others in seat order going round from them: up the left side, across the top, down the
 // right side. 2 players: one opposite; 3: left and right; 4: left, top, right; more: shared
@@ -85,7 +86,8 @@ export function seatText(seat, index) {
 }
 
 /** A name as shown in a seat's box: `.who` (the name, then `suffix`) and, for a bot, `.level`
- * (its level as a badge beside it, or below it where the box is narrow). */
+ * (its level as a badge beside it, or below it where the box is narrow).
+ * @param {string} name @param {string | null} [level] @param {string} [suffix] */
 export function nameTag(name, level = null, suffix = "") {
   const el = document.createElement("span");
   el.className = "name";

@@ -1,3 +1,4 @@
+// @ts-check
 // What the browser remembers between visits (localStorage): the player's name and token, and
 // the seat token of every table joined, so that a reload comes back to the same seat.
 // Signing in (account.js) puts another player's token here; signing out forgets them all.

@@ -1,9 +1,17 @@
+// @ts-check
 // Sounds for play, draw, your turn, DOS!, catch, a catch too late and round end, made with the
 // Web Audio API (no sound files). A toggle mutes them; the choice is remembered (localStorage).
 
+import { cardsMoved } from "./actions.js";
+
+/** @typedef {import("./view").View} View */
+
 const KEY = "dos.sound";
+/** @type {AudioContext | null} */
 let context = null;
 
+/** Each sound's tones: [frequency, start, length, oscillator type].
+ * @type {{[kind: string]: [number, number, number, OscillatorType][]}} */
 const TONES = {
   play: [[660, 0, 0.08, "triangle"]],
   draw: [[330, 0, 0.1, "sine"]],
@@ -18,13 +26,15 @@ export function enabled() {
   return localStorage.getItem(KEY) !== "off";
 }
 
+/** @param {boolean} on */
 export function setEnabled(on) {
   localStorage.setItem(KEY, on ? "on" : "off");
 }
 
 function audio() {
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext
+      || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }
@@ -32,7 +42,30 @@ function audio() {
   return context;
 }
 
-/** Plays the sound `kind` unless muted; the page notes it on <body> (data-last-sound). */
+/** @param {View} view */
+const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
+
+/**
+ * The sound of an update (`action`, in notation): the move, and what it brought, from the
+ * view before it and after it as this page's `seat` sees it: a round's end, then DOS!, a
+ * catch, this seat's turn come, a draw, cards played; null for none.
+ * @param {string} action @param {View | null} before @param {View | null} after
+ * @param {number | null} seat @param {string} rules  the table's rule set
+ */
+export function soundOf(action, before, after, seat, rules) {
+  if (!after) return null;
+  const text = String(action).replace(/^\d+:\s*/, "");
+  if (before && roundsOf(after) > roundsOf(before)) return "round";
+  if (text === "dos") return "dos";
+  if (text.startsWith("catch")) return "catch";
+  if (before && after.turn === seat && before.turn !== seat && after.phase !== "over") return "turn";
+  if (text === "draw") return "draw";
+  if (cardsMoved(text, rules)) return "play";
+  return null;
+}
+
+/** Plays the sound `kind` unless muted; the page notes it on <body> (data-last-sound).
+ * @param {string} kind */
 export function play(kind) {
   if (!enabled() || !TONES[kind]) return;
   document.body.dataset.lastSound = kind;
@@ -58,7 +91,8 @@ const SPEAKER = "M3 9v6h4l5 4V5L7 9H3z";
 const WAVES = "M15.5 8.5a5 5 0 0 1 0 7l-1.4-1.4a3 3 0 0 0 0-4.2zM18.4 5.6a9 9 0 0 1 0 12.8L17 17a7 7 0 0 0 0-9.9z";
 const CROSS = "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z";
 
-/** An inline SVG icon (no emoji font needed), hidden from screen readers. */
+/** An inline SVG icon (no emoji font needed), hidden from screen readers.
+ * @param {...string} paths */
 export function icon(...paths) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -77,7 +111,8 @@ export function icon(...paths) {
   return svg;
 }
 
-/** The mute toggle: a button whose pressed state is "sound on". */
+/** The mute toggle: a button whose pressed state is "sound on".
+ * @param {HTMLElement} button @param {() => string} label */
 export function bindToggle(button, label) {
   const show = () => {
     const on = enabled();

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a round (every hand left and its points) and of the game (winner, rematch, replay).
 // Both keep the table's chat in reach (people say "gg" then): the chat panel moves into the
 // dialog while it is open, and back when it closes (chat.js, `placeChat`).

@@ -1,31 +1,47 @@
+// @ts-check
 // The table: the Center Row, the player's hand, the other seats, the turn, the timer and the
 // action buttons. Plays by selection: one or two hand cards, then a lit Center Row card.
 
 import { t, tn } from "./i18n.js";
 import { cardElement, cardLabel, cardPoints } from "./cards.js";
 import {
-  parseAction, findMatch, targetsFor, playableCards, designationOutcomes, matchKindKey,
+  parseAction, targetsFor, playableCards, matchKindKey, dosWithMove, callsDos, race,
+  catchToSend, matchOfSelection, layOfSelection,
 } from "./actions.js";
 import { ask, moveBody } from "./dialog.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** A button of the page by id. @param {string} id */
+const $button = (id) => /** @type {HTMLButtonElement} */ ($(id));
+/** The element with the keyboard, if it is one of the page's (not the body). */
+const active = () => /** @type {HTMLElement | null} */ (document.activeElement);
+
+/** @typedef {import("./view").OfficialView} OfficialView */
+/** @typedef {import("./view").TableModel} TableModel */
+/** @typedef {import("./view").ParsedAction} ParsedAction */
 
 export class TableView {
   /** @param {(text: string, dos?: boolean) => void} sendAction  sends one action in notation
    * (`dos`: call DOS! with it) */
   constructor(sendAction) {
     this.sendAction = sendAction;
+    /** @type {TableModel | null} */
     this.model = null;
+    /** @type {number[]} the hand's selected cards, by index */
     this.selected = [];
     // "DOS! with this move": the next move that leaves two cards carries the call.
     this.dosWithMove = false;
+    /** @type {{seat: number, version: number | null} | null} */
     this.pressed = null;  // the Catch! pressed: {seat, version of the newest state then}
     this.handKey = "";
     this.centerKey = "";
-    this.timerHandle = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.timerHandle = undefined;
     // The buttons are shared with the classic table (classic.js): act only at an official one.
+    /** @param {() => void} handler */
     const official = (handler) => () => {
       if (document.body.dataset.rules !== "classic") handler();
     };
@@ -38,20 +54,23 @@ export class TableView {
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
+  /** The view on show (official rules; null before the first render: callers check). */
   get view() {
-    return this.model && this.model.view;
+    return /** @type {OfficialView} */ (this.model && this.model.view);
   }
 
+  /** @returns {ParsedAction[]} */
   get legal() {
     return ((this.view && this.view.legal) || []).map(parseAction);
   }
 
+  /** @param {number} seat */
   playerName(seat) {
-    const player = this.model.players[seat];
+    const player = /** @type {TableModel} */ (this.model).players[seat];
     return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
   }
 
-  /** Draws everything from the model {view, players, me, timer...}. */
+  /** Draws everything from the model {view, players, me, timer...}. @param {TableModel} model */
   render(model) {
     this.model = model;
     const view = model.view;
@@ -63,7 +82,7 @@ export class TableView {
     }
     this.renderStatus();
     this.renderPlayers();
-    this.renderCenter(handKey);
+    this.renderCenter();
     this.renderHand(handKey);
     this.renderButtons();
     this.renderHint();
@@ -84,26 +103,27 @@ export class TableView {
     // The score is the game's, named so; the hand's value is its cards' points (RULES.md §7).
     const points = view.hand.reduce((sum, card) => sum + cardPoints(card), 0);
     $("hand-points").textContent = tn("web.hand_points", points, { points });
-    $("my-score").textContent = t("web.your_score", { score: view.scores[view.seat] });
+    $("my-score").textContent = t("web.your_score", { score: view.scores[view.seat ?? -1] });
     this.renderTimer();
   }
 
   renderTimer() {
     clearInterval(this.timerHandle);
     const el = $("timer-info");
-    const deadline = this.model.deadline;
+    const model = /** @type {TableModel} */ (this.model);
+    const deadline = model.deadline;
     if (!deadline || this.view.phase === "over") {
       el.hidden = true;
       return;
     }
     el.hidden = false;
     // The grace period after a turn timer ran out is not a new turn: it says what comes next.
-    const grace = this.model.timerPhase === "grace";
+    const grace = model.timerPhase === "grace";
     el.classList.toggle("grace", grace);
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       el.textContent = grace
-        ? t("web.grace_n", { seconds: left, player: this.playerName(this.model.timerSeat) })
+        ? t("web.grace_n", { seconds: left, player: this.playerName(/** @type {number} */ (model.timerSeat)) })
         : t("web.timer_n", { seconds: left });
       if (!left) clearInterval(this.timerHandle);
     };
@@ -117,10 +137,11 @@ export class TableView {
     list.replaceChildren();
     list.setAttribute("aria-label", t("game.players"));
     view.hand_sizes.forEach((size, seat) => {
-      const player = this.model.players[seat] || {};
+      const player = /** @type {Partial<import("./view").Player>} */ (
+        /** @type {TableModel} */ (this.model).players[seat] || {});
       const li = document.createElement("li");
       li.className = "opponent";
-      li.dataset.seat = seat;
+      li.dataset.seat = String(seat);
       if (seat === view.seat) li.classList.add("me");
       if (seat === view.turn && view.phase !== "over") {
         li.classList.add("turn");
@@ -171,19 +192,19 @@ export class TableView {
     const matched = new Map((view.matched || []).map((m) => [m.target, m.cards]));
     const selectedCards = this.selected.map((i) => view.hand[i]);
     const targets = selectedCards.length ? targetsFor(this.legal, selectedCards) : new Set();
-    const focused = document.activeElement && document.activeElement.closest("#center-row")
-      ? document.activeElement.dataset.index : null;
+    const focus = active();
+    const focused = focus && focus.closest("#center-row") ? focus.dataset.index : null;
     row.replaceChildren();
     view.center.forEach((card, index) => {
       const slot = document.createElement("div");
       slot.className = "center-slot";
       const el = cardElement(card, { interactive: true });
-      el.dataset.index = index;
+      el.dataset.index = String(index);
       el.id = `center-${index}`;
       let label = `${index + 1}: ${cardLabel(card)}`;
       if (matched.has(index)) {
         el.classList.add("matched");
-        label += `, ${t("web.matched_with", { cards: matched.get(index).map(cardLabel).join(", ") })}`;
+        label += `, ${t("web.matched_with", { cards: (matched.get(index) || []).map(cardLabel).join(", ") })}`;
       }
       if (targets.has(index)) {
         el.classList.add("target");
@@ -200,7 +221,7 @@ export class TableView {
       if (matched.has(index)) {
         const played = document.createElement("div");
         played.className = "played";
-        for (const c of matched.get(index)) played.append(cardElement(c, { extraClass: "arrive" }));
+        for (const c of matched.get(index) || []) played.append(cardElement(c, { extraClass: "arrive" }));
         slot.append(played);
       }
       slot.append(number);
@@ -208,12 +229,13 @@ export class TableView {
     });
     if (focused !== null) {
       // Keep the keyboard where it was: the same Center Row place, else the hand.
-      const again = row.querySelector(`button[data-index="${focused}"]`) || $("hand-0");
+      const again = /** @type {HTMLElement | null} */ (row.querySelector(`button[data-index="${focused}"]`)) || $("hand-0");
       if (again) again.focus();
     }
     this.centerKey = centerKey;
   }
 
+  /** @param {string} handKey */
   renderHand(handKey) {
     const view = this.view;
     const hand = $("hand");
@@ -223,17 +245,18 @@ export class TableView {
     const layable = new Set(this.legal.filter((a) => a.kind === "lay" || a.kind === "place")
       .map((a) => a.cards[0]));
     const before = this.handKey ? this.handKey.split(",") : [];
+    /** @type {(string | null)[]} the cards new in the hand (the others null) */
     const fresh = [...view.hand];
     for (const card of before) {
       const at = fresh.indexOf(card);
       if (at >= 0) fresh[at] = null;
     }
-    const focused = document.activeElement && document.activeElement.closest("#hand")
-      ? document.activeElement.dataset.index : null;
+    const focus = active();
+    const focused = focus && focus.closest("#hand") ? focus.dataset.index : null;
     hand.replaceChildren();
     view.hand.forEach((card, index) => {
       const el = cardElement(card, { interactive: true });
-      el.dataset.index = index;
+      el.dataset.index = String(index);
       el.id = `hand-${index}`;
       const selected = this.selected.includes(index);
       el.setAttribute("aria-pressed", selected ? "true" : "false");
@@ -247,7 +270,8 @@ export class TableView {
       hand.append(el);
     });
     if (focused !== null) {
-      const again = hand.querySelector(`[data-index="${focused}"]`) || hand.lastElementChild;
+      const again = /** @type {HTMLElement | null} */ (
+        hand.querySelector(`[data-index="${focused}"]`) || hand.lastElementChild);
       if (again) again.focus();
     }
   }
@@ -256,17 +280,18 @@ export class TableView {
     const legal = this.legal;
     const kinds = new Set(legal.map((a) => a.kind));
     const one = this.selected.length === 1 ? this.view.hand[this.selected[0]] : null;
+    /** @param {string} kind */
     const canWith = (kind) => one !== null && legal.some((a) => a.kind === kind && a.cards[0] === one);
-    $("btn-draw").disabled = !kinds.has("draw");
+    $button("btn-draw").disabled = !kinds.has("draw");
     $("btn-end").hidden = false;
-    $("btn-end").disabled = !kinds.has("end");
+    $button("btn-end").disabled = !kinds.has("end");
     // Lay and Place are offered as soon as they are legal: pressed with no card selected,
     // they say to pick one and take the keyboard to the first card that can go.
     $("btn-lay").hidden = !kinds.has("lay");
-    $("btn-lay").disabled = !kinds.has("lay");
+    $button("btn-lay").disabled = !kinds.has("lay");
     $("btn-lay").classList.toggle("ready", canWith("lay"));
     $("btn-place").hidden = !kinds.has("place");
-    $("btn-place").disabled = !kinds.has("place");
+    $button("btn-place").disabled = !kinds.has("place");
     $("btn-place").classList.toggle("ready", canWith("place"));
     this.renderDosWithMove();
     this.renderRace();
@@ -289,62 +314,56 @@ export class TableView {
   renderRace() {
     if (!this.view) return;
     const { version, legal } = this.newest;
-    const dos = $("btn-dos");
-    const mustCall = legal.some((a) => a.kind === "dos");
-    dos.hidden = !(mustCall || this.view.hand.length === 2);
-    dos.disabled = !mustCall;
-    dos.classList.toggle("urgent", mustCall);
+    const state = race(legal, this.view.hand.length, this.pressed, version);
+    const dos = $button("btn-dos");
+    dos.hidden = state.dos.hidden;
+    dos.disabled = state.dos.disabled;
+    dos.classList.toggle("urgent", state.dos.urgent);
     const catches = $("catch-buttons");
-    const wanted = legal.filter((a) => a.kind === "catch");
-    const seats = new Set(wanted.map((a) => String(a.target)));
-    for (const old of [...catches.children]) if (!seats.has(old.dataset.seat)) old.remove();
-    for (const action of wanted) {
-      let button = catches.querySelector(`[data-seat="${action.target}"]`);
+    const seats = new Set(state.catches.map((c) => String(c.seat)));
+    for (const old of [...catches.children]) {
+      if (!seats.has(/** @type {HTMLElement} */ (old).dataset.seat || "")) old.remove();
+    }
+    for (const { seat, waiting, pressed } of state.catches) {
+      let button = catches.querySelector(`[data-seat="${seat}"]`);
       if (!button) {
-        button = document.createElement("button");
-        button.type = "button";
-        button.className = "catch-button";
-        button.dataset.seat = action.target;
-        button.setAttribute("aria-keyshortcuts", "C");
-        button.addEventListener("click", () => this.catch(action.target));
-        catches.append(button);
+        const made = document.createElement("button");
+        made.type = "button";
+        made.className = "catch-button";
+        made.dataset.seat = String(seat);
+        made.setAttribute("aria-keyshortcuts", "C");
+        made.addEventListener("click", () => this.catch(seat));
+        catches.append(made);
+        button = made;
       }
-      button.textContent = t("web.catch_name", { name: this.playerName(action.target) });
+      button.textContent = t("web.catch_name", { name: this.playerName(seat) });
       // One catch at a time: on the same state a second one could only be refused.
-      const waiting = this.pressed !== null && this.pressed.version === version;
-      const pressed = waiting && this.pressed.seat === action.target;
       button.classList.toggle("pressed", pressed);
       button.setAttribute("aria-pressed", String(pressed));
       button.setAttribute("aria-disabled", String(waiting));
     }
   }
 
-  /** Catch! (of `seat`, or of the first player who can be caught) on the newest state. */
+  /** Catch! (of `seat`, or of the first player who can be caught) on the newest state.
+   * @param {number | null} [seat] */
   catch(seat = null) {
     const { version, legal } = this.newest;
-    const action = legal.find((a) => a.kind === "catch" && (seat === null || a.target === seat));
-    if (!action || (this.pressed && this.pressed.version === version)) return;
+    const action = catchToSend(legal, seat, this.pressed, version);
+    if (!action) return;
     this.pressed = { seat: action.target, version };
     this.sendAction(action.text);
     this.renderRace();
-  }
-
-  /** Cards left in hand after `action` (a parsed turn action), or null if it lays none. */
-  leftAfter(action) {
-    const lays = action.seat === null && ["match", "lay", "place"].includes(action.kind);
-    return lays ? this.view.hand.length - action.cards.length : null;
   }
 
   /** The toggle "DOS! with this move": offered while a legal move would leave two cards in
    * hand (a hand of 3 or 4, and a match of 1 or 2 cards, a lay or a place); disabled while
    * the cards selected cannot make such a move. */
   renderDosWithMove() {
-    const button = $("btn-dos-move");
-    const leaving = this.legal.filter((a) => this.leftAfter(a) === 2);
-    if (!leaving.length) this.dosWithMove = false;
-    button.hidden = !leaving.length;
-    const selected = this.selected.length;
-    button.disabled = selected > 0 && !leaving.some((a) => a.cards.length === selected);
+    const button = $button("btn-dos-move");
+    const state = dosWithMove(this.legal, this.view.hand.length, this.selected.length, this.dosWithMove);
+    this.dosWithMove = state.armed;
+    button.hidden = state.hidden;
+    button.disabled = state.disabled;
     button.setAttribute("aria-pressed", String(this.dosWithMove));
   }
 
@@ -355,9 +374,10 @@ export class TableView {
     this.renderHint();
   }
 
-  /** Sends a move, with the DOS! call when it is asked for and the move leaves two cards. */
+  /** Sends a move, with the DOS! call when it is asked for and the move leaves two cards.
+   * @param {string} text */
   send(text) {
-    const dos = this.dosWithMove && this.leftAfter(parseAction(text)) === 2;
+    const dos = callsDos(parseAction(text), this.view.hand.length, this.dosWithMove);
     if (dos) this.dosWithMove = false;
     this.sendAction(text, dos);
   }
@@ -384,6 +404,7 @@ export class TableView {
     $("hint").textContent = hint;
   }
 
+  /** @param {number} index */
   toggle(index) {
     const at = this.selected.indexOf(index);
     if (at >= 0) this.selected.splice(at, 1);
@@ -411,37 +432,35 @@ export class TableView {
     this.rerender();
   }
 
+  /** @param {string} kind */
   act(kind) {
     const legal = kind === "dos" ? this.newest.legal : this.legal;  // DOS!: the race's newest
     const action = legal.find((a) => a.kind === kind);
     if (action) this.sendAction(action.text);
   }
 
+  /** @param {"lay" | "place"} kind */
   layOrPlace(kind) {
-    if (this.selected.length !== 1) {
-      $("hint").textContent = t("web.hint_pick_lay");
-      const first = document.querySelector("#hand button.card.layable");
+    const made = layOfSelection(this.legal, this.view.hand, this.selected, kind);
+    if (made && "hint" in made) {
+      $("hint").textContent = t(made.hint);
+      const first = /** @type {HTMLElement | null} */ (document.querySelector("#hand button.card.layable"));
       if (first) first.focus();
       return;
     }
-    const card = this.view.hand[this.selected[0]];
-    const action = this.legal.find((a) => a.kind === kind && a.cards[0] === card);
-    if (action) this.send(action.text);
+    if (made) this.send(made.action.text);
   }
 
+  /** @param {number} index */
   async matchOn(index) {
     const view = this.view;
-    if (!this.selected.length) {
-      $("hint").textContent = t("web.hint_select_first");
+    const made = matchOfSelection(this.legal, view.hand, this.selected, index, view.center, view.options);
+    if ("hint" in made) {
+      $("hint").textContent = t(made.hint);
       return;
     }
     const cards = this.selected.map((i) => view.hand[i]);
-    const match = findMatch(this.legal, cards, index);
-    if (!match) {
-      $("hint").textContent = t("web.hint_no_match_here");
-      return;
-    }
-    const outcomes = designationOutcomes(match, view.center, view.options);
+    const { match, outcomes } = made;
     let text = match.text;
     if (outcomes.length > 1) {
       // The dialog covers the board: it shows the cards played and their target itself.
@@ -456,6 +475,7 @@ export class TableView {
     this.send(text);
   }
 
+  /** @param {KeyboardEvent} event */
   onKey(event) {
     if ($("view-table").hidden || !this.view || document.body.dataset.rules === "classic") return;
     if ((event.target instanceof Element ? event.target : document.body).closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -480,15 +500,16 @@ export class TableView {
       handled();
     } else if (key === "escape") { this.clearSelection(); handled(); }
     else if (key === "arrowright" || key === "arrowleft") {
-      const el = document.activeElement;
-      if (el && el.classList.contains("card") && el.parentElement) {
-        const cards = [...el.closest(".hand, .center-row").querySelectorAll("button.card")];
+      const el = active();
+      const row = el && el.closest(".hand, .center-row");
+      if (el && row && el.classList.contains("card") && el.parentElement) {
+        const cards = [.../** @type {NodeListOf<HTMLElement>} */ (row.querySelectorAll("button.card"))];
         const at = cards.indexOf(el) + (key === "arrowright" ? 1 : -1);
         if (cards[at]) cards[at].focus();
         handled();
       }
     } else if (key === "t") {
-      const first = document.querySelector("#center-row .card.target");
+      const first = /** @type {HTMLElement | null} */ (document.querySelector("#center-row .card.target"));
       if (first) first.focus();
       handled();
     } else if (key === "h") {

@@ -1,3 +1,4 @@
+// @ts-check
 // The tutorial (/learn, docs/learn.md): short scripted deals that teach the rules one at a
 // time. The server's lesson runner is the judge (POST /api/learn/{lesson} with the learner's
 // actions so far): it answers with this learner's view, the step's prompt, the cards and
@@ -9,7 +10,8 @@ import { cardElement, cardLabel } from "./cards.js";
 import { describe } from "./log.js";
 import { errorText, codeOf } from "./errors.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const STORE = "dos.learn";
 const STYLE = "/static/css/tutorial.css";
 
@@ -45,7 +47,7 @@ function loadSaved() {
       return { lesson: saved.lesson, actions: saved.actions.filter((a) => typeof a === "string"),
         done: Array.isArray(saved.done) ? saved.done : [] };
     }
-  } catch (error) { /* a broken entry: start afresh */ }
+  } catch { /* a broken entry: start afresh */ }
   return null;
 }
 
@@ -164,7 +166,7 @@ export class LearnView {
       });
       if (!response.ok) {
         let code = null;
-        try { code = codeOf(await response.json()); } catch (error) { /* no body */ }
+        try { code = codeOf(await response.json()); } catch { /* no body */ }
         if (actions.length && response.status === 422) {
           // A saved action the server cannot read (an older lesson): start the lesson again.
           return this.ask([]);

@@ -1,0 +1,116 @@
+// The rule sets' views (their `view_json`, docs/protocol.md) as the page reads them. The
+// protocol carries a view as a plain object (protocol.d.ts); these are written by hand, from
+// dos.rules.official and dos.rules.classic. Not served: only for `tsc --noEmit`.
+
+import type { SeatInfo } from "./protocol";
+
+/** What both rule sets' views have. */
+export interface CommonView {
+  /** The seat this view is for; null: a spectator's. */
+  seat: number | null;
+  options: { [key: string]: unknown };
+  turn: number;
+  phase: string;
+  /** The seat's cards (empty for a spectator: main.js `normalized`). */
+  hand: string[];
+  hand_sizes: number[];
+  draw_pile_size: number;
+  discard: string[];
+  /** The seat's legal actions in notation (empty for a spectator). */
+  legal: string[];
+  /** The game's actions so far (in a `state`; the page adds each update's). */
+  history?: string[];
+}
+
+/** One finished round of an official game (RULES.md §7). */
+export interface RoundResult {
+  round: number;
+  winner: number;
+  points: number;
+  /** Each seat's cards left in hand. */
+  hands: string[][];
+}
+
+/** The official rule set's view. */
+export interface OfficialView extends CommonView {
+  round: number;
+  dealer: number;
+  drew: boolean;
+  center: string[];
+  /** The matches of this turn: the Center Row card and the cards played on it. */
+  matched: { target: number; cards: string[] }[];
+  bonuses: { single: number; double: number };
+  placements_left: number;
+  penalties: number[];
+  /** The seats with an open DOS obligation (two cards, no call yet). */
+  dos_open: number[];
+  scores: number[];
+  winner: number | null;
+  round_results: RoundResult[];
+}
+
+/** The reaction test of the classic rule set (RULES.md §9), timed by the server. */
+export interface Reaction {
+  seat: number;
+  targets: unknown[];
+  time_limit_ms: number;
+  [key: string]: unknown;
+}
+
+/** The classic rule set's view (RULES.md §9). */
+export interface ClassicView extends CommonView {
+  rules: "classic";
+  top: string;
+  colour: string;
+  direction: number;
+  pending: number;
+  reaction: Reaction | null;
+  ranking: number[];
+  starter: number;
+}
+
+/** Either view, as main.js holds it: what only one rule set has may be missing. */
+export type View = CommonView &
+  Partial<Omit<OfficialView, keyof CommonView>> &
+  Partial<Omit<ClassicView, keyof CommonView>> & {
+    /** A log brief's round count and last result (dos.server.history). */
+    rounds?: number;
+    result?: RoundResult;
+  };
+
+/** An action in notation, parsed (actions.js `parseAction`). */
+export interface ParsedAction {
+  seat: number | null;
+  kind: "match" | "draw" | "lay" | "end" | "place" | "dos" | "catch" | "other";
+  cards: string[];
+  /** The Center Row index of a match, the seat caught; -1 for the others. */
+  target: number;
+  text: string;
+}
+
+/** A player at the table as the table views draw them (main.js `model`). */
+export interface Player extends SeatInfo {
+  /** The name in running text ("Bot 2 (easy)" for a bot). */
+  name: string;
+  /** The name alone (seats.js `seatName`). */
+  seatName: string;
+  level: string | null;
+}
+
+/** The newest `state` or `update` received (motion.js `Pacer.latest`). */
+export interface Received {
+  version: number;
+  view: View | null;
+}
+
+/** What a table view draws (main.js `model`). */
+export interface TableModel {
+  view: View | null;
+  players: Player[];
+  /** When the turn timer runs out (Date.now() milliseconds), or null. */
+  deadline: number | null;
+  timerSeat: number | null;
+  timerPhase: string | null;
+  latest: () => Received | null;
+  receivedAt: number | null;
+}

@@ -1,0 +1,186 @@
+// @ts-check
+/// <reference types="node" />
+// The table's decisions (actions.js), without a browser: which buttons the DOS race shows,
+// the "DOS! with this move" toggle, the Hint button, and the action a selection makes.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  parseAction, leftAfter, dosWithMove, callsDos, race, catchToSend, matchOfSelection,
+  layOfSelection, hintControl, cardsMoved,
+} from "../../src/dos/web/static/js/actions.js";
+
+/** @param {string[]} texts */
+const legal = (texts) => texts.map(parseAction);
+
+// --- the DOS race (RULES.md §6): DOS! and Catch! ---
+
+test("Catch! shows one button per seat that can be caught now", () => {
+  const state = race(legal(["draw", "1: catch 0", "2: catch 3"]), 5, null, 7);
+  assert.deepEqual(state.catches.map((c) => c.seat), [0, 3]);
+  assert.ok(state.catches.every((c) => !c.pressed && !c.waiting));
+});
+
+test("Catch! is gone once the call (or another catch) has come: no catch is legal", () => {
+  assert.deepEqual(race(legal(["draw", "B7@0"]), 5, null, 8).catches, []);
+});
+
+test("a pressed Catch! shows pressed and every catch waits, on the same version only", () => {
+  const actions = legal(["1: catch 0", "1: catch 2"]);
+  const same = race(actions, 5, { seat: 2, version: 7 }, 7);
+  assert.deepEqual(same.catches, [
+    { seat: 0, waiting: true, pressed: false },
+    { seat: 2, waiting: true, pressed: true },
+  ]);
+  const moved = race(actions, 5, { seat: 2, version: 7 }, 8);
+  assert.ok(moved.catches.every((c) => !c.waiting && !c.pressed));
+});
+
+test("DOS! is lit while it must be called, shown but off with two cards, else hidden", () => {
+  assert.deepEqual(race(legal(["dos", "draw"]), 2, null, 1).dos,
+    { hidden: false, disabled: false, urgent: true });
+  assert.deepEqual(race(legal(["draw"]), 2, null, 1).dos,
+    { hidden: false, disabled: true, urgent: false });
+  assert.deepEqual(race(legal(["draw"]), 5, null, 1).dos,
+    { hidden: true, disabled: true, urgent: false });
+});
+
+test("a press of Catch! sends the catch of that seat, or of the first one; never twice", () => {
+  const actions = legal(["1: catch 0", "1: catch 2"]);
+  assert.equal(catchToSend(actions, null, null, 4)?.text, "1: catch 0");
+  assert.equal(catchToSend(actions, 2, null, 4)?.text, "1: catch 2");
+  assert.equal(catchToSend(actions, 3, null, 4), null);
+  assert.equal(catchToSend(actions, 2, { seat: 0, version: 4 }, 4), null);
+  assert.equal(catchToSend(actions, 2, { seat: 0, version: 3 }, 5)?.text, "1: catch 2");
+  assert.equal(catchToSend(legal(["draw"]), null, null, 4), null);
+});
+
+// --- "DOS! with this move" ---
+
+test("cards left after a move: a match, a lay or a place lays cards; others none", () => {
+  assert.equal(leftAfter(parseAction("B3+R1@0"), 4), 2);
+  assert.equal(leftAfter(parseAction("lay B3"), 3), 2);
+  assert.equal(leftAfter(parseAction("place G7"), 5), 4);
+  assert.equal(leftAfter(parseAction("draw"), 3), null);
+  assert.equal(leftAfter(parseAction("1: catch 0"), 3), null);  // another seat's
+});
+
+test("the toggle shows while a legal move would leave two cards", () => {
+  assert.equal(dosWithMove(legal(["R7@0", "draw"]), 3, 0, false).hidden, false);
+  assert.equal(dosWithMove(legal(["R7@0", "draw"]), 4, 0, false).hidden, true);
+  assert.equal(dosWithMove(legal(["R7+B3@0", "draw"]), 4, 0, false).hidden, false);
+  assert.equal(dosWithMove(legal(["draw"]), 3, 0, false).hidden, true);
+});
+
+test("the toggle is disabled while the selection cannot make such a move", () => {
+  const actions = legal(["R7@0", "R7+B3@1"]);  // a hand of 3: only the single match leaves 2
+  assert.equal(dosWithMove(actions, 3, 0, false).disabled, false);
+  assert.equal(dosWithMove(actions, 3, 1, false).disabled, false);
+  assert.equal(dosWithMove(actions, 3, 2, false).disabled, true);
+});
+
+test("the toggle stays pressed only while such a move is left", () => {
+  assert.equal(dosWithMove(legal(["R7@0"]), 3, 0, true).armed, true);
+  assert.equal(dosWithMove(legal(["draw"]), 3, 0, true).armed, false);
+  assert.equal(dosWithMove(legal(["R7@0"]), 3, 0, false).armed, false);
+});
+
+test("a move carries the DOS! call when armed and it leaves two cards", () => {
+  assert.equal(callsDos(parseAction("R7@0"), 3, true), true);
+  assert.equal(callsDos(parseAction("R7@0"), 3, false), false);
+  assert.equal(callsDos(parseAction("R7+B3@0"), 3, true), false);  // leaves one
+  assert.equal(callsDos(parseAction("draw"), 3, true), false);
+});
+
+// --- the action a selection makes ---
+
+const HAND = ["R7", "B3", "DOS", "G1"];
+const CENTER = ["R7", "B5", "Y#"];
+
+test("a match needs a selection, and a legal match of those cards on that target", () => {
+  const actions = legal(["R7@0", "B3+DOS@1", "draw"]);
+  assert.deepEqual(matchOfSelection(actions, HAND, [], 0, CENTER, {}), { hint: "web.hint_select_first" });
+  assert.deepEqual(matchOfSelection(actions, HAND, [0], 1, CENTER, {}), { hint: "web.hint_no_match_here" });
+  const made = matchOfSelection(actions, HAND, [0], 0, CENTER, {});
+  assert.ok("match" in made);
+  assert.equal(made.match.text, "R7@0");
+  assert.deepEqual(made.outcomes, [{ bonus: true, text: "R7@0" }]);
+});
+
+test("the selection's order does not matter, and a wild's designation is found", () => {
+  const made = matchOfSelection(legal(["B3+DOS=R@1"]), HAND, [2, 1], 1, CENTER, {});
+  assert.ok("match" in made);
+  assert.equal(made.match.text, "B3+DOS=R@1");
+});
+
+test("a Wild DOS that may decline a colour bonus asks only where placements are compulsory", () => {
+  const actions = legal(["DOS@0"]);
+  const optional = matchOfSelection(actions, HAND, [2], 0, CENTER, {});
+  const mandatory = matchOfSelection(actions, HAND, [2], 0, CENTER, { bonus_lay_mandatory: true });
+  assert.ok("outcomes" in optional && "outcomes" in mandatory);
+  assert.equal(optional.outcomes.length, 1);
+  assert.deepEqual(mandatory.outcomes.map((o) => o.bonus), [true, false]);
+  assert.match(mandatory.outcomes[1].text, /^DOS=[BGY]@0$/);
+});
+
+test("lay and place take exactly one selected card that can go", () => {
+  const actions = legal(["lay B3", "end"]);
+  assert.deepEqual(layOfSelection(actions, HAND, [], "lay"), { hint: "web.hint_pick_lay" });
+  assert.deepEqual(layOfSelection(actions, HAND, [0, 1], "lay"), { hint: "web.hint_pick_lay" });
+  assert.equal(layOfSelection(actions, HAND, [0], "lay"), null);
+  const made = layOfSelection(actions, HAND, [1], "lay");
+  assert.ok(made && "action" in made);
+  assert.equal(made.action.text, "lay B3");
+  assert.equal(layOfSelection(actions, HAND, [1], "place"), null);
+});
+
+test("the cards an action moves to the table, official and classic", () => {
+  assert.deepEqual(cardsMoved("1: B3+R1@0", "official"), ["B3", "R1"]);
+  assert.deepEqual(cardsMoved("place G7", "official"), ["G7"]);
+  assert.equal(cardsMoved("draw", "official"), null);
+  assert.equal(cardsMoved("2: dos", "official"), null);
+  assert.deepEqual(cardsMoved("1: W=R", "classic"), ["W"]);
+  assert.equal(cardsMoved("react 3 512", "classic"), null);
+  assert.equal(cardsMoved("timeout", "classic"), null);
+});
+
+// --- the Hint button (hint.js) ---
+
+/** @param {object} changes */
+const table = (changes = {}) => ({
+  rules: "official", hints: true, rated: false, host: 0,
+  seats: [{ name: "Ada", bot: null }, { name: "Bot", bot: "easy" }],
+  ...changes,
+});
+/** @param {object} changes */
+const view = (changes = {}) => ({ turn: 0, phase: "matching", legal: ["R7@0", "draw"], ...changes });
+
+test("the Hint button shows on one's own turn where hints are allowed", () => {
+  assert.equal(hintControl(table(), view(), 0, false).hidden, false);
+  assert.equal(hintControl(table(), view({ turn: 1 }), 0, false).hidden, true);
+  assert.equal(hintControl(table({ hints: false }), view(), 0, false).hidden, true);
+  assert.equal(hintControl(table({ rules: "classic" }), view(), 0, false).hidden, true);
+  assert.equal(hintControl(table(), view({ phase: "over" }), 0, false).hidden, true);
+  assert.equal(hintControl(table(), view(), null, false).hidden, true);  // a spectator
+  assert.equal(hintControl(null, null, 0, false).hidden, true);
+});
+
+test("the Hint button hides when only DOS! or a catch is legal", () => {
+  assert.equal(hintControl(table(), view({ legal: ["dos", "1: catch 2"] }), 0, false).hidden, true);
+  assert.equal(hintControl(table(), view({ legal: ["dos", "end"] }), 0, false).hidden, false);
+});
+
+test("the Hint button waits while a hint is asked", () => {
+  assert.equal(hintControl(table(), view(), 0, true).disabled, true);
+  assert.equal(hintControl(table(), view(), 0, false).disabled, false);
+});
+
+test("the switch that allows hints is the host's, at a casual table with people", () => {
+  const two = [{ name: "Ada", bot: null }, { name: "Bo", bot: null }];
+  assert.equal(hintControl(table({ seats: two }), view(), 0, false).allowHidden, false);
+  assert.equal(hintControl(table({ seats: two }), view(), 1, false).allowHidden, true);  // not host
+  assert.equal(hintControl(table({ seats: two, rated: true }), view(), 0, false).allowHidden, true);
+  assert.equal(hintControl(table(), view(), 0, false).allowHidden, true);  // one person
+  assert.equal(hintControl(table({ hints: false }), view(), 0, false).allowed, false);
+});
