@@ -5,7 +5,10 @@
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
 
-const dialog = () => document.getElementById("dialog");
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const dialog = () => /** @type {HTMLDialogElement} */ ($("dialog"));
+/** @type {{resolve: (value: any) => void, returnFocus: Element | null} | null} */
 let current = null; // the open dialog's {resolve, returnFocus}
 let listening = false;
 
@@ -14,9 +17,9 @@ function finish(value) {
   const entry = current;
   current = null;
   if (d.open) d.close();
-  document.getElementById("dialog-body").replaceChildren();
+  $("dialog-body").replaceChildren();
   if (entry) {
-    if (entry.returnFocus && document.contains(entry.returnFocus)) entry.returnFocus.focus();
+    if (entry.returnFocus && document.contains(entry.returnFocus)) /** @type {HTMLElement} */ (entry.returnFocus).focus();
     entry.resolve(value);
   }
 }
@@ -34,6 +37,10 @@ function listen() {
 /**
  * Shows `body` (text or an element) with one button per choice {label, value, id?};
  * resolves to the chosen value, or null when dismissed (Esc or the cancel button).
+ * @param {string} title @param {string | Node} body
+ * @param {{label: string, value: any, id?: string, secondary?: boolean}[]} choices
+ * @param {{cancellable?: boolean, kind?: string}} [options]
+ * @returns {Promise<any>}
  */
 export function show(title, body, choices, { cancellable = true, kind = "" } = {}) {
   listen();
@@ -41,11 +48,11 @@ export function show(title, body, choices, { cancellable = true, kind = "" } = {
   const returnFocus = current ? current.returnFocus : document.activeElement;
   if (current) finish(null);
   d.dataset.kind = kind;
-  document.getElementById("dialog-title").textContent = title;
-  const bodyEl = document.getElementById("dialog-body");
+  $("dialog-title").textContent = title;
+  const bodyEl = $("dialog-body");
   bodyEl.replaceChildren(typeof body === "string"
     ? Object.assign(document.createElement("p"), { textContent: body }) : body);
-  const buttons = document.getElementById("dialog-buttons");
+  const buttons = $("dialog-buttons");
   buttons.replaceChildren();
   const all = [...choices];
   if (cancellable) all.push({ label: t("web.cancel"), value: null, secondary: true });
@@ -66,6 +73,8 @@ export function show(title, body, choices, { cancellable = true, kind = "" } = {
   });
 }
 
+/** @param {string} title @param {string | Node} text
+ * @param {{label: string, value: any, id?: string}[]} choices @returns {Promise<any>} */
 export function ask(title, text, choices, cancellable = true) {
   return show(title, text, choices, { cancellable });
 }
@@ -74,13 +83,15 @@ export function close() {
   finish(null);
 }
 
+/** @param {string} [kind] */
 export function isOpen(kind) {
   const d = dialog();
   return d.open && (kind === undefined || d.dataset.kind === kind);
 }
 
 /** The body of a question about a move: `question`, then the cards played and the Center Row
- * card they go on, drawn and said ("Playing red 5 and Wild DOS on red 7."). */
+ * card they go on, drawn and said ("Playing red 5 and Wild DOS on red 7.").
+ * @param {string} question @param {string[]} cards @param {string} target */
 export function moveBody(question, cards, target) {
   const body = document.createElement("div");
   const asked = document.createElement("p");

@@ -1,3 +1,4 @@
+// @ts-check
 // Hints at the table (docs/protocol.md, "Hints"): a Hint button, shown where the server says
 // hints are allowed (`TableInfo.hints`) and only on one's own turn, asks `{"type": "hint"}`;
 // the answer (to this connection only) lights the suggested cards in the hand and the target
@@ -8,8 +9,10 @@
 // this module (and css/review.css) with the first table that allows hints.
 
 import { t, tWords } from "./i18n.js";
+import { hintControl } from "./actions.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id (index.html has them all). @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The styles of this module, added to the page once (not in the first load). */
 function addStyle() {
@@ -70,16 +73,13 @@ export class HintControl {
       this.asked = null;
       this.stale = false;
     }
-    const official = table && table.rules !== "classic";
-    const mine = Boolean(view) && seat !== null && view.turn === seat && view.phase !== "over"
-      && (view.legal || []).some((a) => !/^(\d+:|catch|dos$)/.test(a));
+    const state = hintControl(table, view, seat, this.asked !== null);  // actions.js
     this.button.textContent = this.asked !== null && !this.hint ? t("web.hint_asking") : t("web.hint_button");
-    this.button.disabled = this.asked !== null;
-    this.button.hidden = !(official && table.hints && mine);
-    const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
+    this.button.disabled = state.disabled;
+    this.button.hidden = state.hidden;
     this.allowText.textContent = t("web.hint_allow");
-    this.allow.hidden = !(official && !table.rated && seat !== null && seat === table.host && people > 1);
-    this.allowBox.checked = Boolean(table && table.hints);
+    this.allow.hidden = state.allowHidden;
+    this.allowBox.checked = state.allowed;
     this.light();
   }
 

@@ -6,20 +6,27 @@
 // connection of the same seat, protocol version, bad token, no such table.
 const FATAL = new Set([4000, 4003, 4400, 4401, 4404]);
 
+/** @typedef {import("./protocol").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol").ClientMessage} ClientMessage */
+
 export class Connection {
   /**
    * @param {() => string} url  the address to (re)connect to, asked anew on every attempt
-   * @param {{onOpen, onMessage, onStatus}} handlers  onStatus("connecting"|"open"|"reconnecting"|"closed")
+   * @param {{onOpen?: (conn: Connection) => void, onMessage?: (message: ServerMessage) => void,
+   *   onStatus?: (status: string, event?: CloseEvent) => void}} handlers
+   *   onStatus("connecting"|"open"|"reconnecting"|"closed")
    */
   constructor(url, { onOpen = () => {}, onMessage = () => {}, onStatus = () => {} } = {}) {
     this.url = url;
     this.onOpen = onOpen;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.wanted = false;
     this.attempt = 0;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
   }
 
   open() {
@@ -67,9 +74,10 @@ export class Connection {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** Sends a JSON message; false when the socket is not open (the caller shows it). */
+  /** Sends a JSON message; false when the socket is not open (the caller shows it).
+   * @param {ClientMessage} message */
   send(message) {
-    if (!this.isOpen) return false;
+    if (!this.socket || !this.isOpen) return false;
     this.socket.send(JSON.stringify(message));
     return true;
   }

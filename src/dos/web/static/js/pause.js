@@ -7,9 +7,13 @@ import { t } from "./i18n.js";
 
 export class Pause {
   constructor() {
+    /** @type {number | null} */
     this.deadline = null;
+    /** @type {number[]} */
     this.waiting = [];
+    /** @type {string[]} */
     this.names = [];
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.ticker = null;
   }
 
@@ -17,7 +21,8 @@ export class Pause {
     return this.waiting.length > 0;
   }
 
-  /** A `pause` message: who is waited for and the seconds left (none: the pause is over). */
+  /** A `pause` message: who is waited for and the seconds left (none: the pause is over).
+   * @param {{waiting: number[], seconds: number | null}} message @param {string[]} names */
   update(message, names) {
     this.waiting = message.waiting || [];
     this.names = names;
@@ -31,6 +36,7 @@ export class Pause {
     this.render();
   }
 
+  /** @param {number | null} seat */
   waitsFor(seat) {
     return seat !== null && this.waiting.includes(seat);
   }
@@ -45,7 +51,7 @@ export class Pause {
 
   render() {
     const words = this.text();
-    const bar = document.getElementById("pause-info");
+    const bar = /** @type {HTMLElement} */ (document.getElementById("pause-info"));
     bar.hidden = !this.active;
     bar.textContent = words;
     document.body.dataset.paused = String(this.active);
