@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 
 from cluster.support import IN_LOOP_TTL, RedisServer
 from dos.cluster.node import Node
+from dos.server.clock import Clock
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.tables import Settings
@@ -74,7 +75,8 @@ async def make(
     tmp_path: Path,
 ) -> AsyncIterator[Callable[[str], Any]]:
     """Starts server processes of one server, played by ``Service`` with their ``Node`` in
-    the test's event loop, on one Redis and one database: ``await make(name)``. Leases of
+    the test's event loop, on one Redis and one database: ``await make(name)``, or
+    ``await make(name, clock)`` on a ``ManualClock`` the test moves. Leases of
     ``IN_LOOP_TTL`` seconds; no scan for free tables unless the test runs one
     (``Node.adopt_free``); forwarded messages ignored. Stopped at the end, unless the test
     stopped them (as a crash: their leases left to run out)."""
@@ -82,12 +84,17 @@ async def make(
         await client.flushdb()
     started: list[Service] = []
 
-    async def start(name: str) -> Service:
+    async def start(name: str, clock: Clock | None = None) -> Service:
         settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0)
         folder = tmp_path / name
         folder.mkdir()
         service = Service(
-            Database(database), folder, settings, redis_url=redis_server.url, secret=b"s" * 32
+            Database(database),
+            folder,
+            settings,
+            redis_url=redis_server.url,
+            secret=b"s" * 32,
+            clock=clock,
         )
         node = Node(service, redis_server.url, name, ttl=IN_LOOP_TTL, scan_every=3600)
         node.handler = _no_forwards

@@ -22,7 +22,8 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, RedisError
 
-from dos.cluster.lease import lease_key
+from dos.cluster.lease import clock_ms, lease_key
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.handover import Handover
 
 log = logging.getLogger(__name__)
@@ -32,8 +33,14 @@ KEPT_SECONDS = 2 * 86400.0
 RETRY_SECONDS = 0.5
 """The wait before writing again after Redis did not answer."""
 
+# KEYS: lease, handover. ARGV: the writer's "EPOCH OWNER", the handover, its expiry in ms,
+# now in ms on the server's clock (a lease expired by then fences the write, as a gone one).
 _WRITE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  local expiry = redis.call('PEXPIRETIME', KEYS[1])
+  if expiry >= 0 and expiry <= tonumber(ARGV[4]) then
+    return 0
+  end
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
   return 1
 end
@@ -53,9 +60,13 @@ def handover_key(code: str, prefix: str = "dos") -> str:
 class Handovers:
     """The handovers of one process's tables (see the module's text)."""
 
-    def __init__(self, redis: Redis, prefix: str = "dos") -> None:
+    def __init__(self, redis: Redis, prefix: str = "dos", clock: Clock = SYSTEM_CLOCK) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.clock = clock
+        """The server's clock: whether the writer's lease has expired is judged on it. The
+        handover's own expiry (``KEPT_SECONDS``) and the retry after a failure stay on real
+        time (Redis counts the first; the second waits for Redis to come back)."""
         self._sha = redis.register_script(_WRITE).sha
         self._written: dict[str, str] = {}
         self._dirty: dict[str, tuple[str, str]] = {}
@@ -117,7 +128,7 @@ class Handovers:
         async with self.redis.pipeline(transaction=False) as pipe:
             for code, (holder, text) in dirty.items():
                 keys = [lease_key(code, self.prefix), handover_key(code, self.prefix)]
-                pipe.evalsha(self._sha, 2, *keys, holder, text, expiry)
+                pipe.evalsha(self._sha, 2, *keys, holder, text, expiry, clock_ms(self.clock))
             done: list[Any] = await pipe.execute()
         return done
 

@@ -49,7 +49,7 @@ from dos.cluster.lease import (
     LeaseLostError,
     LeaseRenewal,
     TableLease,
-    lease_key,
+    holders,
     new_owner_id,
 )
 from dos.cluster.ownership import take_new_table, take_table
@@ -154,6 +154,10 @@ class Node:
         prefix: str = "dos",
     ) -> None:
         self.service = service
+        self.clock = service.clock
+        """The server's clock (``Service.clock``): the leases' expiry and renewals, the
+        scans. The process's ``alive`` key and lobby entries stay on real time: Redis
+        expires them by its own clock."""
         self.redis_url = redis_url
         self.redis, self.bus_redis = clients(redis_url)
         """The leases, handovers and lobby entries' client; the bus's, apart (``clients``)."""
@@ -161,7 +165,7 @@ class Node:
         """This process's owner id in leases and on the bus."""
         self.prefix = prefix
         self.bus = RedisBus(self.bus_redis, prefix=prefix, block_ms=500)
-        self.handovers = Handovers(self.redis, prefix)
+        self.handovers = Handovers(self.redis, prefix, self.clock)
         """The clocks and host's choices of the tables held here, for their next owner."""
         self.ttl = ttl
         self.scan_every = scan_every
@@ -249,10 +253,10 @@ class Node:
     async def holder(self, code: str) -> Holder | None:
         """Who holds ``code``'s lease (``None``: nobody); Redis away: ``RefusedError``."""
         try:
-            value = await self.redis.get(lease_key(code, self.prefix))
+            found = await holders(self.redis, [code], self.clock, self.prefix)
         except (RedisError, OSError) as error:
             raise RefusedError("busy", f"the servers' Redis did not answer ({error})") from None
-        return None if value is None else Holder.parse(value)
+        return found[0]
 
     async def claim(self, code: str) -> int:
         """Makes this process ``code``'s owner; returns the epoch to commit under. Raises
@@ -266,7 +270,7 @@ class Node:
             held = self.leases.get(code)
             if held is not None and held[0].held and held[0].epoch is not None:
                 return held[0].epoch
-            lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+            lease = self._lease(code)
             try:
                 epoch = await take_table(lease, self.service.db, self.service.metrics)
             except LeaseHeldError as error:
@@ -288,7 +292,7 @@ class Node:
         when Redis does not answer."""
         if self.draining:
             raise RefusedError("elsewhere", "this server process is stopping")
-        lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+        lease = self._lease(code)
         try:
             epoch = await take_new_table(lease, self.service.db, store, self.service.metrics)
         except LeaseError as error:
@@ -296,6 +300,11 @@ class Node:
         if epoch is not None:
             self._hold(lease, epoch)
         return epoch
+
+    def _lease(self, code: str) -> TableLease:
+        return TableLease(
+            self.redis, code, self.owner, self.ttl, prefix=self.prefix, clock=self.clock
+        )
 
     def _hold(self, lease: TableLease, epoch: int) -> None:
         """Keeps ``lease``, just taken under ``epoch``, renewed."""
@@ -329,7 +338,7 @@ class Node:
         async with lock, table.lock:
             if self.service.tables.get(code) is not table or self.draining:
                 return
-            lease = TableLease(self.redis, code, self.owner, self.ttl, prefix=self.prefix)
+            lease = self._lease(code)
             try:
                 new = await take_table(lease, self.service.db, self.service.metrics, after=epoch)
             except (LeaseError, StaleEpochError, LookupError) as error:
@@ -434,7 +443,7 @@ class Node:
         (the database away) is said once, with its error, and its recovery once."""
         failing = False
         while True:
-            await asyncio.sleep(self.scan_every * random.uniform(0.5, 1.0))
+            await self.clock.sleep(self.scan_every * random.uniform(0.5, 1.0))
             try:
                 await self.adopt_free()
             except asyncio.CancelledError:
@@ -457,7 +466,7 @@ class Node:
         if not codes:
             return []
         try:
-            held = await self.redis.mget([lease_key(c, self.prefix) for c in codes])
+            held = await holders(self.redis, codes, self.clock, self.prefix)
         except (RedisError, OSError):
             return []
         taken = []
