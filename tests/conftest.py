@@ -42,6 +42,12 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
 
 
+def pytest_report_header() -> str:
+    from support import DEAL_SEED
+
+    return f"deal seed of the test servers: {DEAL_SEED} (DOS_TEST_DEAL_SEED={DEAL_SEED})"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Generator[None, Any, None]:
     outcome = yield

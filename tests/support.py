@@ -23,6 +23,13 @@ from dos.rules.official import Phase, SeatView, view
 TESTS = Path(__file__).parent
 UPDATE_GOLDEN = os.environ.get("DOS_UPDATE_GOLDEN") == "1"
 
+DEAL_SEED = int(os.environ.get("DOS_TEST_DEAL_SEED", "20261129"))
+"""The deal seed of the servers the tests start (``dos serve --deal-seed``, and ``Deals`` in
+process): every table they make deals its first game from it unless the test names its own
+(``CreateTable.seed``). ``DOS_TEST_DEAL_SEED`` changes it: ``make flake-hunt`` runs the suite
+under several, and the header of every run names the one in force, so that any failure is
+reproduced by running again with it."""
+
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 """Hypothesis strategy: a game seed."""
 player_counts = st.integers(min_value=2, max_value=10)
@@ -160,3 +167,15 @@ def hidden_shuffled(state: Any, seat: int, seed: int) -> Any:
     other.draw_pile = pool
     other.rng = state.rng ^ 0x5DEECE66D
     return other
+
+
+def deal_seed_args() -> list[str]:
+    """The options that make a test's ``dos serve`` deal from the suite's seed."""
+    return ["--deal-seed", str(DEAL_SEED)]
+
+
+def suite_deals() -> Any:
+    """The ``dos.server.deals.Deals`` of a test's server in process: the suite's seed."""
+    from dos.server.deals import Deals
+
+    return Deals(DEAL_SEED)

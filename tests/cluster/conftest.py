@@ -19,6 +19,7 @@ from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.tables import Settings
 from server.conftest import database, postgres  # noqa: F401 (SQLite and PostgreSQL in turn)
+from support import suite_deals
 
 
 def _redis_server(persistent: bool = False) -> RedisServer:
@@ -85,7 +86,7 @@ async def make(
     started: list[Service] = []
 
     async def start(name: str, clock: Clock | None = None) -> Service:
-        settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0)
+        settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0, deals=suite_deals())
         folder = tmp_path / name
         folder.mkdir()
         service = Service(

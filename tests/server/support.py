@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from dos import records
 from dos.server.messages import SERVER_MESSAGE
-from support import VIEW_KEYS
+from support import VIEW_KEYS, deal_seed_args
 
 TIMEOUT = 30.0
 """Seconds to wait for any one message or condition before failing."""
@@ -64,8 +64,12 @@ class ServerProcess:
         database: str | None = None,
         *args: str,
         env: dict[str, str] | None = None,
+        seeded: bool = True,
     ) -> None:
         self.data = data
+        self.seeded = seeded
+        """Whether it deals from the suite's seed (``support.DEAL_SEED``); a server whose
+        games must be rated deals at random (a seeded server's games never are)."""
         self.database = database
         self.args = args
         self.env = dict(env or {})
@@ -82,6 +86,8 @@ class ServerProcess:
         # Instant bots searching with a tenth of their budgets: these tests check what the
         # server does with their actions, not the actions' strength.
         command += ["--bot-delay", "0", "--bot-effort", "0.1", "--pause", "0", *self.args]
+        if self.seeded and "--deal-seed" not in self.args:
+            command += deal_seed_args()
         if "--limit" not in self.args:
             command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:

@@ -134,7 +134,7 @@ def busy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         fill_busy(db)
     finally:
         db.close()
-    server = ServerProcess(data)
+    server = ServerProcess(data, seeded=False)  # rated games: a seeded server rates none
     server.start()
     yield server
     server.stop()

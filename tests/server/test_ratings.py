@@ -101,7 +101,7 @@ async def test_rated_games_reach_the_leaderboard_and_survive_a_restart(tmp_path:
     the board (provisional) until their tenth counted game; from then on their games move the
     bot too, and both are on the board. Casual and short games count for nobody."""
     data = tmp_path / "data"
-    server = ServerProcess(data)
+    server = ServerProcess(data, seeded=False)  # rated games: a seeded server rates none
     server.start()
     try:
         ada = await _play_games(server.url, server.ws_url, rated=True, games=1, seed=3)
@@ -221,7 +221,7 @@ async def test_a_game_whose_end_a_crash_lost_is_rated_at_the_next_start(tmp_path
     data = tmp_path / "data"
     result = _stored_but_unfinished(data)
     assert _get_nothing_rated(data)
-    server = ServerProcess(data)
+    server = ServerProcess(data, seeded=False)  # rated games: a seeded server rates none
     server.start()
     try:
         board = _get(server.url, "/api/leaderboard", rules="official", players=2).json()

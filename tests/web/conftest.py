@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright
 
+from support import deal_seed_args
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -71,6 +73,9 @@ class Server:
     port: int = field(default_factory=free_port)
     args: list[str] = field(default_factory=list)
     """More options of ``dos serve`` (``--grace 1``)."""
+    seeded: bool = True
+    """Whether it deals from the suite's seed (``support.DEAL_SEED``); a server whose games
+    must be rated deals at random (a seeded server's games never are)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -99,6 +104,7 @@ class Server:
                     "off",  # every page comes from 127.0.0.1
                     "--limit",
                     "chat=5/10second",  # the chat's own limit, as shipped
+                    *([] if "--deal-seed" in self.args or not self.seeded else deal_seed_args()),
                     *self.args,
                 ],
                 stdout=log,
@@ -162,6 +168,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     restarts it (``stop`` and ``start``) finds every table back, as after any restart; a
     test that needs a server of its own has ``own_server``."""
     yield from _server(tmp_path_factory.mktemp("server"))
+
+
+@pytest.fixture(scope="module")
+def random_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of one module's own that deals at random: for the tests of rated tables,
+    since a seeded server's games are never rated (``dos.server.deals``). Its tests must not
+    depend on how a deal falls."""
+    server = Server(data=tmp_path_factory.mktemp("random-server"), seeded=False)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

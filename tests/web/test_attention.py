@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Browser, expect
 
 from .conftest import DESKTOP, Server
-from .pages import create_table, draw_lay_and_wait, open_page, start
+from .pages import LONG_FIRST_ROUND, create_table, draw_lay_and_wait, open_page, start
 
 RECORDER = """
 window.shownNotifications = [];
@@ -33,7 +33,7 @@ def test_the_title_icon_and_notification_say_it_is_your_turn(
         page.reload()
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(page.locator("#notify-toggle")).to_have_attribute("aria-pressed", "true")
-        create_table(page, "Ada", seats=2, bots=1, level="easy")
+        create_table(page, "Ada", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         body = page.locator("body")
         expect(body).to_have_attribute("data-my-turn", "true", timeout=20_000)

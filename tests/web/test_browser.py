@@ -23,6 +23,7 @@ from dos.i18n import text
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import (
+    LONG_FIRST_ROUND,
     WAIT_MS,
     assert_no_foreign_cards,
     body,
@@ -272,7 +273,7 @@ def test_keyboard_play_and_a_refused_action(browser: Browser, server: Server) ->
     context, page = open_page(browser, server.url, DESKTOP)
     try:
         page.fill("#create-timer", "300")  # a turn timer, shown on the table
-        create_table(page, "Kei", seats=2, bots=1, level="easy")
+        create_table(page, "Kei", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
         expect(page.locator("#timer-info")).to_have_text(re.compile(r"\d+ s left"))

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, expect
 from dos.i18n import text
 
 from .conftest import DESKTOP, Server
-from .pages import create_table, draw_lay_and_wait, open_page, start
+from .pages import LONG_FIRST_ROUND, create_table, draw_lay_and_wait, open_page, start
 
 
 def test_sounds_and_a_remembered_mute(browser: Browser, server: Server) -> None:
@@ -17,7 +17,7 @@ def test_sounds_and_a_remembered_mute(browser: Browser, server: Server) -> None:
         toggle = page.locator("#sound-toggle")
         expect(toggle).to_have_attribute("aria-pressed", "true")
         expect(toggle).to_have_attribute("aria-label", text("en", "web.sound"))
-        create_table(page, "Ada", seats=2, bots=1, level="easy")
+        create_table(page, "Ada", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         draw_lay_and_wait(page)
         expect(page.locator("body")).to_have_attribute("data-last-sound", "turn")
