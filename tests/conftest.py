@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,29 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "d
 def pytest_report_header() -> str:
     from support import DEAL_SEED
 
-    return f"deal seed of the test servers: {DEAL_SEED} (DOS_TEST_DEAL_SEED={DEAL_SEED})"
+    header = f"deal seed of the test servers: {DEAL_SEED} (DOS_TEST_DEAL_SEED={DEAL_SEED})"
+    order = os.environ.get("DOS_TEST_ORDER_SEED")
+    if order:
+        header += f"; tests in the order of DOS_TEST_ORDER_SEED={order}"
+    return header
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
+    shuffled by N (``make flake-hunt``): a test that passes only after another one is found.
+    A module's tests stay together, so its module-scoped servers are started once."""
+    order = os.environ.get("DOS_TEST_ORDER_SEED")
+    if not order:
+        return
+    rng = random.Random(f"dos-test-order:{order}")
+    modules: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    groups = list(modules.values())
+    rng.shuffle(groups)
+    for group in groups:
+        rng.shuffle(group)
+    items[:] = [item for group in groups for item in group]
 
 
 @pytest.hookimpl(hookwrapper=True)
