@@ -19,7 +19,6 @@ import functools
 import json
 import logging
 import math
-import time
 import weakref
 from dataclasses import dataclass, field
 from importlib import resources
@@ -219,7 +218,7 @@ class Agents:
                 "bad_token", "this token does not open a seat at this table", field="token"
             )
         if table.idle_since is not None:
-            table.idle_since = time.monotonic()  # an agent's request is presence at the table
+            table.idle_since = self.service.clock.monotonic()  # an agent's request: presence
         table.seats[claim.seat].remote = True  # no connection to wait for (Seat.remote)
         return table, claim.seat
 
@@ -334,14 +333,15 @@ class Agents:
         if until not in ("change", "turn"):
             raise RefusedError("bad_request", "until: 'change' or 'turn'", field="until")
         table, seat = await self.seat(token)
-        deadline = time.monotonic() + timeout
+        clock = self.service.clock
+        deadline = clock.monotonic() + timeout
         with self.service.metrics.agent_waits.track_inprogress():
             while True:
                 seen = table.change
                 moved = table.version != version or (change is not None and seen != change)
                 if moved and (until == "change" or _has_something_to_do(table, seat)):
                     break
-                left = deadline - time.monotonic()
+                left = deadline - clock.monotonic()
                 if left <= 0:
                     break
                 if moved:
