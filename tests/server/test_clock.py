@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dos.server.clock import Clock, ManualClock, SystemClock
+from dos.server.clock import Clock, ManualClock, SystemClock, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -95,7 +95,8 @@ async def test_waiting_for_an_answer_times_out_on_the_clock() -> None:
     clock = ManualClock()
     never: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     waiter = asyncio.create_task(clock.wait_for(never, 5))
-    await clock.waiting()
+    await settle()
+    assert clock.pending == [5.0]
     await clock.advance(4.9)
     assert not waiter.done()
     await clock.advance(0.1)
@@ -112,7 +113,8 @@ async def test_an_answer_in_time_is_returned_and_its_timer_dropped() -> None:
         return 42
 
     waiter = asyncio.create_task(clock.wait_for(answer(), 5))
-    await clock.waiting(2)
+    await clock.waiting()  # the answer's sleep; the timeout is no sleeper
+    assert clock.pending == [1.0, 5.0]
     await clock.advance(1)
     assert await waiter == 42
     assert clock.pending == []
@@ -122,7 +124,7 @@ async def test_cancelling_the_waiter_is_no_timeout() -> None:
     clock = ManualClock()
     never: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     waiter = asyncio.create_task(clock.wait_for(never, 5))
-    await clock.waiting()
+    await settle()
     waiter.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiter

@@ -109,6 +109,8 @@ class _Timer:
     order: int
     callback: Callable[[], None] = field(compare=False)
     cancelled: bool = field(default=False, compare=False)
+    sleeper: bool = field(default=False, compare=False)
+    """A task's ``sleep``, not a delayed call or a timeout (``ManualClock.waiting``)."""
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -156,7 +158,11 @@ class ManualClock:
         return sorted(t.due for t in self._timers if not t.cancelled)
 
     def call_later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
+        return self._schedule(seconds, callback, sleeper=False)
+
+    def _schedule(self, seconds: float, callback: Callable[[], None], sleeper: bool) -> _Timer:
         timer = _Timer(self._elapsed + max(0.0, seconds), next(self._order), callback)
+        timer.sleeper = sleeper
         heapq.heappush(self._timers, timer)
         if self._changed is not None:
             self._changed.set()
@@ -172,7 +178,7 @@ class ManualClock:
             if not woken.done():
                 woken.set_result(None)
 
-        timer = self.call_later(seconds, wake)
+        timer = self._schedule(seconds, wake, sleeper=True)
         try:
             await woken
         finally:
@@ -219,10 +225,11 @@ class ManualClock:
         await settle()
 
     async def waiting(self, count: int = 1) -> None:
-        """Returns once at least ``count`` calls or sleepers are waiting on the clock: a
-        test's way to know that a task went back to sleep (after its input or output) before
-        it moves the clock again. Give it a real timeout (``asyncio.wait_for``)."""
-        while len(self.pending) < count:
+        """Returns once at least ``count`` tasks sleep on the clock (``sleep``; delayed calls
+        and ``wait_for``'s timeouts do not count): a test's way to know that a task went back
+        to sleep (after its input or output) before it moves the clock again. Give it a real
+        timeout (``asyncio.wait_for``)."""
+        while sum(1 for t in self._timers if t.sleeper and not t.cancelled) < count:
             self._changed = self._changed or asyncio.Event()
             self._changed.clear()
             await self._changed.wait()
