@@ -1,10 +1,11 @@
 """A worker of the Redis job queue (``dos.cluster.jobqueue``): what ``dos bot-worker`` runs.
 
 It takes jobs from the stream as a consumer of the ``workers`` group, ``concurrency`` at a
-time, runs each in a process of its pool (``dos.server.jobs.process_pool``, forked warm: the
-jobs' modules loaded and the compiled rollouts ready before the first job), touches each
-running job every ``claim_after / 3`` seconds, and answers it, acknowledging and deleting it
-in the same transaction. When it has room it first takes over a job whose worker stopped
+time, runs each in a process of its pool (``dos.server.job_pool.process_pool``, forked warm:
+the jobs' modules loaded and the compiled rollouts ready in every process before its first
+job, a process that replaces one that died too), touches each running job every
+``claim_after / 3`` seconds, and answers it, acknowledging and deleting it in the same
+transaction. When it has room it first takes over a job whose worker stopped
 touching it for ``claim_after`` seconds (it died mid-job), then waits for new ones (at most a
 second at a time, so that ``stop`` is seen). Redis away: it logs once and tries again until
 Redis is back (the group is made again if Redis lost it). ``stop`` (SIGTERM): it takes no
@@ -109,7 +110,7 @@ class JobWorker:
 
     async def serve(self) -> None:
         """Takes and runs jobs until ``stop``."""
-        self._pool = process_pool(self.concurrency)
+        self._pool = process_pool(self.concurrency, warm=True)
         try:
             await retrying("the job queue", self._make_group, self._stopping)
             await self._warm()
@@ -139,7 +140,8 @@ class JobWorker:
                 await self._beat_script(keys=[self.workers], args=[self.name])
 
     async def _warm(self) -> None:
-        """Starts every process of the pool, its compiled rollouts loaded."""
+        """Starts every process of the pool, its compiled rollouts loaded (each readies them
+        as it starts: ``process_pool``'s ``warm``), before the worker says it is alive."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(
             *(loop.run_in_executor(self._pool, warm_up) for _ in range(self.concurrency))
@@ -249,7 +251,7 @@ class JobWorker:
             log.error("job %s (%s): its process died; a fresh pool", entry.job, entry.name)
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = process_pool(self.concurrency)
+            self._pool = process_pool(self.concurrency, warm=True)
             return None
         except Exception as error:
             log.warning("job %s (%s) failed: %s", entry.job, entry.name, error)

@@ -35,7 +35,7 @@ from dos.server.client_routes import client_router
 from dos.server.games import games_router
 from dos.server.health import health_router
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
-from dos.server.jobs import JobSettings
+from dos.server.jobs import JobSettings, LocalJobs
 from dos.server.learn import learn_router
 from dos.server.limits import Counters, Limits
 from dos.server.messages import (
@@ -155,7 +155,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
     app.include_router(accounts_router(accounts, counters))
-    app.include_router(health_router(service.metrics, service.db, counters))
+    app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
     app.include_router(reviews_router(service, counters))
     agents_running = _install_agents(app, service, counters)
@@ -234,8 +234,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     # every table at once (hundreds of milliseconds with 500 tables). So the automatic
     # collector only looks at young objects, and a full collection runs every few minutes.
     gc.set_threshold(1000, 20, 1_000_000)
-    # The searching bots' compiled rollouts are readied in the bot pool's workers, where
-    # their decisions run (``dos.server.jobs``: when a game with such a bot begins), not here.
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     # The loopback address is shown by name: passkeys (docs/accounts.md) work at a domain,
@@ -243,6 +241,12 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     shown = "localhost" if host == "127.0.0.1" else f"[{host}]" if ":" in host else host
     app = create_app(config)
     service: Service = app.state.service
+    # The job workers start now, in the background, warm: the fork server up, the workers
+    # forked, the searching bots' compiled rollouts ready in each (never in this process),
+    # so that no table's first hint or bot decision waits for them; /api/ready says 503
+    # until they are (``dos.server.health``). With Redis, ``dos bot-worker`` runs the jobs.
+    if isinstance(service.jobs, LocalJobs):
+        service.jobs.warm()
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

@@ -7,7 +7,9 @@
     200 ``{"ready": true}`` when the process can serve players: its database answers, and
     its Redis when it has one; else 503 ``{"ready": false, "reason": ...}`` naming what does
     not answer. Send it no players while it is not ready; it becomes ready again by itself
-    once they answer (nothing to restart).
+    once they answer (nothing to restart). As ``dos serve`` starts, it is also not ready
+    while its job workers warm up (``LocalJobs.warm``: seconds, at most ``WARM_SECONDS``),
+    so that the first players' hints and bots do not wait for them.
 ``GET /metrics``
     the process's figures in Prometheus's text format (``dos.server.metrics``).
 
@@ -25,6 +27,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from dos.server.jobs import Jobs, LocalJobs
 from dos.server.limits import Counters
 from dos.server.metrics import CONTENT_TYPE, Metrics
 from dos.server.storage import Database
@@ -62,8 +65,11 @@ class DatabaseProbe:
         return None
 
 
-def health_router(metrics: Metrics, db: Database, counters: Counters) -> APIRouter:
-    """The routes of liveness, readiness and metrics for one server."""
+def health_router(
+    metrics: Metrics, db: Database, counters: Counters, jobs: Jobs | None = None
+) -> APIRouter:
+    """The routes of liveness, readiness and metrics for one server (``jobs``: its job
+    runner, not ready while it warms up)."""
     router = APIRouter(include_in_schema=False)
     database = DatabaseProbe(db)
 
@@ -76,6 +82,8 @@ def health_router(metrics: Metrics, db: Database, counters: Counters) -> APIRout
         problem = await database.problem()
         if problem is None:
             problem = await asyncio.to_thread(counters.redis_problem)
+        if problem is None and isinstance(jobs, LocalJobs) and jobs.warming:
+            problem = "the job workers are warming up"
         if problem is not None:
             return JSONResponse({"ready": False, "reason": problem}, status_code=503)
         return JSONResponse({"ready": True})

@@ -7,7 +7,9 @@ reviews, the compiled core's numba) before it forks any worker. A worker so star
 milliseconds with every module loaded, instead of importing them all again, and holds none of
 the server's threads and locks. Where there is no fork server (not POSIX), workers are
 spawned. A pool's workers stay for the next jobs; ``warm_worker`` readies the compiled
-rollouts of one (about a second) before its first search needs them.
+rollouts of one (about a second) before its first search needs them. In a pool made ``warm``
+every worker does so as it starts, before it takes its first job (a worker that replaces one
+that died too): no job ever runs on a cold worker.
 
 A worker ignores SIGINT and SIGTERM, sent to a whole process group by a terminal's ctrl-c or
 a service manager: it finishes its job and ends when its pool shuts down. It also ends as
@@ -17,6 +19,7 @@ would otherwise wait for jobs for ever.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import select
@@ -26,6 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import BaseContext
 from typing import Final
+
+log = logging.getLogger(__name__)
 
 PRELOAD: Final = (
     "dos.server.jobs",
@@ -38,13 +43,44 @@ PRELOAD: Final = (
 """The modules the fork server imports once, before it forks any worker."""
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes forked by the fork server (see the module). Its first
+def process_pool(workers: int, warm: bool = False) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes forked by the fork server (see the module); ``warm``:
+    each readies the compiled rollouts (``warm_worker``) before its first job. Its first
     ``submit`` waits for the fork server to have loaded ``PRELOAD`` (seconds, once per
     process): make it off the event loop."""
     return ProcessPoolExecutor(
-        workers, mp_context=_context(), initializer=_worker_started, initargs=(os.getpid(),)
+        workers,
+        mp_context=_context(),
+        initializer=_worker_started,
+        initargs=(os.getpid(), warm),
     )
+
+
+def start_fork_server() -> None:
+    """Starts the fork server now, if not yet, and waits until it has loaded ``PRELOAD``
+    (seconds, once per process; it forks a process that ends at once), so that the pools'
+    workers then fork in milliseconds. Blocking: off the event loop. Nothing to do where
+    there is no fork server."""
+    if _context().get_start_method() == "forkserver":  # its preload set
+        context = multiprocessing.get_context("forkserver")
+        process = context.Process(target=os.getpid, name="fork-server-ready")
+        process.start()
+        process.join()
+
+
+def kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kills the pool's worker processes (SIGKILL: they ignore SIGTERM), whatever they are
+    doing: for a pool whose workers are still readying and run nobody's job."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+
+
+_WARMED: Final = threading.Event()
+"""Set once ``warm_worker`` has run in this process."""
 
 
 def warm_worker() -> None:
@@ -52,6 +88,12 @@ def warm_worker() -> None:
     from dos.bots.registry import warm_up
 
     warm_up()
+    _WARMED.set()
+
+
+def warmed() -> bool:
+    """Whether this process has readied the compiled rollouts (``warm_worker`` ran here)."""
+    return _WARMED.is_set()
 
 
 def _context() -> BaseContext:
@@ -62,10 +104,15 @@ def _context() -> BaseContext:
     return context
 
 
-def _worker_started(owner: int) -> None:
+def _worker_started(owner: int, warm: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     threading.Thread(target=_end_with, args=(owner,), name="owner-watch", daemon=True).start()
+    if warm:
+        try:
+            warm_worker()
+        except Exception:  # an initializer's failure would break the whole pool
+            log.exception("a job worker could not ready the compiled rollouts")
 
 
 def _end_with(owner: int) -> None:

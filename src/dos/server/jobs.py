@@ -29,12 +29,14 @@ import json
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_for_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from dos.server.job_pool import process_pool, warm_worker
+from dos.server.job_pool import kill_workers, process_pool, start_fork_server, warm_worker
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,9 @@ BOT_WORKERS: Final = max(1, min(4, os.cpu_count() or 1))
 """Worker processes of the local runner's bots' lane: one per core, up to four."""
 BOT_QUEUE: Final = 256
 """Bot decisions the local runner holds, running and waiting (one per table at most)."""
+WARM_SECONDS: Final = 120.0
+"""How long ``LocalJobs.warm`` waits for the workers at most (a machine's first compilation
+of the rollouts takes under a minute); past it, it stops waiting and calls itself done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,30 +169,54 @@ class _Lane:
         self.warm = warm
         self.pool: ProcessPoolExecutor | None = None
         self.held = 0
+        self.warmups: list[Future[None]] = []
+        """The ``warm_worker`` jobs that started the warm pool's workers."""
+        self.stopped = False
+        """The runner stopped: ``warm_up`` starts nothing any more."""
         self._lock = threading.Lock()
 
     def open(self) -> ProcessPoolExecutor:
         """The pool, started with its first job (a server nobody asks for hints spends
-        nothing on them); its workers stay for the next jobs. Blocking while the fork server
-        starts: called off the event loop."""
+        nothing on them) or warmed before (``warm_up``); its workers stay for the next jobs.
+        Blocking while the fork server starts: called off the event loop."""
         with self._lock:
-            if self.pool is None:
-                self.pool = process_pool(self.workers)
-                if self.warm:
-                    # Every worker at once, each readying the compiled rollouts, so that
-                    # only the first decision waits for that.
-                    for _ in range(self.workers):
-                        self.pool.submit(warm_worker)
-            return self.pool
+            return self._open()
+
+    def _open(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = process_pool(self.workers, warm=self.warm)
+            if self.warm:
+                # Every worker at once (each readies the compiled rollouts before its first
+                # job), so that only the first decision waits for that.
+                self.warmups = [self.pool.submit(warm_worker) for _ in range(self.workers)]
+        return self.pool
+
+    def warm_up(self) -> list[Future[None]]:
+        """Starts the pool now, warm (its workers forked, each readying the compiled
+        rollouts), if not yet and not stopped; the jobs that start its workers (none if it
+        was open already). Blocking while the fork server starts: off the event loop."""
+        with self._lock:
+            if self.stopped:
+                return []
+            self.warm = True
+            self._open()
+            return self.warmups
 
     def submit(self, name: str, text: str) -> Future[str]:
         """Hands the job to a worker (off the event loop: see ``open``)."""
         return self.open().submit(run_job, name, text)
 
-    def close(self, wait: bool) -> None:
+    def close(self, wait: bool, stop: bool = False) -> None:
+        """Shuts the pool down (the next job starts a new one); ``stop``: for good."""
         with self._lock:
             pool, self.pool = self.pool, None
+            self.stopped = self.stopped or stop
+            readying = any(not job.done() for job in self.warmups)
         if pool is not None:
+            if stop and readying and self.held == 0:
+                # Workers still readying, and no job of anyone's: a server stopped as it
+                # starts does not wait for them.
+                kill_workers(pool)
             pool.shutdown(wait=wait, cancel_futures=True)
 
 
@@ -212,6 +241,7 @@ class LocalJobs:
         }
         self.workers = workers
         self.queue = queue
+        self._warming: threading.Thread | None = None
 
     @property
     def held(self) -> int:
@@ -219,7 +249,46 @@ class LocalJobs:
         return sum(lane.held for lane in self._lanes.values())
 
     def start(self) -> None:
-        """Nothing to do: each lane starts with its first job, or when ``prepare``d."""
+        """Nothing to do: each lane starts with its first job, when ``prepare``d, or with
+        ``warm``."""
+
+    def warm(self) -> None:
+        """Starts every lane's workers now, in the background (a thread): the fork server up,
+        the workers forked, each readying the compiled rollouts before its first job, so that
+        no table's first hint or bot decision waits for them (``dos serve`` calls it as it
+        starts). ``warming`` says whether it is under way; jobs asked meanwhile wait for
+        their lane's pool as they would have. Once: later calls do nothing."""
+        if self._warming is None:
+            self._warming = threading.Thread(
+                target=self._warm_lanes, name="job-workers-warm-up", daemon=True
+            )
+            self._warming.start()
+
+    @property
+    def warming(self) -> bool:
+        """Whether the workers' warm-up (``warm``) is under way."""
+        return self._warming is not None and self._warming.is_alive()
+
+    def _warm_lanes(self) -> None:
+        started = time.perf_counter()
+        try:
+            start_fork_server()  # first, outside the lanes' locks: a stop need not wait for it
+            warmups = [job for lane in self._lanes.values() for job in lane.warm_up()]
+            done, waiting = wait_for_futures(warmups, timeout=WARM_SECONDS)
+            failed = [job.exception() for job in done if not job.cancelled() and job.exception()]
+        except Exception:
+            log.exception("the job workers' warm-up failed: they start with their first jobs")
+            return
+        if any(lane.stopped for lane in self._lanes.values()):
+            log.info("the job workers' warm-up ended with the runner's stop")
+        elif waiting:
+            log.warning("the job workers are not warm after %g s: not waiting longer", WARM_SECONDS)
+        elif failed:
+            log.error("the job workers' warm-up failed: %s", failed[0])
+        else:
+            workers = sum(lane.workers for lane in self._lanes.values())
+            seconds = time.perf_counter() - started
+            log.info("%d job worker(s) warm in %.1f s", workers, seconds)
 
     async def prepare(self, name: str) -> None:
         """Starts the workers of the job ``name``'s lane now, if not yet (a game with
@@ -230,7 +299,7 @@ class LocalJobs:
         """Shuts the pools down: waiting jobs are dropped, running ones finished (a job takes
         seconds at most), the processes ended. It blocks: run it on a worker thread."""
         for lane in self._lanes.values():
-            lane.close(wait=True)
+            lane.close(wait=True, stop=True)
 
     async def run(self, name: str, payload: dict[str, Any]) -> Any:
         """See ``Jobs.run``; unknown names raise ``JobError``."""
