@@ -133,3 +133,15 @@ def test_dos_serve_is_ready_once_its_workers_are_warm(tmp_path: Path) -> None:
             time.sleep(0.05)
     finally:
         server.stop()
+
+
+def test_dos_job_warm_0_leaves_the_workers_cold(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dos.server.jobs import JobSettings
+
+    monkeypatch.delenv("DOS_JOB_WARM", raising=False)
+    assert JobSettings.from_environment().warm is True
+    monkeypatch.setenv("DOS_JOB_WARM", "0")
+    assert JobSettings.from_environment().warm is False
+    monkeypatch.setenv("DOS_JOB_WARM", "no")
+    with pytest.raises(ValueError, match="DOS_JOB_WARM"):
+        JobSettings.from_environment()

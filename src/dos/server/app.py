@@ -245,7 +245,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     # forked, the searching bots' compiled rollouts ready in each (never in this process),
     # so that no table's first hint or bot decision waits for them; /api/ready says 503
     # until they are (``dos.server.health``). With Redis, ``dos bot-worker`` runs the jobs.
-    if isinstance(service.jobs, LocalJobs):
+    if isinstance(service.jobs, LocalJobs) and service.job_settings.warm:
         service.jobs.warm()
 
     class Server(uvicorn.Server):

@@ -81,13 +81,16 @@ class JobSettings:
     """Determinizations per decision and stage of a review (``dos review --iterations``)."""
     review_seed: int = 0
     """The reviews' seed (``dos review --seed``)."""
+    warm: bool = True
+    """Whether ``dos serve`` starts its workers warm as it starts (``LocalJobs.warm``); else
+    each lane starts with its first job, its first hint or decision waiting for it."""
 
     @classmethod
     def from_environment(cls) -> JobSettings:
         """The settings, each changed by its variable where set: ``DOS_JOB_WORKERS``,
         ``DOS_JOB_QUEUE``, ``DOS_BOT_WORKERS``, ``DOS_BOT_QUEUE``, ``DOS_HINT_ITERATIONS``,
         ``DOS_REVIEW_SAMPLES``, ``DOS_REVIEW_SEED`` (whole numbers; tests make hints and
-        reviews cheap so).
+        reviews cheap so), and ``DOS_JOB_WARM`` (``0``: no warm-up at the start).
 
         >>> JobSettings.from_environment().workers >= 1
         True
@@ -112,7 +115,10 @@ class JobSettings:
                     raise ValueError(f"{variable}: too small")
         if values.get("review_samples", 2) < 2:
             raise ValueError("DOS_REVIEW_SAMPLES: at least 2")
-        return cls(**values)
+        warm = os.environ.get("DOS_JOB_WARM")
+        if warm and warm not in ("0", "1"):
+            raise ValueError(f"DOS_JOB_WARM: {warm!r} is neither 0 nor 1")
+        return cls(**values, warm=warm != "0")
 
 
 class BusyError(Exception):
