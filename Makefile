@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: setup system-packages run test lint types precompile pytest-needs pytest bench clean
+.PHONY: setup system-packages run test lint lint-js test-js types precompile pytest-needs pytest bench clean
 
 setup: $(VENV)/.synced
 
@@ -34,9 +34,19 @@ PORT ?= 8000
 run: setup
 	$(BIN)/dos serve --host $(HOST) --port $(PORT) --data data
 
-lint: setup
+lint: setup lint-js
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+
+# The browser client's modules: types (tsc, JSDoc under // @ts-check, protocol.d.ts generated
+# by `python -m dos.server.protocol_types`) and ESLint, from package-lock.json.
+lint-js: node_modules/.installed
+	npx --no-install tsc --noEmit -p tsconfig.json
+	npx --no-install eslint src/dos/web/static/js tests/js
+
+# The page's decisions as pure functions (actions.js, sound.js, hintstate.js), tested in node.
+test-js: node_modules/.installed
+	node --test tests/js/
 
 types: setup
 	$(BIN)/mypy

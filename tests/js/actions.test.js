@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 
 import {
   parseAction, leftAfter, dosWithMove, callsDos, race, catchToSend, matchOfSelection,
-  layOfSelection, hintControl, cardsMoved,
+  layOfSelection, cardsMoved, designationOutcomes,
 } from "../../src/dos/web/static/js/actions.js";
+import { hintControl } from "../../src/dos/web/static/js/hintstate.js";
 
 /** @param {string[]} texts */
 const legal = (texts) => texts.map(parseAction);
@@ -145,7 +146,7 @@ test("the cards an action moves to the table, official and classic", () => {
   assert.equal(cardsMoved("timeout", "classic"), null);
 });
 
-// --- the Hint button (hint.js) ---
+// --- the Hint button (hint.js, hintstate.js) ---
 
 /** @param {object} changes */
 const table = (changes = {}) => ({
@@ -184,3 +185,32 @@ test("the switch that allows hints is the host's, at a casual table with people"
   assert.equal(hintControl(table(), view(), 0, false).allowHidden, true);  // one person
   assert.equal(hintControl(table({ hints: false }), view(), 0, false).allowed, false);
 });
+
+// --- a wild's designation is asked only when it changes the outcome (RULES.md §3) ---
+
+const ROW = ["R7", "B3", "DOS", "Y#"];
+const DESIGNATIONS = [
+  ["R5+DOS@0", 2],  // a Double Color Match with DOS as red, or a Double Number Match
+  ["B5+DOS@0", 1],  // no colour makes a bonus: nothing to ask
+  ["DOS@3", 2],  // the Wild DOS as 2 on a yellow Wild #: yellow or not
+  ["R7@0", 1],  // no wild
+  ["B3+R#@0", 1],  // the Wild #'s number changes nothing
+  ["B1+G1@2", 1],  // no single colour agrees with both
+  ["DOS@2", 1],  // Wild DOS on Wild DOS: one colour fits both, whatever is chosen
+];
+
+for (const [text, count] of DESIGNATIONS) {
+  test(`${text}: ${count} outcome(s) where placements are compulsory, one where optional`, () => {
+    const match = parseAction(text);
+    const mandatory = designationOutcomes(match, ROW, { bonus_lay_mandatory: true });
+    assert.equal(mandatory.length, count);
+    assert.deepEqual(mandatory[0], { bonus: mandatory[0].bonus, text });  // the engine's own
+    if (count === 2) {
+      assert.equal(mandatory[0].bonus, true);
+      assert.equal(mandatory[1].bonus, false);
+      assert.match(mandatory[1].text, /DOS=[BGRY]/);  // the declining designation, written
+    }
+    // Optional placements: a colour bonus is never worse, so nothing is ever asked.
+    assert.deepEqual(designationOutcomes(match, ROW, {}).map((o) => o.text), [text]);
+  });
+}

@@ -1,6 +1,7 @@
 """The page's own logic, run in Chromium on the page's modules: the log says every action
 in the same words as the terminal client (``dos.i18n.describe``), in all seven languages, and
-a wild card's designation is asked only when it changes the outcome (RULES.md §3)."""
+a refusal is said as the terminal client says it. (Which designations of a wild card are asked
+is a pure decision, tested in node: tests/js/actions.test.js.)"""
 
 from __future__ import annotations
 
@@ -79,40 +80,6 @@ def test_the_log_says_each_action_as_the_terminal_client_does(page: Page, lang: 
         for a in ACTIONS
     ]
     assert written == expected
-
-
-@pytest.mark.parametrize("mandatory", [False, True])
-@pytest.mark.parametrize(
-    ("match", "outcomes"),
-    [
-        ("R5+DOS@0", 2),  # a Double Color Match with DOS as red, or a Double Number Match
-        ("B5+DOS@0", 1),  # no colour makes a bonus: nothing to ask
-        ("DOS@3", 2),  # the Wild DOS as 2 on a yellow Wild #: yellow or not
-        ("R7@0", 1),  # no wild
-        ("B3+R#@0", 1),  # the Wild #'s number changes nothing
-        ("B1+G1@2", 1),  # no single colour agrees with both
-        ("DOS@2", 1),  # Wild DOS on Wild DOS: one colour fits both, whatever is chosen
-    ],
-)
-def test_a_designation_is_asked_only_when_it_changes_the_outcome(
-    page: Page, match: str, outcomes: int, mandatory: bool
-) -> None:
-    """Outcomes counted where placements are compulsory; where they are optional (the
-    default) a colour bonus is never worse, so nothing is ever asked."""
-    found = run(
-        page,
-        """const match = actions.parseAction(arg.match);
-        return actions.designationOutcomes(match, arg.center, arg.options);""",
-        {"match": match, "center": CENTER, "options": {"bonus_lay_mandatory": mandatory}},
-    )
-    if not mandatory:
-        outcomes = 1
-    assert len(found) == outcomes
-    assert found[0]["text"] == match  # the engine's own (best) choice is the plain action
-    if outcomes == 2:
-        declined = parse_action(found[1]["text"])
-        assert declined.designations, found
-        assert not found[1]["bonus"]
 
 
 REFUSALS = [

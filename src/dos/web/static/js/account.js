@@ -12,8 +12,10 @@ import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 /** The bytes of base64url `text` (padding optional). */
 export function fromBase64url(text) {
@@ -95,7 +97,10 @@ class AccountError extends Error {
   }
 }
 
+/** @param {string} method @param {string} path
+ * @param {{body?: unknown, token?: string | null}} [options] */
 async function call(method, path, { body, token } = {}) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
@@ -122,6 +127,8 @@ async function call(method, path, { body, token } = {}) {
   return data;
 }
 
+/** @param {string} tag
+ * @param {{id?: string, className?: string, text?: string, attrs?: Record<string, string>}} [options] */
 function element(tag, { id, className, text, attrs } = {}) {
   const node = document.createElement(tag);
   if (id) node.id = id;
@@ -185,8 +192,8 @@ export class AccountPanel {
       this.show(stateOf(account));
     } catch (error) {
       if (mine !== this.seq) return;
-      if (error.status === 401) this.show({ kind: "anonymous" });  // expired or signed out
-      else this.say(error.message, true);
+      if (/** @type {{code?: string, status?: number}} */ (error).status === 401) this.show({ kind: "anonymous" });  // expired or signed out
+      else this.say(/** @type {Error} */ (error).message, true);
     }
   }
 
@@ -206,7 +213,7 @@ export class AccountPanel {
     const { kind, account } = this.state;
     this.root.dataset.state = kind;
     this.root.dataset.player = account ? account.player_id : "";
-    const focused = this.body.contains(document.activeElement) ? document.activeElement.id : null;
+    const focused = document.activeElement && this.body.contains(document.activeElement) ? document.activeElement.id : null;
     const passkeys = this.passkeysHere();
     const parts = [];
     if (kind === "anonymous") {
@@ -260,10 +267,11 @@ export class AccountPanel {
     const submit = element("button", { id: "account-recovery-sign-in", className: "secondary",
       text: t("web.account_recovery_sign_in"), attrs: { type: "submit" } });
     form.append(label, submit);
+    const field = /** @type {HTMLInputElement} */ (input);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      if (!input.value.trim()) input.focus();
-      else this.recover(input.value);
+      if (!field.value.trim()) field.focus();
+      else this.recover(field.value);
     });
     if (passkeys && fold) {
       const folded = element("details", { className: "account-code-sign-in" });
@@ -320,7 +328,7 @@ export class AccountPanel {
     try {
       await action();
     } catch (error) {
-      this.say(error instanceof AccountError ? error.message : this.webauthnText(error), true);
+      this.say(error instanceof AccountError ? /** @type {Error} */ (error).message : this.webauthnText(error), true);
     } finally {
       this.busy = false;
       this.root.removeAttribute("aria-busy");
@@ -344,7 +352,7 @@ export class AccountPanel {
       try {
         begun = await call("POST", "/api/account/passkeys/begin", { token, body: name ? { name } : {} });
       } catch (error) {
-        if (error.code !== "bad_name") throw error;
+        if (/** @type {{code?: string, status?: number}} */ (error).code !== "bad_name") throw error;
         begun = await call("POST", "/api/account/passkeys/begin", { token, body: {} });
       }
       const credential = await navigator.credentials.create({ publicKey: creationOptions(begun.options) });
@@ -383,7 +391,7 @@ export class AccountPanel {
     session.signIn(result);
     if (result.name) {
       session.setName(result.name);
-      if ($("player-name")) $("player-name").value = result.name;
+      if ($("player-name")) $field("player-name").value = result.name;
     }
     this.show(stateOf(result.account));
     const used = byCode && !result.account.recovery ? ` ${t("web.account_recovery_used")}` : "";
@@ -413,11 +421,11 @@ export class AccountPanel {
       try {
         await call("POST", "/api/account/sign-out", { token: session.playerToken() });
       } catch (error) {
-        if (error.status !== 401) throw error;  // a token refused already is signed out
+        if (/** @type {{code?: string, status?: number}} */ (error).status !== 401) throw error;  // a token refused already is signed out
       }
       this.code = null;
       session.signOut();
-      if ($("player-name")) $("player-name").value = "";
+      if ($("player-name")) $field("player-name").value = "";
       this.show({ kind: "anonymous" });
       this.say(t("web.account_signed_out"));
     });

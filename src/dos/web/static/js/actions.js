@@ -114,8 +114,7 @@ export function matchKindKey(cards, bonus) {
   return bonus ? "game.double_color_match" : "game.double_number_match";
 }
 
-/** The cards an action (in notation, of any seat) moves to the table, or null.
- * @param {string} action @param {string} rules  the table's rule set */
+/** The cards an action moves to the table, or null. @param {string} action @param {string} rules */
 export function cardsMoved(action, rules) {
   const text = String(action).replace(/^\d+:\s*/, "");
   if (rules === "classic") {
@@ -126,19 +125,18 @@ export function cardsMoved(action, rules) {
   return ["match", "lay", "place"].includes(parsed.kind) ? parsed.cards : null;
 }
 
-// --- what the table offers: its decisions as pure functions (tests/js/actions.test.js) ---
+// --- the table's decisions, pure (tests/js/actions.test.js) ---
+/** @typedef {{seat: number, version: number | null} | null} Pressed */
 
-/** Cards left in a hand of `handSize` after `action` (a turn action of one's own: a match,
- * a lay or a place), or null for an action that lays none.
+/** Cards left after one's own match, lay or place; null for others.
  * @param {ParsedAction} action @param {number} handSize */
 export function leftAfter(action, handSize) {
   const lays = action.seat === null && ["match", "lay", "place"].includes(action.kind);
   return lays ? handSize - action.cards.length : null;
 }
 
-/** The toggle "DOS! with this move": shown while a legal move would leave two cards in hand;
- * disabled while the `selected` cards (how many) cannot make such a move; pressed while
- * `armed`, which it stops being when no such move is left.
+/** "DOS! with this move": shown while a move would leave two cards; disabled while the
+ * selection (`selected` cards) cannot make one; pressed (`armed`) only while one is left.
  * @param {ParsedAction[]} legal @param {number} handSize @param {number} selected
  * @param {boolean} armed */
 export function dosWithMove(legal, handSize, selected, armed) {
@@ -150,22 +148,17 @@ export function dosWithMove(legal, handSize, selected, armed) {
   };
 }
 
-/** Whether a move goes with the DOS! call: asked for (`armed`) and it leaves two cards.
- * @param {ParsedAction} action @param {number} handSize @param {boolean} armed */
+/** Whether a move carries the DOS! call. @param {ParsedAction} action
+ * @param {number} handSize @param {boolean} armed */
 export function callsDos(action, handSize, armed) {
   return armed && leftAfter(action, handSize) === 2;
 }
 
-/**
- * DOS! and Catch! (RULES.md §6, a race), from the newest state's legal actions: DOS! shows
- * while it must be called or the hand has two cards, lit while it must; one Catch! per seat
- * that can be caught now, none once the call (or another catch) has come. `pressed`: the
- * Catch! pressed and the newest version then; on that same version every catch waits (a
- * second could only be refused), and the one pressed shows pressed.
- * @param {ParsedAction[]} legal @param {number} handSize
- * @param {{seat: number, version: number | null} | null} pressed
- * @param {number | null} version
- */
+/** DOS! and Catch! (RULES.md §6) on the newest state: DOS! lit while it must be called, shown
+ * with two cards; a Catch! per seat that can be caught. On the version of the Catch! pressed,
+ * all wait and that one shows pressed.
+ * @param {ParsedAction[]} legal @param {number} handSize @param {Pressed} pressed
+ * @param {number | null} version */
 export function race(legal, handSize, pressed, version) {
   const mustCall = legal.some((a) => a.kind === "dos");
   const waiting = pressed !== null && pressed.version === version;
@@ -179,10 +172,8 @@ export function race(legal, handSize, pressed, version) {
   };
 }
 
-/** The catch a press of Catch! sends (of `seat`, or of the first seat that can be caught),
- * or null: none to make, or one already pressed on this version.
- * @param {ParsedAction[]} legal @param {number | null} seat
- * @param {{seat: number, version: number | null} | null} pressed
+/** The catch Catch! sends (of `seat`, or the first), or null (none, or pressed already).
+ * @param {ParsedAction[]} legal @param {number | null} seat @param {Pressed} pressed
  * @param {number | null} version */
 export function catchToSend(legal, seat, pressed, version) {
   const action = legal.find((a) => a.kind === "catch" && (seat === null || a.target === seat));
@@ -190,14 +181,11 @@ export function catchToSend(legal, seat, pressed, version) {
   return action;
 }
 
-/**
- * What the selected hand cards (`selected`: indexes into `hand`) make on Center Row card
- * `target`: `{match, outcomes}` (the legal match, and the outcomes its wild designations can
- * give: more than one is a question for the player), or `{hint}` (a catalog key: why not).
+/** What the selected hand cards make on Center Row card `target`: `{match, outcomes}` (more
+ * than one outcome: ask), or `{hint}` (a catalog key: why not).
  * @param {ParsedAction[]} legal @param {string[]} hand @param {number[]} selected
  * @param {number} target @param {string[]} center @param {{bonus_lay_mandatory?: unknown}} options
- * @returns {{hint: string} | {match: ParsedAction, outcomes: {bonus: boolean, text: string}[]}}
- */
+ * @returns {{hint: string} | {match: ParsedAction, outcomes: {bonus: boolean, text: string}[]}} */
 export function matchOfSelection(legal, hand, selected, target, center, options) {
   if (!selected.length) return { hint: "web.hint_select_first" };
   const match = findMatch(legal, selected.map((i) => hand[i]), target);
@@ -205,38 +193,13 @@ export function matchOfSelection(legal, hand, selected, target, center, options)
   return { match, outcomes: designationOutcomes(match, center, options) };
 }
 
-/** The lay (or place: `kind`) of the one selected card, `{action}`; `{hint}` when not one card
- * is selected; null when that card cannot go.
+/** The lay (or place) of the one selected card: `{action}`, `{hint}` unless one card is
+ * selected, null when it cannot go.
  * @param {ParsedAction[]} legal @param {string[]} hand @param {number[]} selected
- * @param {"lay" | "place"} kind
- * @returns {{hint: string} | {action: ParsedAction} | null} */
+ * @param {"lay" | "place"} kind @returns {{hint: string} | {action: ParsedAction} | null} */
 export function layOfSelection(legal, hand, selected, kind) {
   if (selected.length !== 1) return { hint: "web.hint_pick_lay" };
   const card = hand[selected[0]];
   const action = legal.find((a) => a.kind === kind && a.cards[0] === card);
   return action ? { action } : null;
-}
-
-/**
- * The Hint button (hint.js) and the host's switch that allows hints: the button shows at an
- * official table that allows hints, on one's own turn while a move of the turn is legal (not
- * only DOS! or a catch); it waits (disabled, "asking") while a hint asked is not answered.
- * The switch shows to the host of a casual official table with more than one person.
- * @param {{rules: string, hints?: boolean, rated: boolean, host: number,
- *   seats: {name: string | null, bot: string | null}[]} | null} table
- * @param {{turn: number, phase: string, legal?: string[]} | null} view
- * @param {number | null} seat @param {boolean} asking  a hint is asked and not answered
- */
-export function hintControl(table, view, seat, asking) {
-  const official = Boolean(table) && table !== null && table.rules !== "classic";
-  const mine = Boolean(view) && view !== null && seat !== null && view.turn === seat
-    && view.phase !== "over" && (view.legal || []).some((a) => !/^(\d+:|catch|dos$)/.test(a));
-  const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
-  return {
-    hidden: !(official && table !== null && table.hints && mine),
-    disabled: asking,
-    allowHidden: !(official && table !== null && !table.rated && seat !== null
-      && seat === table.host && people > 1),
-    allowed: Boolean(table && table.hints),
-  };
 }

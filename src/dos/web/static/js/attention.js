@@ -26,7 +26,7 @@ export function notifying() {
 }
 
 function setIcon(href) {
-  let link = document.querySelector("link[rel='icon']");
+  let link = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel='icon']"));
   if (!link) {
     link = document.createElement("link");
     link.rel = "icon";

@@ -38,7 +38,7 @@ export function cardOrder(text) {
   const card = parseCard(text);
   if (!card) return 1000;
   if (card.name === "DOS") return 40;
-  return ORDER.indexOf(card.colour) * 10 + RANKS.indexOf(card.rank);
+  return ORDER.indexOf(String(card.colour)) * 10 + RANKS.indexOf(card.rank);
 }
 
 export function colourName(letter) {
@@ -129,7 +129,7 @@ export function cardFace(text) {
 export function cardElement(text, { interactive = false, extraClass = "" } = {}) {
   const card = parseCard(text);
   const el = document.createElement(interactive ? "button" : "span");
-  if (interactive) el.type = "button";
+  if (interactive) /** @type {HTMLButtonElement} */ (el).type = "button";
   el.className = `card ${card ? (card.colour ? `c-${card.colour}` : "c-wild") : "c-other"}`;
   if (card && card.wild) el.classList.add("wild");
   if (extraClass) el.classList.add(...extraClass.split(" ").filter(Boolean));

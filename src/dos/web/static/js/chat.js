@@ -14,14 +14,16 @@ import { icon } from "./sound.js";
 const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
   "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z"];
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
 /** The lines a page keeps: the server's `dos.server.chat.HISTORY_MAX`. */
 const LINES_MAX = 200;
 
 // The chat panel and where it lives beside the table (a marker in the board).
+/** @type {HTMLElement | null} */
 let panel = null;
+/** @type {Comment | null} */
 let home = null;
 
 /** Puts the chat panel where it can be used: into the open dialog's `.chat-slot` (the round
@@ -30,16 +32,16 @@ let home = null;
 export function placeChat() {
   if (!panel) return;
   const dialog = $("dialog");
-  const slot = (dialog && dialog.open && dialog.querySelector(".chat-slot"))
+  const slot = (dialog && /** @type {HTMLDialogElement} */ (dialog).open && dialog.querySelector(".chat-slot"))
     || (document.body.dataset.view === "waiting" ? $("waiting-chat") : null);
   const focused = panel.contains(document.activeElement) ? document.activeElement : null;
   if (slot) {
     if (panel.parentElement !== slot) slot.append(panel);
-  } else if (home.nextSibling !== panel) home.after(panel);
+  } else if (home && home.nextSibling !== panel) home.after(panel);
   panel.dataset.place = !slot ? "table" : slot.id === "waiting-chat" ? "waiting" : "dialog";
-  const list = panel.querySelector(".chat-log");
+  const list = /** @type {HTMLElement} */ (panel.querySelector(".chat-log"));
   list.scrollTop = list.scrollHeight;  // moving it scrolled it back to the top
-  if (focused && document.contains(focused) && !focused.closest("[hidden]")) focused.focus();
+  if (focused && document.contains(focused) && !focused.closest("[hidden]")) /** @type {HTMLElement} */ (focused).focus();
 }
 
 export class Chat {
@@ -52,11 +54,11 @@ export class Chat {
     this.spectators = false;
     // The elements, held: the panel moves (placeChat), and may be out of the page a moment.
     this.el = {
-      input: $("chat-input"), sendButton: $("chat-send"), reactions: $("chat-reactions"),
-      readOnly: $("chat-read-only"), host: $("chat-host"), spectators: $("chat-spectators"),
+      input: /** @type {HTMLInputElement} */ ($("chat-input")), sendButton: /** @type {HTMLButtonElement} */ ($("chat-send")), reactions: $("chat-reactions"),
+      readOnly: $("chat-read-only"), host: $("chat-host"), spectators: /** @type {HTMLInputElement} */ ($("chat-spectators")),
       list: $("chat-log"), muted: $("chat-muted"),
     };
-    panel = this.el.list.closest(".chat-area");
+    panel = /** @type {HTMLElement} */ (this.el.list.closest(".chat-area"));
     home = document.createComment("the chat's place beside the table");
     panel.before(home);
     $("chat-form").addEventListener("submit", (event) => {
@@ -66,7 +68,7 @@ export class Chat {
       if (this.send({ type: "chat", text })) this.el.input.value = "";
     });
     this.el.spectators.addEventListener("change", (event) => {
-      this.send({ type: "chat_spectators", allowed: event.target.checked });
+      this.send({ type: "chat_spectators", allowed: /** @type {HTMLInputElement} */ (event.target).checked });
     });
     this.renderReactions();
   }
@@ -166,7 +168,7 @@ export class Chat {
         mute.dataset.seat = line.seat;
         mute.append(icon(SPEAKER_OFF[0], SPEAKER_OFF[1]));
         mute.setAttribute("aria-label", t("web.chat_mute", { name: this.author(line) }));
-        mute.title = mute.getAttribute("aria-label");
+        mute.title = mute.getAttribute("aria-label") || "";
         mute.addEventListener("click", () => this.toggleMute(line.seat));
         li.append(" ", mute);
       }

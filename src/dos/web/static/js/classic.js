@@ -9,8 +9,10 @@ import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 export class ClassicView {
   constructor(sendAction) {
@@ -19,7 +21,8 @@ export class ClassicView {
     this.reactionKey = null;
     this.reactionStart = 0;
     this.hits = 0;
-    this.reactionTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.reactionTimer = undefined;
     $("btn-draw").addEventListener("click", () => {
       if (document.body.dataset.rules === "classic") this.act("draw");
     });
@@ -33,7 +36,7 @@ export class ClassicView {
         event.preventDefault();
       } else if (/^[1-9]$/.test(key) && $("reaction-area")) {
         // The reaction test: the digit printed on a target hits it.
-        const hit = document.querySelector(`#reaction-area .reaction-target[data-number="${key}"]`);
+        const hit = /** @type {HTMLElement | null} */ (document.querySelector(`#reaction-area .reaction-target[data-number="${key}"]`));
         if (hit) hit.click();
         event.preventDefault();
       } else if (/^[1-9]$/.test(key)) {
@@ -49,7 +52,7 @@ export class ClassicView {
   }
 
   get legal() {
-    return ((this.view && this.view.legal) || []).map((text) => ({ text, ...parseAction(text) }));
+    return ((this.view && this.view.legal) || []).map((text) => parseAction(text));  // (its `text` is `text`)
   }
 
   playerName(seat) {
@@ -74,7 +77,7 @@ export class ClassicView {
     this.renderHand();
     for (const id of ["btn-lay", "btn-place", "btn-end", "btn-dos", "btn-dos-move"]) $(id).hidden = true;
     $("catch-buttons").replaceChildren();
-    $("btn-draw").disabled = !this.legal.some((a) => a.text === "draw");
+    $field("btn-draw").disabled = !this.legal.some((a) => a.text === "draw");
     $("hint").textContent = mine && view.phase !== "over" ? t("web.classic_hint") : "";
     this.renderReaction();
   }
@@ -227,7 +230,8 @@ export class ClassicView {
       area.append(button);
     });
     $("view-table").append(area);
-    area.querySelector("button").focus();
+    const first = area.querySelector("button");
+    if (first) first.focus();
     clearTimeout(this.reactionTimer);
     this.reactionTimer = setTimeout(() => this.finishReaction(), reaction.time_limit_ms + 250);
   }

@@ -13,7 +13,8 @@ const SAME = { expired_token: "bad_token", bad_seat: "bad_request", notation: "b
   bad_message: "bad_request", no_game: "not_found" };
 
 /** Words for a refusal `{code, key, params}` (a WebSocket `error`) or `{code, status}` (an
- * HTTP answer): the catalog's, in the page's language, else a generic translated text. */
+ * HTTP answer): the catalog's, in the page's language, else a generic translated text.
+ * @param {{code?: string | null, key?: string | null, params?: unknown, status?: number}} [refusal] */
 export function errorText({ code, key, params, status } = {}) {
   if (key && has(key)) return t("web.error_refused", { reason: tWords({ key, params }) });
   if (code === "stale") return t("web.error_stale");

@@ -9,9 +9,9 @@
 // this module (and css/review.css) with the first table that allows hints.
 
 import { t, tWords } from "./i18n.js";
-import { hintControl } from "./actions.js";
+import { hintControl } from "./hintstate.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The styles of this module, added to the page once (not in the first load). */
@@ -73,7 +73,7 @@ export class HintControl {
       this.asked = null;
       this.stale = false;
     }
-    const state = hintControl(table, view, seat, this.asked !== null);  // actions.js
+    const state = hintControl(table, view, seat, this.asked !== null);  // hintstate.js
     this.button.textContent = this.asked !== null && !this.hint ? t("web.hint_asking") : t("web.hint_button");
     this.button.disabled = state.disabled;
     this.button.hidden = state.hidden;
@@ -139,7 +139,7 @@ export class HintControl {
     this.box.dataset.action = hint.action;  // the suggestion in notation (for tools, tests)
     const left = [...hint.cards];
     for (const el of document.querySelectorAll("#hand button.card")) {
-      const at = left.indexOf(el.dataset.card.split("=")[0]);
+      const at = left.indexOf(String(/** @type {HTMLElement} */ (el).dataset.card).split("=")[0]);
       if (at >= 0) {
         left.splice(at, 1);
         el.classList.add("hinted");

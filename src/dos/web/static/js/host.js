@@ -14,7 +14,7 @@
 import { t } from "./i18n.js";
 import { seatText } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 function button(label, onClick, { secondary = true, id = null } = {}) {
@@ -32,7 +32,7 @@ function person(seat) {
 }
 
 /** The host's buttons for one seat between games (none for the host's own seat). */
-function seatControls(table, seat, me, send, levels) {
+function seatControls(_table, seat, me, send, levels) {
   const box = document.createElement("span");
   box.className = "host-controls";
   const label = seatText(seat, seat.seat);
@@ -75,7 +75,7 @@ function seatControls(table, seat, me, send, levels) {
 export function renderWaiting(table, me, send, levels) {
   if (me === null || me !== table.host) return;
   for (const li of $("seat-list").querySelectorAll("li[data-seat]")) {
-    const seat = table.seats[Number(li.dataset.seat)];
+    const seat = table.seats[Number(/** @type {HTMLElement} */ (li).dataset.seat)];
     if (seat) li.append(seatControls(table, seat, me, send, levels));
   }
 }

@@ -11,7 +11,9 @@ export const LANG_NAMES = {
 };
 
 let current = "en";
+/** @type {{[key: string]: string}} */
 let texts = {};
+/** @type {{[key: string]: string}} */
 let fallback = {};
 const listeners = new Set();
 const parts = new Set();  // namespaces loaded on demand (loadPart), again with each language
@@ -47,7 +49,7 @@ export async function loadPart(ns) {
 /** The language to start with: the saved choice, else the browser's, else English. */
 export function preferredLang() {
   const saved = localStorage.getItem("dos.lang");
-  if (LANGS.includes(saved)) return saved;
+  if (saved && LANGS.includes(saved)) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).slice(0, 2).toLowerCase();
     if (LANGS.includes(base)) return base;
@@ -101,16 +103,20 @@ function missing(key) {
   return key;
 }
 
-/** The CLDR plural category of `count` in `code` ("one", "few", "other"...). */
+/** The CLDR plural category of `count` in `code` ("one", "few", "other"...).
+ * @param {number | string} count @param {string} [code] */
 export function pluralCategory(count, code = current) {
   if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
   return pluralRules.get(code).select(Number(count));
 }
 
 /** The counted text `key` in the form for `count` (`key#<category>`, else `key#other`; in
- * English if the language lacks it), its `{placeholders}` filled from `params`. */
+ * English if the language lacks it), its `{placeholders}` filled from `params`.
+ * @param {string} key @param {number | string} count @param {{[name: string]: unknown}} [params] */
 export function tn(key, count, params = {}) {
-  for (const [catalog, code] of [[texts, current], [fallback, "en"]]) {
+  /** @type {[{[key: string]: string}, string][]} */
+  const catalogs = [[texts, current], [fallback, "en"]];
+  for (const [catalog, code] of catalogs) {
     for (const form of [`${key}#${pluralCategory(count, code)}`, `${key}#other`]) {
       if (form in catalog) return t(form, params);
     }
@@ -140,9 +146,13 @@ export function tFirst(keys, params = {}) {
 /** Fills every `data-i18n` (text), `data-i18n-label` (aria-label and title) and
  * `data-i18n-aria` (aria-label only) element. */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
-  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) {
+    el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria));
+  }
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-label]"))) {
     const label = t(el.dataset.i18nLabel);
     el.setAttribute("aria-label", label);
     el.title = label;

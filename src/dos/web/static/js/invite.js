@@ -7,7 +7,7 @@
 import { t } from "./i18n.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 export class Invite {

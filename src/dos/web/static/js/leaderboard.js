@@ -13,8 +13,10 @@
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { storedName } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const SVG = "http://www.w3.org/2000/svg";
 const PAGE = 50;
 const SEATS = [2, 3, 4];
@@ -22,6 +24,8 @@ const RULES = ["official", "classic"];
 
 const BOARDS = ["people", "bots"];
 
+/** The board or player page shown, as the address says it.
+ * @type {{board: string, rules: string, players: number, offset: number, player: string | null}} */
 let state = { board: "people", rules: "official", players: 2, offset: 0, player: null };
 let board = null;
 let page = null;
@@ -91,8 +95,8 @@ async function getJson(url) {
 
 async function loadBoard() {
   const query = new URLSearchParams({
-    rules: state.rules, players: state.players, offset: state.offset, limit: PAGE,
-    board: state.board,
+    rules: state.rules, players: String(state.players), offset: String(state.offset),
+    limit: String(PAGE), board: state.board,
   });
   try {
     board = await getJson(`/api/leaderboard?${query}`);
@@ -107,9 +111,9 @@ async function loadBoard() {
 function renderBoard() {
   $("board-view").hidden = false;
   $("player-view").hidden = true;
-  $("board-kind").value = state.board;
-  $("board-rules").value = state.rules;
-  $("board-players").value = String(state.players);
+  $field("board-kind").value = state.board;
+  $field("board-rules").value = state.rules;
+  $field("board-players").value = String(state.players);
   $("board-caption").textContent = t(state.board === "bots" ? "rank.caption_bots" : "rank.caption", {
     rules: rulesName(state.rules), players: state.players,
   });
@@ -146,8 +150,8 @@ function renderBoard() {
   $("board-range").textContent = entries.length
     ? t("rank.range", { first: state.offset + 1, last: state.offset + entries.length, total })
     : "";
-  $("board-prev").disabled = state.offset === 0;
-  $("board-next").disabled = state.offset + entries.length >= total;
+  $field("board-prev").disabled = state.offset === 0;
+  $field("board-next").disabled = state.offset + entries.length >= total;
   document.title = `${t("rank.title")} · DOS`;
 }
 
@@ -155,7 +159,7 @@ function renderBoard() {
 
 async function loadPlayer() {
   try {
-    page = await getJson(`/api/players/${encodeURIComponent(state.player)}`);
+    page = await getJson(`/api/players/${encodeURIComponent(String(state.player))}`);
     showError(null);
   } catch {
     page = undefined;
@@ -183,7 +187,7 @@ function renderPlayer() {
 
   const ratings = $("player-ratings");
   ratings.replaceChildren();
-  const series = $("plot-series");
+  const series = /** @type {HTMLSelectElement} */ ($("plot-series"));
   const chosen = series.value;
   series.replaceChildren();
   for (const rating of page.ratings) {
@@ -278,7 +282,7 @@ export function plot(points, width = 640, height = 260) {
 }
 
 function renderPlot() {
-  const [rules, players] = ($("plot-series").value || "").split("/");
+  const [rules, players] = ($field("plot-series").value || "").split("/");
   const points = page.history.filter((p) => p.rules === rules && String(p.players) === players);
   const label = t("rank.plot_label", { rules: rulesName(rules), players });
   const svg = plot(points);
@@ -312,8 +316,8 @@ function readAddress() {
   const players = Number(query.get("players"));
   const board = query.get("board");
   state = {
-    board: BOARDS.includes(board) ? board : "people",
-    rules: RULES.includes(rules) ? rules : "official",
+    board: board !== null && BOARDS.includes(board) ? board : "people",
+    rules: rules !== null && RULES.includes(rules) ? rules : "official",
     players: SEATS.includes(players) ? players : 2,
     offset: Math.max(0, Number(query.get("offset")) || 0),
     player: query.get("player"),
@@ -323,7 +327,7 @@ function readAddress() {
 /** How many players each board of `kind` (people or bots) lists, in the order of `boards`. */
 function totalsOf(kind, boards) {
   return Promise.all(boards.map(({ rules, players }) => {
-    const query = new URLSearchParams({ rules, players, limit: 1, board: kind });
+    const query = new URLSearchParams({ rules, players: String(players), limit: "1", board: kind });
     return getJson(`/api/leaderboard?${query}`).then((b) => (b ? b.total : 0), () => 0);
   }));
 }
@@ -331,6 +335,7 @@ function totalsOf(kind, boards) {
 /** The board to open on: the player's own (where they are listed, the one with the most
  * games; the bots' board for an AI), else the people's board with the most players, else the
  * bots' board with the most, else the first. */
+/** @returns {Promise<{board: string, rules: string, players: number}>} */
 async function pickBoard() {
   const me = myId();
   const boards = RULES.flatMap((rules) => SEATS.map((players) => ({ rules, players })));
@@ -344,7 +349,9 @@ async function pickBoard() {
     const best = listed.reduce((a, b) => (b.games > a.games ? b : a));
     return { board: mine.ai ? "bots" : "people", rules: best.rules, players: best.players };
   }
-  for (const [kind, counts] of [["people", totals], ["bots", null]]) {
+  /** @type {[string, number[] | null][]} */
+  const kinds = [["people", totals], ["bots", null]];
+  for (const [kind, counts] of kinds) {
     const found = counts || await totalsOf(kind, boards);
     const fullest = found.indexOf(Math.max(...found));
     if (found[fullest] > 0) return { board: kind, ...boards[fullest] };
@@ -359,9 +366,9 @@ async function openBoard() {
 }
 
 function go() {
-  const query = new URLSearchParams({ rules: state.rules, players: state.players });
+  const query = new URLSearchParams({ rules: state.rules, players: String(state.players) });
   if (state.board !== "people") query.set("board", state.board);
-  if (state.offset) query.set("offset", state.offset);
+  if (state.offset) query.set("offset", String(state.offset));
   history.pushState(null, "", `/leaderboard?${query}`);
   loadBoard();
 }
@@ -372,7 +379,7 @@ function render() {
 }
 
 async function start() {
-  const select = $("lang-select");
+  const select = /** @type {HTMLSelectElement} */ ($("lang-select"));
   for (const code of LANGS) {
     const option = document.createElement("option");
     option.value = code;
@@ -384,7 +391,7 @@ async function start() {
     select.value = code;
     if (loaded) render();
   });
-  const seats = $("board-players");
+  const seats = $field("board-players");
   for (const count of SEATS) {
     const option = document.createElement("option");
     option.value = String(count);
@@ -394,7 +401,7 @@ async function start() {
   $("board-form").addEventListener("submit", (event) => {
     event.preventDefault();
     state = {
-      ...state, board: $("board-kind").value, rules: $("board-rules").value,
+      ...state, board: $field("board-kind").value, rules: $field("board-rules").value,
       players: Number(seats.value), offset: 0,
     };
     go();

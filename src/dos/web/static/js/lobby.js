@@ -8,8 +8,10 @@ import * as session from "./session.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 async function api(method, path, body) {
   let response;
@@ -31,7 +33,7 @@ async function api(method, path, body) {
   if (!response.ok) {
     // The player's words for the refusal, never the server's English; its code for programs.
     const error = new Error(errorText({ code: codeOf(data), status: response.status }));
-    error.code = codeOf(data);
+    /** @type {{code?: string, status?: number}} */ (error).code = codeOf(data);
     throw error;
   }
   return data;
@@ -48,7 +50,7 @@ export function codeFrom(text) {
 }
 
 function playerName() {
-  const name = $("player-name").value.trim();
+  const name = $field("player-name").value.trim();
   if (!name) {
     $("player-name").focus();
     throw new Error(t("web.error_name_needed"));
@@ -68,7 +70,7 @@ const LAST_LEVEL = "dos.lobby.level";
 function seatsFromForm(form) {
   const seats = Number(form.seats.value);
   const bots = Math.min(Number(form.bots.value), seats - 1);
-  const levels = [...document.querySelectorAll("#bot-levels select")].map((s) => s.value);
+  const levels = [...document.querySelectorAll("#bot-levels select")].map((s) => /** @type {HTMLSelectElement} */ (s).value);
   return [...Array(seats - bots).fill(null), ...levels.slice(0, bots)];
 }
 
@@ -96,15 +98,15 @@ export class Lobby {
     this.onSeated = onSeated;
     this.onError = onError;
     this.onStarted = onStarted;
-    $("player-name").value = session.name();
-    $("player-name").addEventListener("change", () => session.setName($("player-name").value.trim()));
-    $("create-form").addEventListener("submit", (event) => {
+    $field("player-name").value = session.name();
+    $("player-name").addEventListener("change", () => session.setName($field("player-name").value.trim()));
+    /** @type {HTMLFormElement} */ ($("create-form")).addEventListener("submit", (event) => {
       event.preventDefault();
       this.create();
     });
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      this.join(codeFrom($("join-code").value));
+      this.join(codeFrom($field("join-code").value));
     });
     $("create-rules").addEventListener("change", () => this.syncForm());
     $("create-seats").addEventListener("input", () => this.syncForm());
@@ -119,12 +121,12 @@ export class Lobby {
   async loadInfo() {
     try {
       const info = await getJSON("/api/info");
-      const rules = $("create-rules");
+      const rules = /** @type {HTMLSelectElement} */ ($("create-rules"));
       for (const option of [...rules.options]) option.hidden = !info.rules.includes(option.value);
       this.levelsByRules = info.levels_by_rules || { official: info.levels };
       if (info.seats && info.seats.length) {
-        $("create-seats").min = Math.min(...info.seats);
-        $("create-seats").max = Math.max(...info.seats);
+        $field("create-seats").min = String(Math.min(...info.seats));
+        $field("create-seats").max = String(Math.max(...info.seats));
       }
       this.syncForm();
     } catch {
@@ -133,10 +135,12 @@ export class Lobby {
   }
 
   syncForm() {
-    const form = $("create-form");
-    form.querySelector(".options-official").hidden = form.rules.value !== "official";
-    form.querySelector(".options-classic").hidden = form.rules.value !== "classic";
-    $("create-target").closest("label").hidden = form.rules.value !== "official";
+    const form = /** @type {HTMLFormElement} */ ($("create-form"));
+    /** @param {string} selector */
+    const part = (selector) => /** @type {HTMLElement} */ (form.querySelector(selector));
+    part(".options-official").hidden = form.rules.value !== "official";
+    part(".options-classic").hidden = form.rules.value !== "classic";
+    /** @type {HTMLElement} */ ($("create-target").closest("label")).hidden = form.rules.value !== "official";
     const seats = Number(form.seats.value) || 2;
     form.bots.max = Math.max(0, seats - 1);
     if (Number(form.bots.value) > seats - 1) form.bots.value = seats - 1;
@@ -145,14 +149,14 @@ export class Lobby {
 
   /** The bot levels of the rule set chosen in the form, easiest first. */
   allowedLevels() {
-    return this.levelsByRules[$("create-form").rules.value] || LEVELS;
+    return this.levelsByRules[/** @type {HTMLFormElement} */ ($("create-form")).rules.value] || LEVELS;
   }
 
   /** One level menu per bot seat (the bots take the last seats), each level's strength in
    * words under it. */
   renderBotLevels(seats, bots) {
     const allowed = this.allowedLevels();
-    const rules = $("create-form").rules.value;
+    const rules = /** @type {HTMLFormElement} */ ($("create-form")).rules.value;
     const box = $("bot-levels");
     box.replaceChildren();
     for (let i = 0; i < bots; i++) {
@@ -184,9 +188,10 @@ export class Lobby {
   }
 
   async create() {
-    const form = $("create-form");
+    const form = /** @type {HTMLFormElement} */ ($("create-form"));
     try {
       const turnSeconds = Number(form.turn_seconds.value);
+      /** @type {import("./protocol").CreateTable} */
       const body = {
         name: playerName(),
         rules: form.rules.value,
@@ -204,7 +209,7 @@ export class Lobby {
       session.saveGrant(grant);
       this.onSeated(grant);
     } catch (error) {
-      this.onError(error.message);
+      this.onError(/** @type {Error} */ (error).message);
     }
   }
 
@@ -221,8 +226,8 @@ export class Lobby {
       session.saveGrant(grant);
       this.onSeated(grant);
     } catch (error) {
-      if (error.code === "started" && this.onStarted) this.onStarted(code);
-      else this.onError(error.message);
+      if (/** @type {{code?: string, status?: number}} */ (error).code === "started" && this.onStarted) this.onStarted(code);
+      else this.onError(/** @type {Error} */ (error).message);
     }
   }
 
@@ -253,7 +258,7 @@ export class Lobby {
         list.append(li);
       }
     } catch (error) {
-      this.onError(error.message);
+      this.onError(/** @type {Error} */ (error).message);
     }
   }
 
@@ -261,7 +266,7 @@ export class Lobby {
   renderWaiting(table, mySeat) {
     $("waiting-code").textContent = table.code;
     const link = `${location.origin}/t/${table.code}`;
-    $("invite-link").href = link;
+    /** @type {HTMLAnchorElement} */ ($("invite-link")).href = link;
     $("invite-link").textContent = link;
     $("waiting-rules").textContent = t("web.waiting_rules", {
       rules: t(`web.rules_${table.rules}`),

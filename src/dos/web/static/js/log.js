@@ -24,7 +24,7 @@ function numbersOf(card) {
   const c = parseCard(card);
   if (!c) return [];
   if (c.wild && c.name !== "DOS") return c.designation ? [Number(c.designation)] : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-  return [c.number];
+  return c.number === null ? [] : [c.number];
 }
 
 /** The match's cards with the designations the engine would show (best colour result). */
@@ -73,7 +73,7 @@ export function describe(text, seat, before, names, rules = "official") {
       const cards = labels.length === 2
         ? t("game.cards_pair", { first: labels[0], second: labels[1] }) : labels[0];
       const colour = bonusColour(action.cards, target);
-      const targetName = parseCard(target) && parseCard(target).name === "DOS" && colour
+      const targetName = parseCard(target)?.name === "DOS" && colour
         ? cardLabel(`DOS=${colour}`) : cardLabel(target);
       return t("game.log_match", { player, cards, target: targetName, kind: t(matchKind(action.cards, target)) });
     }

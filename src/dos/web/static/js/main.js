@@ -25,10 +25,14 @@ import { seatName, seatLevel, seatText } from "./seats.js";
 import { Invite } from "./invite.js";
 import { TutorialOffer, markFinished } from "./newcomer.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const VIEWS = ["lobby", "waiting", "table", "replay", "rules", "learn"];
 
+/** @typedef {import("./protocol").TableInfo} TableInfo */
+/** @typedef {import("./view").View} View */
+
+/** @type {import("./view").App} */
 const app = {
   code: null,
   seat: null,
@@ -51,21 +55,35 @@ const app = {
   autostart: null,  // the code of a table to start once it shows (Play now)
 };
 
+/** @type {TableView | import("./classic.js").ClassicView} */
 let tableView;
+/** @type {TableView} */
 let officialView;
+/** @type {import("./hint.js").HintControl | null} */
 let hints = null;  // hint.js, loaded with the first table that allows hints
+/** @type {Promise<void> | null} */
 let hintsLoading = null;
+/** @type {import("./classic.js").ClassicView | null} */
 let classicView = null;
+/** @type {Promise<void> | null} */
 let classicLoading = null;
+/** @type {Lobby} */
 let lobby;
+/** @type {import("./replay.js").ReplayView | null} */
 let replayView = null;
+/** @type {Promise<import("./replay.js").ReplayView> | null} */
 let replayLoading = null;
+/** @type {Invite} */
 let invite;
+/** @type {Chat} */
 let chat;
+/** @type {PlayNow} */
 let playNow;
-let learnView;  // a promise of the tutorial's view, once opened
+/** @type {Promise<import("./tutorial.js").LearnView> | null} */
+let learnView = null;  // a promise of the tutorial's view, once opened
 
-/** Sends a message on the table's connection; whether it went. */
+/** Sends a message on the table's connection; whether it went.
+ * @param {import("./protocol").ClientMessage} message */
 function send(message) {
   return Boolean(app.conn && app.conn.send(message));
 }
@@ -105,9 +123,10 @@ function focusView(name) {
   if (app.shown !== name || isOpen()) return;
   const active = document.activeElement;
   if (active && active !== document.body && $(`view-${name}`).contains(active)) return;
+  /** @type {HTMLElement | null} */
   let target = null;
   if (name === "waiting") target = $("start-button").hidden ? $("waiting-title") : $("start-button");
-  else if (name === "table") target = document.querySelector("#hand button.card") || $("table-title");
+  else if (name === "table") target = /** @type {HTMLElement | null} */ (document.querySelector("#hand button.card")) || $("table-title");
   else if (name === "rules") target = $("rules-title");
   if (target) target.focus();
 }
@@ -122,7 +141,7 @@ function closeRules() {
   if (app.shown !== "rules") return;
   const back = app.rulesOpener;
   showView(app.beforeRules, { focus: !(back && document.contains(back)) });
-  if (back && document.contains(back) && !back.closest("[hidden]")) back.focus();
+  if (back && document.contains(back) && !back.closest("[hidden]")) /** @type {HTMLElement} */ (back).focus();
   else focusView(app.shown);
 }
 
@@ -131,7 +150,7 @@ function closeRules() {
  * kept for after it, it would mislead). Any other (the chat's, which goes along into the
  * dialog) shows in the open dialog. */
 function showError(message, { game = false } = {}) {
-  const dialog = $("dialog");
+  const dialog = /** @type {HTMLDialogElement} */ ($("dialog"));
   if (dialog.open && game) return;
   const banner = $("error-banner");
   const home = dialog.open ? dialog : $("main");
@@ -159,7 +178,7 @@ function addLog(text, kind = "") {
   if (kind) li.className = kind;
   const log = $("log");
   log.append(li);
-  while (log.children.length > 500) log.firstElementChild.remove();
+  while (log.firstElementChild && log.children.length > 500) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -190,7 +209,7 @@ function logStep(action, seat, before, after, known = null) {
   const drawn = !own ? [] : known || newCards(before, after);
   if (drawn.length) {
     addLog(t("game.log_draw_seen", { player: names()[seat], card: drawn.map(cardLabel).join(", ") }), "mine");
-  } else addLog(describe(action, seat, before, names(), app.table.rules));
+  } else addLog(describe(action, seat, before, names(), app.table ? app.table.rules : "official"));
   if (!before) return;
   if (before.bonuses && before.bonuses.double > 0 && after.turn !== before.turn) {
     addLog(t("game.log_bonus_draw"));  // RULES.md §4.3: the others draw as the turn ends
@@ -228,9 +247,9 @@ function model() {
     })),
     deadline: app.deadline,
     timerSeat: app.timerSeat,
-    timerPhase: app.timerPhase,
+    timerPhase: app.timerPhase ?? null,
     latest: () => pacer.latest,  // the newest state received (the race is decided on it)
-    receivedAt: app.receivedAt,  // when the state on show arrived (performance.now())
+    receivedAt: app.receivedAt ?? null,  // when the state on show arrived (performance.now())
   };
 }
 
@@ -268,7 +287,7 @@ function renderTable() {
   body.seat = String(app.seat);
   const me = app.seat !== null && app.table.seats[app.seat];
   $("back-button").hidden = !(me && me.away);
-  document.querySelector(".hand-area").hidden = app.seat === null;  // a spectator has no hand
+  /** @type {HTMLElement} */ (document.querySelector(".hand-area")).hidden = app.seat === null;  // a spectator has no hand
   $("watching-note").hidden = app.seat !== null;
   const over = app.view.phase === "over" || app.table.status === "finished";
   $("over-actions").hidden = !over;
@@ -277,7 +296,7 @@ function renderTable() {
   $("btn-replay").hidden = app.table.game_id === null || app.table.game_id === undefined;
   $("leave-table").hidden = app.seat === null || over;  // after a game: the button below
   host.renderTable(app.table, app.seat, send, tableLevels());
-  tableView = app.table.rules === "classic" ? classicView : officialView;
+  tableView = app.table.rules === "classic" && classicView ? classicView : officialView;
   body.rules = app.table.rules;
   tableView.render(model());
   if (hints) hints.render(app.table, app.view, app.version, app.seat);
@@ -292,26 +311,27 @@ function renderTable() {
 }
 
 function maybeShowEnd() {
-  const view = app.view;
+  const table = /** @type {TableInfo} */ (app.table);  // called with a table on show
+  const view = /** @type {View} */ (app.view);
   const results = view.round_results || [];
-  const over = view.phase === "over" || app.table.status === "finished";
-  if (over && app.overShownFor !== app.table.game) {
-    app.overShownFor = app.table.game;
+  const over = view.phase === "over" || table.status === "finished";
+  if (over && app.overShownFor !== table.game) {
+    app.overShownFor = table.game;
     if (app.seat !== null) markFinished();  // a player's first game is over: no more newcomer
     app.roundsShown = results.length;
-    const scores = view.scores;
+    const scores = view.scores || [];
     const winner = view.winner ?? scores.indexOf(Math.max(...scores));
     showGameOver({
       winner,
       scores,
       names: names(),
-      isHost: app.seat === app.table.host,
-      canReplay: app.table.game_id !== null && app.table.game_id !== undefined,
+      isHost: app.seat === table.host,
+      canReplay: table.game_id !== null && table.game_id !== undefined,
       lastRound: results[results.length - 1],
       results,
     }).then((choice) => {
-      if (choice === "rematch") app.conn.send({ type: "rematch" });
-      else if (choice === "replay") openReplay(app.table.game_id);
+      if (choice === "rematch") send({ type: "rematch" });
+      else if (choice === "replay") openReplay(/** @type {TableInfo} */ (app.table).game_id);
       else if (choice === "lobby") leaveSeat();
     });
     return;
@@ -324,19 +344,21 @@ function maybeShowEnd() {
 
 /** The last round's summary; the next round waits until this player continues (`pause`). */
 function openRoundSummary() {
-  const results = app.view.round_results || [];
+  const view = /** @type {View} */ (app.view);
+  const results = view.round_results || [];
   if (!results.length) return;
-  showRound(results[results.length - 1], names(), app.view.scores, results).then(() => {
-    if (app.conn && app.seat !== null) app.conn.send({ type: "continue" });
+  showRound(results[results.length - 1], names(), view.scores, results).then(() => {
+    if (app.conn && app.seat !== null) send({ type: "continue" });
   });
   app.pause.render();
 }
 
 /** The end of a classic game: the ranking (RULES.md §9). */
 function maybeShowRanking() {
-  const view = app.view;
-  if (view.phase !== "over" || app.overShownFor === app.table.game) return;
-  app.overShownFor = app.table.game;
+  const table = /** @type {TableInfo} */ (app.table);  // called with a table on show
+  const view = /** @type {View} */ (app.view);
+  if (view.phase !== "over" || app.overShownFor === table.game) return;
+  app.overShownFor = table.game;
   if (app.seat !== null) markFinished();
   const list = document.createElement("ol");
   for (const seat of view.ranking || []) {
@@ -344,11 +366,11 @@ function maybeShowRanking() {
     li.textContent = names()[seat];
     list.append(li);
   }
-  showGameOver({ winner: null, names: names(), isHost: app.seat === app.table.host,
-    canReplay: app.table.game_id !== null && app.table.game_id !== undefined, ranking: list })
+  showGameOver({ winner: null, names: names(), isHost: app.seat === table.host,
+    canReplay: table.game_id !== null && table.game_id !== undefined, ranking: list })
     .then((choice) => {
-      if (choice === "rematch") app.conn.send({ type: "rematch" });
-      else if (choice === "replay") openReplay(app.table.game_id);
+      if (choice === "rematch") send({ type: "rematch" });
+      else if (choice === "replay") openReplay(/** @type {TableInfo} */ (app.table).game_id);
       else if (choice === "lobby") leaveSeat();
     });
 }
@@ -470,7 +492,7 @@ function apply(message) {
     case "table": {
       const wasLobby = app.table && app.table.status === "lobby";
       app.table = message.table;
-      if (wasLobby && app.table.status !== "lobby" && !app.view) app.conn.send({ type: "sync" });
+      if (wasLobby && message.table.status !== "lobby" && !app.view) send({ type: "sync" });
       renderTable();
       break;
     }
@@ -496,15 +518,15 @@ function apply(message) {
       break;
     case "timer":
       setTimer(message);
-      if (app.view && tableView === (app.table.rules === "classic" ? classicView : officialView)) {
+      if (app.view && app.table && tableView === (app.table.rules === "classic" ? classicView : officialView)) {
         tableView.model = model();
         tableView.renderTimer();
       }
       break;
     case "error":
       if (app.catches.has(message.id)) {  // a catch that came too late: said in the log too
-        const caught = names()[app.catches.get(message.id)];
-        addLog(t("web.log_catch_late", { player: names()[app.seat], caught }), "mine");
+        const caught = names()[app.catches.get(message.id) ?? -1];
+        addLog(t("web.log_catch_late", { player: names()[app.seat ?? -1], caught }), "mine");
         sound.play("late");
         app.catches.delete(message.id);
       }
@@ -601,12 +623,13 @@ function leaveTable() {
 function versionFor(text) {
   const latest = pacer.latest;
   const legal = (latest && latest.view && latest.view.legal) || [];
-  return legal.includes(text) ? latest.version : app.version;
+  return latest && legal.includes(text) ? latest.version : app.version;
 }
 
 /** Sends one action; `dos`: call DOS! with it (docs/protocol.md, Actions). */
 function sendAction(text, dos = false) {
   const id = `a${++app.actionCount}`;
+  /** @type {import("./protocol").ActionMessage} */
   const message = { type: "action", action: text, version: versionFor(text), id };
   if (dos) message.dos = true;
   if (!app.conn || !app.conn.send(message)) {
@@ -661,7 +684,7 @@ async function openReplay(gameId, step = 0) {
     await (await loadReplay()).load(gameId, names(), step);
     $("replay-next").focus();
   } catch (error) {
-    showError(error.message);
+    showError(/** @type {Error} */ (error).message);
     showView(app.table ? "table" : "lobby");
   }
 }
@@ -685,7 +708,7 @@ async function openLearn() {
     });
     await (await learnView).open();
   } catch (error) {
-    showError(error.message);
+    showError(/** @type {Error} */ (error).message);
   }
 }
 
@@ -708,9 +731,9 @@ function route() {
     }
     showView("lobby");
     $("create-form").hidden = true;  // a join link: just a name and Join (or Watch)
-    $("join-code").value = code;
+    /** @type {HTMLInputElement} */ ($("join-code")).value = code;
     invite.show(code);  // who invites, the rules, the seats; a started game: watch it
-    ($("player-name").value ? $("join-button") : $("player-name")).focus();
+    (/** @type {HTMLInputElement} */ ($("player-name")).value ? $("join-button") : $("player-name")).focus();
     return;
   }
   if (app.conn) leaveTable();
@@ -731,7 +754,7 @@ function rerender() {
 }
 
 async function boot() {
-  const select = $("lang-select");
+  const select = /** @type {HTMLSelectElement} */ ($("lang-select"));
   for (const code of LANGS) {
     const option = document.createElement("option");
     option.value = code;
@@ -791,7 +814,7 @@ async function boot() {
   account.start();
 
   $("watch-button").addEventListener("click", () => {
-    const code = codeFrom($("join-code").value);
+    const code = codeFrom(/** @type {HTMLInputElement} */ ($("join-code")).value);
     if (code) enterTable(code);
     else $("join-code").focus();
   });
@@ -799,10 +822,10 @@ async function boot() {
   $("leave-button").addEventListener("click", leaveSeat);
   $("leave-table").addEventListener("click", leaveSeat);
   $("btn-rematch").addEventListener("click", () => app.conn && app.conn.send({ type: "rematch" }));
-  $("btn-replay").addEventListener("click", () => openReplay(app.table.game_id));
+  $("btn-replay").addEventListener("click", () => openReplay(app.table && app.table.game_id));
   $("btn-lobby").addEventListener("click", leaveSeat);
   $("back-button").addEventListener("click", () => app.conn && app.conn.send({ type: "back" }));
-  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite-link").href));
+  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(/** @type {HTMLAnchorElement} */ ($("invite-link")).href));
   $("nav-rules").addEventListener("click", () => {
     if (app.shown !== "rules") {
       app.beforeRules = app.shown;

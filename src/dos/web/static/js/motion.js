@@ -9,6 +9,9 @@
 
 import { cardElement } from "./cards.js";
 
+/** A server message as the Pacer hands it on: stamped with when it arrived.
+ * @typedef {import("./protocol").ServerMessage & {receivedAt?: number}} Arrived */
+
 export const PACE_MS = 600;
 /** How long a card flies. */
 export const FLIGHT_MS = 420;
@@ -17,6 +20,7 @@ export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** @param {number} ms @returns {Promise<void>} */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -30,21 +34,30 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   reaction test) does not wait: it is shown at once, with every message before it.
  */
 export class Pacer {
+  /** @param {{show: (message: Arrived) => boolean, received?: (message: Arrived) => void,
+   *   urgent?: (message: Arrived) => boolean}} handlers */
   constructor({ show, received = () => {}, urgent = () => false }) {
     this.show = show;
     this.received = received;
     this.urgent = urgent;
+    /** @type {Arrived[]} */
     this.inbox = [];
+    /** @type {Set<Arrived>} */
     this.rush = new Set();  // urgent messages still in the inbox
     this.draining = false;
     this.nextAt = 0;  // when the next message may be shown
+    /** @type {(() => void) | null} */
     this.wake = null;  // ends the wait now
+    /** @type {import("./view").Received | null} the newest `state` or `update` */
     this.latest = null;
   }
 
+  /** @param {Arrived} message */
   push(message) {
     message.receivedAt = performance.now();
-    if (message.type === "state" || message.type === "update") this.latest = message;
+    if (message.type === "state" || message.type === "update") {
+      this.latest = /** @type {import("./view").Received} */ (/** @type {unknown} */ (message));
+    }
     this.received(message);
     this.inbox.push(message);
     if (this.urgent(message)) {
@@ -63,9 +76,10 @@ export class Pacer {
     if (this.wake) this.wake();
   }
 
+  /** @param {number} ms @returns {Promise<void>} */
   pause(ms) {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.wake(), ms);
+      const timer = setTimeout(() => this.wake && this.wake(), ms);
       this.wake = () => {
         clearTimeout(timer);
         this.wake = null;
@@ -83,7 +97,7 @@ export class Pacer {
           await this.pause(wait);
           continue;  // woken early (an urgent message, a reset): look again
         }
-        const message = this.inbox.shift();
+        const message = /** @type {Arrived} */ (this.inbox.shift());
         this.rush.delete(message);
         const paced = this.show(message);
         this.nextAt = paced && !reducedMotion() ? performance.now() + PACE_MS : 0;
@@ -94,11 +108,13 @@ export class Pacer {
   }
 }
 
+/** @param {DOMRect} rect */
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** A copy of `card` flies from element `from` to element `to` (both as they are now). */
+/** A copy of `card` flies from element `from` to element `to` (both as they are now).
+ * @param {string} card @param {Element | null} from @param {Element | null} to */
 export function flyCard(card, from, to) {
   if (reducedMotion() || !from || !to) return;
   const a = from.getBoundingClientRect();

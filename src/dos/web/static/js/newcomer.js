@@ -7,7 +7,7 @@
 import { t, has } from "./i18n.js";
 import * as session from "./session.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const OFFER = "dos.guide.offer";  // "dismissed" or "followed": the offer is answered
 const FINISHED = "dos.guide.finished";  // "1": this browser's player finished a game
@@ -83,11 +83,13 @@ export class TutorialOffer {
       if (shown) shown.remove();
       return;
     }
-    const box = shown || this.build();
-    box.querySelector("h3").textContent = t("guide.offer_title");
-    box.querySelector("p").textContent = t("guide.offer_text");
-    box.querySelector("a").textContent = t("guide.offer_start");
-    box.querySelector("button").textContent = t("guide.offer_dismiss");
+    const box = /** @type {HTMLElement} */ (shown || this.build());
+    /** @param {string} selector */
+    const part = (selector) => /** @type {HTMLElement} */ (box.querySelector(selector));
+    part("h3").textContent = t("guide.offer_title");
+    part("p").textContent = t("guide.offer_text");
+    part("a").textContent = t("guide.offer_start");
+    part("button").textContent = t("guide.offer_dismiss");
   }
 
   build() {

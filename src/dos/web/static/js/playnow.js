@@ -11,8 +11,10 @@ import { postJSON } from "./lobby.js";
 import * as session from "./session.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const LEVEL = "dos.play_now.level";
 const PLAYERS = "dos.play_now.players";
 
@@ -22,12 +24,12 @@ export class PlayNow {
     this.onSeated = onSeated;
     this.onError = onError;
     this.levels = ["easy", "medium", "hard", "expert"];
-    $("play-now-players").value = localStorage.getItem(PLAYERS) || "2";
+    $field("play-now-players").value = localStorage.getItem(PLAYERS) || "2";
     $("play-now-level").addEventListener("change", () => {
-      localStorage.setItem(LEVEL, $("play-now-level").value);
+      localStorage.setItem(LEVEL, $field("play-now-level").value);
       this.describe();
     });
-    $("play-now-players").addEventListener("change", () => localStorage.setItem(PLAYERS, $("play-now-players").value));
+    $("play-now-players").addEventListener("change", () => localStorage.setItem(PLAYERS, $field("play-now-players").value));
     $("play-now-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.play();
@@ -43,7 +45,7 @@ export class PlayNow {
 
   /** The level menu, in the page's language. */
   render() {
-    const select = $("play-now-level");
+    const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
     const wanted = select.value || defaultLevel(this.levels, LEVEL);
     select.replaceChildren();
     for (const level of this.levels) {
@@ -58,16 +60,16 @@ export class PlayNow {
 
   /** The chosen level's strength in words, under the menu. */
   describe() {
-    const select = $("play-now-level");
+    const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
     describeLevel(select, select.closest("label"), "play-now-level-words");
   }
 
   async play() {
-    const level = $("play-now-level").value;
-    const players = Number($("play-now-players").value) || 2;
+    const level = $field("play-now-level").value;
+    const players = Number($field("play-now-players").value) || 2;
     // One click: a player who has not typed a name plays under the catalog's guest name.
-    const name = $("player-name").value.trim() || session.name() || t("web.guest_name");
-    $("play-now-button").disabled = true;
+    const name = $field("player-name").value.trim() || session.name() || t("web.guest_name");
+    $field("play-now-button").disabled = true;
     try {
       const grant = await postJSON("/api/tables", {
         name,
@@ -79,9 +81,9 @@ export class PlayNow {
       session.saveGrant(grant);
       this.onSeated(grant, { start: true });
     } catch (error) {
-      this.onError(error.message);
+      this.onError(/** @type {Error} */ (error).message);
     } finally {
-      $("play-now-button").disabled = false;
+      $field("play-now-button").disabled = false;
     }
   }
 }

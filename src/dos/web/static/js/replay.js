@@ -11,8 +11,10 @@ import { errorText, codeOf } from "./errors.js";
 import { icon } from "./sound.js";
 import { storedName } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 const AUTOPLAY_MS = 900;
 const PLAY = "M8 5v14l11-7z";
 const PAUSE = "M6 5h4v14H6zm8 0h4v14h-4z";
@@ -28,18 +30,20 @@ export class ReplayView {
     this.frames = [];
     this.step = 0;
     this.wanted = 0;
+    /** @type {{step: number, done: boolean} | null} */
     this.copied = null;  // {step, done}: the moment whose link was copied last
     $("replay-first").addEventListener("click", () => this.go(0));
     $("replay-prev").addEventListener("click", () => this.go(this.step - 1));
     $("replay-next").addEventListener("click", () => this.go(this.step + 1));
     $("replay-last").addEventListener("click", () => this.go(this.last()));
-    $("replay-slider").addEventListener("input", (event) => this.go(Number(event.target.value)));
+    $("replay-slider").addEventListener("input", (event) => this.go(Number(/** @type {HTMLInputElement} */ (event.target).value)));
     $("replay-play").addEventListener("click", () => this.setPlaying(!this.timer));
     $("replay-copy").addEventListener("click", () => this.copyLink());
     $("replay-close").addEventListener("click", () => {
       this.setPlaying(false);
       onClose();
     });
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
     this.showPlaying();
     this.review = null;  // the game's review, below the board: review.js, loaded with a replay
@@ -80,7 +84,7 @@ export class ReplayView {
     const first = await this.fetchPage(gameId, 0);
     this.replay = { ...first, gameId, frames: undefined };
     this.replay.players = first.players.map((player, seat) => names[seat] ?? storedName(player, seat));
-    $("replay-slider").max = this.last();
+    $field("replay-slider").max = String(this.last());
     if (!this.review) {
       const { ReviewPanel } = await import("./review.js");
       this.review = new ReviewPanel(this);
@@ -91,7 +95,7 @@ export class ReplayView {
 
   /** Autoplay on or off: a step every AUTOPLAY_MS, until the last step (or the view closes). */
   setPlaying(on) {
-    clearInterval(this.timer);
+    clearInterval(this.timer ?? undefined);
     this.timer = null;
     if (on && this.replay) {
       if (this.step >= this.last()) this.go(0);  // played to the end: from the deal again
@@ -114,7 +118,7 @@ export class ReplayView {
   async copyLink() {
     if (!this.replay) return;
     const link = momentLink(this.replay.gameId, this.step);
-    const field = $("replay-link");
+    const field = $field("replay-link");
     field.value = link;
     this.copied = { step: this.step, done: false };
     this.showCopied();
@@ -130,9 +134,10 @@ export class ReplayView {
 
   /** The link and "Link copied." show while the step they are about shows. */
   showCopied() {
-    const here = Boolean(this.copied) && this.copied.step === this.step;
+    const copied = this.copied;
+    const here = copied !== null && copied.step === this.step;
     $("replay-link-box").hidden = !here;
-    $("replay-copied").hidden = !(here && this.copied.done);
+    $("replay-copied").hidden = !(copied !== null && here && copied.done);
   }
 
   /** Shows `step`, fetching the pages it needs (the frame and the one before it). */
@@ -146,13 +151,13 @@ export class ReplayView {
       try {
         await this.fetchPage(this.replay.gameId, offset);
       } catch (error) {
-        $("replay-action").textContent = error.message;
+        $("replay-action").textContent = /** @type {Error} */ (error).message;
         return;
       }
     }
     if (this.wanted !== wanted) return;  // a later step was asked for meanwhile
     this.step = wanted;
-    $("replay-slider").value = this.step;
+    $field("replay-slider").value = String(this.step);
     this.render();
   }
 

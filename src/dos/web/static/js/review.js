@@ -14,7 +14,7 @@
 import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The styles of this module, added to the page once (not in the first load). */
@@ -61,6 +61,19 @@ export class ReviewPanel {
     this.state = null;  // the latest state read: {status, done, total}
     this.token = 0;  // changes with each game or request: an older poll stops
     addStyle();
+    // The panel's elements, made by build():
+    /** @type {HTMLElement} */ this.panel;
+    /** @type {HTMLHeadingElement} */ this.title;
+    /** @type {HTMLLabelElement} */ this.seatLabel;
+    /** @type {HTMLSpanElement} */ this.seatText;
+    /** @type {HTMLSelectElement} */ this.select;
+    /** @type {HTMLButtonElement} */ this.button;
+    /** @type {HTMLParagraphElement} */ this.status;
+    /** @type {HTMLProgressElement} */ this.progress;
+    /** @type {HTMLDivElement} */ this.graph;
+    /** @type {HTMLParagraphElement} */ this.here;
+    /** @type {HTMLHeadingElement} */ this.listTitle;
+    /** @type {HTMLOListElement} */ this.list;
     this.build();
   }
 
@@ -292,7 +305,7 @@ export class ReviewPanel {
     const hand = document.querySelectorAll("#replay-board .replay-hands > li")[this.seat];
     const left = [...cards];
     for (const el of hand ? hand.querySelectorAll(".card") : []) {
-      const at = left.indexOf(el.dataset.card);
+      const at = left.indexOf(String(/** @type {HTMLElement} */ (el).dataset.card));
       if (at >= 0) {
         left.splice(at, 1);
         el.classList.add("better");

@@ -156,7 +156,7 @@ export function exampleFigure(example) {
 }
 
 export function renderRules() {
-  const body = document.getElementById("rules-body");
+  const body = /** @type {HTMLElement} */ (document.getElementById("rules-body"));
   body.replaceChildren();
   const intro = document.createElement("p");
   intro.className = "learn-intro";

@@ -10,8 +10,7 @@ const KEY = "dos.sound";
 /** @type {AudioContext | null} */
 let context = null;
 
-/** Each sound's tones: [frequency, start, length, oscillator type].
- * @type {{[kind: string]: [number, number, number, OscillatorType][]}} */
+/** @type {{[kind: string]: [number, number, number, OscillatorType][]}} */
 const TONES = {
   play: [[660, 0, 0.08, "triangle"]],
   draw: [[330, 0, 0.1, "sine"]],
@@ -45,13 +44,9 @@ function audio() {
 /** @param {View} view */
 const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
 
-/**
- * The sound of an update (`action`, in notation): the move, and what it brought, from the
- * view before it and after it as this page's `seat` sees it: a round's end, then DOS!, a
- * catch, this seat's turn come, a draw, cards played; null for none.
- * @param {string} action @param {View | null} before @param {View | null} after
- * @param {number | null} seat @param {string} rules  the table's rule set
- */
+/** An update's sound (null: none): a round's end, DOS!, a catch, this `seat`'s turn, a draw,
+ * cards played. @param {string} action @param {View | null} before @param {View | null} after
+ * @param {number | null} seat @param {string} rules */
 export function soundOf(action, before, after, seat, rules) {
   if (!after) return null;
   const text = String(action).replace(/^\d+:\s*/, "");

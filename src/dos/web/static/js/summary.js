@@ -94,6 +94,8 @@ function withChat(shown) {
   return shown;
 }
 
+/** @param {import("./view").RoundResult} result @param {string[]} names
+ * @param {number[] | undefined} scores @param {import("./view").RoundResult[]} [results] */
 export function showRound(result, names, scores, results = [result]) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
@@ -108,14 +110,18 @@ export function showRound(result, names, scores, results = [result]) {
     { cancellable: false, kind: "round" }));
 }
 
-/** Game over: the winner, the scores; rematch (host), replay, back to the lobby. */
+/** Game over: the winner, the scores; rematch (host), replay, back to the lobby.
+ * @param {{winner: number | null, scores?: number[], names: string[], isHost: boolean,
+ *   canReplay: boolean, lastRound?: import("./view").RoundResult, ranking?: HTMLElement,
+ *   results?: import("./view").RoundResult[]}} game */
 export function showGameOver({ winner, scores, names, isHost, canReplay, lastRound, ranking, results }) {
   const body = document.createElement("div");
   const intro = document.createElement("p");
   intro.className = "winner-line";
   if (ranking) body.append(ranking);
   else {
-    intro.textContent = t("game.log_game_won", { player: names[winner], points: scores[winner] });
+    const seat = winner ?? -1;  // (a ranking is given when there is no winner)
+    intro.textContent = t("game.log_game_won", { player: names[seat], points: (scores || [])[seat] });
     body.append(intro);
   }
   if (lastRound) body.append(roundTable(lastRound, names, scores));

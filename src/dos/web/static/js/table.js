@@ -12,7 +12,7 @@ import { ask, moveBody } from "./dialog.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** A button of the page by id. @param {string} id */
 const $button = (id) => /** @type {HTMLButtonElement} */ ($(id));

@@ -10,13 +10,13 @@ import { cardElement, cardLabel } from "./cards.js";
 import { describe } from "./log.js";
 import { errorText, codeOf } from "./errors.js";
 
-/** An element of the page by id (index.html has them all). @param {string} id */
+/** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const STORE = "dos.learn";
 const STYLE = "/static/css/tutorial.css";
 
 // The tutorial's looks come with it: the lobby's first visit loads neither.
-if (!document.querySelector(`link[href="${STYLE}"]`)) {
+if (!/** @type {HTMLElement | null} */ (document.querySelector(`link[href="${STYLE}"]`))) {
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = STYLE;
@@ -201,8 +201,8 @@ export class LearnView {
   focusWork() {
     if (!this.shown || !this.answer) return;
     const next = !$("learn-finished").hidden && (!$("learn-next").hidden ? $("learn-next") : $("learn-play"));
-    const target = next || document.querySelector("#learn-hand .lit, #learn-actions .lit, #learn-catches .lit")
-      || document.querySelector("#learn-hand button.card") || $("learn-lesson-title");
+    const target = next || /** @type {HTMLElement | null} */ (document.querySelector("#learn-hand .lit, #learn-actions .lit, #learn-catches .lit"))
+      || /** @type {HTMLElement | null} */ (document.querySelector("#learn-hand button.card")) || $("learn-lesson-title");
     if (target) target.focus();
   }
 
@@ -214,7 +214,7 @@ export class LearnView {
   render() {
     const body = $("learn-body");
     if (!body) return;
-    for (const node of document.querySelectorAll("#view-learn [data-i18n-key]")) node.textContent = t(node.dataset.i18nKey);
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#view-learn [data-i18n-key]"))) node.textContent = t(node.dataset.i18nKey);
     $("learn-intro").textContent = t("learn.intro");
     $("learn-lessons-title").textContent = t("learn.lessons");
     this.renderLessons();
@@ -347,7 +347,7 @@ export class LearnView {
     const finished = answer.status === "finished";
     for (const [id, kind] of [["learn-draw", "draw"], ["learn-lay", "lay"], ["learn-place", "place"],
       ["learn-end", "end"], ["learn-dos", "dos"]]) {
-      const b = $(id);
+      const b = /** @type {HTMLButtonElement} */ ($(id));
       b.disabled = finished;
       b.classList.toggle("lit", lit.has(kind));
       b.classList.toggle("urgent", lit.has(kind) && kind === "dos");
@@ -406,7 +406,7 @@ export class LearnView {
   layOrPlace(kind) {
     if (this.selected.length !== 1) {
       $("learn-hint").textContent = t("web.hint_pick_lay");
-      const first = document.querySelector("#learn-hand .lit") || $("learn-hand-0");
+      const first = /** @type {HTMLElement | null} */ (document.querySelector("#learn-hand .lit")) || $("learn-hand-0");
       if (first) first.focus();
       return;
     }
@@ -428,7 +428,7 @@ export class LearnView {
         handled();
       }
     } else if (key === "t") {
-      const first = document.querySelector("#learn-center .lit") || $("learn-center-0");
+      const first = /** @type {HTMLElement | null} */ (document.querySelector("#learn-center .lit")) || $("learn-center-0");
       if (first) first.focus();
       handled();
     } else if (key === "d") { this.send("draw"); handled(); }
@@ -437,7 +437,7 @@ export class LearnView {
     else if (key === "e") { this.send("end"); handled(); }
     else if (key === "s") { this.send("dos"); handled(); }
     else if (key === "c") {
-      const first = document.querySelector("#learn-catches button");
+      const first = /** @type {HTMLElement | null} */ (document.querySelector("#learn-catches button"));
       if (first) first.click();
       handled();
     } else if (key === "escape") {
@@ -448,8 +448,8 @@ export class LearnView {
       const active = document.activeElement;
       const row = active && active.closest ? active.closest("#learn-hand, #learn-center") : null;
       if (row) {
-        const cards = [...row.querySelectorAll("button.card")];
-        const at = cards.indexOf(active) + (key === "arrowright" ? 1 : -1);
+        const cards = [.../** @type {NodeListOf<HTMLElement>} */ (row.querySelectorAll("button.card"))];
+        const at = cards.indexOf(/** @type {HTMLElement} */ (active)) + (key === "arrowright" ? 1 : -1);
         if (cards[at]) cards[at].focus();
         handled();
       }

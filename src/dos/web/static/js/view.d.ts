@@ -114,3 +114,30 @@ export interface TableModel {
   latest: () => Received | null;
   receivedAt: number | null;
 }
+
+/** The page's state in main.js: the table this seat is at, and the game as it knows it. */
+export interface App {
+  code: string | null;
+  seat: number | null;
+  conn: import("./net.js").Connection | null;
+  table: import("./protocol").TableInfo | null;
+  view: View | null;
+  version: number;
+  history: string[];
+  /** When the turn timer runs out (Date.now() milliseconds). */
+  deadline: number | null;
+  timerSeat: number | null;
+  timerPhase?: string | null;
+  shown: string;
+  beforeRules: string;
+  rulesOpener: Element | null;
+  overShownFor: number | null;
+  roundsShown: number;
+  actionCount: number;
+  /** The catches sent and not yet answered: action id -> the seat caught. */
+  catches: Map<string | null | undefined, number>;
+  receivedAt: number | null | undefined;
+  pause: import("./pause.js").Pause;
+  /** The code of a table to start once it shows (Play now). */
+  autostart: string | null;
+}

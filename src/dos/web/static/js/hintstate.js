@@ -1,0 +1,27 @@
+// @ts-check
+// The Hint button's state (hint.js), decided without the page: a pure function, with node
+// tests (tests/js/actions.test.js). Loaded with hint.js, not in the page's first load.
+
+/**
+ * The Hint button (hint.js) and the host's switch that allows hints: the button shows at an
+ * official table that allows hints, on one's own turn while a move of the turn is legal (not
+ * only DOS! or a catch); it waits (disabled, "asking") while a hint asked is not answered.
+ * The switch shows to the host of a casual official table with more than one person.
+ * @param {{rules: string, hints?: boolean, rated: boolean, host: number,
+ *   seats: {name: string | null, bot: string | null}[]} | null} table
+ * @param {{turn: number, phase: string, legal?: string[]} | null} view
+ * @param {number | null} seat @param {boolean} asking  a hint is asked and not answered
+ */
+export function hintControl(table, view, seat, asking) {
+  const official = Boolean(table) && table !== null && table.rules !== "classic";
+  const mine = Boolean(view) && view !== null && seat !== null && view.turn === seat
+    && view.phase !== "over" && (view.legal || []).some((a) => !/^(\d+:|catch|dos$)/.test(a));
+  const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
+  return {
+    hidden: !(official && table !== null && table.hints && mine),
+    disabled: asking,
+    allowHidden: !(official && table !== null && !table.rated && seat !== null
+      && seat === table.host && people > 1),
+    allowed: Boolean(table && table.hints),
+  };
+}
