@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: setup system-packages run test lint lint-js test-js types precompile pytest-needs pytest bench clean
+.PHONY: setup system-packages run test lint lint-js test-js types precompile pytest-needs pytest flake-hunt bench clean
 
 setup: $(VENV)/.synced
 
@@ -51,7 +51,8 @@ test-js: node_modules/.installed
 types: setup
 	$(BIN)/mypy
 
-# axe-core for the accessibility tests, from the npm registry as package-lock.json pins it.
+# The node packages (package-lock.json): axe-core for the accessibility tests, TypeScript and
+# ESLint for lint-js.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
@@ -75,8 +76,16 @@ pytest: pytest-needs
 # The type check keeps one core busy: the fast core compiles and the suite's needs install
 # on the other meanwhile; then the suite.
 test: lint
-	$(MAKE) --no-print-directory -j3 types precompile pytest-needs
+	$(MAKE) --no-print-directory -j3 types precompile pytest-needs test-js
 	$(MAKE) --no-print-directory pytest
+
+# The flake hunt: tests/web, tests/server and tests/cluster ROUNDS times, each round under
+# another deal seed and order of the tests; each failure is printed with the seeds that
+# reproduce it (scripts/flake_hunt.py). SEED=N repeats a hunt.
+ROUNDS ?= 3
+flake-hunt: pytest-needs precompile
+	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/python scripts/flake_hunt.py --rounds $(ROUNDS) \
+		--workers $(PYTEST_WORKERS) $(if $(SEED),--seed $(SEED))
 
 # The peers live in the `bench` dependency group only; the next `make setup` drops them again.
 bench: | $(UV)

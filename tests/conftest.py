@@ -115,6 +115,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         Path(log).write_text("".join(process.output), encoding="utf-8")
 
 
+@pytest.fixture(scope="session")
+def random_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server like ``server`` that deals at random: for the tests of rated tables, since a
+    seeded server's games are never rated (``dos.server.deals``). Its tests must not depend
+    on how a deal falls."""
+    from server.support import ServerProcess, running
+
+    data = tmp_path_factory.mktemp("random")
+    with running(ServerProcess(data, None, "--grace", "3600", seeded=False)) as process:
+        yield process
+
+
 @pytest.fixture(scope="module")
 def standin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server of one module's own whose stand-ins play 0.2 s after their player left (the

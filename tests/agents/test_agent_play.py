@@ -34,11 +34,12 @@ def _seat(url: str, token: str, **params: Any) -> dict[str, Any]:
 
 
 def test_your_bot_plays_a_rated_game_and_its_view_is_the_engines(
-    agent_server: ServerProcess, tmp_path: Path
+    random_server: ServerProcess, tmp_path: Path
 ) -> None:
     """A whole rated game (target 100) against ``easy``: the bot's player is one AI player,
     and the view the API gives its seat at the end rebuilds into exactly the engine's view of
     the recorded game's last position."""
+    agent_server = random_server  # rated games: a seeded server rates none
     identity = tmp_path / "shedder.token"
     lines: list[str] = []
     grant, outcomes = agent_play(

@@ -67,8 +67,9 @@ def _get(url: str, path: str, **params: Any) -> dict[str, Any]:
 
 
 async def test_an_sdk_client_keeps_one_ai_identity_over_three_rated_tables(
-    agent_server: ServerProcess,
+    random_server: ServerProcess,
 ) -> None:
+    agent_server = random_server  # rated tables: a seeded server rates none
     async with (
         streamable_http_client(f"{agent_server.url}/mcp") as (read, write),
         ClientSession(read, write) as session,

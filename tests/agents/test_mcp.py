@@ -132,7 +132,8 @@ async def test_an_mcp_client_plays_a_whole_game_over_streamable_http(
         assert tables is not None and "tables" in tables
 
 
-async def test_an_mcp_client_plays_a_whole_game_over_stdio(agent_server: ServerProcess) -> None:
+async def test_an_mcp_client_plays_a_whole_game_over_stdio(random_server: ServerProcess) -> None:
+    agent_server = random_server  # a rated table: a seeded server rates none
     command = StdioServerParameters(
         command=sys.executable, args=["-m", "dos", "mcp", "--server", agent_server.url]
     )
@@ -190,10 +191,11 @@ async def test_the_tools_describe_their_parameters_and_answer_structured_content
 
 
 async def test_an_agent_keeps_one_player_across_tables_and_plays_casual_by_default(
-    agent_server: ServerProcess,
+    random_server: ServerProcess,
 ) -> None:
     """The ``player_token`` of a grant, passed back, keeps the agent one player (one id on the
     leaderboard); a table made over MCP is casual unless asked to be rated."""
+    agent_server = random_server  # a rated table: a seeded server rates none
     lobby = create_table(agent_server.url, name="Host", seats=[None, None])
     async with (
         streamable_http_client(f"{agent_server.url}/mcp") as (read, write),

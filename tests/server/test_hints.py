@@ -128,10 +128,11 @@ async def test_a_hint_at_a_casual_table_is_the_experts_action(
 
 
 @pytest.mark.asyncio
-async def test_no_hint_at_a_rated_table(hinting: ServerProcess, loopback: str) -> None:
-    grant = create_table(hinting.url, seats=[None, "easy"], rated=True)
+async def test_no_hint_at_a_rated_table(random_server: ServerProcess, loopback: str) -> None:
+    # A seeded server's tables are never rated: this one deals at random.
+    grant = create_table(random_server.url, seats=[None, "easy"], rated=True)
     assert grant["table"]["hints"] is False
-    ada = await WsPlayer(hinting.ws_url, grant["code"], grant["token"], loopback).connect()
+    ada = await WsPlayer(random_server.ws_url, grant["code"], grant["token"], loopback).connect()
     await ada.send({"type": "start"})
     await ada.expect("state")
     await _my_turn(ada)

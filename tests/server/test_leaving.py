@@ -5,11 +5,19 @@ out of a game they are losing is rated all the same."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import httpx
 import pytest
 
-from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
+from server.support import (
+    TIMEOUT,
+    ServerProcess,
+    WsPlayer,
+    create_table,
+    join_table,
+    running,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -63,9 +71,14 @@ async def test_a_leaver_of_an_untimed_game_gets_a_stand_in(server: ServerProcess
     await bob.close()
 
 
-async def test_walking_out_of_a_losing_game_does_not_save_the_rating(
-    server: ServerProcess,
-) -> None:
+async def test_walking_out_of_a_losing_game_does_not_save_the_rating(tmp_path: Path) -> None:
+    # Stand-ins 0.2 s after a player left, at a rated table: a server that deals at random,
+    # since a seeded server rates none.
+    with running(ServerProcess(tmp_path, None, "--grace", "0.2", seeded=False)) as server:
+        await _walk_out(server)
+
+
+async def _walk_out(server: ServerProcess) -> None:
     grant = create_table(
         server.url, seats=[None, "easy"], options={"target_score": 100}, rated=True
     )
