@@ -32,11 +32,19 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-async def tick(clock: ManualClock, seconds: float) -> None:
-    """Moves the clock ``seconds`` once the renewal task sleeps on it (after its round trip
-    to Redis)."""
-    await asyncio.wait_for(clock.waiting(), TIMEOUT)
-    await clock.advance(seconds)
+async def tick(clock: ManualClock, renewal: LeaseRenewal) -> None:
+    """Moves the clock by the renewal's period once the renewal task sleeps on it again
+    (after its round trip to Redis), unless it has reported the lease lost by then."""
+    sleeping = asyncio.ensure_future(clock.waiting())
+    lost = asyncio.ensure_future(renewal.lost.wait())
+    done, pending = await asyncio.wait(
+        {sleeping, lost}, timeout=TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+    )
+    for task in pending:
+        task.cancel()
+    assert done, "the renewal task neither slept again nor reported the lease lost"
+    if not renewal.lost.is_set():
+        await clock.advance(renewal.every)
 
 
 async def until_lost(clock: ManualClock, renewal: LeaseRenewal) -> None:
@@ -44,7 +52,7 @@ async def until_lost(clock: ManualClock, renewal: LeaseRenewal) -> None:
     for _ in range(1000):
         if renewal.lost.is_set():
             return
-        await tick(clock, renewal.every)
+        await tick(clock, renewal)
     raise AssertionError("the lease was never reported lost")
 
 
@@ -155,7 +163,7 @@ async def test_the_renewal_task_keeps_a_lease_past_its_ttl(
     await a.acquire()
     async with LeaseRenewal(a) as renewal:
         for _ in range(7):  # 7 renewals, a second apart: two TTLs and more
-            await tick(clock, renewal.every)
+            await tick(clock, renewal)
         assert clock.monotonic() > 2 * a.ttl
         assert not renewal.lost.is_set()
         assert a.held
