@@ -9,6 +9,7 @@ import { icon as svgIcon } from "./sound.js";
 const BELL = "M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.8V3h-3v1.2A7 7 0 0 0 5 11v5l-2 2v1h18v-1z";
 const SLASH = "M3.3 2 22 20.7 20.7 22 2 3.3z";
 
+/** @param {string} fill @param {string} ring */
 const icon = (fill, ring) => "data:image/svg+xml," + encodeURIComponent(
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="${fill}" stroke="${ring}" stroke-width="3"/><text x="16" y="21" font-size="14" font-family="sans-serif" font-weight="700" text-anchor="middle" fill="#000">D</text></svg>`);
 
@@ -25,6 +26,7 @@ export function notifying() {
     && localStorage.getItem(CHOICE) !== "off";
 }
 
+/** @param {string} href */
 function setIcon(href) {
   let link = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel='icon']"));
   if (!link) {
@@ -35,7 +37,7 @@ function setIcon(href) {
   if (link.href !== href) link.href = href;
 }
 
-/** Called after each render: whether it is this player's turn now. */
+/** Called after each render: whether it is this player's turn now. @param {boolean} myTurn */
 export function turnChanged(myTurn) {
   document.title = myTurn ? `● ${t("web.your_turn")} · DOS` : "DOS";
   setIcon(myTurn ? ICON_TURN : ICON_IDLE);
@@ -50,7 +52,8 @@ export function turnChanged(myTurn) {
 }
 
 /** The bell, a toggle: on, it asks the browser for notifications the first time; on or off,
- * the choice is remembered. Blocked by the browser, it says where to allow them. */
+ * the choice is remembered. Blocked by the browser, it says where to allow them.
+ * @param {HTMLElement} button @param {() => string} label */
 export function bindNotifyButton(button, label) {
   const show = () => {
     const supported = "Notification" in window;

@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 
+/** @type {Record<string, {name: string, symbol: string}>} */
 export const COLOURS = {
   B: { name: "blue", symbol: "●" },
   G: { name: "green", symbol: "▲" },
@@ -13,7 +14,8 @@ export const COLOURS = {
 const ORDER = "BGRY";
 const RANKS = ["1", "3", "4", "5", "6", "7", "8", "9", "10", "#"];
 
-/** {colour: "R"|null, rank: "7"|"#"|"DOS", number: 7|null, wild, designation} or null. */
+/** {colour: "R"|null, rank: "7"|"#"|"DOS", number: 7|null, wild, designation} or null.
+ * @param {string} text */
 export function parseCard(text) {
   const [name, designation = null] = String(text).trim().toUpperCase().split("=");
   if (name === "DOS") {
@@ -33,7 +35,7 @@ export function parseCard(text) {
   return { name, colour: m[1], rank: m[2], number: wild ? null : Number(m[2]), wild, designation };
 }
 
-/** Engine order of card types (blue, green, red, yellow; 1, 3-10, #; DOS last). */
+/** Engine order of card types (blue, green, red, yellow; 1, 3-10, #; DOS last). @param {string} text */
 export function cardOrder(text) {
   const card = parseCard(text);
   if (!card) return 1000;
@@ -41,11 +43,12 @@ export function cardOrder(text) {
   return ORDER.indexOf(String(card.colour)) * 10 + RANKS.indexOf(card.rank);
 }
 
+/** @param {string} letter */
 export function colourName(letter) {
   return t(`game.colour_${COLOURS[letter].name}`);
 }
 
-/** The card in words, for screen readers and the log: "red 7", "Wild DOS as red". */
+/** The card in words, for screen readers and the log: "red 7", "Wild DOS as red". @param {string} text */
 export function cardLabel(text) {
   const card = parseCard(text);
   if (!card) return String(text);
@@ -55,24 +58,27 @@ export function cardLabel(text) {
       ? t("game.wild_dos_as", { colour: colourName(card.designation) })
       : t("game.wild_dos");
   }
-  const colour = COLOURS[card.colour].name;
+  const colour = COLOURS[String(card.colour)].name;
   if (!card.wild) return t(`game.card_${colour}`, { number: card.number });
   const name = t(`game.wild_number_${colour}`);
   return card.designation ? t("game.wild_number_as", { card: name, number: card.designation }) : name;
 }
 
+/** @type {Record<string, string>} */
 const CLASSIC_KEYS = { S: "web.classic_skip", R: "web.classic_reverse", "+2": "web.classic_draw_two" };
+/** @type {Record<string, string>} */
 const CLASSIC_SIGNS = { S: "⊘", R: "⇄", "+2": "+2", W: "W", "+4": "+4", 0: "0" };
 
+/** @param {import("./view").Card} card */
 function classicLabel(card) {
   if (card.name === "W") return t("web.classic_wild");
   if (card.name === "W+4") return t("web.classic_wild_four");
-  const colour = COLOURS[card.colour].name;
+  const colour = COLOURS[String(card.colour)].name;
   if (card.rank === "0") return t(`game.card_${colour}`, { number: 0 });
-  return t(CLASSIC_KEYS[card.rank], { colour: colourName(card.colour) });
+  return t(CLASSIC_KEYS[card.rank], { colour: colourName(String(card.colour)) });
 }
 
-/** The face of a card: symbol and letter in a corner, its rank large. */
+/** The face of a card: symbol and letter in a corner, its rank large. @param {string} text */
 export function cardFace(text) {
   const card = parseCard(text);
   const face = document.createElement("span");
@@ -108,12 +114,12 @@ export function cardFace(text) {
     word.textContent = "DOS";
     face.append(corner, rank, word);
   } else {
-    corner.textContent = `${COLOURS[card.colour].symbol}${card.colour}`;
+    corner.textContent = `${COLOURS[String(card.colour)].symbol}${card.colour}`;
     rank.textContent = card.classic ? CLASSIC_SIGNS[card.rank] : card.rank;
     if (rank.textContent.length > 1) rank.classList.add("long");
     const foot = document.createElement("span");
     foot.className = "corner foot";
-    foot.textContent = COLOURS[card.colour].symbol;
+    foot.textContent = COLOURS[String(card.colour)].symbol;
     face.append(corner, rank, foot);
   }
   if (card.designation) {
@@ -125,7 +131,7 @@ export function cardFace(text) {
   return face;
 }
 
-/** A card element: a button when `interactive`, else a plain item. */
+/** A card element: a button when `interactive`, else a plain item. @param {string} text */
 export function cardElement(text, { interactive = false, extraClass = "" } = {}) {
   const card = parseCard(text);
   const el = document.createElement(interactive ? "button" : "span");
@@ -140,7 +146,7 @@ export function cardElement(text, { interactive = false, extraClass = "" } = {})
   return el;
 }
 
-/** Points a card left in hand scores (RULES.md §7). */
+/** Points a card left in hand scores (RULES.md §7). @param {string} text */
 export function cardPoints(text) {
   const card = parseCard(text);
   if (!card) return 0;

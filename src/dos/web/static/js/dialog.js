@@ -12,6 +12,7 @@ const dialog = () => /** @type {HTMLDialogElement} */ ($("dialog"));
 let current = null; // the open dialog's {resolve, returnFocus}
 let listening = false;
 
+/** @param {unknown} value */
 function finish(value) {
   const d = dialog();
   const entry = current;

@@ -5,6 +5,7 @@
 // as Intl.PluralRules names them; Welsh has six, Japanese one), and `tn` picks the form.
 
 export const LANGS = ["en", "fr", "de", "it", "nl", "cy", "ja"];
+/** @type {Record<string, string>} */
 export const LANG_NAMES = {
   en: "English", fr: "Français", de: "Deutsch", it: "Italiano",
   nl: "Nederlands", cy: "Cymraeg", ja: "日本語",
@@ -15,16 +16,20 @@ let current = "en";
 let texts = {};
 /** @type {{[key: string]: string}} */
 let fallback = {};
+/** @type {Set<(code: string) => void>} */
 const listeners = new Set();
+/** @type {Set<string>} */
 const parts = new Set();  // namespaces loaded on demand (loadPart), again with each language
 
+/** @param {string} url */
 async function fetchTexts(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`catalog ${url}: HTTP ${response.status}`);
   return response.json();
 }
 
-/** The page's texts of `lang` (what its first load needs), with the parts loaded so far. */
+/** The page's texts of `lang` (what its first load needs), with the parts loaded so far.
+ * @param {string} lang */
 async function fetchCatalog(lang) {
   const [page, ...more] = await Promise.all([
     fetchTexts(`/api/i18n/${lang}`),
@@ -34,7 +39,7 @@ async function fetchCatalog(lang) {
 }
 
 /** Loads the namespace `ns` that the first load leaves out (the tutorial's `learn`), in the
- * page's language and English; kept through a change of language. */
+ * page's language and English; kept through a change of language. @param {string} ns */
 export async function loadPart(ns) {
   if (parts.has(ns)) return;
   const [english, own] = await Promise.all([
@@ -61,7 +66,7 @@ export function lang() {
   return current;
 }
 
-/** Loads `code`'s catalog (and English beneath it), then re-labels the page. */
+/** Loads `code`'s catalog (and English beneath it), then re-labels the page. @param {string} code */
 export async function setLang(code) {
   if (!LANGS.includes(code)) code = "en";
   if (!Object.keys(fallback).length) fallback = await fetchCatalog("en");
@@ -73,15 +78,18 @@ export async function setLang(code) {
   for (const listener of listeners) listener(code);
 }
 
+/** @param {(code: string) => void} listener */
 export function onLangChange(listener) {
   listeners.add(listener);
 }
 
+/** @param {string} key */
 export function has(key) {
   return key in texts || key in fallback;
 }
 
-/** The text `key` with its `{placeholders}` filled from `params`. */
+/** The text `key` with its `{placeholders}` filled from `params`.
+ * @param {string} key @param {{[name: string]: unknown}} [params] */
 export function t(key, params = {}) {
   let template = texts[key] ?? fallback[key];
   if (template === undefined) return missing(key);
@@ -91,10 +99,11 @@ export function t(key, params = {}) {
 
 const pluralRules = new Map();
 
+/** @type {Set<string>} */
 const reported = new Set();
 
 /** A text the loaded catalogs lack: said once on the console (the page's tests fail on it),
- * and shown as its key rather than as nothing. */
+ * and shown as its key rather than as nothing. @param {string} key */
 function missing(key) {
   if (Object.keys(fallback).length && !reported.has(key)) {
     reported.add(key);
@@ -125,19 +134,23 @@ export function tn(key, count, params = {}) {
 }
 
 /** Server-sent words `{key, params}` in the page's language: a param that is itself such
- * an object (a card's name) is filled the same way, a list of them is joined with ", ". */
+ * an object (a card's name) is filled the same way, a list of them is joined with ", ".
+ * @param {import("./view").Words} words */
 export function tWords(words) {
+  /** @param {any} value JSON @returns {any} */
   const fill = (value) => {
     if (Array.isArray(value)) return value.map(fill).join(", ");
     if (value && typeof value === "object") return tWords(value);
     return value;
   };
+  /** @type {{[name: string]: unknown}} */
   const params = {};
   for (const [name, value] of Object.entries(words.params || {})) params[name] = fill(value);
   return t(words.key, params);
 }
 
-/** The first of `keys` the catalog has, filled from `params` (for optional shared keys). */
+/** The first of `keys` the catalog has, filled from `params` (for optional shared keys).
+ * @param {string[]} keys @param {{[name: string]: unknown}} [params] */
 export function tFirst(keys, params = {}) {
   for (const key of keys) if (has(key)) return t(key, params);
   return keys[keys.length - 1];
@@ -147,13 +160,13 @@ export function tFirst(keys, params = {}) {
  * `data-i18n-aria` (aria-label only) element. */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) {
-    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n);
+    el.textContent = t(/** @type {string} */ (/** @type {HTMLElement} */ (el).dataset.i18n));
   }
   for (const el of root.querySelectorAll("[data-i18n-aria]")) {
-    el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria));
+    el.setAttribute("aria-label", t(/** @type {string} */ (/** @type {HTMLElement} */ (el).dataset.i18nAria)));
   }
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-label]"))) {
-    const label = t(el.dataset.i18nLabel);
+    const label = t(/** @type {string} */ (el.dataset.i18nLabel));
     el.setAttribute("aria-label", label);
     el.title = label;
   }

@@ -21,7 +21,8 @@ export class Invite {
     });
   }
 
-  /** Shows the invite to the table `code`; `started`: a join was refused as too late. */
+  /** Shows the invite to the table `code`; `started`: a join was refused as too late.
+   * @param {string} code */
   async show(code, { started = false } = {}) {
     this.code = code;
     this.started = started;
@@ -37,7 +38,8 @@ export class Invite {
     this.render();
   }
 
-  /** The join came too late: the game has started. Says so, and the keyboard goes to Watch. */
+  /** The join came too late: the game has started. Says so, and the keyboard goes to Watch.
+   * @param {string} code */
   async refused(code) {
     await this.show(code, { started: true });
     if (this.code === code) $("invite-watch").focus();

@@ -13,6 +13,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
+/** @param {string} method @param {string} path @param {object} [body] */
 async function api(method, path, body) {
   let response;
   try {
@@ -39,10 +40,12 @@ async function api(method, path, body) {
   return data;
 }
 
+/** @param {string} path */
 export const getJSON = (path) => api("GET", path);
+/** @param {string} path @param {object} body */
 export const postJSON = (path, body) => api("POST", path, body);
 
-/** A table code from what a player typed: a code, or a join link ending in /t/CODE. */
+/** A table code from what a player typed: a code, or a join link ending in /t/CODE. @param {string} text */
 export function codeFrom(text) {
   const value = String(text).trim();
   const m = /\/t\/([A-Za-z0-9]+)\/?$/.exec(value);
@@ -67,6 +70,7 @@ const LEVELS = ["easy", "medium", "hard", "expert"];
 const LAST_LEVEL = "dos.lobby.level";
 
 /** People first, then the bots, each at the level its own menu says. */
+/** @param {HTMLFormElement} form */
 function seatsFromForm(form) {
   const seats = Number(form.seats.value);
   const bots = Math.min(Number(form.bots.value), seats - 1);
@@ -74,6 +78,7 @@ function seatsFromForm(form) {
   return [...Array(seats - bots).fill(null), ...levels.slice(0, bots)];
 }
 
+/** @param {HTMLFormElement} form */
 function optionsFromForm(form) {
   if (form.rules.value === "classic") {
     return {
@@ -92,8 +97,8 @@ function optionsFromForm(form) {
 }
 
 export class Lobby {
-  /** @param {{onSeated: (grant) => void, onError: (message) => void,
-   *   onStarted: (code) => void}} handlers (`onStarted`: a join refused as the game started) */
+  /** @param {{onSeated: (grant: import("./protocol").SeatGrant) => void,
+   *   onError: (message: string) => void, onStarted: (code: string) => void}} handlers (`onStarted`: a join refused as the game started) */
   constructor({ onSeated, onError, onStarted }) {
     this.onSeated = onSeated;
     this.onError = onError;
@@ -111,7 +116,9 @@ export class Lobby {
     $("create-rules").addEventListener("change", () => this.syncForm());
     $("create-seats").addEventListener("input", () => this.syncForm());
     $("create-bots").addEventListener("input", () => this.syncForm());
+    /** @type {string[]} */
     this.levels = [];  // each bot's chosen level, kept while the counts and rule set change
+    /** @type {Record<string, string[]>} */
     this.levelsByRules = {};  // rule set -> its bot levels, from the server
     $("refresh-tables").addEventListener("click", () => this.refresh());
     this.syncForm();
@@ -153,7 +160,7 @@ export class Lobby {
   }
 
   /** One level menu per bot seat (the bots take the last seats), each level's strength in
-   * words under it. */
+   * words under it. @param {number} seats @param {number} bots */
   renderBotLevels(seats, bots) {
     const allowed = this.allowedLevels();
     const rules = /** @type {HTMLFormElement} */ ($("create-form")).rules.value;
@@ -213,6 +220,7 @@ export class Lobby {
     }
   }
 
+  /** @param {string} code */
   async join(code) {
     if (!code) {
       $("join-code").focus();
@@ -234,7 +242,7 @@ export class Lobby {
   async refresh() {
     const list = $("table-list");
     try {
-      const { tables } = await getJSON("/api/tables");
+      const { tables } = /** @type {import("./protocol").TableList} */ (await getJSON("/api/tables"));
       list.replaceChildren();
       const open = tables.filter((table) => table.status === "lobby");
       if (!open.length) {
@@ -262,7 +270,8 @@ export class Lobby {
     }
   }
 
-  /** The waiting room: the code, the link, who sits where; the host's start button. */
+  /** The waiting room: the code, the link, who sits where; the host's start button.
+   * @param {import("./protocol").TableInfo} table @param {number | null} mySeat */
   renderWaiting(table, mySeat) {
     $("waiting-code").textContent = table.code;
     const link = `${location.origin}/t/${table.code}`;
@@ -276,7 +285,7 @@ export class Lobby {
     list.replaceChildren();
     for (const seat of table.seats) {
       const li = document.createElement("li");
-      li.dataset.seat = seat.seat;
+      li.dataset.seat = String(seat.seat);
       // "Bot 2" and its level apart, as at the table (seats.js: one naming everywhere).
       const name = nameTag(seatName(seat, seat.seat), seatLevel(seat));
       name.classList.add("seat-name");

@@ -6,6 +6,7 @@ import { t, tn } from "./i18n.js";
 import { parseCard, cardLabel, colourName, COLOURS } from "./cards.js";
 import { parseAction } from "./actions.js";
 
+/** @param {string} card */
 function coloursOf(card) {
   const c = parseCard(card);
   if (!c) return [];
@@ -13,13 +14,14 @@ function coloursOf(card) {
   return [c.colour];
 }
 
-/** The common colour of a match (its colour bonus), or null. */
+/** The common colour of a match (its colour bonus), or null. @param {string[]} cards @param {string} target */
 function bonusColour(cards, target) {
   let common = coloursOf(target);
   for (const card of cards) common = common.filter((x) => coloursOf(card).includes(x));
   return common.length ? common[0] : null;
 }
 
+/** @param {string} card */
 function numbersOf(card) {
   const c = parseCard(card);
   if (!c) return [];
@@ -27,7 +29,8 @@ function numbersOf(card) {
   return c.number === null ? [] : [c.number];
 }
 
-/** The match's cards with the designations the engine would show (best colour result). */
+/** The match's cards with the designations the engine would show (best colour result).
+ * @param {string[]} cards @param {string} target */
 function shownCards(cards, target) {
   const colour = bonusColour(cards, target);
   const wanted = numbersOf(target);
@@ -49,6 +52,7 @@ function shownCards(cards, target) {
   });
 }
 
+/** @param {string[]} cards @param {string} target */
 export function matchKind(cards, target) {
   const bonus = bonusColour(cards, target) !== null;
   if (cards.length === 1) return bonus ? "game.single_color_match" : "game.single_number_match";
@@ -58,6 +62,8 @@ export function matchKind(cards, target) {
 /**
  * One sentence for `text` played by `seat`, given the view just before it (`before`: its
  * center and phase) and the players' names.
+ * @param {string} text @param {number} seat @param {Partial<import("./view").View> | null} before
+ * @param {string[]} names
  */
 export function describe(text, seat, before, names, rules = "official") {
   const action = parseAction(text);
@@ -89,10 +95,11 @@ export function describe(text, seat, before, names, rules = "official") {
 }
 
 /** A classic action in words: play a card (with a wish), draw (one card, or the pending
- * Draw Two / Wild Draw Four cards: `before.pending`), the reaction test. */
+ * Draw Two / Wild Draw Four cards: `before.pending`), the reaction test.
+ * @param {string} text @param {string} player @param {Partial<import("./view").View> | null} before */
 function describeClassic(text, player, before) {
   const action = String(text).replace(/^\d+:\s*/, "");
-  if (action === "draw" && before && before.pending > 0) {
+  if (action === "draw" && before && (before.pending ?? 0) > 0) {
     return t("classic.log_draw_pending", { player, count: before.pending });
   }
   if (action === "draw") return t("game.log_draw", { player });

@@ -38,7 +38,8 @@ export function hasPlayed() {
 }
 
 /** The level a bot menu starts at: the player's last choice remembered under `key` while it
- * is still offered, else easy until a game is finished, then medium. */
+ * is still offered, else easy until a game is finished, then medium.
+ * @param {string[]} levels @param {string | null} key */
 export function defaultLevel(levels, key) {
   const kept = key ? localStorage.getItem(key) : null;
   if (kept && levels.includes(kept)) return kept;
@@ -47,7 +48,7 @@ export function defaultLevel(levels, key) {
 }
 
 /** A level's strength in words for a rule set ("easy: plays any legal move at random; ...");
- * a level the catalog does not describe (a server's own) by its name alone. */
+ * a level the catalog does not describe (a server's own) by its name alone. @param {string} level */
 export function levelWords(level, rules = "official") {
   // A rule set whose levels play differently has words of its own for them.
   const own = `guide.level_words_${rules}_${level}`;
@@ -56,7 +57,8 @@ export function levelWords(level, rules = "official") {
   return has(key) ? t("guide.level_said", { level: name, words: t(key) }) : name;
 }
 
-/** The words under a level menu: a paragraph after `anchor`, which describes `select`. */
+/** The words under a level menu: a paragraph after `anchor`, which describes `select`.
+ * @param {HTMLSelectElement} select @param {Element} anchor @param {string} id */
 export function describeLevel(select, anchor, id, rules = "official") {
   let words = $(id);
   if (!words) {

@@ -12,6 +12,7 @@ function back() {
   return el;
 }
 
+/** @param {string} kind @param {string} title @param {number} count @param {string | null} top */
 function pile(kind, title, count, top) {
   const box = document.createElement("div");
   box.className = `pile ${kind}`;

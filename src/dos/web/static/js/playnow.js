@@ -19,7 +19,8 @@ const LEVEL = "dos.play_now.level";
 const PLAYERS = "dos.play_now.players";
 
 export class PlayNow {
-  /** @param {{onSeated: (grant, options) => void, onError: (message) => void}} handlers */
+  /** @param {{onSeated: (grant: import("./protocol").SeatGrant, options: {start: boolean}) => void,
+   *   onError: (message: string) => void}} handlers */
   constructor({ onSeated, onError }) {
     this.onSeated = onSeated;
     this.onError = onError;
@@ -37,7 +38,7 @@ export class PlayNow {
     this.render();
   }
 
-  /** The official rules' bot levels, easiest first (GET /api/info). */
+  /** The official rules' bot levels, easiest first (GET /api/info). @param {string[]} [levels] */
   setLevels(levels) {
     if (levels && levels.length) this.levels = levels;
     this.render();
@@ -61,7 +62,7 @@ export class PlayNow {
   /** The chosen level's strength in words, under the menu. */
   describe() {
     const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
-    describeLevel(select, select.closest("label"), "play-now-level-words");
+    describeLevel(select, /** @type {Element} */ (select.closest("label")), "play-now-level-words");
   }
 
   async play() {

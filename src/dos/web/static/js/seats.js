@@ -11,7 +11,7 @@ import { t, has } from "./i18n.js";
 
 const TRACKS = 6; // each side is cut in 6 tracks: 1, 2 or 3 boxes per side fit evenly
 
-/** How many opponents sit on the left, top and right for `count` opponents. */
+/** How many opponents sit on the left, top and right for `count` opponents. @param {number} count */
 export function sides(count) {
   if (count <= 1) return { left: 0, top: count, right: 0 };
   if (count === 2) return { left: 1, top: 0, right: 1 };
@@ -20,17 +20,18 @@ export function sides(count) {
 }
 
 /** Places the `li[data-seat]` of `list` around the table for the player of seat `me`
- * (null: a spectator, who sees the table from seat 0's chair, that seat included). */
+ * (null: a spectator, who sees the table from seat 0's chair, that seat included).
+ * @param {HTMLElement} list @param {number | null | undefined} me */
 export function placeSeats(list, me) {
-  const items = [...list.children];
+  const items = /** @type {HTMLElement[]} */ ([...list.children]);
   const count = items.length;
   const base = me === null || me === undefined ? 0 : me;
   const watching = me === null || me === undefined;
   const others = items
     .filter((li) => watching || Number(li.dataset.seat) !== me)
-    .sort((a, b) => ((a.dataset.seat - base + count) % count) - ((b.dataset.seat - base + count) % count));
+    .sort((a, b) => ((Number(a.dataset.seat) - base + count) % count) - ((Number(b.dataset.seat) - base + count) % count));
   const { left, top } = sides(others.length);
-  const span = (n) => TRACKS / Math.max(1, Math.min(n, TRACKS));
+  const span = (/** @type {number} */ n) => TRACKS / Math.max(1, Math.min(n, TRACKS));
   others.forEach((li, index) => {
     let side;
     let at;
@@ -51,7 +52,8 @@ export function placeSeats(list, me) {
   }
 }
 
-/** A small fan of card backs for a hand of `size` cards (the count is said in words beside it). */
+/** A small fan of card backs for a hand of `size` cards (the count is said in words beside it).
+ * @param {number} size */
 export function fan(size) {
   const el = document.createElement("span");
   el.className = "fan";
@@ -67,18 +69,21 @@ export function fan(size) {
 }
 
 /** A seat's name without its level: the player's, "Bot N" for a bot seat, "open seat" for an
- * open one (a person's seat a stand-in bot plays keeps the person's name). */
+ * open one (a person's seat a stand-in bot plays keeps the person's name).
+ * @param {import("./view").NamedSeat} seat @param {number} index */
 export function seatName(seat, index) {
   if (seat.bot && !seat.away) return seat.name || t("game.bot_name", { number: index + 1 });
   return seat.name || t("web.open_seat");
 }
 
-/** The level of a bot seat ("easy"...), or null (a person, or a stand-in for one). */
+/** The level of a bot seat ("easy"...), or null (a person, or a stand-in for one).
+ * @param {import("./view").NamedSeat} seat */
 export function seatLevel(seat) {
   return seat.bot && !seat.away ? seat.bot : null;
 }
 
-/** A seat's name in running text: "Bot 2 (easy)" for a bot (web.bot_named), else its name. */
+/** A seat's name in running text: "Bot 2 (easy)" for a bot (web.bot_named), else its name.
+ * @param {import("./view").NamedSeat} seat @param {number} index */
 export function seatText(seat, index) {
   const level = seatLevel(seat);
   const name = seatName(seat, index);
@@ -105,7 +110,8 @@ export function nameTag(name, level = null, suffix = "") {
 }
 
 /** A player's name as a game keeps it, shown as the table shows it: the server keeps a bot
- * seat's as "<level> bot" (dos.server.tables), shown "Bot 2 (easy)" in the page's words. */
+ * seat's as "<level> bot" (dos.server.tables), shown "Bot 2 (easy)" in the page's words.
+ * @param {string} name @param {number} index */
 export function storedName(name, index) {
   const bot = /^([a-z]+) bot$/.exec(String(name));
   return bot && has(`web.level_${bot[1]}`) ? seatText({ bot: bot[1], name: null }, index) : name;

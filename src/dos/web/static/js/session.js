@@ -3,16 +3,20 @@
 // the seat token of every table joined, so that a reload comes back to the same seat.
 // Signing in (account.js) puts another player's token here; signing out forgets them all.
 
+/** @param {string} key */
 const get = (key) => localStorage.getItem(key);
+/** @param {string} key @param {string} value */
 const set = (key, value) => localStorage.setItem(key, value);
+/** @type {Set<() => void>} */
 const listeners = new Set();
 
 export const name = () => get("dos.name") || "";
+/** @param {string} value */
 export const setName = (value) => set("dos.name", value);
 export const playerToken = () => get("dos.player_token");
 export const playerId = () => get("dos.player_id");
 
-/** Calls `listener()` whenever the player this browser holds changes. */
+/** Calls `listener()` whenever the player this browser holds changes. @param {() => void} listener */
 export function onChange(listener) {
   listeners.add(listener);
 }
@@ -21,7 +25,8 @@ function changed() {
   for (const listener of listeners) listener();
 }
 
-/** Keeps a seat grant (POST /api/tables or /join): the seat token opens the seat again. */
+/** Keeps a seat grant (POST /api/tables or /join): the seat token opens the seat again.
+ * @param {import("./protocol").SeatGrant} grant */
 export function saveGrant(grant) {
   const before = playerId();
   set("dos.player_token", grant.player_token);
@@ -30,7 +35,7 @@ export function saveGrant(grant) {
   if (before !== grant.player_id) changed();
 }
 
-/** A fresh token for the same player (the server renews it when asked). */
+/** A fresh token for the same player (the server renews it when asked). @param {string | null | undefined} token */
 export function renewToken(token) {
   if (token) set("dos.player_token", token);
 }
@@ -44,7 +49,8 @@ function forgetSeats() {
   for (const key of keys) localStorage.removeItem(key);
 }
 
-/** Another player signed in here: their token; the seats of the one before are not theirs. */
+/** Another player signed in here: their token; the seats of the one before are not theirs.
+ * @param {{player_id: string, player_token: string}} player */
 export function signIn({ player_id, player_token }) {
   if (playerId() !== player_id) forgetSeats();
   set("dos.player_token", player_token);
@@ -59,7 +65,7 @@ export function signOut() {
   changed();
 }
 
-/** {seat, token} for a table code, or null. */
+/** {seat, token} for a table code, or null. @param {string} code */
 export function seatFor(code) {
   try {
     return JSON.parse(get(`dos.seat.${code}`) || "null");
@@ -68,6 +74,7 @@ export function seatFor(code) {
   }
 }
 
+/** @param {string} code */
 export function forget(code) {
   localStorage.removeItem(`dos.seat.${code}`);
 }

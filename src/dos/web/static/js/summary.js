@@ -8,6 +8,7 @@ import { cardElement, cardPoints } from "./cards.js";
 import { show } from "./dialog.js";
 import { placeChat } from "./chat.js";
 
+/** @param {string} tag @param {string | Node} content */
 function cell(tag, content) {
   const el = document.createElement(tag);
   if (content instanceof Node) el.append(content);
@@ -15,6 +16,7 @@ function cell(tag, content) {
   return el;
 }
 
+/** @param {string[]} hand */
 function handCards(hand) {
   const cards = document.createElement("div");
   cards.className = "cards";
@@ -23,7 +25,8 @@ function handCards(hand) {
   return cards;
 }
 
-/** A table of the round's hands: player, cards left, their points, the score after. */
+/** A table of the round's hands: player, cards left, their points, the score after.
+ * @param {import("./view").RoundResult} result @param {string[]} names @param {number[]} [scores] */
 export function roundTable(result, names, scores) {
   const table = document.createElement("table");
   table.className = "summary";
@@ -32,7 +35,7 @@ export function roundTable(result, names, scores) {
   table.append(head);
   result.hands.forEach((hand, seat) => {
     const row = document.createElement("tr");
-    row.dataset.seat = seat;
+    row.dataset.seat = String(seat);
     const points = hand.reduce((sum, card) => sum + cardPoints(card), 0);
     const name = names[seat] + (seat === result.winner ? ` — ${t("game.winner")}` : "");
     row.append(cell("th", name), cell("td", handCards(hand)),
@@ -44,7 +47,7 @@ export function roundTable(result, names, scores) {
 }
 
 /** The score sheet: every round's points per player (only the round's winner scores), and
- * the totals. */
+ * the totals. @param {import("./view").RoundResult[]} results @param {string[]} names */
 export function scoreSheet(results, names) {
   const table = document.createElement("table");
   table.className = "summary score-sheet";
@@ -60,7 +63,7 @@ export function scoreSheet(results, names) {
   const totals = names.map(() => 0);
   for (const result of results) {
     const row = document.createElement("tr");
-    row.dataset.round = result.round;
+    row.dataset.round = String(result.round);
     row.append(cell("th", String(result.round)));
     names.forEach((_, seat) => {
       const points = seat === result.winner ? result.points : 0;
@@ -87,7 +90,7 @@ function chatSlot() {
 }
 
 /** Shows the dialog with the chat in it; the chat goes back when it closes, whatever closed
- * it (a choice, Esc, the next dialog, the end of the pause). */
+ * it (a choice, Esc, the next dialog, the end of the pause). @template T @param {Promise<T>} shown */
 function withChat(shown) {
   placeChat();
   shown.then(placeChat, placeChat);

@@ -141,3 +141,19 @@ export interface App {
   /** The code of a table to start once it shows (Play now). */
   autostart: string | null;
 }
+
+/** A seat as seats.js names it: a SeatInfo, or a stored game's bot (no `away`). */
+export interface NamedSeat {
+  name: string | null;
+  bot: string | null;
+  away?: boolean;
+}
+
+/** A card in notation, parsed (cards.js `parseCard`). */
+export type Card = NonNullable<ReturnType<typeof import("./cards.js").parseCard>>;
+
+/** Server-sent words: a catalog key and its placeholders (i18n.js `tWords`). */
+export interface Words {
+  key: string;
+  params?: { [name: string]: unknown } | null;
+}
