@@ -17,7 +17,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
-/** The bytes of base64url `text` (padding optional). */
+/** The bytes of base64url `text` (padding optional). @param {string} text */
 export function fromBase64url(text) {
   const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   const binary = atob(base64);
@@ -26,7 +26,8 @@ export function fromBase64url(text) {
   return bytes;
 }
 
-/** `buffer` (an ArrayBuffer or a view of one) in base64url, without padding. */
+/** `buffer` (an ArrayBuffer or a view of one) in base64url, without padding.
+ * @param {ArrayBuffer | ArrayBufferView} buffer */
 export function toBase64url(buffer) {
   const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer)
     : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
@@ -42,8 +43,10 @@ export function passkeysSupported() {
     && typeof navigator.credentials.get === "function");
 }
 
+/** @param {{id: string}[]} [list] */
 const descriptors = (list) => (list || []).map((c) => ({ ...c, id: fromBase64url(c.id) }));
 
+/** @param {any} options JSON */
 function creationOptions(options) {
   return {
     ...options,
@@ -53,6 +56,7 @@ function creationOptions(options) {
   };
 }
 
+/** @param {any} options JSON */
 function requestOptions(options) {
   return {
     ...options,
@@ -62,6 +66,7 @@ function requestOptions(options) {
 }
 
 // A credential as the server reads it (WebAuthn's JSON form), with its own response fields.
+/** @param {PublicKeyCredential} credential @param {object} response */
 function credentialJSON(credential, response) {
   return {
     id: credential.id,
@@ -71,16 +76,18 @@ function credentialJSON(credential, response) {
   };
 }
 
+/** @param {PublicKeyCredential} credential */
 function registrationJSON(credential) {
-  const response = credential.response;
+  const response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
   return credentialJSON(credential, {
     attestationObject: toBase64url(response.attestationObject),
     transports: typeof response.getTransports === "function" ? response.getTransports() : [],
   });
 }
 
+/** @param {PublicKeyCredential} credential */
 function assertionJSON(credential) {
-  const response = credential.response;
+  const response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
   return credentialJSON(credential, {
     authenticatorData: toBase64url(response.authenticatorData),
     signature: toBase64url(response.signature),
@@ -90,6 +97,7 @@ function assertionJSON(credential) {
 
 /** A refusal of the server, in the player's words, with its code and status. */
 class AccountError extends Error {
+  /** @param {string} message @param {string | null} [code] @param {number} [status] */
   constructor(message, code = null, status = 0) {
     super(message);
     this.code = code;
@@ -138,12 +146,14 @@ function element(tag, { id, className, text, attrs } = {}) {
   return node;
 }
 
+/** @param {string} id @param {string} text @param {string} className @param {() => void} onClick */
 function button(id, text, className, onClick) {
   const node = element("button", { id, className, text, attrs: { type: "button" } });
   node.addEventListener("click", onClick);
   return node;
 }
 
+/** @param {import("./view").Account} account @returns {import("./view").AccountState} */
 const stateOf = (account) => ({ kind: account.registered ? "registered" : "guest", account });
 
 /** The "Your player" panel of the lobby. Its `data-state` says what it shows (`anonymous`:
@@ -153,6 +163,7 @@ export class AccountPanel {
     this.root = $("account-panel");
     this.body = $("account-body");
     this.message = $("account-message");
+    /** @type {import("./view").AccountState | null} */
     this.state = null;
     this.rpId = null;
     this.code = null;  // a recovery code just made: {player, code}, shown this once
@@ -197,12 +208,14 @@ export class AccountPanel {
     }
   }
 
+  /** @param {import("./view").AccountState} state */
   show(state) {
     this.seq++;
     this.state = state;
     this.render();
   }
 
+  /** @param {string} text */
   say(text, error = false) {
     this.message.textContent = text;
     this.message.classList.toggle("account-error", error);
@@ -249,7 +262,7 @@ export class AccountPanel {
   }
 
   /** A passkey sign-in and a recovery code form (folded away under the passkey button where
-   * `fold`: the code is the way back for those without one). */
+   * `fold`: the code is the way back for those without one). @param {boolean} passkeys @param {boolean} fold */
   signInParts(passkeys, fold) {
     const parts = [];
     if (passkeys) {
@@ -283,9 +296,11 @@ export class AccountPanel {
     return parts;
   }
 
+  /** @param {import("./view").Account} account @param {boolean} passkeys */
   passkeyParts(account, passkeys) {
     const parts = [element("h4", { text: t("web.account_passkeys") })];
     const format = new Intl.DateTimeFormat(lang(), { dateStyle: "medium" });
+    /** @param {number} seconds */
     const date = (seconds) => format.format(new Date(seconds * 1000));
     if (!account.passkeys.length) parts.push(element("p", { text: t("web.account_no_passkeys") }));
     const list = element("ul", { id: "account-passkeys", className: "account-passkeys" });
@@ -319,7 +334,8 @@ export class AccountPanel {
     return [box];
   }
 
-  /** One action at a time; a refusal shows in the panel, in the player's words. */
+  /** One action at a time; a refusal shows in the panel, in the player's words.
+   * @param {() => Promise<void>} action */
   async run(action) {
     if (this.busy) return;
     this.busy = true;
@@ -335,7 +351,7 @@ export class AccountPanel {
     }
   }
 
-  /** Words for what navigator.credentials threw. */
+  /** Words for what navigator.credentials threw (anything). @param {any} error */
   webauthnText(error) {
     const name = error && error.name;
     if (name === "InvalidStateError") return t("web.account_exists");
@@ -355,7 +371,7 @@ export class AccountPanel {
         if (/** @type {{code?: string, status?: number}} */ (error).code !== "bad_name") throw error;
         begun = await call("POST", "/api/account/passkeys/begin", { token, body: {} });
       }
-      const credential = await navigator.credentials.create({ publicKey: creationOptions(begun.options) });
+      const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({ publicKey: creationOptions(begun.options) }));
       if (!credential) throw new AccountError(t("web.account_cancelled"));
       const account = await call("POST", "/api/account/passkeys/finish", {
         token,
@@ -370,7 +386,7 @@ export class AccountPanel {
   signIn() {
     return this.run(async () => {
       const begun = await call("POST", "/api/account/sign-in/begin");
-      const credential = await navigator.credentials.get({ publicKey: requestOptions(begun.options) });
+      const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({ publicKey: requestOptions(begun.options) }));
       if (!credential) throw new AccountError(t("web.account_cancelled"));
       const result = await call("POST", "/api/account/sign-in/finish", {
         body: { ceremony: begun.ceremony, credential: assertionJSON(credential) },
@@ -379,6 +395,7 @@ export class AccountPanel {
     });
   }
 
+  /** @param {string} code */
   recover(code) {
     return this.run(async () => {
       const result = await call("POST", "/api/account/sign-in/recovery", { body: { code } });
@@ -386,6 +403,7 @@ export class AccountPanel {
     });
   }
 
+  /** @param {import("./view").SignedIn} result @param {boolean} byCode */
   signedIn(result, byCode) {
     this.code = null;
     session.signIn(result);
@@ -408,6 +426,7 @@ export class AccountPanel {
     });
   }
 
+  /** @param {string} id */
   remove(id) {
     return this.run(async () => {
       const path = `/api/account/passkeys/${encodeURIComponent(id)}`;

@@ -45,11 +45,13 @@ export function placeChat() {
 }
 
 export class Chat {
-  /** @param {{send: (message) => boolean, names: () => string[], me: () => ({seat, host, code})}} deps */
+  /** @param {{send: import("./view").Send, names: () => string[],
+   *   me: () => ({seat: number | null, host: number | null, code: string | null})}} deps */
   constructor({ send, names, me }) {
     this.send = send;
     this.names = names;
     this.me = me;
+    /** @type {import("./protocol").ChatHistoryLine[]} */
     this.lines = [];
     this.spectators = false;
     // The elements, held: the panel moves (placeChat), and may be out of the page a moment.
@@ -85,6 +87,7 @@ export class Chat {
     }
   }
 
+  /** @param {number | null} seat */
   toggleMute(seat) {
     const muted = this.muted();
     if (muted.has(seat)) muted.delete(seat);
@@ -100,6 +103,7 @@ export class Chat {
     this.render();
   }
 
+  /** @param {import("./protocol").ChatLine} message */
   add(message) {
     this.lines.push(message);
     if (this.lines.length > LINES_MAX) this.lines.shift();
@@ -107,17 +111,19 @@ export class Chat {
   }
 
   /** The lines the table kept (`chat_history`, on every connect): they replace any held, so
-   * a reconnect shows each line once. */
+   * a reconnect shows each line once. @param {import("./protocol").ChatHistoryLine[]} lines */
   setHistory(lines) {
     this.lines = (lines || []).slice(-LINES_MAX);
     this.render();
   }
 
+  /** @param {boolean} spectators */
   setRules(spectators) {
     this.spectators = spectators;
     this.render();
   }
 
+  /** @param {import("./protocol").ChatHistoryLine} line */
   author(line) {
     if (line.seat === null || line.seat === undefined) return t("web.spectator");
     return this.names()[line.seat] || line.name || t("web.seat_n", { seat: line.seat + 1 });
@@ -165,7 +171,7 @@ export class Chat {
         const mute = document.createElement("button");
         mute.type = "button";
         mute.className = "linkish mute";
-        mute.dataset.seat = line.seat;
+        mute.dataset.seat = String(line.seat);
         mute.append(icon(SPEAKER_OFF[0], SPEAKER_OFF[1]));
         mute.setAttribute("aria-label", t("web.chat_mute", { name: this.author(line) }));
         mute.title = mute.getAttribute("aria-label") || "";

@@ -17,6 +17,7 @@ import { seatText } from "./seats.js";
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** @param {string} label @param {() => void} onClick */
 function button(label, onClick, { secondary = true, id = null } = {}) {
   const el = document.createElement("button");
   el.type = "button";
@@ -27,11 +28,15 @@ function button(label, onClick, { secondary = true, id = null } = {}) {
   return el;
 }
 
+/** @param {SeatInfo} seat */
 function person(seat) {
   return seat.name !== null && seat.name !== undefined && !seat.bot;
 }
 
-/** The host's buttons for one seat between games (none for the host's own seat). */
+/** @typedef {import("./protocol").SeatInfo} SeatInfo @typedef {import("./protocol").TableInfo} TableInfo */
+/** The host's buttons for one seat between games (none for the host's own seat).
+ * @param {TableInfo} _table @param {SeatInfo} seat @param {number | null} me
+ * @param {import("./view").Send} send @param {string[]} levels */
 function seatControls(_table, seat, me, send, levels) {
   const box = document.createElement("span");
   box.className = "host-controls";
@@ -71,7 +76,8 @@ function seatControls(_table, seat, me, send, levels) {
   return box;
 }
 
-/** Adds the host's buttons to the waiting room's seat list (`#seat-list li[data-seat]`). */
+/** Adds the host's buttons to the waiting room's seat list (`#seat-list li[data-seat]`).
+ * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send @param {string[]} levels */
 export function renderWaiting(table, me, send, levels) {
   if (me === null || me !== table.host) return;
   for (const li of $("seat-list").querySelectorAll("li[data-seat]")) {
@@ -80,7 +86,8 @@ export function renderWaiting(table, me, send, levels) {
   }
 }
 
-/** The bar under the status bar during a game, and the seats between games. */
+/** The bar under the status bar during a game, and the seats between games.
+ * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send @param {string[]} levels */
 export function renderTable(table, me, send, levels) {
   const bar = $("host-bar");
   bar.replaceChildren();
@@ -90,7 +97,7 @@ export function renderTable(table, me, send, levels) {
       if (!person(seat) || seat.connected || seat.away) continue;
       const line = document.createElement("p");
       line.className = "absent";
-      line.dataset.seat = seat.seat;
+      line.dataset.seat = String(seat.seat);
       const text = document.createElement("span");
       text.textContent = t(host ? "web.absent_host" : "web.absent", { name: seatText(seat, seat.seat) });
       line.append(text);
@@ -123,7 +130,7 @@ export function renderTable(table, me, send, levels) {
       for (const seat of table.seats) {
         if (seat.seat === me) continue;
         const li = document.createElement("li");
-        li.dataset.seat = seat.seat;
+        li.dataset.seat = String(seat.seat);
         const name = document.createElement("span");
         name.textContent = person(seat) || seat.bot ? seatText(seat, seat.seat) : t("web.open_seat");
         li.append(name, seatControls(table, seat, me, send, levels));

@@ -157,3 +157,29 @@ export interface Words {
   key: string;
   params?: { [name: string]: unknown } | null;
 }
+
+/** Sends a message on the table's connection (main.js `send`). */
+export type Send = (message: import("./protocol").ClientMessage) => unknown;
+
+/** A player's account as the server says it (`GET /api/account`: dos.server.accounts
+ * `AccountStatus`), as account.js reads it. */
+export interface Account {
+  player_id: string;
+  registered: boolean;
+  passkeys: { id: string; created_at: number; used_at: number | null; backed_up: boolean }[];
+  recovery: boolean;
+  player_token: string;
+}
+
+/** What the account panel shows (account.js `AccountPanel.state`). */
+export type AccountState =
+  | { kind: "anonymous"; account?: undefined }
+  | { kind: "guest" | "registered"; account: Account };
+
+/** A sign-in's answer (`/api/account/sign-in/finish`, `/recovery`). */
+export interface SignedIn {
+  player_id: string;
+  player_token: string;
+  name: string | null;
+  account: Account;
+}
