@@ -58,6 +58,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from dos.cluster.lease import new_owner_id
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.jobs import JOBS, BusyError, JobError, NoWorkersError
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,7 @@ class RedisJobs:
         max_jobs: int = MAX_JOBS,
         timeouts: Mapping[str, float] | None = None,
         runner: str | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         if max_jobs < 1:
             raise ValueError("max_jobs: at least 1")
@@ -206,10 +208,17 @@ class RedisJobs:
         self.replies = replies_key(self.runner, prefix)
         self.max_jobs = max_jobs
         self.timeouts = dict(TIMEOUTS if timeouts is None else timeouts)
+        self.clock = clock
+        """The server's clock (``Service.clock``): a job's timeout (``TIMEOUTS``) is counted
+        on it, as the table's time the job decides for. Whether workers are alive stays on
+        real time: their notes are stamped by Redis's clock (``BEAT``); so do the checks
+        every ``CHECK_EVERY`` that a waiting job's entry is still there (a guard against
+        Redis losing it), and the waits while Redis is away."""
         self._queue = self.redis.register_script(_QUEUE)
         self._alive = self.redis.register_script(_ALIVE)
         self._checked_workers = -math.inf
-        """``time.monotonic()`` when the workers were last checked (once a second at most)."""
+        """``time.monotonic()`` when the workers were last checked (once a second at most):
+        real time, as the workers' notes on Redis's clock."""
         self._seen_workers = -math.inf
         """``time.monotonic()`` of the latest note of a worker this runner read: kept over a
         restart of Redis that lost the notes."""
@@ -322,16 +331,19 @@ class RedisJobs:
         raise AssertionError("unreachable")
 
     async def _wait(self, job: _Job) -> dict[str, Any]:
-        """The answer, checking every ``CHECK_EVERY`` s that the job is still queued (and
-        queuing it again if Redis lost it); ``JobError`` after the job's timeout."""
-        deadline = time.monotonic() + self.timeouts.get(job.name, DEFAULT_TIMEOUT)
+        """The answer, checking every ``CHECK_EVERY`` s (real time) that the job is still
+        queued (and queuing it again if Redis lost it); ``JobError`` after the job's timeout
+        (on the server's clock)."""
+        clock = self.clock
+        deadline = clock.monotonic() + self.timeouts.get(job.name, DEFAULT_TIMEOUT)
         missing = False
         while True:
-            left = deadline - time.monotonic()
+            left = deadline - clock.monotonic()
             if left <= 0:
                 raise JobError(f"job {job.name}: no worker answered in time")
+            answer = asyncio.wait_for(asyncio.shield(job.answer), CHECK_EVERY)
             try:
-                return await asyncio.wait_for(asyncio.shield(job.answer), min(CHECK_EVERY, left))
+                return await clock.wait_for(answer, left)
             except TimeoutError:
                 pass
             assert job.entry is not None

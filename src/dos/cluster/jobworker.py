@@ -41,6 +41,7 @@ from dos.cluster.jobqueue import (
     text,
     workers_key,
 )
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.job_pool import process_pool
 from dos.server.jobs import run_job
 
@@ -81,6 +82,7 @@ class JobWorker:
         *,
         prefix: str = "dos",
         claim_after: float = CLAIM_AFTER,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         if concurrency < 1:
             raise ValueError("concurrency: at least 1")
@@ -91,6 +93,12 @@ class JobWorker:
         self.name = name
         self.concurrency = concurrency
         self.claim_after = claim_after
+        self.clock = clock
+        """This process's clock (the real one unless given): when to look again for jobs to
+        take over. What Redis times stays on real time: the touches of running jobs (Redis
+        counts an entry's idle time, ``claim_after``, itself) and the notes that this worker
+        is alive (stamped by Redis's clock); so do the waits while Redis is away and the
+        time a job took (a figure for the log)."""
         self.stream = queue_key(prefix)
         self.workers = workers_key(prefix)
         self._replies = replies_key("", prefix)
@@ -170,8 +178,9 @@ class JobWorker:
         """A job taken over from a dead worker, else the next queued one (waiting at most a
         second), else ``None``."""
         try:
-            if time.monotonic() >= self._next_claim:
-                self._next_claim = time.monotonic() + self.claim_after / 2
+            now = self.clock.monotonic()
+            if now >= self._next_claim:
+                self._next_claim = now + self.claim_after / 2
                 taken = await self._take_over()
                 if taken is not None:
                     return taken
