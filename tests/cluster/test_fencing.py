@@ -29,6 +29,8 @@ from server.stored import stored_game, stored_table
 pytestmark = pytest.mark.asyncio
 
 CODE = "ABCDEF"
+AT = 2_000_000_000.0
+"""When the actions are accepted (their rows' time)."""
 
 
 @pytest_asyncio.fixture
@@ -83,12 +85,12 @@ async def test_a_former_owner_cannot_commit_after_the_next_one_claims(
 ) -> None:
     old, new, game_id = two
     await old.call(claim_epoch, CODE, 1, "owner-a")
-    await old.append(NewAction(game_id, 0, "draw", 0, False, epoch=1))
+    await old.append(NewAction(game_id, 0, "draw", 0, False, epoch=1, at=AT))
     await new.call(claim_epoch, CODE, 2, "owner-b")
     with pytest.raises(StaleEpochError) as refused:
-        await old.append(NewAction(game_id, 1, "draw", 1, False, epoch=1))
+        await old.append(NewAction(game_id, 1, "draw", 1, False, epoch=1, at=AT))
     assert str(refused.value) == "table ABCDEF: epoch 1 refused, the table is at epoch 2"
-    await new.append(NewAction(game_id, 1, "lay B3", 1, False, epoch=2))
+    await new.append(NewAction(game_id, 1, "lay B3", 1, False, epoch=2, at=AT))
     game = await new.call(load_game, game_id)
     assert game is not None and game.actions == ["draw", "lay B3"]
     assert await new.call(epochs_of, game_id) == [1, 2]
@@ -98,7 +100,7 @@ async def test_an_unclaimed_epoch_commits_nothing(two: tuple[Database, Database,
     db, _, game_id = two
     await db.call(claim_epoch, CODE, 1, "owner-a")
     with pytest.raises(StaleEpochError):
-        await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=2))
+        await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=2, at=AT))
     game = await db.call(load_game, game_id)
     assert game is not None and game.actions == []
 
@@ -111,10 +113,10 @@ async def test_a_stale_action_in_a_group_commit_fails_alone(
     other = await db.call(insert_game, "BBBBBB", stored_game(), [])
     await db.call(claim_epoch, CODE, 2, "owner-b")
     outcomes = await asyncio.gather(
-        db.append(NewAction(game_id, 0, "draw", 0, False, epoch=2)),
-        db.append(NewAction(other, 0, "draw", 0, False, epoch=1)),  # BBBBBB is at epoch 0
-        db.append(NewAction(other, 1, "draw", 1, False)),  # not fenced
-        db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1)),
+        db.append(NewAction(game_id, 0, "draw", 0, False, epoch=2, at=AT)),
+        db.append(NewAction(other, 0, "draw", 0, False, epoch=1, at=AT)),  # BBBBBB is at epoch 0
+        db.append(NewAction(other, 1, "draw", 1, False, at=AT)),  # not fenced
+        db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1, at=AT)),
         return_exceptions=True,
     )
     assert [type(o).__name__ for o in outcomes] == [
@@ -131,7 +133,7 @@ async def test_the_single_process_server_writes_as_before_under_epoch_0(
     two: tuple[Database, Database, int],
 ) -> None:
     db, _, game_id = two
-    await db.append(NewAction(game_id, 0, "draw", 0, False))
-    await db.append(NewAction(game_id, 1, "draw", 1, False))
+    await db.append(NewAction(game_id, 0, "draw", 0, False, at=AT))
+    await db.append(NewAction(game_id, 1, "draw", 1, False, at=AT))
     assert await db.call(epochs_of, game_id) == [0, 0]
     assert await db.call(table_epoch, CODE) == 0

@@ -29,6 +29,8 @@ from dos.server.storage import (
 pytestmark = pytest.mark.asyncio
 
 CODE = "ABCDEF"
+AT = 2_000_000_000.0
+"""When the actions are accepted (their rows' time)."""
 
 
 @pytest_asyncio.fixture
@@ -98,13 +100,13 @@ async def test_epochs_keep_growing_after_redis_lost_its_data(
         result=None,
     )
     game_id = await db.call(insert_game, CODE, game, [])
-    await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=1))
+    await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=1, at=AT))
     own_redis.restart()  # no persistence: the lease and the counter are gone
     new = TableLease(client, CODE, "owner-b")
     assert await take_table(new, db) == 2  # above the database's epoch, not Redis's 1
     with pytest.raises(StaleEpochError):
-        await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1))
-    await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=2))
+        await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1, at=AT))
+    await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=2, at=AT))
     stored = await db.call(load_game, game_id)
     assert stored is not None and stored.actions == ["draw", "draw"]
 

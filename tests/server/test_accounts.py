@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -229,7 +230,7 @@ def finished_game(db: Database, player_id: str, name: str) -> None:
     game = StoredGame(0, 1, "official", options, 7, [name, "hard bot"], "", None)
     db.run_sync(insert_table, table)
     game_id = db.run_sync(insert_game, code, game, seats)
-    db.run_sync(finish_game, code, game_id, {"winner": 0, "scores": [MIN_TARGET, 0]})
+    db.run_sync(finish_game, code, game_id, {"winner": 0, "scores": [MIN_TARGET, 0]}, time.time())
 
 
 # --- registration and sign-in --------------------------------------------------------------------

@@ -34,6 +34,9 @@ from server.chat_fakes import FakeTable
 from server.stored import stored_table
 from server.support import ServerProcess, WsPlayer, create_table, join_table
 
+AT = 2_000_000_000.0
+"""When the lines are said (the table's clock gives it in the server)."""
+
 
 def _line(number: int, seat: int | None = 0) -> Line:
     name = None if seat is None else "Ada"
@@ -48,15 +51,15 @@ async def test_a_tables_chat_is_stored_bounded_and_loaded_with_it(database: str)
         await db.call(insert_table, stored_table("AAAAAA", options={}, public=False))
         await db.call(insert_table, stored_table("BBBBBB", options={}, public=False))
         for number in range(8):
-            await db.call(store_line, "AAAAAA", _line(number), 5)
+            await db.call(store_line, "AAAAAA", _line(number), AT, 5)
         gg: Line = {"seat": None, "name": None, "text": None, "reaction": "gg"}
-        await db.call(store_line, "BBBBBB", gg)
+        await db.call(store_line, "BBBBBB", gg, AT)
         assert await db.read(load_lines, "AAAAAA") == [_line(n) for n in range(3, 8)]
         assert await db.read(load_lines, "BBBBBB") == [gg]  # each table its own
 
         def say_many(session: Any, count: int) -> None:
             for number in range(count):
-                store_line(session, "AAAAAA", _line(number, seat=1))
+                store_line(session, "AAAAAA", _line(number, seat=1), AT)
 
         await db.call(say_many, HISTORY_MAX + 3)  # the default bound
         kept = [_line(n, seat=1) for n in range(3, HISTORY_MAX + 3)]
@@ -67,7 +70,7 @@ async def test_a_tables_chat_is_stored_bounded_and_loaded_with_it(database: str)
             "AAAAAA": kept,
             "BBBBBB": [gg],
         }
-        await db.call(expire_table, "AAAAAA", None)  # an expired table's chat goes with it
+        await db.call(expire_table, "AAAAAA", None, AT)  # an expired table's chat goes with it
         assert await db.read(load_lines, "AAAAAA") == []
         assert await db.read(load_lines, "BBBBBB") == [gg]
     finally:
@@ -99,7 +102,7 @@ class FakeDatabase:
         self.reached = asyncio.Event()
         """Set once a store has begun."""
 
-    async def call(self, fn: Callable[..., Any], code: str, line: Line) -> None:
+    async def call(self, fn: Callable[..., Any], code: str, line: Line, at: float) -> None:
         assert fn is store_line and code == "CHAT22"
         self.reached.set()
         await self.gate.wait()

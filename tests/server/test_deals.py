@@ -4,6 +4,7 @@ random refuses a chosen seed (``dos.server.deals``)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,7 @@ def test_a_finished_game_of_a_seeded_table_is_never_rated(tmp_path: Path) -> Non
             game = StoredGame(0, 1, "official", {}, 7, ["Ada", "easy bot"], "playing", None)
             game_id = db.run_sync(lambda s, c=code, g=game, t=table: insert_game(s, c, g, t.seats))
             result = {"winner": 0, "scores": [200, 0]}
-            db.run_sync(lambda s, c=code, i=game_id, r=result: finish_game(s, c, i, r))
+            db.run_sync(lambda s, c=code, i=game_id, r=result: finish_game(s, c, i, r, time.time()))
         rated = db.run_sync(lambda s: list(s.scalars(select(RatingRow.player_id))))
         assert "p_SEEDED" not in rated
         assert "p_RANDOM" in rated  # the same game at a random table is rated

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import time
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def _game(
                 for i in range(3)
             )
         )
-    db.run_sync(finish_game, code, game_id, result)
+    db.run_sync(finish_game, code, game_id, result, time.time())
     return game_id
 
 
@@ -191,7 +192,9 @@ def test_a_rated_game_updates_every_player_as_the_model_does_once(db: Database) 
             text(f"SELECT table_code FROM dos_games WHERE id = {game_id}")
         ).scalar_one()
     )
-    db.run_sync(finish_game, code, game_id, result)  # the end stored again: no new rating
+    db.run_sync(
+        finish_game, code, game_id, result, time.time()
+    )  # the end stored again: no new rating
     assert _ratings(db) == stored
     assert _history(db) == [("bot:hard", 1), ("p_ada", 2), ("p_bea", 0)]
 

@@ -29,6 +29,9 @@ from dos.server.storage import (
 from server.stored import stored_game, stored_table
 from server.support import PostgresCluster
 
+AT = 2_000_000_000.0
+"""When the actions are accepted (their rows' time, as the table's clock gives it)."""
+
 
 def test_the_migrations_build_the_models_schema(database: str) -> None:
     db = Database(database)
@@ -91,19 +94,20 @@ async def test_actions_are_committed_in_order_and_a_table_loads_back(database: s
         texts = ["draw", "lay B3", "1: dos", "R7@0"] * 10
         await asyncio.gather(
             *(
-                db.append(NewAction(game_id, index, text, index % 2, False))
+                db.append(NewAction(game_id, index, text, index % 2, False, at=AT + index))
                 for index, text in enumerate(texts)
             )
         )
         with pytest.raises(IntegrityError):
-            await db.append(NewAction(game_id, 0, "draw", 0, False))  # the same index twice
+            await db.append(NewAction(game_id, 0, "draw", 0, False, at=AT))  # the same index twice
         active = await db.call(load_active)
         assert [t.code for t in active] == ["AAAAAA"]
         loaded = active[0]
         assert loaded.status == "playing" and loaded.games == 1
         assert loaded.game is not None and loaded.game.actions == texts
         assert loaded.game.seed == 2**61 + 5
-        await db.call(finish_game, "AAAAAA", game_id, {"winner": 0, "scores": [50, 0]})
+        assert loaded.game.last_at == AT + len(texts) - 1  # the rows' times are the callers'
+        await db.call(finish_game, "AAAAAA", game_id, {"winner": 0, "scores": [50, 0]}, AT + 60)
         assert await db.call(load_active) == []
         table = await db.call(load_table, "AAAAAA")
         assert table is not None and table.status == "finished"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,9 @@ def _a_won_game(server: Server, player_id: str) -> None:
     try:
         db.run_sync(insert_table, table)
         game_id = db.run_sync(insert_game, code, game, seats)
-        db.run_sync(finish_game, code, game_id, {"winner": 0, "scores": [MIN_TARGET, 0]})
+        db.run_sync(
+            finish_game, code, game_id, {"winner": 0, "scores": [MIN_TARGET, 0]}, time.time()
+        )
     finally:
         db.close()
 

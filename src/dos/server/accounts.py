@@ -508,15 +508,20 @@ class Accounts:
     def __init__(self, service: Service, rp: RelyingParty) -> None:
         self.service = service
         self.rp = rp
-        self.ceremonies = Ceremonies()
+        self.ceremonies = Ceremonies(clock=service.clock.monotonic)
+        """The ceremonies under way, their lifetimes on the server's clock."""
 
     @property
     def _db(self) -> Any:
         return self.service.db
 
+    def _now(self) -> float:
+        """The server's wall time (``Service.clock``), for the accounts' rows."""
+        return self.service.clock.time()
+
     async def start(self) -> None:
         """Loads the sessions signed out (after the database is migrated)."""
-        sessions = await self._db.call(signed_out_sessions, time.time())
+        sessions = await self._db.call(signed_out_sessions, self._now())
         self.service.signer.signed_out.update(sessions)
 
     def me(self, authorization: str | None) -> Me:
@@ -576,7 +581,7 @@ class Accounts:
 
     async def begin_registration(self, me: Me, name: str | None) -> dict[str, Any]:
         """A registration ceremony for ``me``'s player: options for a new passkey."""
-        handle = await self._db.call(ensure_account, me.player_id, time.time())
+        handle = await self._db.call(ensure_account, me.player_id, self._now())
         account = await self._db.read(load_account, me.player_id)
         if len(account.passkeys) >= MAX_PASSKEYS:
             raise ApiError(
@@ -602,7 +607,7 @@ class Accounts:
                 400, "bad_ceremony", "this ceremony was begun by another player", "ceremony"
             )
         new = verify_registration(self.rp, body.credential, ceremony.challenge)
-        why = await self._db.call(add_passkey, me.player_id, ceremony.user_handle, new, time.time())
+        why = await self._db.call(add_passkey, me.player_id, ceremony.user_handle, new, self._now())
         if why == "credential_taken":
             raise ApiError(409, why, "this passkey is registered already", "credential.id")
         if why == "too_many_passkeys":
@@ -625,7 +630,7 @@ class Accounts:
     async def new_recovery(self, me: Me) -> dict[str, Any]:
         """A new recovery code for ``me`` (the old one stops working)."""
         code = new_recovery_code()
-        await self._db.call(set_recovery, me.player_id, recovery_digest(code), time.time())
+        await self._db.call(set_recovery, me.player_id, recovery_digest(code), self._now())
         return {"code": code, "account": await self.status(me, me.session or new_session())}
 
     async def recover(self, code: str) -> dict[str, Any]:
@@ -673,7 +678,7 @@ class Accounts:
             user_handle=passkey.user_handle,
         )
         await self._db.call(
-            record_use, credential_id, checked.sign_count, checked.backed_up, time.time()
+            record_use, credential_id, checked.sign_count, checked.backed_up, self._now()
         )
         return await self._signed_in(passkey.player_id)
 
@@ -681,7 +686,7 @@ class Accounts:
         """Signs this device's session out: its tokens open nothing any more."""
         if me.session is None:
             return {"signed_out": False}
-        await self._db.call(sign_out, me.session, me.player_id, time.time())
+        await self._db.call(sign_out, me.session, me.player_id, self._now())
         self.service.signer.signed_out.add(me.session)
         return {"signed_out": True}
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -41,6 +40,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+
+from dos.server.clock import SYSTEM_CLOCK, Clock
 
 TOKEN_DAYS = 30
 """How long a token stays valid."""
@@ -81,15 +82,17 @@ _NOW: ContextVar[float | None] = ContextVar("token_now", default=None)
 
 
 class _Clock(TimestampSigner):
-    """itsdangerous's timestamp signer on a clock tests can set (``now=``)."""
+    """itsdangerous's timestamp signer on the time ``Signer`` gives it (its clock's, or the
+    ``now=`` of a call): set around every signing and reading."""
 
     def get_timestamp(self) -> int:
         now = _NOW.get()
-        return int(time.time() if now is None else now)
+        assert now is not None, "signed or read outside Signer"
+        return int(now)
 
 
 @contextmanager
-def _at(now: float | None) -> Iterator[None]:
+def _at(now: float) -> Iterator[None]:
     reset = _NOW.set(now)
     try:
         yield
@@ -100,10 +103,19 @@ def _at(now: float | None) -> Iterator[None]:
 class Signer:
     """Makes and checks tokens with one secret."""
 
-    def __init__(self, secret: bytes, lifetime: float = TOKEN_DAYS * 86400.0) -> None:
+    def __init__(
+        self,
+        secret: bytes,
+        lifetime: float = TOKEN_DAYS * 86400.0,
+        *,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
         if len(secret) < MIN_SECRET_BYTES:
             raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes")
         self.lifetime = lifetime
+        self.clock = clock
+        """The server's clock (``Service.clock``): tokens are stamped and their lifetime
+        counted on its wall time, unless a call says ``now``."""
         self.signed_out: set[str] = set()
         """The sessions signed out (``dos.server.accounts`` keeps them): their player tokens
         are refused."""
@@ -113,13 +125,13 @@ class Signer:
         }
 
     def _sign(self, kind: str, payload: dict[str, Any], now: float | None) -> str:
-        with _at(now):
+        with _at(self.clock.time() if now is None else now):
             token: str = self._kinds[kind].dumps(payload)
         return token
 
     def _read(self, kind: str, token: str, now: float | None) -> dict[str, Any]:
         try:
-            with _at(now):
+            with _at(self.clock.time() if now is None else now):
                 data: Any = self._kinds[kind].loads(token, max_age=int(self.lifetime))
         except SignatureExpired:
             raise TokenError(

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, delete, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.messages import server_message
 from dos.server.models import Base
 from dos.server.names import hidden_character
@@ -78,8 +78,9 @@ class ChatLineRow(Base):
 # --- the repository: functions of a session (run by ``Database``) -----------------------------
 
 
-def store_line(session: Session, code: str, line: Line, keep: int = HISTORY_MAX) -> None:
-    """Stores a line of ``code``'s chat and deletes the lines before the latest ``keep``."""
+def store_line(session: Session, code: str, line: Line, at: float, keep: int = HISTORY_MAX) -> None:
+    """Stores a line of ``code``'s chat, said at ``at`` (the caller's time: the table's
+    clock), and deletes the lines before the latest ``keep``."""
     session.add(
         ChatLineRow(
             table_code=code,
@@ -87,7 +88,7 @@ def store_line(session: Session, code: str, line: Line, keep: int = HISTORY_MAX)
             name=line["name"],
             text=line["text"],
             reaction=line["reaction"],
-            at=time.time(),
+            at=at,
         )
     )
     session.flush()
@@ -151,9 +152,13 @@ class ChatRoom:
         db: Database | None = None,
         lines: Iterable[Line] = (),
         spectators: bool = False,
+        *,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.code = code
         self.db = db
+        self.clock = clock
+        """The table's clock: the time its lines are stored with."""
         self.spectators = spectators
         """Whether spectators may write (the host decides)."""
         self.lines: deque[Line] = deque(lines, maxlen=HISTORY_MAX)
@@ -207,7 +212,7 @@ class ChatRoom:
         async with self._order:
             if self.db is not None:
                 try:
-                    await self.db.call(store_line, self.code, line)
+                    await self.db.call(store_line, self.code, line, self.clock.time())
                 except Exception:
                     log.exception("table %s: could not store a chat line", self.code)
                     raise ChatRefusedError(

@@ -22,6 +22,7 @@ from typing import Any
 from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import error_reason
 from dos.ruleset import Entry, RuleSet
+from dos.server.clock import Clock
 from dos.server.history import GameLog
 from dos.server.refusals import RefusedError
 from dos.server.storage import (
@@ -49,11 +50,15 @@ def replay_game(rules: RuleSet[Any, Any], game: StoredGame) -> Any:
 class CurrentGame:
     """The game in play at one table (none before its first deal)."""
 
-    def __init__(self, entry: Entry, rules: RuleSet[Any, Any], db: Database, code: str) -> None:
+    def __init__(
+        self, entry: Entry, rules: RuleSet[Any, Any], db: Database, code: str, clock: Clock
+    ) -> None:
         self.entry = entry
         self.rules = rules
         self.db = db
         self.code = code
+        self.clock = clock
+        """The table's clock: the stored times of its actions and its end."""
         self.state: Any = None
         """The engine's state (``None`` before the first game)."""
         self.version = 0
@@ -129,7 +134,15 @@ class CurrentGame:
         self.log.before_action(self.state, canonical, seat)
         try:
             await self.db.append(
-                NewAction(stored.id, index, canonical, seat, by_bot, epoch=self.epoch)
+                NewAction(
+                    stored.id,
+                    index,
+                    canonical,
+                    seat,
+                    by_bot,
+                    epoch=self.epoch,
+                    at=self.clock.time(),
+                )
             )
         except StaleEpochError as error:
             # A paused or cut-off former owner: the next owner has the table.
@@ -168,6 +181,6 @@ class CurrentGame:
         """Stores the end of the game if its last action was committed but not its end."""
         if self.finish_pending and self.stored is not None:
             result = self.rules.result(self.state)
-            await self.db.call(finish_game, self.code, self.stored.id, result)
+            await self.db.call(finish_game, self.code, self.stored.id, result, self.clock.time())
             self.stored.status, self.stored.result = "finished", result
             self.finish_pending = False

@@ -163,7 +163,7 @@ def players_router(service: Service, counters: Counters) -> APIRouter:
     """The leaderboard, player page and player results endpoints (each a ``lookup``), with
     a ``ReadCache`` of their own."""
     router = APIRouter()
-    kept = ReadCache()
+    kept = ReadCache(clock=service.clock.monotonic)
     lookup = [limits_dependency(counters, "lookup")]
 
     @router.get("/api/leaderboard", response_model=Leaderboard, dependencies=lookup)

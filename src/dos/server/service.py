@@ -62,12 +62,13 @@ def turn_seconds(request: CreateTable) -> float | None:
     return DEFAULT_TURN_SECONDS if people > 1 else None
 
 
-def _runner(settings: JobSettings, redis_url: str | None) -> Jobs:
-    """The job runner: worker processes of this machine, or through Redis."""
+def _runner(settings: JobSettings, redis_url: str | None, clock: Clock) -> Jobs:
+    """The job runner: worker processes of this machine, or through Redis (a job's timeout
+    on the server's ``clock``)."""
     if redis_url is not None:
         from dos.cluster.jobqueue import RedisJobs
 
-        return RedisJobs(redis_url)
+        return RedisJobs(redis_url, clock=clock)
     return LocalJobs(settings.workers, settings.queue, settings.bot_workers, settings.bot_queue)
 
 
@@ -132,14 +133,14 @@ class Service:
         self.data = data
         self.settings = settings
         # Many processes must sign alike: their secret comes from their configuration.
-        self.signer = Signer(secret if secret is not None else load_secret(data))
+        self.signer = Signer(secret if secret is not None else load_secret(data), clock=self.clock)
         self.tables: dict[str, Table] = {}
         self.metrics = settings.metrics
         """This server's figures (``dos.server.metrics``), shared with its tables."""
         self.metrics.watch_tables(lambda: list(self.tables.values()))
         self._loading = asyncio.Lock()
         self.job_settings = jobs or JobSettings()
-        self.jobs: Jobs = _runner(self.job_settings, redis_url)
+        self.jobs: Jobs = _runner(self.job_settings, redis_url, self.clock)
         """CPU work off the event loop: bots' decisions, hints and reviews
         (``dos.server.jobs``); with Redis, done by ``dos bot-worker`` processes."""
         self.settings = settings = replace(settings, jobs=self.jobs)  # the tables' bots use it
@@ -413,7 +414,7 @@ class Service:
             if limit is None or idle <= limit:
                 continue
             game_id = table.game.id if table.playing() and table.game is not None else None
-            await self.db.call(expire_table, table.code, game_id)
+            await self.db.call(expire_table, table.code, game_id, self.clock.time())
             table.close()
             del self.tables[table.code]
             if self.node is not None:

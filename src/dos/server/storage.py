@@ -26,7 +26,6 @@ import functools
 import os
 import queue
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -159,6 +158,8 @@ class NewAction:
     commits only if the table's recorded epoch is this one, else ``StaleEpochError`` is raised
     and nothing of it is stored. ``None``: the single-process server, which owns every
     table; stored as 0 and not checked (the commit runs no fencing statement)."""
+    at: float = field(kw_only=True)
+    """When it was accepted, on the server's clock (``Clock.time``): its row's time."""
 
 
 class StaleEpochError(Exception):
@@ -396,7 +397,6 @@ class Database:
     def _flush(self, jobs: list[_Job]) -> None:
         if not jobs:
             return
-        now = time.time()
         actions: list[NewAction] = [job.args[0] for job in jobs]
         rows = [
             {
@@ -405,7 +405,7 @@ class Database:
                 "action": a.action,
                 "seat": a.seat,
                 "by_bot": a.by_bot,
-                "at": now,
+                "at": a.at,
                 "epoch": a.epoch or 0,
             }
             for a in actions
@@ -545,7 +545,8 @@ def insert_game(
     game: StoredGame,
     seats: list[StoredSeat],
 ) -> int:
-    """Stores a new game (and the seats it fills), marks the table playing; returns its id."""
+    """Stores a new game (and the seats it fills), marks the table playing; returns its id.
+    Its start is ``game.started_at``, the caller's time (the table's clock)."""
     for seat in seats:
         save_seat(session, code, seat)
     row = GameRow(
@@ -557,7 +558,7 @@ def insert_game(
         players=game.players,
         status="playing",
         result=None,
-        started_at=time.time(),
+        started_at=game.started_at,
         finished_at=None,
     )
     session.add(row)
@@ -578,33 +579,36 @@ def insert_game(
     return row.id
 
 
-def finish_game(session: Session, code: str, game_id: int, result: dict[str, Any]) -> None:
-    """Stores a game's result and marks it and its table finished; at a rated table, the
-    players' ratings are updated in the same transaction, once (``dos.ratings.store``). A
-    table dealt from a known seed (``dos.server.deals``) is never rated, whatever it says."""
+def finish_game(
+    session: Session, code: str, game_id: int, result: dict[str, Any], at: float
+) -> None:
+    """Stores a game's result and marks it and its table finished at ``at`` (the caller's
+    time: the table's clock); at a rated table, the players' ratings are updated in the same
+    transaction, once (``dos.ratings.store``), their history points at ``at`` too. A table
+    dealt from a known seed (``dos.server.deals``) is never rated, whatever it says."""
     finished = session.execute(
         update(GameRow)
         .where(GameRow.id == game_id, GameRow.status == "playing")
-        .values(status="finished", result=result, finished_at=time.time())
+        .values(status="finished", result=result, finished_at=at)
     )
     session.execute(update(TableRow).where(TableRow.code == code).values(status="finished"))
     rated, deal_seed = session.execute(
         select(TableRow.rated, TableRow.deal_seed).where(TableRow.code == code)
     ).one()
     if getattr(finished, "rowcount", 0) == 1 and rated and deal_seed is None:
-        rate_finished_game(session, game_id, result)
+        rate_finished_game(session, game_id, result, at)
 
 
-def expire_table(session: Session, code: str, game_id: int | None) -> None:
+def expire_table(session: Session, code: str, game_id: int | None, at: float) -> None:
     """Marks a table ``expired`` (nobody came back to it) and its unfinished game, if any,
-    ``abandoned``. Its games stay stored; the table is no longer loaded or listed, and its
-    chat is deleted."""
+    ``abandoned`` at ``at`` (the caller's time: the server's clock). Its games stay stored;
+    the table is no longer loaded or listed, and its chat is deleted."""
     delete_lines(session, code)
     if game_id is not None:
         session.execute(
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.status == "playing")
-            .values(status="abandoned", finished_at=time.time())
+            .values(status="abandoned", finished_at=at)
         )
     session.execute(update(TableRow).where(TableRow.code == code).values(status="expired"))
 

@@ -164,7 +164,7 @@ class Table:
         self.db = db
         self.settings = settings
         self.lock = asyncio.Lock()
-        self.current = CurrentGame(self.entry, self.rules, db, stored.code)
+        self.current = CurrentGame(self.entry, self.rules, db, stored.code, settings.clock)
         """The game in play: applied to a copy, committed, then swapped in
         (``dos.server.current_game``)."""
         self.turn_timer = TurnTimer(
@@ -185,7 +185,7 @@ class Table:
             jobs=settings.jobs,
             clock=settings.clock,
         )
-        self.chat = ChatRoom(stored.code, db, stored.chat)
+        self.chat = ChatRoom(stored.code, db, stored.chat, clock=settings.clock)
         self.hints_allowed = False
         """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
         self.closed = False
@@ -458,6 +458,7 @@ class Table:
                 players=names,
                 status="playing",
                 result=None,
+                started_at=self.settings.clock.time(),
             )
             game.id = await self.db.call(insert_game, self.code, game, seats)
             for place, seat in zip(self.seats, seats, strict=True):
