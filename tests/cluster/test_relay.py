@@ -20,7 +20,8 @@ from dos.cluster import relay as relay_module
 from dos.cluster.bus import BusUnavailableError, LocalBus, Subscription, Update
 from dos.cluster.lease import Holder
 from dos.cluster.node import MOVED
-from dos.cluster.relay import RelayedConnection, RemoteSocket, stream_of
+from dos.cluster.relay import WATCH_SECONDS, RelayedConnection, RemoteSocket, stream_of
+from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.limits import Counters, Limits
 from dos.server.refusals import RefusedError
@@ -40,6 +41,9 @@ class Node:
     owner: str = "relay"
     table_owner: str = "o1"
     """Who holds the table's lease now."""
+    clock: ManualClock = field(default_factory=ManualClock)
+    """The server's clock, which the test moves: the relay's watches and searches wait on
+    it."""
 
     async def holder(self, code: str) -> None:
         """Not known (as with Redis away): a move is noticed by the owner's word only."""
@@ -188,6 +192,8 @@ async def test_an_owner_that_took_its_table_again_gets_the_connection_again() ->
     assert (await owner.until("ws_frame"))["frame"] == {"text": HELLO}
 
     owner.epoch = node.epoch = 8  # taken again; no close with MOVED came
+    await asyncio.wait_for(node.clock.waiting(), TIMEOUT)  # the relay's watch waits...
+    await node.clock.advance(WATCH_SECONDS)  # ...and looks at the lease again
     again = await owner.until("ws_open", nth=1)
     assert again["conn"] != opened
     hello = await owner.until("ws_frame", nth=1)
@@ -326,6 +332,7 @@ class SweepingNode:
     bus: LocalBus
     owner: str = "o1"
     alive_now: set[str] = field(default_factory=set)
+    clock: ManualClock = field(default_factory=ManualClock)
     handler: Any = None
     on_lost: list[Any] = field(default_factory=list)
 

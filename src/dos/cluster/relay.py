@@ -35,7 +35,6 @@ import json
 import logging
 import re
 import secrets
-import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -85,7 +84,15 @@ WATCH_SECONDS = 1.0
 SWEEP_SECONDS = 5.0
 """How often an owner looks for the relayed connections whose relaying process died."""
 SEND_RETRY_SECONDS = 0.5
-"""How long an owner's side waits before it tries a frame again that Redis did not take."""
+"""How long an owner's side waits before it tries a frame again that Redis did not take
+(real time: it waits for Redis to come back)."""
+
+# The times above, but for SEND_RETRY_SECONDS, are on the server's clock (``Node.clock``):
+# the owner a relay looks for holds a lease that runs out on that clock, and the searches,
+# watches and sweeps that wait for it wait on it too. What the bus and Redis time stays on
+# real time: the forwards' timeouts (FRAME_SECONDS, TAKE_SECONDS, HTTP_SECONDS), the
+# processes' ``alive`` keys the sweep reads (Redis expires them), and the expiry of a
+# connection's stream once it ended.
 
 
 SAFE_METHODS = ("GET", "HEAD")
@@ -115,6 +122,9 @@ class Relay:
         """The whole application, which runs the HTTP requests forwarded here."""
         self.remote: dict[str, RemoteSocket] = {}
         """The connections relayed to this process (as the owner), by connection id."""
+        self.clock = node.clock
+        """The server's clock (``Node.clock``): the searches for a table's owner, and the
+        sweeps."""
         node.handler = self.handle
         node.on_lost.append(self._lost)
         self._sweeper: asyncio.Task[None] | None = None
@@ -175,8 +185,8 @@ class Relay:
         (it owns the table, or took it now, or there is no such table: the endpoint says so).
         Waits for a dead owner's lease to run out. ``RefusedError("busy")`` when no owner is
         found in time."""
-        node = self.node
-        deadline = time.monotonic() + node.ttl + REATTACH_SECONDS / 3
+        node, clock = self.node, self.clock
+        deadline = clock.monotonic() + node.ttl + REATTACH_SECONDS / 3
         while True:
             if node.owns(code):
                 return None
@@ -190,9 +200,9 @@ class Relay:
                         raise
             elif await node.alive(holder.owner):
                 return holder.owner
-            if time.monotonic() > deadline:
+            if clock.monotonic() > deadline:
                 raise RefusedError("busy", f"table {code}: no server process answers for it")
-            await asyncio.sleep(0.1)
+            await clock.sleep(0.1)
 
     # --- HTTP ---------------------------------------------------------------------------------
 
@@ -429,7 +439,7 @@ class Relay:
         ``SWEEP_SECONDS``."""
         missing: set[str] = set()
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await self.clock.sleep(SWEEP_SECONDS)
             missing = await self.sweep(missing)
 
     async def sweep(self, missing: set[str]) -> set[str]:
@@ -550,6 +560,8 @@ class RelayedConnection:
     def __init__(self, relay: Relay, websocket: WebSocket, code: str, owner: str, who: str):
         self.relay = relay
         self.node = relay.node
+        self.clock = relay.node.clock
+        """The server's clock: the search for a new owner, and the watch of the lease."""
         self.websocket = websocket
         self.code = code
         self.owner = owner
@@ -743,17 +755,18 @@ class RelayedConnection:
             if generation != self._generation:
                 return
             self._generation += 1
-            deadline = time.monotonic() + REATTACH_SECONDS
-            while time.monotonic() < deadline and not self.done.is_set():
+            clock = self.clock
+            deadline = clock.monotonic() + REATTACH_SECONDS
+            while clock.monotonic() < deadline and not self.done.is_set():
                 try:
                     owner = await self.relay.route(self.code) or self.node.owner
                 except RefusedError:
-                    await asyncio.sleep(0.2)
+                    await clock.sleep(0.2)
                     continue
                 if await self._attach(owner):
                     log.info("table %s: a relayed connection moved to %s", self.code, owner)
                     return
-                await asyncio.sleep(0.1)
+                await clock.sleep(0.1)
             with contextlib.suppress(Exception):
                 await self.websocket.close(RESTARTING, "the table's server process changed")
             self.done.set()
@@ -780,7 +793,7 @@ class RelayedConnection:
     async def _watch(self) -> None:
         """Reattaches when the table's lease is no longer held by the owner relayed to."""
         while not self.done.is_set():
-            await asyncio.sleep(WATCH_SECONDS)
+            await self.clock.sleep(WATCH_SECONDS)
             try:
                 holder = await self.node.holder(self.code)
             except RefusedError:
