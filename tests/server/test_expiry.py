@@ -1,16 +1,17 @@
 """Tables nobody comes back to expire: a lobby after ``lobby_idle``, a game after
-``abandoned_idle`` (stored as abandoned); an expired table is gone, its code answers no table."""
+``abandoned_idle`` (stored as abandoned); an expired table is gone, its code answers no table.
+The service runs on a ``ManualClock`` that the tests move instead of passing idle times."""
 
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 from typing import cast
 
 import pytest
 from starlette.websockets import WebSocket
 
+from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable
@@ -19,15 +20,16 @@ from dos.server.storage import Database, load_game
 from dos.server.tables import Settings
 
 
-def _service(data: Path) -> Service:
+def _service(data: Path, clock: ManualClock) -> Service:
     url = f"sqlite:///{data / 'dos.sqlite3'}"
     limits = Limits(lobby_idle=60.0, abandoned_idle=600.0)
-    return Service(Database(url, "OFF"), data, Settings(bot_delay=0), limits)
+    return Service(Database(url, "OFF"), data, Settings(bot_delay=0), limits, clock=clock)
 
 
 @pytest.mark.asyncio
 async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Path) -> None:
-    service = _service(tmp_path)
+    clock = ManualClock()
+    service = _service(tmp_path, clock)
     await service.start()
     try:
         lobby = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))[
@@ -39,10 +41,12 @@ async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Pat
         await table.start(0)
         assert table.game is not None
         game_id = table.game.id
-        now = time.monotonic()
-        assert await service.expire_idle(now + 30) == []
-        assert await service.expire_idle(now + 61) == [lobby]
-        assert await service.expire_idle(now + 601) == [game]
+        await clock.advance(30)
+        assert await service.expire_idle() == []
+        await clock.advance(31)  # 61 s
+        assert await service.expire_idle() == [lobby]
+        await clock.advance(540)  # 601 s
+        assert await service.expire_idle() == [game]
         assert await service.table(lobby) is None and await service.table(game) is None
         stored = await service.db.call(load_game, game_id)
         assert stored is not None and stored.status == "abandoned"
@@ -52,7 +56,8 @@ async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Pat
 
 @pytest.mark.asyncio
 async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -> None:
-    service = _service(tmp_path)
+    clock = ManualClock()
+    service = _service(tmp_path, clock)
     await service.start()
     try:
         code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))["code"]
@@ -60,11 +65,14 @@ async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -
         assert table is not None
         client = Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits()))  # never started
         await table.attach(client, 0)
-        assert await service.expire_idle(time.monotonic() + 10**6) == []
+        await clock.advance(10**6)
+        assert await service.expire_idle() == []
         assert await service.table(code) is table
         table.detach(client)  # the last one leaves: the clock starts
-        assert await service.expire_idle(time.monotonic() + 30) == []
-        assert await service.expire_idle(time.monotonic() + 61) == [code]
+        await clock.advance(30)
+        assert await service.expire_idle() == []
+        await clock.advance(31)  # 61 s
+        assert await service.expire_idle() == [code]
     finally:
         await service.stop()
 
@@ -76,23 +84,25 @@ async def test_idleness_counts_from_the_last_stored_activity_not_from_a_restart(
     # A game nobody has touched for 590 s of its 600, when the server restarts (or another
     # process takes it over): it expires once its people had the grace to come back, not
     # after another 600 s.
-    service = _service(tmp_path)
+    clock = ManualClock()
+    service = _service(tmp_path, clock)
     await service.start()
     code = (await service.create(CreateTable(name="Ada", seats=[None, "easy"]), "test"))["code"]
     table = await service.table(code)
     assert table is not None
     await table.start(0)
     await service.stop()
-    long_ago = time.time() - 590
+    long_ago = clock.time() - 590
     with sqlite3.connect(tmp_path / "dos.sqlite3") as db:
         db.execute("UPDATE dos_tables SET created_at = ?", (long_ago,))
         db.execute("UPDATE dos_games SET started_at = ?", (long_ago,))
         db.execute("UPDATE dos_actions SET at = ?", (long_ago,))
-    again = _service(tmp_path)
+    again = _service(tmp_path, clock)
     await again.start()
     try:
-        now = time.monotonic()
-        assert await again.expire_idle(now + 5) == []  # within the grace: not yet
-        assert await again.expire_idle(now + 11) == [code]
+        await clock.advance(5)
+        assert await again.expire_idle() == []  # within the grace: not yet
+        await clock.advance(6)  # 11 s
+        assert await again.expire_idle() == [code]
     finally:
         await again.stop()
