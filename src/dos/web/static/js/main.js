@@ -108,6 +108,7 @@ async function leaveSeat() {
   leaveTable();
 }
 
+/** @param {string} name */
 function showView(name, { focus = true } = {}) {
   const changed = name !== app.shown;
   if (changed) clearError();  // an error is about the view it was shown on
@@ -118,7 +119,8 @@ function showView(name, { focus = true } = {}) {
   if (changed && focus) requestAnimationFrame(() => focusView(name));
 }
 
-/** A view that opens takes the keyboard to where its work is (never left on the body). */
+/** A view that opens takes the keyboard to where its work is (never left on the body).
+ * @param {string} name */
 function focusView(name) {
   if (app.shown !== name || isOpen()) return;
   const active = document.activeElement;
@@ -148,7 +150,7 @@ function closeRules() {
 /** Shows a refusal over the page (it never moves the board). `game`: it refuses an action of
  * the game, which an open dialog covers: then it is not shown at all (behind the dialog, or
  * kept for after it, it would mislead). Any other (the chat's, which goes along into the
- * dialog) shows in the open dialog. */
+ * dialog) shows in the open dialog. @param {string} message */
 function showError(message, { game = false } = {}) {
   const dialog = /** @type {HTMLDialogElement} */ ($("dialog"));
   if (dialog.open && game) return;
@@ -172,6 +174,7 @@ function names() {
 
 // --- the log: each update in words; rebuilt from the server's `log` on every (re)connect ---
 
+/** @param {string} text */
 function addLog(text, kind = "") {
   const li = document.createElement("li");
   li.textContent = text;
@@ -186,12 +189,15 @@ function clearLog() {
   $("log").replaceChildren();
 }
 
+/** @param {View} view */
 const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
+/** @param {View} view */
 const lastResult = (view) => view.result ?? (view.round_results || [])[roundsOf(view) - 1];
 
 /** One action in words, with what it brought about (a round's or the game's end), given
  * the (public) view just before it and just after it. */
-/** The cards in `after`'s hand that were not in `before`'s (what this seat drew). */
+/** The cards in `after`'s hand that were not in `before`'s (what this seat drew).
+ * @param {View | null} before @param {View} after */
 function newCards(before, after) {
   const left = [...((before && before.hand) || [])];
   const fresh = [];
@@ -203,6 +209,8 @@ function newCards(before, after) {
   return fresh;
 }
 
+/** @param {string} action @param {number} seat @param {View | null} before @param {View} after
+ * @param {string[] | null} [known] */
 function logStep(action, seat, before, after, known = null) {
   // One's own draw says which card it was (only this seat's page knows).
   const own = seat === app.seat && /(^|:\s*)draw$/.test(String(action));
@@ -218,16 +226,17 @@ function logStep(action, seat, before, after, known = null) {
     const result = lastResult(after);
     addLog(t("game.log_round_won", { player: names()[result.winner], points: result.points }), "round");
     if (after.phase !== "over") {
-      addLog(t("game.log_round_start", { round: after.round, dealer: names()[after.dealer] }), "round");
+      addLog(t("game.log_round_start", { round: after.round, dealer: names()[after.dealer ?? -1] }), "round");
     }
   }
   if (after.phase === "over" && before.phase !== "over" && after.winner !== null && after.winner !== undefined) {
     const winner = after.winner;
-    addLog(t("game.log_game_won", { player: names()[winner], points: after.scores[winner] }), "round");
+    addLog(t("game.log_game_won", { player: names()[winner], points: /** @type {number[]} */ (after.scores)[winner] }), "round");
   }
 }
 
-/** The whole log again, from the game's actions (server message `log`). */
+/** The whole log again, from the game's actions (server message `log`).
+ * @param {import("./view").ServerMessage & {type: "log"}} message */
 function rebuildLog(message) {
   if (!app.table || message.game !== app.table.game) return;
   clearLog();
@@ -378,6 +387,7 @@ function maybeShowRanking() {
 // --- the connection ----------------------------------------------------------------------
 
 /** A spectator's view has no hand and no legal actions: show it as an empty hand. */
+/** @param {View | null} view */
 function normalized(view) {
   if (!view) return view;
   return { ...view, hand: view.hand || [], legal: view.legal || [] };
@@ -389,18 +399,22 @@ function normalized(view) {
 
 const pacer = new Pacer({ show: handle, received, urgent });
 
+/** @typedef {import("./view").Arrived} Arrived */
+/** @param {Arrived} message */
 function onMessage(message) {
   pacer.push(message);
 }
 
-/** On arrival, before the message waits its turn: DOS! and Catch! follow the newest state. */
+/** On arrival, before the message waits its turn: DOS! and Catch! follow the newest state.
+ * @param {Arrived} message */
 function received(message) {
   const state = message.type === "state" || message.type === "update";
   if (state && app.view && app.table && app.table.rules !== "classic") officialView.renderRace();
 }
 
 /** Shown at once, with whatever waits before it: the answer to this player's own action (a
- * refusal, an update with its id) and their reaction test (on the server's clock). */
+ * refusal, an update with its id) and their reaction test (on the server's clock).
+ * @param {Arrived} message */
 function urgent(message) {
   if (app.seat === null || app.seat === undefined) return false;
   if (message.type === "error") return Boolean(message.id);
@@ -410,7 +424,7 @@ function urgent(message) {
   return Boolean(reaction && reaction.seat === app.seat);
 }
 
-/** The cards an action moves to the table, and where they go, or null. */
+/** The cards an action moves to the table, and where they go, or null. @param {string} action */
 function moved(action) {
   const rules = app.table ? app.table.rules : "official";
   const cards = cardsMoved(action, rules);
@@ -421,7 +435,8 @@ function moved(action) {
   return { cards, to: $("center-row").lastElementChild };
 }
 
-/** Shows where the cards of another player's (or one's own) move go, before it is drawn. */
+/** Shows where the cards of another player's (or one's own) move go, before it is drawn.
+ * @param {Arrived & {type: "update"}} message */
 function fly(message) {
   const move = moved(message.action);
   if (!move) return false;
@@ -431,7 +446,8 @@ function fly(message) {
   return true;
 }
 
-/** Applies one server message; whether it was another player's move worth a pause. */
+/** Applies one server message; whether it was another player's move worth a pause.
+ * @param {Arrived} message */
 function handle(message) {
   let paced = false;
   if (message.type === "update" && app.table) {
@@ -446,13 +462,15 @@ function handle(message) {
   return paced;
 }
 
-/** The sound of an update: the move, and what it brought (your turn, a round's end). */
+/** The sound of an update: the move, and what it brought (your turn, a round's end).
+ * @param {Arrived & {type: "update"}} message @param {View | null} before @param {View | null} after */
 function soundFor(message, before, after) {
   const rules = app.table ? app.table.rules : "official";
   const kind = sound.soundOf(message.action, before, after, app.seat, rules);
   if (kind) sound.play(kind);
 }
 
+/** @param {Arrived} message */
 function apply(message) {
   switch (message.type) {
     case "welcome":
@@ -483,7 +501,7 @@ function apply(message) {
       app.history = [...app.history, message.action];
       app.view = normalized({ ...message.view, history: app.history });
       app.receivedAt = message.receivedAt;
-      logStep(message.action, message.seat, before, app.view);
+      logStep(message.action, message.seat, before, /** @type {View} */ (app.view));
       app.catches.delete(message.id);
       clearError();  // the game moved on (anyone's action): the refusal is about a state gone
       renderTable();
@@ -542,6 +560,7 @@ function apply(message) {
   }
 }
 
+/** @param {{seat: number | null, seconds: number | null, phase: string | null} | null} timer */
 function setTimer(timer) {
   if (!timer || timer.seat === null || timer.seat === undefined || timer.seconds === null) {
     app.deadline = null;
@@ -554,6 +573,7 @@ function setTimer(timer) {
   }
 }
 
+/** @param {string} status @param {CloseEvent} [event] */
 function onStatus(status, event) {
   const el = $("conn-status");
   document.body.dataset.connection = status;
@@ -580,6 +600,7 @@ function onStatus(status, event) {
   else el.textContent = t("web.disconnected_status");
 }
 
+/** @param {string} code */
 function enterTable(code) {
   const seat = session.seatFor(code);
   app.code = code;
@@ -619,14 +640,15 @@ function leaveTable() {
 
 /** The version an action is made on: the newest state received if the action is legal there
  * too (DOS! and Catch! are decided on it; a move made while the last one is still on show
- * means the same there), else the state on show (the server then finds it `stale`). */
+ * means the same there), else the state on show (the server then finds it `stale`).
+ * @param {string} text */
 function versionFor(text) {
   const latest = pacer.latest;
   const legal = (latest && latest.view && latest.view.legal) || [];
   return latest && legal.includes(text) ? latest.version : app.version;
 }
 
-/** Sends one action; `dos`: call DOS! with it (docs/protocol.md, Actions). */
+/** Sends one action; `dos`: call DOS! with it (docs/protocol.md, Actions). @param {string} text */
 function sendAction(text, dos = false) {
   const id = `a${++app.actionCount}`;
   /** @type {import("./protocol").ActionMessage} */
@@ -677,7 +699,8 @@ function loadReplay() {
   return replayLoading;
 }
 
-/** The replay of a game, at `step` (a link to a moment: /replay/{id}?step=N). */
+/** The replay of a game, at `step` (a link to a moment: /replay/{id}?step=N).
+ * @param {number | null} gameId */
 async function openReplay(gameId, step = 0) {
   try {
     showView("replay");

@@ -9,8 +9,7 @@
 
 import { cardElement } from "./cards.js";
 
-/** A server message as the Pacer hands it on: stamped with when it arrived.
- * @typedef {import("./protocol").ServerMessage & {receivedAt?: number}} Arrived */
+/** @typedef {import("./view").Arrived} Arrived */
 
 export const PACE_MS = 600;
 /** How long a card flies. */

@@ -6,7 +6,7 @@
 // connection of the same seat, protocol version, bad token, no such table.
 const FATAL = new Set([4000, 4003, 4400, 4401, 4404]);
 
-/** @typedef {import("./protocol").ServerMessage} ServerMessage */
+/** @typedef {import("./view").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol").ClientMessage} ClientMessage */
 
 export class Connection {

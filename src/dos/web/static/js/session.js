@@ -74,7 +74,7 @@ export function seatFor(code) {
   }
 }
 
-/** @param {string} code */
+/** @param {string | null} code */
 export function forget(code) {
   localStorage.removeItem(`dos.seat.${code}`);
 }

@@ -183,3 +183,28 @@ export interface SignedIn {
   name: string | null;
   account: Account;
 }
+
+/** One action of a `log` (dos.server.history): its seat, a brief of the public view just
+ * before it, and for the connection's own draws the cards drawn. */
+export interface LogEntry {
+  action: string;
+  seat: number;
+  before: View;
+  drawn?: string[];
+}
+
+/** A server message as the page reads it: protocol.d.ts's, with its views as `View`. */
+export type ServerMessage =
+  | (Omit<import("./protocol").State, "view" | "timer"> & {
+      view: View | null;
+      timer: Omit<import("./protocol").Timer, "type"> | null;
+    })
+  | (Omit<import("./protocol").Update, "view"> & { view: View })
+  | (Omit<import("./protocol").LogMessage, "entries" | "now"> & { entries: LogEntry[]; now: View })
+  | Exclude<
+      import("./protocol").ServerMessage,
+      import("./protocol").State | import("./protocol").Update | import("./protocol").LogMessage
+    >;
+
+/** A server message as motion.js's Pacer hands it on: stamped with when it arrived. */
+export type Arrived = ServerMessage & { receivedAt?: number };
