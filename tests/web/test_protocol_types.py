@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from dos.server import protocol_types
 from dos.server.messages import CLIENT_TYPES
 
@@ -35,3 +37,14 @@ def test_the_generator_writes_where_it_is_told(tmp_path: Path) -> None:
     target = tmp_path / "protocol.d.ts"
     assert protocol_types.main([str(target)]) == 0
     assert target.read_text(encoding="utf-8") == protocol_types.generate()
+
+
+def test_asking_for_help_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as ended:
+        protocol_types.main(["--help"])
+    assert ended.value.code == 0
+    assert "usage:" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []

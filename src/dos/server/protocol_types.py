@@ -17,11 +17,11 @@ number | null
 
 from __future__ import annotations
 
+import argparse
 import ast
 import inspect
 import itertools
 import json
-import sys
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -172,8 +172,12 @@ def generate() -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m dos.server.protocol_types [PATH]``: writes the declarations (to ``TARGET``
     unless a path is given)."""
-    args = sys.argv[1:] if argv is None else argv
-    target = Path(args[0]) if args else TARGET
+    parser = argparse.ArgumentParser(
+        prog="python -m dos.server.protocol_types",
+        description="Writes the browser client's protocol types from the server's models.",
+    )
+    parser.add_argument("path", nargs="?", type=Path, default=TARGET, help=f"(default {TARGET})")
+    target: Path = parser.parse_args(argv).path
     target.write_text(generate(), encoding="utf-8")
     print(f"wrote {target}")
     return 0
