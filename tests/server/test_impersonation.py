@@ -129,7 +129,7 @@ def _relabel(text: str, shift: int) -> str:
     ("sender", "text"),
     [(0, "1: catch 2"), (0, "0: 1: catch 2"), (2, "2: 1: dos"), (1, "1: 2: catch 0")],
 )
-async def test_the_cases_of_the_issue_are_refused(
+async def test_texts_naming_another_seat_are_refused(
     server: ServerProcess, sender: int, text: str, to_act: bool
 ) -> None:
     """Texts naming another seat as written, and with the seats renumbered so that the sender is the
