@@ -14,10 +14,15 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
+/** @typedef {import("./view").TableModel} TableModel */
+
 export class ClassicView {
+  /** @param {(text: string) => void} sendAction */
   constructor(sendAction) {
     this.sendAction = sendAction;
+    /** @type {TableModel | null} */
     this.model = null;
+    /** @type {string | null} */
     this.reactionKey = null;
     this.reactionStart = 0;
     this.hits = 0;
@@ -47,22 +52,25 @@ export class ClassicView {
     });
   }
 
+  /** The view on show (null before the first render: callers check). */
   get view() {
-    return this.model && this.model.view;
+    return /** @type {import("./view").ClassicView} */ (this.model && this.model.view);
   }
 
   get legal() {
     return ((this.view && this.view.legal) || []).map((text) => parseAction(text));  // (its `text` is `text`)
   }
 
+  /** @param {number} seat */
   playerName(seat) {
-    const player = this.model.players[seat];
+    const player = /** @type {TableModel} */ (this.model).players[seat];
     return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
   }
 
+  /** @param {TableModel} model */
   render(model) {
     this.model = model;
-    const view = model.view;
+    const view = this.view;
     const mine = view.turn === view.seat;
     $("round-info").textContent = t("web.rules_classic");
     $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
@@ -89,10 +97,11 @@ export class ClassicView {
     const list = $("opponents");
     list.replaceChildren();
     view.hand_sizes.forEach((size, seat) => {
-      const player = this.model.players[seat] || {};
+      const player = /** @type {Partial<import("./view").Player>} */ (
+        /** @type {TableModel} */ (this.model).players[seat] || {});
       const li = document.createElement("li");
       li.className = "opponent";
-      li.dataset.seat = seat;
+      li.dataset.seat = String(seat);
       if (seat === view.seat) li.classList.add("me");
       if (seat === view.turn) li.classList.add("turn");
       const you = seat === view.seat ? ` (${t("game.you")})` : "";
@@ -137,8 +146,8 @@ export class ClassicView {
     view.hand.forEach((card, index) => {
       const el = cardElement(card, { interactive: true });
       el.id = `hand-${index}`;
-      el.dataset.index = index;
-      const options = plays.filter((a) => a.text.split(": ").pop().split("=")[0] === card);
+      el.dataset.index = String(index);
+      const options = plays.filter((a) => /** @type {string} */ (a.text.split(": ").pop()).split("=")[0] === card);
       if (options.length) el.classList.add("playable");
       el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
       el.addEventListener("click", () => this.play(card, options));
@@ -146,6 +155,7 @@ export class ClassicView {
     });
   }
 
+  /** @param {string} card @param {import("./view").ParsedAction[]} options */
   async play(card, options) {
     if (!options.length) {
       $("hint").textContent = t("web.classic_cannot_play");
@@ -156,12 +166,13 @@ export class ClassicView {
       return;
     }
     const choice = await ask(t("web.classic_wish"), cardLabel(card), options.map((a) => {
-      const letter = a.text.split("=").pop();
+      const letter = /** @type {string} */ (a.text.split("=").pop());
       return { label: `${COLOURS[letter] ? COLOURS[letter].symbol : ""} ${colourName(letter)}`, value: a.text };
     }));
     if (choice) this.sendAction(choice);
   }
 
+  /** @param {string} kind */
   act(kind) {
     const action = this.legal.find((a) => a.text === kind);
     if (action) this.sendAction(action.text);
@@ -184,7 +195,7 @@ export class ClassicView {
     this.reactionKey = key;
     // The server's clock runs from the sending of the state that starts the test: count from
     // its arrival (main.js shows it at once), not from this drawing.
-    this.reactionStart = Math.min(performance.now(), this.model.receivedAt ?? Infinity);
+    this.reactionStart = Math.min(performance.now(), /** @type {TableModel} */ (this.model).receivedAt ?? Infinity);
     this.hits = 0;
     if (area) area.remove();
     area = document.createElement("div");

@@ -24,10 +24,11 @@ function addStyle() {
 }
 
 export class HintControl {
-  /** @param {(message: object) => boolean} send  sends a message on the table's connection */
+  /** @param {import("./view").Send} send  sends a message on the table's connection */
   constructor(send) {
     this.send = send;
     addStyle();
+    /** @type {number | null} */
     this.version = null;  // the game version the page shows
     this.asked = null;  // the version a hint was asked at
     this.hint = null;  // the `hint` message for `version`
@@ -65,7 +66,9 @@ export class HintControl {
   }
 
   /** After each render of the table: the button where hints are allowed on one's own turn,
-   * the host's switch, the hint of this very moment lit again (the table redraws its cards). */
+   * the host's switch, the hint of this very moment lit again (the table redraws its cards).
+   * @param {import("./protocol").TableInfo} table @param {import("./view").View} view
+   * @param {number} version @param {number | null} seat */
   render(table, view, version, seat) {
     if (version !== this.version) {
       this.version = version;
@@ -98,7 +101,8 @@ export class HintControl {
     }
   }
 
-  /** The server's `hint`: shown if it is about the moment on show. */
+  /** The server's `hint`: shown if it is about the moment on show.
+   * @param {import("./protocol").HintMessage} message */
   show(message) {
     if (message.version !== this.version) return;
     this.hint = message;
@@ -112,7 +116,8 @@ export class HintControl {
   /** An `error`: a refused hint frees the button (the page's banner says why). A hint the
    * game outran (`hint_stale`: it moved on while the hint was worked out) is said here, in
    * the hint's box, and the button offers it again. Returns whether it was said here (then
-   * the page shows no banner: nothing the player did was refused). */
+   * the page shows no banner: nothing the player did was refused).
+   * @param {import("./protocol").ErrorMessage} message */
   refused(message) {
     const code = String(message.code || "");
     if (this.asked !== null && (code.startsWith("hint_") || code === "rate_limited")) {
@@ -149,6 +154,6 @@ export class HintControl {
       const target = $(`center-${hint.target}`);
       if (target) target.classList.add("hinted");
     }
-    this.box.textContent = t("web.hint_says", { reason: tWords(hint.reason) });
+    this.box.textContent = t("web.hint_says", { reason: tWords(/** @type {import("./view").Words} */ (hint.reason)) });
   }
 }

@@ -19,14 +19,16 @@ const AUTOPLAY_MS = 900;
 const PLAY = "M8 5v14l11-7z";
 const PAUSE = "M6 5h4v14H6zm8 0h4v14h-4z";
 
-/** The address of a moment of a game: its replay at `step`. */
+/** The address of a moment of a game: its replay at `step`. @param {number} gameId @param {number} step */
 export function momentLink(gameId, step) {
   return `${location.origin}/replay/${encodeURIComponent(gameId)}?step=${step}`;
 }
 
 export class ReplayView {
+  /** @param {{onClose: () => void}} handlers */
   constructor({ onClose }) {
     this.replay = null;
+    /** @type {import("./view").Frame[]} */
     this.frames = [];
     this.step = 0;
     this.wanted = 0;
@@ -62,7 +64,8 @@ export class ReplayView {
     return this.replay ? this.replay.total - 1 : 0;
   }
 
-  /** One page of frames from `offset` (the server sends at most `limit` at once). */
+  /** One page of frames from `offset` (the server sends at most `limit` at once).
+   * @param {number | null} gameId @param {number} offset */
   async fetchPage(gameId, offset) {
     const response = await fetch(`/api/games/${gameId}/replay?offset=${offset}`);
     if (!response.ok) {
@@ -70,12 +73,12 @@ export class ReplayView {
       throw new Error(errorText({ code: codeOf(data), status: response.status }));
     }
     const page = await response.json();
-    page.frames.forEach((frame, i) => { this.frames[page.offset + i] = frame; });
+    page.frames.forEach((/** @type {import("./view").Frame} */ frame, /** @type {number} */ i) => { this.frames[page.offset + i] = frame; });
     return page;
   }
 
   /** Loads a finished game at `step`; `names`: the players as the table calls them
-   * ("Bot 2 (easy)"; else the game's own names). */
+   * ("Bot 2 (easy)"; else the game's own names). @param {number | null} gameId @param {string[]} [names] */
   async load(gameId, names = [], step = 0) {
     this.setPlaying(false);
     this.replay = null;
@@ -83,7 +86,7 @@ export class ReplayView {
     this.copied = null;
     const first = await this.fetchPage(gameId, 0);
     this.replay = { ...first, gameId, frames: undefined };
-    this.replay.players = first.players.map((player, seat) => names[seat] ?? storedName(player, seat));
+    this.replay.players = first.players.map((/** @type {string} */ player, /** @type {number} */ seat) => names[seat] ?? storedName(player, seat));
     $field("replay-slider").max = String(this.last());
     if (!this.review) {
       const { ReviewPanel } = await import("./review.js");
@@ -93,7 +96,8 @@ export class ReplayView {
     await this.go(step);
   }
 
-  /** Autoplay on or off: a step every AUTOPLAY_MS, until the last step (or the view closes). */
+  /** Autoplay on or off: a step every AUTOPLAY_MS, until the last step (or the view closes).
+   * @param {boolean} on */
   setPlaying(on) {
     clearInterval(this.timer ?? undefined);
     this.timer = null;
@@ -140,7 +144,7 @@ export class ReplayView {
     $("replay-copied").hidden = !(copied !== null && here && copied.done);
   }
 
-  /** Shows `step`, fetching the pages it needs (the frame and the one before it). */
+  /** Shows `step`, fetching the pages it needs (the frame and the one before it). @param {number} step */
   async go(step) {
     if (!this.replay) return;
     const wanted = Math.max(0, Math.min(this.last(), step));

@@ -31,17 +31,19 @@ const SHOWN = 10;  // mistakes listed
 const WIDTH = 600;
 const HEIGHT = 160;
 
+/** @param {string} name @param {Record<string, string | number>} [attributes] */
 function svg(name, attributes = {}) {
   const el = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
   return el;
 }
 
+/** @param {number} value */
 function percent(value) {
   return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(value);
 }
 
-/** The cards and the target an action in notation plays: {cards, target}. */
+/** The cards and the target an action in notation plays: {cards, target}. @param {string} text */
 export function actionParts(text) {
   const match = /^(.+)@(\d+)$/.exec(String(text).replace(/\s+/g, ""));
   if (match) return { cards: match[1].split("+").map((c) => c.split("=")[0]), target: Number(match[2]) };
@@ -51,11 +53,14 @@ export function actionParts(text) {
 }
 
 export class ReviewPanel {
-  /** @param replay  the ReplayView: `go(step)`, `step`, `last()` */
+  /** @param {import("./replay.js").ReplayView} replay  the viewer: `go(step)`, `step`, `last()` */
   constructor(replay) {
     this.replay = replay;
+    /** @type {number | null} */
     this.gameId = null;
+    /** @type {string[]} */
     this.players = [];
+    /** @type {import("./view").Review | null} */
     this.review = null;  // the done review's JSON
     this.seat = 0;
     this.state = null;  // the latest state read: {status, done, total}
@@ -122,7 +127,8 @@ export class ReviewPanel {
     this.panel = panel;
   }
 
-  /** A new game in the viewer: nothing reviewed yet. */
+  /** A new game in the viewer: nothing reviewed yet.
+   * @param {number | null} gameId @param {string[]} players @param {string} rules */
   reset(gameId, players, rules) {
     this.token += 1;
     this.gameId = gameId;
@@ -139,7 +145,7 @@ export class ReviewPanel {
     this.render();
   }
 
-  /** Starts (or finds) the review of `seat`, then follows it until it is done. */
+  /** Starts (or finds) the review of `seat`, then follows it until it is done. @param {number} seat */
   async start(seat) {
     if (this.gameId === null) return;
     this.token += 1;
@@ -164,8 +170,9 @@ export class ReviewPanel {
     if (this.review) this.replay.render();  // the step on show gets its review
   }
 
+  /** @param {string} method @param {number} seat */
   async request(method, seat) {
-    const base = `/api/games/${encodeURIComponent(this.gameId)}/review`;
+    const base = `/api/games/${encodeURIComponent(/** @type {number} */ (this.gameId))}/review`;
     const response = method === "POST"
       ? await fetch(base, { method, headers: { "content-type": "application/json" }, body: JSON.stringify({ seat }) })
       : await fetch(`${base}?seat=${seat}`);
@@ -215,7 +222,9 @@ export class ReviewPanel {
     const review = this.review;
     if (!review || !review.entries.length) return;
     const last = Math.max(1, this.replay.last());
+    /** @param {number} index */
     const x = (index) => (index / last) * WIDTH;
+    /** @param {number} chance */
     const y = (chance) => (1 - chance) * HEIGHT;
     const chart = svg("svg", { viewBox: `-4 -4 ${WIDTH + 8} ${HEIGHT + 8}`, role: "img", class: "review-chart" });
     chart.setAttribute("aria-label", t("web.review_graph", { name: this.players[this.seat] ?? "" }));
@@ -239,6 +248,7 @@ export class ReviewPanel {
     this.xOf = x;
   }
 
+  /** @param {import("./view").ReviewEntry} entry */
   itemText(entry) {
     return t("web.review_item", {
       step: entry.index,
@@ -266,7 +276,7 @@ export class ReviewPanel {
     for (const entry of worst) {
       const li = document.createElement("li");
       const link = document.createElement("a");
-      link.href = `/replay/${encodeURIComponent(this.gameId)}?step=${entry.index}`;
+      link.href = `/replay/${encodeURIComponent(/** @type {number} */ (this.gameId))}?step=${entry.index}`;
       link.dataset.step = String(entry.index);
       link.className = `review-link ${entry.judgement}`;
       link.textContent = this.itemText(entry);
@@ -280,7 +290,7 @@ export class ReviewPanel {
   }
 
   /** After the viewer drew `step`: the graph's marker, and the review of this step if any,
-   * its better action lit on the board. */
+   * its better action lit on the board. @param {number} step */
   show(step) {
     if (this.marker && this.xOf) {
       const at = this.xOf(step).toFixed(1);

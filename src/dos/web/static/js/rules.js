@@ -53,12 +53,14 @@ const KEYS = [
   ["1 … 9", "web.key_reaction"],
 ];
 
+/** @param {string} text */
 function heading(text) {
   const h = document.createElement("h3");
   h.textContent = text;
   return h;
 }
 
+/** @param {string} key */
 function learnLink(key) {
   const a = document.createElement("a");
   a.href = LEARN_URL;
@@ -67,6 +69,7 @@ function learnLink(key) {
   return a;
 }
 
+/** @param {string[]} list */
 function cards(list, { target = -1 } = {}) {
   const row = document.createElement("span");
   row.className = "ex-cards";
@@ -76,7 +79,8 @@ function cards(list, { target = -1 } = {}) {
   return row;
 }
 
-/** One line of an example (`name`: what it shows, for the tests): its words, then cards. */
+/** One line of an example (`name`: what it shows, for the tests): its words, then cards.
+ * @param {string} name @param {string} label @param {Node[]} parts */
 function line(name, label, ...parts) {
   const div = document.createElement("div");
   div.className = "ex-line";
@@ -88,18 +92,20 @@ function line(name, label, ...parts) {
   return div;
 }
 
+/** @param {string[]} hand */
 function sortedHand(hand) {
   return [...hand].sort((a, b) => cardOrder(a) - cardOrder(b));
 }
 
-/** A match in notation ("B3+G4@0", "Y#=8@0"): its cards and the Center Row index. */
+/** A match in notation ("B3+G4@0", "Y#=8@0"): its cards and the Center Row index. @param {string} move */
 function parseMatch(move) {
   const m = /^(.+)@(\d+)$/.exec(move);
   return m ? { cards: m[1].split("+"), target: Number(m[2]) } : null;
 }
 
 /** The worked example, drawn as the table draws cards: the Center Row (its target lit), the
- * hand, each move in words and cards, what it is, and the outcome. */
+ * hand, each move in words and cards, what it is, and the outcome.
+ * @param {(typeof EXAMPLES)[number]} example */
 export function exampleFigure(example) {
   const figure = document.createElement("figure");
   figure.className = "rule-example";
@@ -132,7 +138,7 @@ export function exampleFigure(example) {
       }
       figure.append(line("play", t("guide.ex_you_play"), ...parts));
     } else if (move === "draw") {
-      figure.append(line("draw", t("guide.ex_you_draw"), cards([example.draw_pile[drawn++]])));
+      figure.append(line("draw", t("guide.ex_you_draw"), cards([/** @type {string[]} */ (example.draw_pile)[drawn++]])));
     } else if (move.startsWith("lay ")) {
       figure.append(line("lay", t("guide.ex_you_lay"), cards([move.slice(4)])));
     } else if (move.startsWith("place ")) {

@@ -52,7 +52,8 @@ export interface OfficialView extends CommonView {
 /** The reaction test of the classic rule set (RULES.md §9), timed by the server. */
 export interface Reaction {
   seat: number;
-  targets: unknown[];
+  /** Where each target is, as fractions of the area (dos.rules.classic.views). */
+  targets: { x: number; y: number }[];
   time_limit_ms: number;
   [key: string]: unknown;
 }
@@ -153,10 +154,10 @@ export interface NamedSeat {
 export type Card = NonNullable<ReturnType<typeof import("./cards.js").parseCard>>;
 
 /** Server-sent words: a catalog key and its placeholders (i18n.js `tWords`). */
-export interface Words {
+export type Words = {
   key: string;
   params?: { [name: string]: unknown } | null;
-}
+};
 
 /** Sends a message on the table's connection (main.js `send`). */
 export type Send = (message: import("./protocol").ClientMessage) => unknown;
@@ -208,3 +209,26 @@ export type ServerMessage =
 
 /** A server message as motion.js's Pacer hands it on: stamped with when it arrived. */
 export type Arrived = ServerMessage & { receivedAt?: number };
+
+/** A finished game's frame as replay.js reads it: the action that led there (null first)
+ * and the position, a view with every hand (protocol.d.ts `ReplayFrame`). */
+export interface Frame {
+  action: string | null;
+  position: View & { hands?: string[][] };
+}
+
+/** One reviewed decision (dos.review.review `Entry.to_json`), as review.js reads it. */
+export interface ReviewEntry {
+  index: number;
+  chosen: string;
+  best: string;
+  game_before: number;
+  game_chosen: number;
+  loss: number;
+  judgement: string | null;
+}
+
+/** A done review of one seat's game (review.js). */
+export interface Review {
+  entries: ReviewEntry[];
+}
