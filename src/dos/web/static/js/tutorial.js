@@ -23,6 +23,7 @@ if (!/** @type {HTMLElement | null} */ (document.querySelector(`link[href="${STY
   document.head.append(link);
 }
 
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag */
 function el(tag, { className = "", id = "", text = "" } = {}) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -31,6 +32,7 @@ function el(tag, { className = "", id = "", text = "" } = {}) {
   return node;
 }
 
+/** @param {string} id @param {string} key @param {() => void} handler */
 function button(id, key, handler, className = "") {
   const b = el("button", { id, className });
   b.type = "button";
@@ -44,7 +46,7 @@ function loadSaved() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE) || "null");
     if (saved && typeof saved.lesson === "string" && Array.isArray(saved.actions)) {
-      return { lesson: saved.lesson, actions: saved.actions.filter((a) => typeof a === "string"),
+      return { lesson: saved.lesson, actions: saved.actions.filter((/** @type {unknown} */ a) => typeof a === "string"),
         done: Array.isArray(saved.done) ? saved.done : [] };
     }
   } catch { /* a broken entry: start afresh */ }
@@ -56,12 +58,17 @@ export class LearnView {
   constructor({ onPlay, onLeave }) {
     this.onPlay = onPlay;
     this.onLeave = onLeave;
+    /** @type {{id: string, title: string}[]} */
     this.lessons = [];
+    /** @type {string | null} */
     this.lessonId = null;
+    /** @type {string[]} */
     this.actions = [];
+    /** @type {string[]} */
     this.done = [];
     this.answer = null;
     this.answers = 0;
+    /** @type {number[]} */
     this.selected = [];
     this.busy = false;
     this.build();
@@ -141,7 +148,8 @@ export class LearnView {
     localStorage.setItem(STORE, JSON.stringify({ lesson: this.lessonId, actions: this.actions, done: this.done }));
   }
 
-  /** Lesson `id` from its start, or after `actions` (a resumed lesson). */
+  /** Lesson `id` from its start, or after `actions` (a resumed lesson).
+   * @param {string | null} id @param {string[]} [actions] */
   async start(id, actions = []) {
     this.lessonId = id;
     this.actions = [...actions];
@@ -155,11 +163,12 @@ export class LearnView {
     if (at + 1 < this.lessons.length) this.start(this.lessons[at + 1].id, []);
   }
 
-  /** Asks the runner where `actions` lead; a refused action (and any after it) is dropped. */
+  /** Asks the runner where `actions` lead; a refused action (and any after it) is dropped.
+   * @param {string[]} actions @returns {Promise<any>} the runner's JSON answer */
   async ask(actions) {
     this.busy = true;
     try {
-      const response = await fetch(`/api/learn/${encodeURIComponent(this.lessonId)}`, {
+      const response = await fetch(`/api/learn/${encodeURIComponent(/** @type {string} */ (this.lessonId))}`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ actions }),
@@ -190,7 +199,7 @@ export class LearnView {
     }
   }
 
-  /** Sends one learner action (notation); the answer says whether it was taken. */
+  /** Sends one learner action (notation); the answer says whether it was taken. @param {string} text */
   async send(text) {
     if (this.busy || !this.answer || this.answer.status === "finished") return;
     const answer = await this.ask([...this.actions, text]);
@@ -208,13 +217,13 @@ export class LearnView {
 
   names() {
     const sizes = this.answer ? this.answer.view.hand_sizes : [];
-    return sizes.map((_, seat) => (seat === this.answer.seat ? t("game.you") : t("game.bot_name", { number: seat })));
+    return sizes.map((/** @type {number} */ _, /** @type {number} */ seat) => (seat === this.answer.seat ? t("game.you") : t("game.bot_name", { number: seat })));
   }
 
   render() {
     const body = $("learn-body");
     if (!body) return;
-    for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#view-learn [data-i18n-key]"))) node.textContent = t(node.dataset.i18nKey);
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#view-learn [data-i18n-key]"))) node.textContent = t(/** @type {string} */ (node.dataset.i18nKey));
     $("learn-intro").textContent = t("learn.intro");
     $("learn-lessons-title").textContent = t("learn.lessons");
     this.renderLessons();
@@ -274,9 +283,9 @@ export class LearnView {
     const list = $("learn-players");
     list.replaceChildren();
     list.setAttribute("aria-label", t("game.players"));
-    view.hand_sizes.forEach((size, seat) => {
+    view.hand_sizes.forEach((/** @type {number} */ size, /** @type {number} */ seat) => {
       const li = el("li", { className: "learn-player" });
-      li.dataset.seat = seat;
+      li.dataset.seat = String(seat);
       if (seat === view.turn && view.phase !== "over") {
         li.classList.add("turn");
         li.setAttribute("aria-current", "true");
@@ -291,15 +300,15 @@ export class LearnView {
   renderCenter() {
     const view = this.answer.view;
     const lit = new Set(this.answer.lit.center);
-    const matched = new Map((view.matched || []).map((m) => [m.target, m.cards]));
+    const matched = new Map((view.matched || []).map((/** @type {{target: number, cards: string[]}} */ m) => [m.target, m.cards]));
     const row = $("learn-center");
     $("learn-center-title").textContent = t("game.center_row");
     row.replaceChildren();
-    view.center.forEach((card, index) => {
+    view.center.forEach((/** @type {string} */ card, /** @type {number} */ index) => {
       const slot = el("div", { className: "center-slot" });
       const b = cardElement(card, { interactive: true });
       b.id = `learn-center-${index}`;
-      b.dataset.index = index;
+      b.dataset.index = String(index);
       let label = `${index + 1}: ${cardLabel(card)}`;
       if (matched.has(index)) {
         b.classList.add("matched");
@@ -327,10 +336,10 @@ export class LearnView {
     const hand = $("learn-hand");
     $("learn-hand-title").textContent = t("game.your_hand");
     hand.replaceChildren();
-    view.hand.forEach((card, index) => {
+    view.hand.forEach((/** @type {string} */ card, /** @type {number} */ index) => {
       const b = cardElement(card, { interactive: true });
       b.id = `learn-hand-${index}`;
-      b.dataset.index = index;
+      b.dataset.index = String(index);
       const selected = this.selected.includes(index);
       b.setAttribute("aria-pressed", String(selected));
       if (selected) b.classList.add("selected");
@@ -354,7 +363,7 @@ export class LearnView {
     }
     // Catch! for each player who has an open DOS! (and every seat the step asks to catch).
     const view = answer.view;
-    const seats = new Set([...(view.dos_open || []).filter((s) => s !== answer.seat), ...answer.lit.seats]);
+    const seats = new Set([...(view.dos_open || []).filter((/** @type {number} */ s) => s !== answer.seat), ...answer.lit.seats]);
     const box = $("learn-catches");
     box.replaceChildren();
     const names = this.names();
@@ -382,6 +391,7 @@ export class LearnView {
     }
   }
 
+  /** @param {number} index */
   toggle(index) {
     if (!this.answer || this.answer.status === "finished") return;
     const at = this.selected.indexOf(index);
@@ -394,6 +404,7 @@ export class LearnView {
     $(`learn-hand-${index}`).focus();
   }
 
+  /** @param {number} index */
   matchOn(index) {
     if (!this.selected.length) {
       $("learn-hint").textContent = t("web.hint_select_first");
@@ -403,6 +414,7 @@ export class LearnView {
     this.send(`${cards.join("+")}@${index}`);
   }
 
+  /** @param {string} kind */
   layOrPlace(kind) {
     if (this.selected.length !== 1) {
       $("learn-hint").textContent = t("web.hint_pick_lay");
@@ -414,7 +426,7 @@ export class LearnView {
   }
 
   /** The game's keys: 1-9 select, T a Center Row card, Enter matches on it (a button), D draw,
-   * L lay, P place, E end, S DOS!, C catch, Esc clears the selection. */
+   * L lay, P place, E end, S DOS!, C catch, Esc clears the selection. @param {KeyboardEvent} event */
   onKey(event) {
     if (!this.shown || !this.answer) return;
     const target = event.target instanceof Element ? event.target : document.body;
