@@ -27,25 +27,32 @@ const BOARDS = ["people", "bots"];
 /** The board or player page shown, as the address says it.
  * @type {{board: string, rules: string, players: number, offset: number, player: string | null}} */
 let state = { board: "people", rules: "official", players: 2, offset: 0, player: null };
+// The server's JSON: the board on show, the player page on show (undefined: not loaded).
+/** @type {any} */
 let board = null;
+/** @type {any} */
 let page = null;
 let loaded = false;
 
+/** @param {number} value */
 function fixed(value) {
   return new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })
     .format(value);
 }
 
+/** @param {number} value */
 function signed(value) {
   const text = fixed(Math.abs(value));
   return value > 0.05 ? `+${text}` : value < -0.05 ? `−${text}` : text;
 }
 
+/** @param {string} rules */
 function rulesName(rules) {
   return t(`web.rules_${rules}`);
 }
 
-/** A player's name as shown: a bot level in words, a guest by their name. */
+/** A player's name as shown: a bot level in words, a guest by their name.
+ * @param {import("./view").RankedPlayer} entry */
 function shownName(entry) {
   if (entry.bot) {
     const level = entry.player_id.slice(4);
@@ -63,6 +70,7 @@ function aiBadge() {
   return badge;
 }
 
+/** @param {HTMLElement} row @param {string} text @param {string} [className] */
 function cell(row, text, className) {
   const td = document.createElement("td");
   td.textContent = text;
@@ -71,6 +79,7 @@ function cell(row, text, className) {
   return td;
 }
 
+/** @param {import("./view").RankedPlayer} entry */
 function playerLink(entry) {
   const link = document.createElement("a");
   link.href = `/leaderboard?player=${encodeURIComponent(entry.player_id)}`;
@@ -78,12 +87,14 @@ function playerLink(entry) {
   return link;
 }
 
+/** @param {string | null} key */
 function showError(key) {
   const banner = $("rank-error");
   banner.textContent = key ? t(key) : "";
   banner.hidden = !key;
 }
 
+/** @param {string} url */
 async function getJson(url) {
   const response = await fetch(url);
   if (response.status === 404) return null;
@@ -168,6 +179,7 @@ async function loadPlayer() {
   renderPlayer();
 }
 
+/** @param {string} rules @param {number} players */
 function seriesKey(rules, players) {
   return `${rules}/${players}`;
 }
@@ -213,7 +225,7 @@ function renderPlayer() {
   }
   if ([...series.options].some((o) => o.value === chosen)) series.value = chosen;
   const note = $("player-provisional");
-  note.hidden = !page.ratings.some((rating) => rating.provisional);
+  note.hidden = !page.ratings.some((/** @type {import("./view").Rating} */ rating) => rating.provisional);
   note.textContent = t("rank.provisional_note", { games: page.established_games });
   renderPlot();
 
@@ -237,7 +249,7 @@ function renderPlayer() {
 }
 
 /** The SVG plot of one series: the conservative rating (mu − 3σ, dashed) and mu with a
- * ±σ band, after each rated game. */
+ * ±σ band, after each rated game. @param {import("./view").RatingPoint[]} points */
 export function plot(points, width = 640, height = 260) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -247,8 +259,11 @@ export function plot(points, width = 640, height = 260) {
   const values = [start, ...points.map((p) => ({ mu: p.mu, sigma: p.sigma }))];
   const low = Math.floor(Math.min(...values.map((v) => v.mu - 3 * v.sigma)) / 5) * 5;
   const high = Math.ceil(Math.max(...values.map((v) => v.mu + v.sigma)) / 5) * 5;
+  /** @param {number} i */
   const x = (i) => left + (values.length > 1 ? (i * (width - left - right)) / (values.length - 1) : 0);
+  /** @param {number} v */
   const y = (v) => top + ((high - v) * (height - top - bottom)) / Math.max(high - low, 1);
+  /** @param {string} name @param {Record<string, string | number>} attrs @param {string} [text] */
   const add = (name, attrs, text) => {
     const el = document.createElementNS(SVG, name);
     for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
@@ -283,7 +298,7 @@ export function plot(points, width = 640, height = 260) {
 
 function renderPlot() {
   const [rules, players] = ($field("plot-series").value || "").split("/");
-  const points = page.history.filter((p) => p.rules === rules && String(p.players) === players);
+  const points = page.history.filter((/** @type {import("./view").RatingPoint} */ p) => p.rules === rules && String(p.players) === players);
   const label = t("rank.plot_label", { rules: rulesName(rules), players });
   const svg = plot(points);
   svg.setAttribute("aria-label", label);
@@ -324,7 +339,8 @@ function readAddress() {
   };
 }
 
-/** How many players each board of `kind` (people or bots) lists, in the order of `boards`. */
+/** How many players each board of `kind` (people or bots) lists, in the order of `boards`.
+ * @param {string} kind @param {{rules: string, players: number}[]} boards */
 function totalsOf(kind, boards) {
   return Promise.all(boards.map(({ rules, players }) => {
     const query = new URLSearchParams({ rules, players: String(players), limit: "1", board: kind });
@@ -343,7 +359,7 @@ async function pickBoard() {
     me ? getJson(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
     totalsOf("people", boards),
   ]);
-  const listed = ((mine && mine.ratings) || []).filter((r) => !r.provisional
+  const listed = /** @type {import("./view").Rating[]} */ ((mine && mine.ratings) || []).filter((r) => !r.provisional
     && boards.some((b) => b.rules === r.rules && b.players === r.players));
   if (listed.length) {
     const best = listed.reduce((a, b) => (b.games > a.games ? b : a));

@@ -232,3 +232,33 @@ export interface ReviewEntry {
 export interface Review {
   entries: ReviewEntry[];
 }
+
+/** A player as the leaderboard page names them (GET /api/leaderboard, /api/players/{id}). */
+export interface RankedPlayer {
+  player_id: string;
+  name: string;
+  bot?: boolean;
+  ai?: boolean;
+}
+
+/** One of a player's ratings (GET /api/players/{id} `ratings`), as leaderboard.js reads it. */
+export interface Rating {
+  rules: string;
+  players: number;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  wins: number;
+  provisional: boolean;
+}
+
+/** One rated game of a player's history: the rating before and after (leaderboard.js `plot`). */
+export interface RatingPoint {
+  rules: string;
+  players: number;
+  mu: number;
+  sigma: number;
+  mu_before: number;
+  sigma_before: number;
+}
