@@ -69,5 +69,7 @@ def test_compressed_and_cacheable(browser: Browser, server: Server) -> None:
     # The second visit asks again and gets "not modified" for every file and catalog.
     revalidated = [r for r in again if "/static/" in r["url"] or "/api/i18n/" in r["url"]]
     assert revalidated and all(r["status"] == 304 for r in revalidated), revalidated
-    assert first < 90_000, first  # compressed: the files alone are about 200 KB
+    # Compressed: the files alone are about 210 KB, of which the JSDoc types that tsc checks
+    # (make lint-js) are a few: about 94 KB in all.
+    assert first < 96_000, first
     assert repeat < first / 3, (first, repeat)
