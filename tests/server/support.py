@@ -92,7 +92,10 @@ class ServerProcess:
             command += ["--limit", "off"]  # instant test players are faster than people
         if self.database:
             command += ["--database", self.database]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        # Its job workers start cold (DOS_JOB_WARM=0): warming them at every start costs the
+        # suite's two cores a few seconds per server, for the first search's sake only.
+        # tests/server/test_job_warm.py checks the warm start.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "DOS_JOB_WARM": "0", **self.env}
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env

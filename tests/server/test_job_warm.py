@@ -120,7 +120,9 @@ def test_not_ready_while_the_job_workers_warm_up(tmp_path: Path) -> None:
 def test_dos_serve_is_ready_once_its_workers_are_warm(tmp_path: Path) -> None:
     """``dos serve`` warms its workers as it starts (it said so in its log) by the time it
     is ready: before any table or job was asked of it."""
-    server = ServerProcess(tmp_path, None, env={"DOS_JOB_WORKERS": "1", "DOS_BOT_WORKERS": "1"})
+    server = ServerProcess(
+        tmp_path, None, env={"DOS_JOB_WORKERS": "1", "DOS_BOT_WORKERS": "1", "DOS_JOB_WARM": "1"}
+    )
     server.start()
     try:
         deadline = time.monotonic() + 120

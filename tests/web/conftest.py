@@ -44,10 +44,16 @@ BOT_DELAY = "0.05"
 BOT_EFFORT = "0.1"
 """The searching bots think with a tenth of their levels' budgets: the tests look at what the
 page shows of their play, not at its strength, and the suite shares two cores."""
-JOBS = {"DOS_HINT_ITERATIONS": "24", "DOS_REVIEW_SAMPLES": "48", "DOS_JOB_WORKERS": "1"}
+JOBS = {
+    "DOS_HINT_ITERATIONS": "24",
+    "DOS_REVIEW_SAMPLES": "48",
+    "DOS_JOB_WORKERS": "1",
+    "DOS_JOB_WARM": "0",
+}
 """Hints and reviews (``dos.server.jobs``) cheap, in one worker process: a hint searches few
 iterations (fast, and still the `expert`'s search), a review takes few samples a decision (yet
-enough to judge a gift of a round a mistake)."""
+enough to judge a gift of a round a mistake). The workers start cold: warming them at each
+server's start costs the suite's cores more than the first search it spares."""
 
 
 def chromium_path() -> str | None:
