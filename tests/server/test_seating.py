@@ -278,3 +278,25 @@ async def test_a_table_for_people_together_has_a_turn_timer_unless_told_otherwis
     assert await timer(seats=[None, "easy"]) is None  # alone against bots
     assert await timer(seats=[None, None], turn_seconds=None) is None
     assert await timer(seats=[None, "easy"], turn_seconds=20) == 20
+
+
+async def test_a_connection_seated_as_its_table_leaves_the_process_is_sent_to_connect_again(
+    service: Service,
+) -> None:
+    # With many processes a table leaves the one that held it (its lease lost, another took
+    # it): its connections are closed with 1012 and reconnect wherever it is now. One whose
+    # seating waited for the table's lock meanwhile must not end up on the closed table, deaf
+    # to the game and refused every action ("not_playing"), as one did in the failover test.
+    table, (_, guest) = await _table(service, 2)
+    await table.start(0)
+    late = _client()
+    async with table.lock:  # a commit under way while the reconnection comes in
+        seating = asyncio.create_task(table.attach(late, 1))
+        await asyncio.sleep(0)  # one turn of the loop: the attach now waits for the lock
+        table.close()  # what the cluster's node does as the table leaves (``lose``)
+        for client in table.clients():
+            client.close(1012, "the table moved to another server process")
+    await seating
+    assert _closed_with(late) == 1012
+    assert late not in table.clients()
+    assert _closed_with(guest) == 1012  # the connection it would have replaced, closed too

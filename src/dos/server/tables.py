@@ -71,6 +71,11 @@ from dos.server.views import Views, head
 log = logging.getLogger(__name__)
 
 
+MOVED = 1012
+"""The close code that sends a client to connect again (docs/protocol.md): the table it asked
+for left this process meanwhile."""
+
+
 class Status(StrEnum):
     """Where a table is in its life cycle."""
 
@@ -604,8 +609,13 @@ class Table:
     async def attach(self, client: Client, seat: int | None) -> None:
         """Connects a client to its seat (replacing an older connection) or as a spectator,
         and sends ``welcome``, a full ``state``, and the chat's rules and lines kept (in the
-        same step as it joins the table: each chat line reaches it exactly once)."""
+        same step as it joins the table: each chat line reaches it exactly once). A table
+        closed meanwhile (it left this process while the client waited for its lock) takes
+        nobody: the client is told to connect again (1012), as those it had were."""
         async with self.lock:
+            if self.closed:
+                client.close(MOVED, "the table moved: connect again")
+                return
             if seat is None:
                 self.audience.watch(client)
             else:
