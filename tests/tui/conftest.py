@@ -93,6 +93,76 @@ def first_turn_action(game: GameController) -> Action:
     return next(a for a in game.legal() if a.kind not in (Kind.CALL, Kind.CATCH))
 
 
+def leaving_two(game: GameController) -> Action | None:
+    """A legal turn action of the person that leaves two cards in hand."""
+    size = len(game.state.hands[HUMAN])
+    for action in game.legal():
+        if action.kind in (Kind.MATCH, Kind.LAY, Kind.PLACE) and size - len(action.cards) == 2:
+            return action
+    return None
+
+
+def played_until(
+    game: GameController,
+    clock: ManualClock,
+    done: Callable[[GameController], bool] | None = None,
+    *,
+    steps: int | None = None,
+) -> list[int]:
+    """Plays on the controller alone, without a screen, until ``done(game)``: the person makes
+    their first legal move and calls "DOS!" when due, a round's summary is closed, and time
+    moves on. For the part of a game that only leads to what a test looks at. Without
+    ``done``, exactly ``steps`` steps are played. Returns the steps at which the person
+    moved."""
+    moved: list[int] = []
+    for number in range(3000 if steps is None else steps):
+        if done is not None and done(game):
+            return moved
+        if game.summary is not None:
+            game.resume()
+        elif HUMAN in game.dos_open():
+            game.call_dos()
+        elif game.human_turn:
+            assert game.submit(first_turn_action(game)).ok, game.message
+            moved.append(number)
+        clock.advance(0.1)
+        game.tick()
+    if done is not None:
+        raise AssertionError("the moment waited for did not come")
+    return moved
+
+
+def to_a_move_leaving_two(game: GameController, clock: ManualClock) -> Action:
+    """Plays (``played_until``) until the person can make a move leaving two cards."""
+    played_until(
+        game,
+        clock,
+        lambda g: (
+            g.summary is None
+            and HUMAN not in g.dos_open()
+            and g.human_turn
+            and leaving_two(g) is not None
+        ),
+    )
+    move = leaving_two(game)
+    assert move is not None
+    return move
+
+
+def near_the_round_end(
+    make: Callable[[], tuple[GameController, ManualClock]], moves_left: int = 2
+) -> tuple[GameController, ManualClock]:
+    """A game from ``make`` (which makes the same game each time: seeds and a manual clock),
+    played without a screen (``played_until``) up to the person's ``moves_left``-th last move
+    of its first round: a twin game is played to the round's end first to find it."""
+    twin, twin_clock = make()
+    moved = played_until(twin, twin_clock, lambda g: g.summary is not None)
+    assert len(moved) >= moves_left, moved
+    game, clock = make()
+    played_until(game, clock, steps=moved[-moves_left])
+    return game, clock
+
+
 def race_position(seed: int = 3) -> State:
     """Bot 1 to act while the person holds two cards and has not called "DOS!" (RULES.md §6);
     the person's other cards go to the bottom of the draw pile."""

@@ -15,7 +15,7 @@ from dos.i18n import LANGS, text
 from dos.rules.official import Action, Kind
 from dos.tui.app import DosApp, Settings
 from dos.tui.clock import ManualClock
-from dos.tui.controller import HUMAN
+from dos.tui.controller import HUMAN, GameController
 from dos.tui.screens.designation import DesignationScreen
 from dos.tui.screens.game import GameScreen
 from dos.tui.screens.help import HelpScreen
@@ -25,7 +25,16 @@ from dos.tui.widgets.center import CenterRowView
 from dos.tui.widgets.hand import HandView
 from dos.tui.widgets.log import GameLog
 
-from .conftest import FAST, first_turn_action, screenshot_and_help, shown, started
+from .conftest import (
+    FAST,
+    first_turn_action,
+    near_the_round_end,
+    played_until,
+    screenshot_and_help,
+    shown,
+    started,
+    to_a_move_leaving_two,
+)
 
 
 def app_for(
@@ -123,6 +132,28 @@ async def play_to_summary(pilot: object, app: DosApp, clock: ManualClock) -> Non
     pytest.fail("the round did not end")
 
 
+def app_near_the_round_end(
+    seed: int, players: int = 2, target: int = 200
+) -> tuple[DosApp, ManualClock]:
+    """``app_for`` with its game's first round played without the screen up to the person's
+    last two moves (``near_the_round_end``): the test plays the rest with keys."""
+    apps: list[tuple[DosApp, ManualClock]] = []
+
+    def make() -> tuple[GameController, ManualClock]:
+        apps.append(app_for(seed=seed, players=players, target=target))
+        app, clock = apps[-1]
+        assert isinstance(app.controller, GameController)
+        return app.controller, clock
+
+    near_the_round_end(make)
+    return apps[-1]
+
+
+def game_over_app(seed: int = 4) -> tuple[DosApp, ManualClock]:
+    """A game to one point, its one round near its end: ``game_over`` plays the rest."""
+    return app_near_the_round_end(seed, target=1)
+
+
 async def game_over(pilot: object, app: DosApp, clock: ManualClock) -> None:
     """Plays the round to its summary and closes it: the game-over screen shows."""
     await play_to_summary(pilot, app, clock)
@@ -132,8 +163,8 @@ async def game_over(pilot: object, app: DosApp, clock: ManualClock) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_whole_round_is_played_with_keys_and_summarised() -> None:
-    app, clock = app_for(seed=11, players=3)
+async def test_the_end_of_a_round_is_played_with_keys_and_summarised() -> None:
+    app, clock = app_near_the_round_end(seed=11, players=3)  # the start without the screen
     async with started(app) as pilot:
         await play_to_summary(pilot, app, clock)
         controller = app.controller
@@ -239,21 +270,13 @@ async def test_an_action_can_be_typed_in_notation() -> None:
 @pytest.mark.asyncio
 async def test_the_person_calls_dos_with_a_key_before_the_bot_catches() -> None:
     app, clock = app_for(seed=5)
+    c = app.controller
+    assert isinstance(c, GameController)
+    move = to_a_move_leaving_two(c, clock)  # the turns before it, without the screen
     async with started(app) as pilot:
-        c = app.controller
-        assert c is not None
-        for _ in range(300):
-            if HUMAN in c.dos_open():
-                break
-            screen = app.screen
-            if isinstance(screen, SummaryScreen):
-                await pilot.press("enter")
-            elif c.human_turn:
-                await play_with_keys(pilot, screen, first_turn_action(c))  # type: ignore[arg-type]
-            clock.advance(0.05)
-            if isinstance(app.screen, GameScreen):
-                app.screen.tick()
-            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await play_with_keys(pilot, screen, move)
         assert HUMAN in c.dos_open()
         assert text("en", "tui.dos_prompt") in shown(app, "#alert")
         await pilot.press("s")
@@ -287,7 +310,7 @@ async def test_save_and_resume(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_game_over_shows_the_winner_and_offers_a_new_game() -> None:
-    app, clock = app_for(seed=4, target=1)
+    app, clock = game_over_app()
     async with started(app) as pilot:
         await game_over(pilot, app, clock)
         c = app.controller
@@ -331,8 +354,6 @@ async def test_a_wild_dos_colour_is_asked_only_when_it_changes_the_match() -> No
     state.hands[0] = sorted(parse_card(n) for n in ("B5", "R7", "DOS", "G9"))
     state.center = [parse_card("R7"), parse_card("B7")]
     app, clock = app_for(seed=3)
-    from dos.tui.controller import GameController
-
     app.controller = GameController(level="easy", seed=3, clock=clock, timing=FAST, state=state)
     async with started(app) as pilot:
         screen = app.screen
@@ -372,8 +393,6 @@ async def test_the_game_waits_while_the_help_is_open() -> None:
 
 @pytest.mark.asyncio
 async def test_clicking_an_opponent_who_forgot_catches_them() -> None:
-    from dos.tui.controller import GameController
-
     from .conftest import bots
 
     clock = ManualClock()
@@ -381,15 +400,9 @@ async def test_clicking_an_opponent_who_forgot_catches_them() -> None:
     app.controller = GameController(
         level="easy", seed=8, clock=clock, timing=FAST, bots=bots(1, call=0.0, catch=0.0)
     )
+    c = app.controller
+    played_until(c, clock, lambda g: 1 in g.dos_open())  # without the screen
     async with started(app) as pilot:
-        c = app.controller
-        for _ in range(600):
-            if 1 in c.dos_open():
-                break
-            if isinstance(app.screen, SummaryScreen):
-                await pilot.press("enter")
-            else:
-                await step(pilot, app, clock)
         assert 1 in c.dos_open()
         await pilot.click("#opponents OpponentView")
         assert c.log[-1] == 'You caught Bot 1, who had not called "DOS!": two penalty cards.'
@@ -420,7 +433,6 @@ async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
 @pytest.mark.asyncio
 async def test_the_screen_takes_a_dos_call_while_a_bot_is_still_thinking() -> None:
     from dos.play.official import Player
-    from dos.tui.controller import GameController
 
     from .conftest import NO_REFLEX, RecordingBot, race_position
 

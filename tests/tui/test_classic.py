@@ -375,9 +375,9 @@ async def test_one_classic_screen_per_language(lang: str, tmp_path: Path) -> Non
 
 @pytest.mark.asyncio
 async def test_the_official_game_over_offers_a_classic_game() -> None:
-    from .test_app import app_for, game_over
+    from .test_app import game_over, game_over_app
 
-    app, clock = app_for(seed=4, target=1)
+    app, clock = game_over_app()
     async with started(app) as pilot:
         await game_over(pilot, app, clock)
         assert text("en", "classic.offer_classic") in str(

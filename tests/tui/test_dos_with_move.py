@@ -11,39 +11,18 @@ from dos.rules.official import Action, Kind
 from dos.tui.clock import ManualClock
 from dos.tui.controller import HUMAN, GameController
 from dos.tui.screens.game import GameScreen
-from dos.tui.screens.summary import SummaryScreen
 
-from .conftest import bots, controller, first_turn_action, shown, started
+from .conftest import (
+    bots,
+    controller,
+    shown,
+    started,
+    to_a_move_leaving_two,
+)
 from .test_app import app_for, play_with_keys
 
 CALLED = 'You called "DOS!".'
 CAUGHT = 'caught You, who had not called "DOS!"'
-
-
-def leaving_two(game: GameController) -> Action | None:
-    """A legal turn action of the person that leaves two cards in hand."""
-    size = len(game.state.hands[HUMAN])
-    for action in game.legal():
-        if action.kind in (Kind.MATCH, Kind.LAY, Kind.PLACE) and size - len(action.cards) == 2:
-            return action
-    return None
-
-
-def to_a_move_leaving_two(game: GameController, clock: ManualClock) -> Action:
-    """Plays (calling "DOS!" when due) until the person can make a move leaving two cards."""
-    for _ in range(2000):
-        if game.summary is not None:
-            game.resume()
-        elif HUMAN in game.dos_open():
-            game.call_dos()
-        elif game.human_turn:
-            move = leaving_two(game)
-            if move is not None:
-                return move
-            assert game.submit(first_turn_action(game)).ok
-        clock.advance(0.1)
-        game.tick()
-    raise AssertionError("no move leaving two cards came")
 
 
 def instant_catcher(seed: int) -> tuple[GameController, ManualClock]:
@@ -87,26 +66,10 @@ def test_the_flag_on_a_move_leaving_more_cards_is_ignored() -> None:
 @pytest.mark.asyncio
 async def test_the_w_key_calls_with_the_next_move() -> None:
     app, clock = app_for(seed=10)  # a deal whose early turns bring a move leaving two cards
+    c = app.controller
+    assert isinstance(c, GameController)
+    move = to_a_move_leaving_two(c, clock)  # the turns before it, without the screen
     async with started(app) as pilot:
-        c = app.controller
-        assert c is not None
-        move = None
-        for _ in range(600):
-            screen = app.screen
-            if isinstance(screen, SummaryScreen):
-                await pilot.press("enter")
-            elif HUMAN in c.dos_open():
-                await pilot.press("s")
-            elif c.human_turn and isinstance(screen, GameScreen):
-                move = leaving_two(c)
-                if move is not None:
-                    break
-                await play_with_keys(pilot, screen, first_turn_action(c))
-            clock.advance(0.05)
-            if isinstance(app.screen, GameScreen):
-                app.screen.tick()
-            await pilot.pause()
-        assert move is not None
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("w")
