@@ -216,9 +216,26 @@ def test_an_illegal_choice_is_explained_and_changes_nothing() -> None:
 # --- the screens ---------------------------------------------------------------------------
 
 
+def near_the_end() -> ClassicController:
+    """The person to play with three blue cards on a blue 5, bot 1 with none that fits (nor
+    the cards it draws): the person plays them out, with a reaction test at two cards and at
+    one, and a failed test's penalty card (B1) fits too."""
+    state = from_position(
+        {
+            "rules": "classic",
+            "players": 2,
+            "turn": HUMAN,
+            "hands": [["B7", "B3", "B2"], ["R8", "Y6", "G4", "R9", "Y8"]],
+            "draw_pile": ["G8", "B1", "Y4", "G6", "R9", "Y6", "G8", "R4"],
+            "discard": ["B5"],
+        }
+    )
+    return ClassicController(level="easy", seed=1, clock=ManualClock(), timing=FAST, state=state)
+
+
 @pytest.mark.asyncio
-async def test_a_whole_classic_game_is_played_with_keys_to_the_ranking() -> None:
-    app, clock = classic_app(seed=1, players=2)  # a short game, with reaction tests
+async def test_the_end_of_a_classic_game_is_played_with_keys_to_the_ranking() -> None:
+    app, clock = classic_app(seed=1, players=2, controller=near_the_end())
     async with started(app) as pilot:
         reactions = 0
         for _ in range(300):
