@@ -12,14 +12,20 @@ bot (its turns, and the reaction tests timed by the server).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import random
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from dos.i18n import text
+from server.support import WsPlayer, join_table
+from server.support import create_table as create_api_table
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import (
@@ -246,24 +252,98 @@ def test_two_pages_and_a_bot_play_a_whole_round(
         bo_context.close()
 
 
+RACE_DEAL = 7
+"""The deal of the DOS race's table (its course up to the race is a function of it)."""
+
+
+def _drive_to_a_dos_race(url: str, seed: int) -> str:
+    """A table of two people, Ada and Bo, played over the WebSocket API (matches first, never
+    a call or a catch) until a hand has just become two cards: DOS! is owed and may be caught.
+    Returns the table's code; the seats are the pages' from here on (``seat_page``)."""
+
+    async def play() -> str:
+        host = create_api_table(url, name="Ada", seats=[None, None], seed=seed)
+        guest = join_table(url, host["code"], "Bo")
+        ws_url = "ws" + url.removeprefix("http")
+        players = [
+            await WsPlayer(ws_url, host["code"], host["token"]).connect(),
+            await WsPlayer(ws_url, guest["code"], guest["token"]).connect(),
+        ]
+        await players[0].send({"type": "start"})
+        for player in players:
+            await player.expect("state")
+        rng = random.Random(seed)
+        for _ in range(MAX_STEPS):
+            for player in players:
+                while player.version < max(p.version for p in players):
+                    await player.recv()
+            views = [player.view or {} for player in players]
+            if any(a.endswith("dos") for view in views for a in view.get("legal", [])):
+                break
+            for player in players:
+                if player.waited_for:  # a round's summary: the next round
+                    player.waited_for = False
+                    await player.send({"type": "continue"})
+            turn = [p for p in players if (p.view or {}).get("turn") == p.seat]
+            actor = turn[0] if turn else None
+            legal = [] if actor is None else (actor.view or {}).get("legal", [])
+            moves = [a for a in legal if ":" not in a and "catch" not in a and a != "dos"]
+            if actor is None or not moves:  # between rounds: what the server says next
+                for player in players:
+                    with contextlib.suppress(TimeoutError):
+                        await player.recv(timeout=0.2)
+                continue
+            matches = [a for a in moves if "@" in a]
+            await actor.act(rng.choice(matches or moves))
+        else:
+            raise AssertionError(f"no hand became two cards in {MAX_STEPS} moves")
+        for player in players:
+            await player.close()
+        code: str = host["code"]
+        seat_tokens[code] = {0: host["token"], 1: guest["token"]}
+        return code
+
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own event loop runs in this one
+        return thread.submit(asyncio.run, play()).result()
+
+
+seat_tokens: dict[str, dict[int, str]] = {}
+"""The seat tokens of the tables this module made over the API, by code and seat."""
+
+
+def seat_page(page: Page, base_url: str, code: str, seat: int) -> None:
+    """The page takes a seat made over the API (its token in the page's storage, as the
+    page keeps its own) and shows the table."""
+    page.evaluate(
+        "([code, grant]) => localStorage.setItem(`dos.seat.${code}`, JSON.stringify(grant))",
+        [code, {"seat": seat, "token": seat_tokens[code][seat]}],
+    )
+    page.goto(f"{base_url}/t/{code}")
+    expect(page.locator("#view-table")).to_be_visible()
+
+
 def test_a_dos_race_between_two_pages(browser: Browser, server: Server) -> None:
+    """Played over the API up to the moment a hand becomes two cards; from there the two
+    pages race: one presses DOS!, the other Catch!, at the same instant; one wins, and the
+    loser, if it pressed in time, is told its action was refused."""
+    code = _drive_to_a_dos_race(server.url, RACE_DEAL)
     ada_context, ada = open_page(browser, server.url, DESKTOP)
     bo_context, bo = open_page(browser, server.url, DESKTOP)
     try:
-        code = create_table(ada, "Ada", seats=2, bots=0)
-        join_by_link(bo, server.url, code, "Bo")
-        start(ada, bo)
+        seat_page(ada, server.url, code, 0)
+        seat_page(bo, server.url, code, 1)
         names = {ada: "Ada", bo: "Bo"}
-        langs = {ada: "en", bo: "en"}
-        races = 0
-        for _ in range(6):  # rounds, until a hand becomes exactly two cards
-            races += play_round([ada, bo], names, langs)["race"]
-            if races:
-                break
-            for page in (ada, bo):
-                if dialog_kind(page) == "round":
-                    page.click("#round-continue")
-        assert races > 0, "no hand became two cards in six rounds"
+        caller = next(p for p in (ada, bo) if p.locator("#btn-dos:enabled").count())
+        for page in (ada, bo):
+            for other in (ada, bo):
+                if other is not page:
+                    assert_no_foreign_cards(page, hand(other))
+        catcher = bo if caller is ada else ada
+        seat = body(caller, "seat")
+        expect(catcher.locator(f".catch-button[data-seat='{seat}']")).to_be_visible()
+        assert race(caller, catcher, names, "en") in ("call", "catch")
+        for page in (ada, bo):
+            assert page.errors == [], page.errors  # type: ignore[attr-defined]
     finally:
         ada_context.close()
         bo_context.close()
@@ -368,17 +448,38 @@ def test_the_page_reconnects_to_the_same_seat_after_a_server_restart(
         context.close()
 
 
+def _play_a_game_to_its_end(url: str) -> str:
+    """Gwen's game against an ``easy`` bot to a target of 1 point (the first round won with
+    points decides it), played over the WebSocket API until the server has stored its end;
+    returns the table's code (Gwen's seat 0 is a page's from here on: ``seat_page``)."""
+
+    async def play() -> str:
+        grant = create_api_table(
+            url, name="Gwen", seats=[None, "easy"], options={"target_score": 1}
+        )
+        ws_url = "ws" + url.removeprefix("http")
+        gwen = await WsPlayer(ws_url, grant["code"], grant["token"]).connect()
+        await gwen.send({"type": "start"})
+        await gwen.expect("state")
+        await gwen.play_to_end(random.Random(3))
+        while gwen.table is None or gwen.table["status"] != "finished":
+            await gwen.recv()  # the table message sent once the game's end is stored
+        await gwen.close()
+        code: str = grant["code"]
+        seat_tokens[code] = {0: grant["token"]}
+        return code
+
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own event loop runs in this one
+        return thread.submit(asyncio.run, play()).result()
+
+
 def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
+    """A finished game (played over the API) on its host's page: the game over dialog, the
+    replay, and a rematch at the same table."""
+    code = _play_a_game_to_its_end(server.url)
     context, page = open_page(browser, server.url, DESKTOP)
     try:
-        page.fill("#create-target", "1")  # the first round decides the game
-        create_table(page, "Gwen", seats=2, bots=1, level="easy")
-        start(page)
-        for _ in range(3):
-            play_round([page], {page: "Gwen"}, {page: "en"})
-            if dialog_kind(page) == "over":
-                break
-            page.click("#round-continue")  # a round won with 0 points does not reach 1
+        seat_page(page, server.url, code, 0)
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "over")
         expect(page.locator("#dialog .winner-line")).to_contain_text("wins the game")
         expect(page.locator("#dialog .summary tr[data-seat]")).to_have_count(2)
