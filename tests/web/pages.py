@@ -9,14 +9,19 @@ of sleeping.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import re
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from threading import Event
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from dos.i18n import text
+from server.support import WsPlayer
 
 WAIT_MS = 20_000
 
@@ -310,3 +315,71 @@ def race(caller: Page, catcher: Page, names: dict[Page, str], lang: str = "en") 
         if body(loser, "lastSent") == action:  # it pressed in time: refused, and it says so
             expect(loser.locator("#error-banner")).to_be_visible(timeout=WAIT_MS)
     return won
+
+
+def seat_token(page: Page, code: str) -> str:
+    """The token of the page's seat at table ``code``, as the page keeps it."""
+    token: str = page.evaluate(
+        "code => JSON.parse(localStorage.getItem(`dos.seat.${code}`)).token", code
+    )
+    return token
+
+
+async def _play_seat(
+    url: str, code: str, token: str, *, until: str, seed: int, played: Event, back: Event
+) -> None:
+    ws_url = "ws" + url.removeprefix("http")
+    player = await WsPlayer(ws_url, code, token).connect()
+    await player.send({"type": "start"})
+    await player.expect("state")
+    rng = random.Random(seed)
+    for _ in range(5000):
+        rounds = len((player.view or {}).get("round_results") or [])
+        if until == "round" and rounds:
+            while not player.waited_for:  # the summary's pause: it waits for this seat
+                await player.recv()
+            break
+        if player.result is not None:
+            while player.table is None or player.table["status"] != "finished":
+                await player.recv()  # the table message sent once the game's end is stored
+            break
+        if player.waited_for:
+            player.waited_for = False
+            await player.send({"type": "continue"})
+        action = player.choice(rng)
+        if action is None:
+            await player.recv()
+        else:
+            await player.act(action)
+    else:
+        raise AssertionError(f"no {until} in 5000 moves")
+    played.set()
+    # Connected until the page has taken the seat back (its connection replaces this one): a
+    # seat that leaves would not be waited for by the round's pause.
+    while not back.is_set():
+        await asyncio.sleep(0.05)
+    await player.close()
+
+
+def play_away(page: Page, base_url: str, code: str, until: str = "over", seed: int = 3) -> None:
+    """The page's seat at a table it created and has not started, with bots at the others, is
+    played over the WebSocket API (``WsPlayer``: its DOS! calls at once, its turns at random
+    from ``seed``) while the page is away: from the start until the first round has ended
+    (``until="round"``: its summary waits for the seat) or the game is over (``"over"``: its
+    end stored). Then the page comes back to the table: a page of whole rounds played through
+    Playwright only to reach their end, without its cost."""
+    token = seat_token(page, code)
+    page.goto("about:blank")
+    played, back = Event(), Event()
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own event loop runs in this one
+        seat = _play_seat(base_url, code, token, until=until, seed=seed, played=played, back=back)
+        playing = thread.submit(asyncio.run, seat)
+        try:
+            while not played.wait(0.05):
+                if playing.done():
+                    playing.result()  # its error
+            page.goto(f"{base_url}/t/{code}")
+            expect(page.locator("#view-table")).to_be_visible()
+        finally:
+            back.set()
+        playing.result()

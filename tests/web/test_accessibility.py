@@ -16,8 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DESKTOP, PHONE, Server
-from .pages import create_table, dialog_kind, open_page, start
-from .test_browser import play_round
+from .pages import create_table, open_page, play_away, start
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -74,20 +73,19 @@ def test_no_axe_violations_on_any_screen(
         expect(page.locator("#dialog")).to_be_visible()
         axe_violations(page, "wild card question", found)
         page.keyboard.press("Escape")
-        play_round([page], {page: "Ada"}, {page: "en"})
+        # A round played over the API while the page is away: its summary on the page.
+        page.goto(server.url)
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        code = create_table(page, "Ada", seats=2, bots=1, level="easy")
+        play_away(page, server.url, code, until="round")
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "round")
         axe_violations(page, "round summary", found)
         # A game of one round, for game over and the replay.
         page.goto(server.url)
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         page.fill("#create-target", "1")
-        create_table(page, "Ada", seats=2, bots=1, level="easy")
-        start(page)
-        for _ in range(3):
-            play_round([page], {page: "Ada"}, {page: "en"})
-            if dialog_kind(page) == "over":
-                break
-            page.click("#round-continue")
+        code = create_table(page, "Ada", seats=2, bots=1, level="easy")
+        play_away(page, server.url, code)
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "over")
         axe_violations(page, "game over", found)
         page.click("#replay-button")

@@ -15,8 +15,7 @@ from dos.i18n import text
 from dos.server.chat import TEXT_MAX
 
 from .conftest import DESKTOP, PHONE, Server
-from .pages import create_table, join_by_link, open_page, set_language, start
-from .test_browser import play_round
+from .pages import create_table, join_by_link, open_page, play_away, set_language, start
 
 
 def last_line(page: Page) -> Locator:
@@ -170,10 +169,9 @@ def test_the_chat_is_reachable_during_the_round_pause(browser: Browser, server: 
     resized): its Send button is on top where it is, and lines and reactions go out."""
     context, page = open_page(browser, server.url, PHONE)
     try:
-        create_table(page, "Ada", seats=2, bots=1, level="easy")
-        start(page)
+        code = create_table(page, "Ada", seats=2, bots=1, level="easy")
         say(page, LONG_WORD)
-        play_round([page], {page: "Ada"}, {page: "en"})
+        play_away(page, server.url, code, until="round")  # the round, over the API
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "round")
         expect(page.locator("body")).to_have_attribute("data-paused", "true")
         said = [LONG_WORD]

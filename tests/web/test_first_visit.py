@@ -16,8 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from dos.i18n import text
 
 from .conftest import DESKTOP, PHONE, Server
-from .pages import create_table, dialog_kind, open_page, set_language, start
-from .test_browser import play_round
+from .pages import create_table, open_page, play_away, set_language
 
 OFFER = "#tutorial-offer"
 
@@ -136,13 +135,8 @@ def test_after_a_finished_game_the_default_level_is_medium(
     context, page = open_page(browser, server.url, DESKTOP)
     try:
         page.fill("#create-target", "1")
-        create_table(page, "Ada", seats=2, bots=1, level="easy")
-        start(page)
-        for _ in range(3):
-            play_round([page], {page: "Ada"}, {page: "en"})
-            if dialog_kind(page) == "over":
-                break
-            page.click("#round-continue")
+        code = create_table(page, "Ada", seats=2, bots=1, level="easy")
+        play_away(page, server.url, code)  # played over the API; the page sees its end
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "over")
         page.goto(server.url)
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
