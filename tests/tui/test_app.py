@@ -288,9 +288,9 @@ async def test_the_person_calls_dos_with_a_key_before_the_bot_catches() -> None:
 async def test_save_and_resume(tmp_path: Path) -> None:
     save = tmp_path / "game.jsonl"
     app, clock = app_for(seed=8, players=3, save=save)
+    assert isinstance(app.controller, GameController)
+    played_until(app.controller, clock, steps=6)  # a game in progress, without the screen
     async with started(app) as pilot:
-        for _ in range(6):
-            await step(pilot, app, clock)
         await pilot.press("ctrl+s")
         assert shown(app, "#message") == text("en", "tui.saved", path=str(save))
         assert app.controller is not None
