@@ -39,8 +39,10 @@ async def follow(pilot: Pilot[None], screen: LearnScreen) -> None:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("lang", ["en", "cy"])
-async def test_every_lesson_walked_by_its_lit_cards_and_keys(lang: str) -> None:
+async def test_every_lesson_walked_by_its_lit_cards_and_keys() -> None:
+    # One walk, in a language other than English: every step's prompt must come from the
+    # learner's catalog (the keys and lit cards are the same in every language).
+    lang = "cy"
     app = LearnApp(lang=lang)
     async with started(app) as pilot:
         screen = screen_of(app)
