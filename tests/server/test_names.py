@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from dos.server.chat import TEXT_MAX
 from dos.server.names import CLUSTER_MAX, MARKS_MAX, NAME_MAX, display_name, hidden_character
-from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
+from server.support import TIMEOUT, TLS, ServerProcess, WsPlayer, create_table, join_table
 
 WALES = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbwls") + "\U000e007f"
 """The flag of Wales: a black flag, the tag letters g b w l s, a cancel tag."""
@@ -116,51 +116,65 @@ def _lobby(server: ServerProcess, seats: int = 4) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
+def http(server: ServerProcess) -> Iterator[httpx.Client]:
+    """One client for the module's requests to the server (a top-level ``httpx`` call builds
+    a client, and its TLS context, for each request)."""
+    with httpx.Client(base_url=server.url, timeout=TIMEOUT, verify=TLS) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
 def lobby(server: ServerProcess) -> Iterator[dict[str, Any]]:
     """A table in the lobby with open human seats: bad names try to join it."""
     yield _lobby(server)
 
 
 @pytest.mark.parametrize("name", list(BAD.values()), ids=list(BAD))
-def test_a_bad_name_is_refused_on_create(server: ServerProcess, name: str) -> None:
-    response = httpx.post(f"{server.url}/api/tables", json={"name": name}, timeout=TIMEOUT)
+def test_a_bad_name_is_refused_on_create(
+    server: ServerProcess, http: httpx.Client, name: str
+) -> None:
+    response = http.post("/api/tables", json={"name": name})
     _check_bad_name(response)
 
 
 @pytest.mark.parametrize("name", list(BAD.values()), ids=list(BAD))
 def test_a_bad_name_is_refused_on_join_and_takes_no_seat(
-    server: ServerProcess, lobby: dict[str, Any], name: str
+    server: ServerProcess, http: httpx.Client, lobby: dict[str, Any], name: str
 ) -> None:
     code = lobby["code"]
-    response = httpx.post(
-        f"{server.url}/api/tables/{code}/join", json={"name": name}, timeout=TIMEOUT
+    response = http.post(
+        f"/api/tables/{code}/join",
+        json={"name": name},
     )
     _check_bad_name(response)
-    table = httpx.get(f"{server.url}/api/tables/{code}", timeout=TIMEOUT).json()
+    table = http.get(f"/api/tables/{code}").json()
     assert [s["name"] for s in table["seats"]] == ["Host", None, None, None]
 
 
 @pytest.mark.parametrize(("name", "shown"), list(GOOD.values()), ids=list(GOOD))
-def test_a_good_name_is_normalised_on_create(server: ServerProcess, name: str, shown: str) -> None:
+def test_a_good_name_is_normalised_on_create(
+    server: ServerProcess, http: httpx.Client, name: str, shown: str
+) -> None:
     assert unicodedata.is_normalized("NFC", shown)
     grant = create_table(server.url, name=name, seats=[None, "easy"])
     assert grant["table"]["seats"][0]["name"] == shown
-    table = httpx.get(f"{server.url}/api/tables/{grant['code']}", timeout=TIMEOUT).json()
+    table = http.get(f"/api/tables/{grant['code']}").json()
     assert table["seats"][0]["name"] == shown
 
 
-def test_good_names_are_normalised_on_join(server: ServerProcess) -> None:
+def test_good_names_are_normalised_on_join(server: ServerProcess, http: httpx.Client) -> None:
     """Every good name joins a table of its own (a table has at most four seats); the seat
     shows the normalised name, on the grant and on the table."""
     for name, shown in GOOD.values():
         host = _lobby(server, seats=2)
-        response = httpx.post(
-            f"{server.url}/api/tables/{host['code']}/join", json={"name": name}, timeout=TIMEOUT
+        response = http.post(
+            f"/api/tables/{host['code']}/join",
+            json={"name": name},
         )
         assert response.status_code == 200, (name, response.text)
         grant = response.json()
         assert grant["table"]["seats"][1]["name"] == shown, name
-        table = httpx.get(f"{server.url}/api/tables/{host['code']}", timeout=TIMEOUT).json()
+        table = http.get(f"/api/tables/{host['code']}").json()
         assert table["seats"][1]["name"] == shown, name
 
 
@@ -285,11 +299,11 @@ def test_invisible_characters_and_spaces_never_make_a_name(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "code"), INVISIBLE_CASES[:: len(FORMS) // 2])
 def test_the_server_refuses_an_invisible_name(
-    server: ServerProcess, lobby: dict[str, Any], text: str, code: str
+    server: ServerProcess, http: httpx.Client, lobby: dict[str, Any], text: str, code: str
 ) -> None:
     """On create and on join, through the running server."""
     for path in ("/api/tables", f"/api/tables/{lobby['code']}/join"):
-        response = httpx.post(f"{server.url}{path}", json={"name": text}, timeout=TIMEOUT)
+        response = http.post(path, json={"name": text})
         _check_bad_name(response)
         assert code in response.json()["message"], response.text
 
@@ -371,7 +385,7 @@ _names = st.one_of(
 )
 
 
-def test_any_name_is_refused_or_shown_normalised(server: ServerProcess) -> None:
+def test_any_name_is_refused_or_shown_normalised(server: ServerProcess, http: httpx.Client) -> None:
     """Hypothesis: whatever name a create sends, the server refuses it with ``bad_name``
     (it must when the rule says so) or shows it normalised as docs/protocol.md says (NFC,
     trimmed, inner runs of spaces made one; it must accept a name of plain letters, marks,
@@ -381,11 +395,10 @@ def test_any_name_is_refused_or_shown_normalised(server: ServerProcess) -> None:
     @given(name=_names)
     def check(name: str) -> None:
         raw = json.dumps({"name": name, "seats": [None, "easy"]})  # lone surrogates escaped
-        response = httpx.post(
-            f"{server.url}/api/tables",
+        response = http.post(
+            "/api/tables",
             content=raw.encode("ascii"),
             headers={"content-type": "application/json"},
-            timeout=TIMEOUT,
         )
         assert response.status_code < 500, (name, response.text)
         if response.status_code == 201:
