@@ -17,7 +17,7 @@ from dos.agents.runner import Outcome, SeatRunner, agent_play
 from dos.agents.seat_view import official_view
 from dos.ratings.policy import MIN_TARGET
 from dos.rules.official import view
-from server.support import ServerProcess
+from server.support import HTTP, ServerProcess
 from support import run_cli
 
 SHEDDER = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "shedder.py")
@@ -25,7 +25,7 @@ SHEDDER = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "shedd
 
 
 def _seat(url: str, token: str, **params: Any) -> dict[str, Any]:
-    answer = httpx.get(
+    answer = HTTP.get(
         f"{url}/api/agent/seat", params=params, headers={"authorization": f"Bearer {token}"}
     )
     assert answer.status_code == 200, answer.text
@@ -56,7 +56,7 @@ def test_your_bot_plays_a_rated_game_and_its_view_is_the_engines(
     assert lines[1] == outcomes[0].line() and lines[1].startswith(f"table {grant['code']}, game 1")
 
     seen = _seat(agent_server.url, grant["token"], history="true")
-    answer = httpx.get(
+    answer = HTTP.get(
         f"{agent_server.url}/api/agent/seat/record",
         headers={"authorization": f"Bearer {grant['token']}"},
     )
@@ -64,7 +64,7 @@ def test_your_bot_plays_a_rated_game_and_its_view_is_the_engines(
     assert official_view(seen["view"]) == view(final, 0)
     assert "history" not in _seat(agent_server.url, grant["token"])["view"]
 
-    page = httpx.get(f"{agent_server.url}/api/players/{grant['player_id']}").json()
+    page = HTTP.get(f"{agent_server.url}/api/players/{grant['player_id']}").json()
     assert page["ai"] is True and page["name"] == "shedder"
     assert [(r["games"], r["provisional"]) for r in page["ratings"]] == [(1, True)]
 
@@ -81,7 +81,7 @@ def test_your_bot_joins_a_table_by_its_code_and_plays_it_out(
     """The runner joins a table someone else made and plays two games there, dealt by the
     table's host (here another runner, with the ``random`` bot)."""
     body = {"name": "Host", "seats": [None, None], "options": {"target_score": 20}}
-    host = httpx.post(f"{agent_server.url}/api/tables", json=body).json()
+    host = HTTP.post(f"{agent_server.url}/api/tables", json=body).json()
     auth = {"authorization": f"Bearer {host['token']}"}
     played: dict[str, Any] = {}
 
@@ -98,7 +98,7 @@ def test_your_bot_joins_a_table_by_its_code_and_plays_it_out(
     seen = _seat(agent_server.url, host["token"])
     while seen["table"]["seats"][1]["name"] is None:  # woken by the join
         params = {"version": seen["version"], "change": seen["change"], "until": "change"}
-        seen = httpx.get(
+        seen = HTTP.get(
             f"{agent_server.url}/api/agent/seat/wait", params=params, headers=auth, timeout=40
         ).json()
     with httpx.Client(base_url=agent_server.url, timeout=40) as http:

@@ -10,7 +10,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -23,7 +22,7 @@ from dos.bots.loading import load
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from dos.ratings.store import RatingRow
 from dos.server.storage import Database
-from server.support import ServerProcess
+from server.support import HTTP, ServerProcess
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,7 +59,7 @@ async def play_to_the_end(session: ClientSession, seat: dict[str, Any], seed: in
 
 
 def _get(url: str, path: str, **params: Any) -> dict[str, Any]:
-    answer = httpx.get(f"{url}{path}", params=params, timeout=30.0)
+    answer = HTTP.get(f"{url}{path}", params=params, timeout=30.0)
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     return data

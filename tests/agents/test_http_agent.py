@@ -7,12 +7,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from dos import records
 from dos.agents.text import FORMAT
-from server.support import ServerProcess
+from server.support import HTTP, ServerProcess
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 
@@ -41,11 +40,11 @@ def test_an_agent_plays_each_rule_set_to_the_end_and_reads_the_record(
 ) -> None:
     url = agent_server.url
     body = {"name": "Reader", "rules": rules, "seats": [None, "easy"], "options": options}
-    grant = httpx.post(f"{url}/api/tables", json=body).json()
+    grant = HTTP.post(f"{url}/api/tables", json=body).json()
     auth = {"authorization": f"Bearer {grant['token']}"}
-    early = httpx.get(f"{url}/api/agent/seat/record", headers=auth)
+    early = HTTP.get(f"{url}/api/agent/seat/record", headers=auth)
     assert early.status_code == 409 and early.json()["code"] == "bad_state"
-    seat = httpx.post(f"{url}/api/agent/seat/start", headers=auth).json()
+    seat = HTTP.post(f"{url}/api/agent/seat/start", headers=auth).json()
     while seat["result"] is None:
         legal = seat["view"]["legal"]
         mine = [a for a in legal if a.endswith("dos")] or [
@@ -53,17 +52,15 @@ def test_an_agent_plays_each_rule_set_to_the_end_and_reads_the_record(
         ]
         if mine:
             move = {"action": mine[0], "version": seat["version"]}
-            answer = httpx.post(f"{url}/api/agent/seat/actions", json=move, headers=auth)
+            answer = HTTP.post(f"{url}/api/agent/seat/actions", json=move, headers=auth)
             if answer.status_code == 200:
                 seat = answer.json()
                 continue
         since = {"version": seat["version"], "change": seat["change"], "until": "turn"}
-        seat = httpx.get(
-            f"{url}/api/agent/seat/wait", params=since, headers=auth, timeout=40
-        ).json()
+        seat = HTTP.get(f"{url}/api/agent/seat/wait", params=since, headers=auth, timeout=40).json()
     assert seat["text"].splitlines()[0] == f"DOS {FORMAT}"
     assert "result: winner" in seat["text"]
-    record = httpx.get(f"{url}/api/agent/seat/record", headers=auth)
+    record = HTTP.get(f"{url}/api/agent/seat/record", headers=auth)
     assert record.status_code == 200
     assert record.headers["content-type"].startswith("application/x-ndjson")
     game = records.loads(record.text)
@@ -73,7 +70,7 @@ def test_an_agent_plays_each_rule_set_to_the_end_and_reads_the_record(
 
 
 def test_the_agent_api_is_in_the_openapi_document(agent_server: ServerProcess) -> None:
-    paths = httpx.get(f"{agent_server.url}/openapi.json").json()["paths"]
+    paths = HTTP.get(f"{agent_server.url}/openapi.json").json()["paths"]
     for path in (
         "/api/agent/seat",
         "/api/agent/seat/actions",
@@ -90,7 +87,7 @@ def test_a_wait_waits_for_the_turn_by_default_on_both_paths(
 ) -> None:
     """``until`` defaults to ``turn`` over HTTP as over MCP (``test_mcp``): what an agent
     wants; ``change`` is asked for."""
-    document = httpx.get(f"{agent_server.url}/openapi.json").json()
+    document = HTTP.get(f"{agent_server.url}/openapi.json").json()
     wait = document["paths"]["/api/agent/seat/wait"]["get"]
     until = next(p for p in wait["parameters"] if p["name"] == "until")
     assert until["schema"]["default"] == "turn"
@@ -98,21 +95,21 @@ def test_a_wait_waits_for_the_turn_by_default_on_both_paths(
 
 
 def test_the_rules_of_each_rule_set(agent_server: ServerProcess) -> None:
-    official = httpx.get(f"{agent_server.url}/api/agent/rules/official")
-    classic = httpx.get(f"{agent_server.url}/api/agent/rules/classic")
+    official = HTTP.get(f"{agent_server.url}/api/agent/rules/official")
+    classic = HTTP.get(f"{agent_server.url}/api/agent/rules/classic")
     assert "Double Color Match" in official.text
     assert "reaction test" in classic.text
-    unknown = httpx.get(f"{agent_server.url}/api/agent/rules/chess")
+    unknown = HTTP.get(f"{agent_server.url}/api/agent/rules/chess")
     assert unknown.status_code == 400 and unknown.json()["code"] == "bad_request"
 
 
 def test_the_view_gives_each_legal_action_its_meaning(agent_server: ServerProcess) -> None:
     url = agent_server.url
-    grant = httpx.post(f"{url}/api/tables", json={"name": "Ann", "seats": [None, None]}).json()
+    grant = HTTP.post(f"{url}/api/tables", json={"name": "Ann", "seats": [None, None]}).json()
     auth = {"authorization": f"Bearer {grant['token']}"}
-    lobby = httpx.get(f"{url}/api/agent/seat", headers=auth).json()
+    lobby = HTTP.get(f"{url}/api/agent/seat", headers=auth).json()
     assert lobby["view"] is None and lobby["legal"] == []
-    seat = httpx.post(f"{url}/api/agent/seat/start", headers=auth).json()
+    seat = HTTP.post(f"{url}/api/agent/seat/start", headers=auth).json()
     assert [a["action"] for a in seat["legal"]] == seat["view"]["legal"]
     lines = seat["text"].split("\nlegal:\n", 1)[1].splitlines() if seat["legal"] else []
     assert lines == [f"- {a['action']} | {a['meaning']}" for a in seat["legal"]]

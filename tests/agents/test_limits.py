@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.support import TIMEOUT, ServerProcess, create_table
+from server.support import HTTP, TIMEOUT, ServerProcess, create_table
 
 
 @pytest.fixture(scope="module")
@@ -33,19 +33,19 @@ def test_agent_requests_count_as_lookups_and_actions_as_messages(
     url = strict_server.url
     grant = create_table(url, seats=[None, "easy"])
     auth = {"authorization": f"Bearer {grant['token']}"}
-    assert httpx.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
+    assert HTTP.post(f"{url}/api/agent/seat/start", headers=auth).status_code == 200
     move = {"action": "R7@99", "version": 0}  # refused, but counted as a message
-    first = httpx.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
+    first = HTTP.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
     assert first.json()["code"] in ("illegal", "stale", "not_playing")
-    second = httpx.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
+    second = HTTP.post(f"{url}/api/agent/seat/actions", headers=auth, json=move)
     assert second.status_code == 429 and second.json()["code"] == "rate_limited"
-    answers = [httpx.get(f"{url}/api/agent/seat", headers=auth) for _ in range(3)]
+    answers = [HTTP.get(f"{url}/api/agent/seat", headers=auth) for _ in range(3)]
     assert [a.status_code for a in answers] == [200] * 3
-    refused = httpx.get(f"{url}/api/agent/seat", headers=auth)
+    refused = HTTP.get(f"{url}/api/agent/seat", headers=auth)
     assert refused.status_code == 429
     assert refused.json()["code"] == "rate_limited"
     assert int(refused.headers["retry-after"]) >= 1
-    mcp = httpx.post(
+    mcp = HTTP.post(
         f"{url}/mcp",
         json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
         headers={"accept": "application/json, text/event-stream"},
@@ -170,7 +170,7 @@ async def test_mcp_wait_refuses_a_timeout_that_is_no_number_of_seconds(
             answer = await session.call_tool("wait", args)
             assert answer.is_error, timeout
             assert "timeout" in answer.content[0].text
-    over_http = httpx.get(
+    over_http = HTTP.get(
         f"{url}/api/agent/seat/wait",
         params={"version": 0, "timeout": "NaN"},
         headers={"authorization": f"Bearer {token}"},
@@ -182,7 +182,7 @@ async def test_mcp_wait_refuses_a_timeout_that_is_no_number_of_seconds(
 def test_get_mcp_opens_no_stream(few: ServerProcess) -> None:
     """The MCP endpoint answers one JSON body per POST; a GET (which would open an event
     stream that never ends) is refused at once."""
-    answer = httpx.get(f"{few.url}/mcp", headers={"accept": "text/event-stream"}, timeout=10)
+    answer = HTTP.get(f"{few.url}/mcp", headers={"accept": "text/event-stream"}, timeout=10)
     assert answer.status_code == 405
     assert answer.json()["code"] == "method_not_allowed"
     assert "POST" in answer.headers.get("allow", "")

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -23,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from dos import records
 from dos.agents.text import FORMAT
 from dos.bots.registry import LEVELS
-from server.support import ServerProcess, create_table
+from server.support import HTTP, ServerProcess, create_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -244,7 +243,7 @@ async def test_the_record_names_the_game_as_the_view_does(agent_server: ServerPr
         assert text_of(answer).startswith(f"table {table['code']}, game 1:")
         game = records.loads(record["record"])
         assert game.result is not None and max(game.result["scores"]) >= 20
-    over_http = httpx.get(
+    over_http = HTTP.get(
         f"{agent_server.url}/api/agent/seat/record", headers={"authorization": f"Bearer {token}"}
     )
     assert over_http.status_code == 200 and over_http.text == record["record"]

@@ -16,7 +16,7 @@ import pytest_asyncio
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from server.support import ServerProcess, WsPlayer, create_table, join_table
+from server.support import HTTP, ServerProcess, WsPlayer, create_table, join_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -109,11 +109,11 @@ async def test_only_the_host_starts_and_not_twice(seats: list[Seat]) -> None:
 async def test_a_forged_or_missing_token_opens_nothing(seats: list[Seat]) -> None:
     url = seats[0].url
     for headers in ({}, {"authorization": "Bearer x.y.z"}, {"authorization": "Basic abc"}):
-        answer = httpx.get(f"{url}/api/agent/seat", headers=headers)
+        answer = HTTP.get(f"{url}/api/agent/seat", headers=headers)
         assert answer.status_code == 401, headers
         assert answer.json()["code"] == "bad_token"
     forged = seats[0].token[:-3] + ("AAA" if not seats[0].token.endswith("AAA") else "BBB")
-    answer = httpx.get(f"{url}/api/agent/seat", headers={"authorization": f"Bearer {forged}"})
+    answer = HTTP.get(f"{url}/api/agent/seat", headers={"authorization": f"Bearer {forged}"})
     assert answer.status_code == 401 and answer.json()["code"] == "bad_token"
 
 

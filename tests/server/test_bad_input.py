@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from dos.i18n import catalog, placeholders
 from dos.server.auth import TOKEN_DAYS, Signer
-from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
+from server.support import HTTP, TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -251,12 +251,11 @@ async def test_a_player_who_leaves_is_sent_the_close_and_its_reason(
 
 
 async def test_the_record_of_a_game_in_play_stays_hidden(server: ServerProcess) -> None:
-    import httpx
 
     host, ada, bob = await _started(server)
-    info = httpx.get(f"{server.url}/api/tables/{host['code']}").json()
+    info = HTTP.get(f"{server.url}/api/tables/{host['code']}").json()
     for what in ("record", "replay"):
-        hidden = httpx.get(f"{server.url}/api/games/{info['game_id']}/{what}")
+        hidden = HTTP.get(f"{server.url}/api/games/{info['game_id']}/{what}")
         assert hidden.status_code == 409, hidden.text
     await ada.close()
     await bob.close()

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from dos.cli import main as dos_main
@@ -21,6 +20,7 @@ from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
 from dos.server.tables import Settings, Table
 from server.support import (
     CLASSIC_VIEW_KEYS,
+    HTTP,
     TIMEOUT,
     ServerProcess,
     WsPlayer,
@@ -78,9 +78,9 @@ async def test_two_players_and_two_server_bots_play_classic_to_a_full_ranking(
     assert {m["seat"] for m in by_bots} == {2, 3}  # only the bot seats were played by bots
     assert any(REACT.match(m["action"]) or m["action"] == "timeout" for m in by_bots)
 
-    info = httpx.get(f"{server.url}/api/tables/{code}").json()
+    info = HTTP.get(f"{server.url}/api/tables/{code}").json()
     assert info["status"] == "finished"
-    record = httpx.get(f"{server.url}/api/games/{info['game_id']}/record").text
+    record = HTTP.get(f"{server.url}/api/games/{info['game_id']}/record").text
     path = tmp_path / "classic.jsonl"
     path.write_text(record, encoding="utf-8")
     assert dos_main(["replay", str(path)]) == 0

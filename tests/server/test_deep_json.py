@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
-from server.support import TIMEOUT, ServerProcess, create_table
+from server.support import HTTP, TIMEOUT, ServerProcess, create_table
 
 DEPTH = 3000
 """Deeper than the JSON parser reads (its recursion limit), well within the 16 KiB body."""
@@ -50,7 +49,7 @@ def test_a_body_too_deep_to_read_is_bad_json(
 ) -> None:
     content = body.encode("ascii") if isinstance(body, str) else body
     assert len(content) < 16384  # not refused for its size
-    response = httpx.post(
+    response = HTTP.post(
         deep.url + _paths(grant)[endpoint],
         content=content,
         headers={
@@ -64,7 +63,7 @@ def test_a_body_too_deep_to_read_is_bad_json(
     assert answer["code"] == "bad_json", answer
     assert answer["message"] and answer["field"] is None, answer
     assert deep.process is not None and deep.process.poll() is None
-    alive = httpx.get(f"{deep.url}/api/tables/{grant['code']}", timeout=TIMEOUT)
+    alive = HTTP.get(f"{deep.url}/api/tables/{grant['code']}", timeout=TIMEOUT)
     assert alive.status_code == 200, alive.text
 
 
@@ -72,8 +71,8 @@ def test_the_server_still_seats_players_after_deep_bodies(
     deep: ServerProcess, grant: dict[str, Any]
 ) -> None:
     for body in BODIES.values():
-        httpx.post(f"{deep.url}/api/tables", content=body, timeout=TIMEOUT)
-    joined = httpx.post(
+        HTTP.post(f"{deep.url}/api/tables", content=body, timeout=TIMEOUT)
+    joined = HTTP.post(
         f"{deep.url}/api/tables/{grant['code']}/join", json={"name": "Bob"}, timeout=TIMEOUT
     )
     assert joined.status_code == 200, joined.text

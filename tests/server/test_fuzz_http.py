@@ -25,7 +25,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from server.support import TIMEOUT, ServerProcess, create_table
+from server.support import HTTP, TIMEOUT, ServerProcess, create_table
 
 # --- schemathesis -------------------------------------------------------------------------------
 #
@@ -159,7 +159,7 @@ def _check_error_body(response: httpx.Response | Any, field: str | None = "any")
 
 def _post(url: str, raw: str) -> httpx.Response:
     """POSTs ``raw`` as the JSON body, byte for byte (escapes stay escapes)."""
-    return httpx.post(
+    return HTTP.post(
         url,
         content=raw.encode("ascii"),
         headers={"content-type": "application/json"},
@@ -219,7 +219,7 @@ def test_bad_join_bodies_get_a_json_4xx(
     server: ServerProcess, lobby: dict[str, Any], raw: str, field: str
 ) -> None:
     _check_error_body(_post(f"{server.url}/api/tables/{lobby['code']}/join", raw), field)
-    table = httpx.get(f"{server.url}/api/tables/{lobby['code']}", timeout=TIMEOUT).json()
+    table = HTTP.get(f"{server.url}/api/tables/{lobby['code']}", timeout=TIMEOUT).json()
     assert [s["name"] for s in table["seats"]] == ["Host", None, None]
 
 
@@ -244,7 +244,7 @@ def test_bad_join_bodies_get_a_json_4xx(
     ],
 )
 def test_bad_lookups_get_a_json_4xx(server: ServerProcess, path: str) -> None:
-    _check_error_body(httpx.get(server.url + path, timeout=TIMEOUT))
+    _check_error_body(HTTP.get(server.url + path, timeout=TIMEOUT))
 
 
 @pytest.mark.parametrize(
@@ -252,7 +252,7 @@ def test_bad_lookups_get_a_json_4xx(server: ServerProcess, path: str) -> None:
 )
 def test_odd_player_ids_are_no_server_error(server: ServerProcess, player_id: str) -> None:
     """An unknown player has no results (an empty list, or a 4xx with the error body)."""
-    response = httpx.get(f"{server.url}/api/players/{player_id}/results", timeout=TIMEOUT)
+    response = HTTP.get(f"{server.url}/api/players/{player_id}/results", timeout=TIMEOUT)
     assert response.status_code < 500, (response.status_code, response.text)
     if response.status_code >= 400:
         _check_error_body(response)
@@ -272,7 +272,7 @@ def test_odd_player_ids_are_no_server_error(server: ServerProcess, player_id: st
     ],
 )
 def test_bad_static_paths_are_no_server_error(server: ServerProcess, path: str) -> None:
-    response = httpx.get(server.url + path, timeout=TIMEOUT)
+    response = HTTP.get(server.url + path, timeout=TIMEOUT)
     assert response.status_code < 500, (path, response.status_code, response.text)
     if path.startswith("/static/"):
         _check_error_body(response)
@@ -284,13 +284,13 @@ def test_the_table_list_is_paginated(server: ServerProcess) -> None:
     4xx with the JSON error body, never a 5xx."""
     for number in range(3):
         create_table(server.url, name=f"P{number}", seats=[None, "easy"], public=True)
-    first = httpx.get(f"{server.url}/api/tables?offset=0&limit=2", timeout=TIMEOUT).json()
-    second = httpx.get(f"{server.url}/api/tables?offset=2&limit=2", timeout=TIMEOUT).json()
+    first = HTTP.get(f"{server.url}/api/tables?offset=0&limit=2", timeout=TIMEOUT).json()
+    second = HTTP.get(f"{server.url}/api/tables?offset=2&limit=2", timeout=TIMEOUT).json()
     assert len(first["tables"]) == 2 and first["total"] >= 3, first
     assert 1 <= len(second["tables"]) <= 2, second
     codes = {t["code"] for t in first["tables"]}
     assert not codes & {t["code"] for t in second["tables"]}
-    clamped = httpx.get(f"{server.url}/api/tables?limit=51", timeout=TIMEOUT)
+    clamped = HTTP.get(f"{server.url}/api/tables?limit=51", timeout=TIMEOUT)
     assert clamped.status_code < 500, clamped.text
     if clamped.status_code == 200:  # at most 50 a page: more is refused, or cut to 50
         assert len(clamped.json()["tables"]) <= 50
@@ -306,10 +306,10 @@ def test_the_table_list_is_paginated(server: ServerProcess) -> None:
         "?limit=1e400",
         "?offset=%00",
     ]:
-        response = httpx.get(f"{server.url}/api/tables{query}", timeout=TIMEOUT)
+        response = HTTP.get(f"{server.url}/api/tables{query}", timeout=TIMEOUT)
         _check_error_body(response)
     for query in [f"?offset={2**63}", f"?offset={10**30}", "?cursor=%00", "?x=" + "z" * 2000]:
-        response = httpx.get(f"{server.url}/api/tables{query}", timeout=TIMEOUT)
+        response = HTTP.get(f"{server.url}/api/tables{query}", timeout=TIMEOUT)
         assert response.status_code < 500, (query, response.status_code, response.text)
         if response.status_code >= 400:
             _check_error_body(response)

@@ -49,7 +49,7 @@ from hypothesis import strategies as st
 
 from agents.test_mcp import TOOLS as LISTED_TOOLS
 from dos.agents.text import FORMAT
-from server.support import ServerProcess, create_table, hands_by_version, join_table
+from server.support import HTTP, ServerProcess, create_table, hands_by_version, join_table
 from support import VIEW_KEYS
 
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -697,13 +697,13 @@ def check_hands_against_records(
     """Every hand an answer showed is its seat's own at that version, by the records of the
     table's finished games (``by_number``: game number, version, seat, hand; ``by_id``: the
     same by game id); returns how many were checked."""
-    games = httpx.get(f"{url}/api/tables/{code}/games", timeout=CLIENT_TIMEOUT).json()["games"]
+    games = HTTP.get(f"{url}/api/tables/{code}/games", timeout=CLIENT_TIMEOUT).json()["games"]
     numbers = {g["number"]: g["game_id"] for g in games}
     checked = 0
     for game in games:
         if game["status"] != "finished":
             continue
-        record = httpx.get(f"{url}/api/games/{game['game_id']}/record", timeout=CLIENT_TIMEOUT)
+        record = HTTP.get(f"{url}/api/games/{game['game_id']}/record", timeout=CLIENT_TIMEOUT)
         hands = hands_by_version(record.text)
         for number, version, seat, hand in by_number:
             if numbers.get(number) == game["game_id"]:
@@ -1092,7 +1092,7 @@ def test_a_body_that_is_not_declared_json_gets_a_json_answer(
     if content_type is not None:
         headers["content-type"] = content_type
     raw = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
-    response = httpx.post(
+    response = HTTP.post(
         f"{mcp_server.url}/mcp", content=raw, headers=headers, timeout=CLIENT_TIMEOUT
     )
     assert 400 <= response.status_code < 500, response.status_code
@@ -1103,7 +1103,7 @@ def test_a_body_that_is_not_declared_json_gets_a_json_answer(
 def test_a_get_for_an_event_stream_is_answered_at_once(mcp_server: ServerProcess) -> None:
     """No stream is opened (before ce202c8 it opened one that never ended)."""
     headers = {"accept": "text/event-stream"}
-    response = httpx.get(f"{mcp_server.url}/mcp", headers=headers, timeout=3.0)
+    response = HTTP.get(f"{mcp_server.url}/mcp", headers=headers, timeout=3.0)
     assert response.status_code < 500
     assert response.headers.get("content-type", "").startswith("application/json")
 
@@ -1114,10 +1114,10 @@ def test_a_get_for_an_event_stream_is_answered_at_once(mcp_server: ServerProcess
 def test_other_methods_get_a_json_answer(mcp_server: ServerProcess, accept: str) -> None:
     """``GET`` without a stream asked for, ``DELETE`` (no sessions), ``PUT``: a JSON 4xx."""
     url = f"{mcp_server.url}/mcp"
-    answers = [httpx.delete(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT)]
-    answers.append(httpx.put(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT))
+    answers = [HTTP.delete(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT)]
+    answers.append(HTTP.put(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT))
     if "event-stream" not in accept:
-        answers.append(httpx.get(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT))
+        answers.append(HTTP.get(url, headers={"accept": accept}, timeout=CLIENT_TIMEOUT))
     for response in answers:
         assert 400 <= response.status_code < 500, (response.status_code, response.text)
         assert response.headers.get("content-type", "").startswith("application/json")

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from dos.bots.registry import make_player
@@ -25,7 +24,7 @@ from dos.server.hints import (
     view_from_json,
 )
 from dos.server.jobs import run_job
-from server.support import ServerProcess, WsPlayer, create_table, join_table
+from server.support import HTTP, ServerProcess, WsPlayer, create_table, join_table
 
 ITERATIONS = 24
 """The hint's search iterations on the test servers: enough to search, cheap to run."""
@@ -208,7 +207,7 @@ async def test_hints_are_rate_limited_per_client(hinting: ServerProcess, loopbac
     assert (answers[2]["type"], answers[2]["code"]) == ("error", "rate_limited")
     assert answers[2]["key"] == "game.hint_refused_rate_limited"
     await ada.close()
-    info = httpx.get(f"{hinting.url}/api/tables/{grant['code']}").json()
+    info = HTTP.get(f"{hinting.url}/api/tables/{grant['code']}").json()
     assert info["hints"] is True
 
 

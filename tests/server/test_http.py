@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from dos.bots.registry import CLASSIC_LEVELS, LEVELS
-from server.support import ServerProcess, create_table
+from server.support import HTTP, ServerProcess, create_table
 
 
 def test_the_server_says_what_it_offers(server: ServerProcess) -> None:
-    info = httpx.get(f"{server.url}/api/info").json()
+    info = HTTP.get(f"{server.url}/api/info").json()
     assert info["protocol"] == 1
     assert "official" in info["rules"]
     assert info["levels"] == list(LEVELS) == ["easy", "medium", "hard", "expert"]
@@ -18,19 +17,19 @@ def test_the_server_says_what_it_offers(server: ServerProcess) -> None:
 
 
 def test_a_table_takes_a_bot_of_every_level_of_its_rule_set(server: ServerProcess) -> None:
-    levels = httpx.get(f"{server.url}/api/info").json()["levels_by_rules"]
+    levels = HTTP.get(f"{server.url}/api/info").json()["levels_by_rules"]
     assert "expert" in levels["official"]
     for rules, names in levels.items():
         for level in names:
             host = create_table(server.url, rules=rules, seats=[None, level])
             assert [s["bot"] for s in host["table"]["seats"]] == [None, level], (rules, level)
         body = {"name": "Ada", "rules": rules, "seats": [None, "sage"]}  # a bot, no level
-        refused = httpx.post(f"{server.url}/api/tables", json=body)
+        refused = HTTP.post(f"{server.url}/api/tables", json=body)
         assert refused.status_code == 400 and refused.json()["field"] == "seats.1", refused.text
 
 
 def test_the_openapi_document_lists_the_endpoints(server: ServerProcess) -> None:
-    paths = httpx.get(f"{server.url}/openapi.json").json()["paths"]
+    paths = HTTP.get(f"{server.url}/openapi.json").json()["paths"]
     for path in (
         "/api/tables",
         "/api/tables/{code}/join",
@@ -41,45 +40,45 @@ def test_the_openapi_document_lists_the_endpoints(server: ServerProcess) -> None
 
 
 def test_the_browser_client_is_served(server: ServerProcess) -> None:
-    index = httpx.get(f"{server.url}/")
+    index = HTTP.get(f"{server.url}/")
     assert index.status_code == 200 and "text/html" in index.headers["content-type"]
-    assert httpx.get(f"{server.url}/t/ABCDEF").text == index.text
-    assert httpx.get(f"{server.url}/static/../../cli.py").status_code == 404
-    assert httpx.get(f"{server.url}/static/nothing-here.js").status_code == 404
+    assert HTTP.get(f"{server.url}/t/ABCDEF").text == index.text
+    assert HTTP.get(f"{server.url}/static/../../cli.py").status_code == 404
+    assert HTTP.get(f"{server.url}/static/nothing-here.js").status_code == 404
 
 
 def test_the_message_catalog_is_served(server: ServerProcess) -> None:
     from dos.i18n import catalog
 
-    page = httpx.get(f"{server.url}/api/i18n/fr").json()
+    page = HTTP.get(f"{server.url}/api/i18n/fr").json()
     everything = catalog("fr")
     # The page's first load: every text but the terminal's and the tutorial's.
     assert page == {k: v for k, v in everything.items() if k.split(".")[0] not in ("tui", "learn")}
     assert "game.center_row" in page and "web.nav_rules" in page
-    learn = httpx.get(f"{server.url}/api/i18n/fr/learn").json()
+    learn = HTTP.get(f"{server.url}/api/i18n/fr/learn").json()
     assert learn and learn == {k: v for k, v in everything.items() if k.startswith("learn.")}
-    assert httpx.get(f"{server.url}/api/i18n/xx").status_code == 404
-    assert httpx.get(f"{server.url}/api/i18n/xx/learn").json()["code"] == "no_language"
-    missing = httpx.get(f"{server.url}/api/i18n/fr/nothing")
+    assert HTTP.get(f"{server.url}/api/i18n/xx").status_code == 404
+    assert HTTP.get(f"{server.url}/api/i18n/xx/learn").json()["code"] == "no_language"
+    missing = HTTP.get(f"{server.url}/api/i18n/fr/nothing")
     assert missing.status_code == 404 and missing.json()["field"] == "namespace"
 
 
 def test_a_table_is_private_unless_public(server: ServerProcess) -> None:
     private = create_table(server.url, seats=[None, "easy"])
     public = create_table(server.url, seats=[None, "easy"], public=True)
-    listed = [t["code"] for t in httpx.get(f"{server.url}/api/tables").json()["tables"]]
+    listed = [t["code"] for t in HTTP.get(f"{server.url}/api/tables").json()["tables"]]
     assert public["code"] in listed and private["code"] not in listed
-    assert httpx.get(f"{server.url}/api/tables/{private['code']}").json()["public"] is False
+    assert HTTP.get(f"{server.url}/api/tables/{private['code']}").json()["public"] is False
 
 
 def test_the_same_player_joining_again_gets_their_seat(server: ServerProcess) -> None:
     host = create_table(server.url, seats=[None, None, None])
-    again = httpx.post(
+    again = HTTP.post(
         f"{server.url}/api/tables/{host['code']}/join",
         json={"name": "Ada", "player_token": host["player_token"]},
     ).json()
     assert again["seat"] == 0 and again["player_id"] == host["player_id"]
-    bob = httpx.post(
+    bob = HTTP.post(
         f"{server.url}/api/tables/{host['code'].lower()}/join", json={"name": "Bob", "seat": 2}
     ).json()
     assert bob["seat"] == 2
@@ -102,7 +101,7 @@ def test_the_same_player_joining_again_gets_their_seat(server: ServerProcess) ->
 def test_bad_tables_are_refused_over_http(
     server: ServerProcess, body: dict[str, object], field: str
 ) -> None:
-    response = httpx.post(f"{server.url}/api/tables", json=body)
+    response = HTTP.post(f"{server.url}/api/tables", json=body)
     assert response.status_code in (400, 401), response.text
     refusal = response.json()
     assert refusal["code"] in ("bad_request", "bad_token") and refusal["message"]
@@ -115,15 +114,15 @@ def test_bad_tables_are_refused_over_http(
 def test_bodies_that_do_not_fit_the_schema_are_422(
     server: ServerProcess, body: dict[str, object]
 ) -> None:
-    assert httpx.post(f"{server.url}/api/tables", json=body).status_code == 422
+    assert HTTP.post(f"{server.url}/api/tables", json=body).status_code == 422
 
 
 def test_joining_a_full_or_unknown_table_is_refused(server: ServerProcess) -> None:
     host = create_table(server.url, seats=[None, "easy"])
-    full = httpx.post(f"{server.url}/api/tables/{host['code']}/join", json={"name": "Bob"})
+    full = HTTP.post(f"{server.url}/api/tables/{host['code']}/join", json={"name": "Bob"})
     assert full.status_code == 409 and "taken" in full.json()["message"]
     assert full.json()["code"] == "no_seat"
-    unknown = httpx.post(f"{server.url}/api/tables/NOSUCH/join", json={"name": "Bob"})
+    unknown = HTTP.post(f"{server.url}/api/tables/NOSUCH/join", json={"name": "Bob"})
     assert unknown.status_code == 404
     assert unknown.json() == {
         "code": "no_table",
@@ -133,4 +132,4 @@ def test_joining_a_full_or_unknown_table_is_refused(server: ServerProcess) -> No
 
 
 def test_a_record_of_an_unfinished_game_stays_hidden(server: ServerProcess) -> None:
-    assert httpx.get(f"{server.url}/api/games/999999/record").status_code == 404
+    assert HTTP.get(f"{server.url}/api/games/999999/record").status_code == 404

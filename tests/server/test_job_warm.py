@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -23,7 +22,7 @@ from dos.server.jobs import LocalJobs
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
 from dos.server.tables import Settings
-from server.support import TIMEOUT, ServerProcess
+from server.support import HTTP, TIMEOUT, ServerProcess
 
 
 async def _until(condition: Any, what: str) -> None:
@@ -126,7 +125,7 @@ def test_dos_serve_is_ready_once_its_workers_are_warm(tmp_path: Path) -> None:
     server.start()
     try:
         deadline = time.monotonic() + 120
-        while httpx.get(f"{server.url}/api/ready").status_code != 200:
+        while HTTP.get(f"{server.url}/api/ready").status_code != 200:
             assert time.monotonic() < deadline, "never ready"
             time.sleep(0.05)
         # The server logged it before it became ready; the log is read here as it comes.

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import httpx
 import pytest
 
 from server.support import (
+    HTTP,
     TIMEOUT,
     ServerProcess,
     WsPlayer,
@@ -88,7 +88,7 @@ async def _walk_out(server: ServerProcess) -> None:
     await ada.expect("state")
     await ada.close()  # walks out at the deal, in an untimed game
     await _until_table(watcher, lambda t: t["status"] == "finished")
-    page = httpx.get(f"{server.url}/api/players/{grant['player_id']}", timeout=TIMEOUT)
+    page = HTTP.get(f"{server.url}/api/players/{grant['player_id']}", timeout=TIMEOUT)
     assert page.status_code == 200, page.text
     rated = [r for r in page.json()["ratings"] if r["rules"] == "official" and r["players"] == 2]
     assert rated and rated[0]["games"] == 1

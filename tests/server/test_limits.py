@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 from websockets.exceptions import ConnectionClosed
 
-from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table
+from server.support import HTTP, TIMEOUT, ServerProcess, WsPlayer, create_table
 
 
 def _server(tmp_path: Path, *limits: str) -> ServerProcess:
@@ -243,7 +243,7 @@ async def test_deeply_nested_json_is_refused_and_the_connection_kept(
     assert (await player.expect("error"))["code"] == "bad_json"
     await player.send({"type": "ping", "id": "after"})
     await player.expect("pong", id="after")
-    nested = httpx.post(
+    nested = HTTP.post(
         f"{relaxed.url}/api/tables",
         content=b'{"name": "Ada", "options": ' + b"[" * 3000 + b"]" * 3000 + b"}",
         headers={"content-type": "application/json"},

@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
@@ -23,6 +22,7 @@ from dos.server.passkeys import RelyingParty
 from dos.server.tables import Settings
 from server.support import (
     BOT_REFLEXES,
+    HTTP,
     TIMEOUT,
     PostgresCluster,
     ServerProcess,
@@ -43,7 +43,7 @@ def samples(text: str) -> Samples:
 
 
 def scrape(url: str) -> Samples:
-    response = httpx.get(f"{url}/metrics", timeout=TIMEOUT)
+    response = HTTP.get(f"{url}/metrics", timeout=TIMEOUT)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     return samples(response.text)

@@ -6,11 +6,11 @@ import asyncio
 import random
 from pathlib import Path
 
-import httpx
 import pytest
 
 from dos.cli import main as dos_main
 from server.support import (
+    HTTP,
     ServerProcess,
     WsPlayer,
     check_hidden,
@@ -36,7 +36,7 @@ async def test_two_players_and_two_bots_play_a_whole_game(
     code = host["code"]
     guest = join_table(server.url, code, "Bob")
     assert guest["seat"] == 1
-    listed = httpx.get(f"{server.url}/api/tables").json()["tables"]
+    listed = HTTP.get(f"{server.url}/api/tables").json()["tables"]
     assert code in [t["code"] for t in listed]
 
     ada = await WsPlayer(server.ws_url, code, host["token"]).connect()
@@ -60,9 +60,9 @@ async def test_two_players_and_two_bots_play_a_whole_game(
     for player in (ada, bob, watcher):
         assert player.history == ada.history  # everyone saw the same game
 
-    info = httpx.get(f"{server.url}/api/tables/{code}").json()
+    info = HTTP.get(f"{server.url}/api/tables/{code}").json()
     assert info["status"] == "finished"
-    record = httpx.get(f"{server.url}/api/games/{info['game_id']}/record")
+    record = HTTP.get(f"{server.url}/api/games/{info['game_id']}/record")
     assert record.status_code == 200
     assert record.text.count("\n") == len(ada.history) + 2
     path = tmp_path / "game.jsonl"
@@ -73,15 +73,15 @@ async def test_two_players_and_two_bots_play_a_whole_game(
     checked = sum(check_hidden(p, hands) for p in (ada, bob, watcher))
     assert checked > 3 * len(ada.history) // 2
 
-    mine = httpx.get(f"{server.url}/api/players/{host['player_id']}/results").json()
+    mine = HTTP.get(f"{server.url}/api/players/{host['player_id']}/results").json()
     assert mine["games"] == 1
     assert mine["results"][0]["won"] == (results[0]["winner"] == 0)
     address = f"{server.url}/api/games/{info['game_id']}/replay"
-    replay = httpx.get(address).json()
+    replay = HTTP.get(address).json()
     assert replay["total"] == len(ada.history) + 1
     frames = list(replay["frames"])
     while len(frames) < replay["total"]:  # the rest, page by page
-        page = httpx.get(address, params={"offset": len(frames)}).json()
+        page = HTTP.get(address, params={"offset": len(frames)}).json()
         assert page["offset"] == len(frames) and page["frames"]
         frames += page["frames"]
     assert [f["action"] for f in frames[1:]] == ada.history
@@ -109,7 +109,7 @@ async def test_a_rematch_deals_a_new_game_with_the_same_seats(server: ServerProc
     assert ada.table is not None and ada.table["game"] == 2
     second = await ada.play_to_end(random.Random(4))
     assert set(first) == set(second)
-    games = httpx.get(f"{server.url}/api/tables/{code}/games").json()["games"]
+    games = HTTP.get(f"{server.url}/api/tables/{code}/games").json()["games"]
     assert [g["status"] for g in games] == ["finished", "finished"]
     await ada.close()
 
@@ -143,7 +143,7 @@ async def test_any_rule_set_is_played_the_same_way(server: ServerProcess) -> Non
     for name in ruleset.NAMES:
         if name == "official":
             continue
-        refused = httpx.post(
+        refused = HTTP.post(
             f"{server.url}/api/tables", json={"name": "Ada", "rules": name, "seats": [None, "easy"]}
         )
         assert refused.status_code in (201, 400), refused.text

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import event, insert, text
 from sqlalchemy.orm import Session
@@ -22,7 +21,7 @@ from dos.ratings.store import RatingHistoryRow, RatingRow, leaderboard, player_r
 from dos.server.models import GamePlayerRow, GameRow, TableRow
 from dos.server.players import RESULTS_PAGE, ReadCache, results_page
 from dos.server.storage import Database, migrate
-from server.support import ServerProcess
+from server.support import HTTP, ServerProcess
 
 GAMES = 2_500
 """Finished games of the busy player, each rated."""
@@ -141,7 +140,7 @@ def busy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def _get(server: ServerProcess, path: str, **params: Any) -> dict[str, Any]:
-    response = httpx.get(f"{server.url}{path}", params=params, timeout=30.0)
+    response = HTTP.get(f"{server.url}{path}", params=params, timeout=30.0)
     assert response.status_code == 200, response.text
     assert len(response.content) < 256 * 1024  # bounded, whatever the player's past
     body: dict[str, Any] = response.json()

@@ -28,7 +28,7 @@ from dos.server.storage import (
     insert_table,
     migrate,
 )
-from server.support import ServerProcess, WsPlayer, create_table
+from server.support import HTTP, ServerProcess, WsPlayer, create_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -80,7 +80,7 @@ async def _play_games(
 
 
 def _get(url: str, path: str, **params: Any) -> httpx.Response:
-    return httpx.get(f"{url}{path}", params=params, timeout=30.0)
+    return HTTP.get(f"{url}{path}", params=params, timeout=30.0)
 
 
 def _count_games_of(data: Path, player_id: str, games: int) -> None:

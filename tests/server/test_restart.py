@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 import pytest
 
 from dos import records
 from server.support import (
+    HTTP,
     ServerProcess,
     WsPlayer,
     create_table,
@@ -168,8 +168,8 @@ async def test_a_killed_server_resumes_the_game_where_it_stood(restarted: Restar
 
     await drive([ada, bob], state["rng"])
     assert ada.result == bob.result and ada.result is not None
-    info = httpx.get(f"{server.url}/api/tables/{host['code']}").json()
-    text = httpx.get(f"{server.url}/api/games/{info['game_id']}/record").text
+    info = HTTP.get(f"{server.url}/api/tables/{host['code']}").json()
+    text = HTTP.get(f"{server.url}/api/games/{info['game_id']}/record").text
     record = records.loads(text)
     assert record.actions == ada.history
     records.replay(record)

@@ -11,12 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from dos import records
 from dos.review import review_record
-from server.support import ServerProcess, WsPlayer, create_table
+from server.support import HTTP, ServerProcess, WsPlayer, create_table
 
 SAMPLES = 8
 """Samples a decision on the test server: a review of a short game in seconds."""
@@ -66,7 +65,7 @@ def _done(server: ServerProcess, game_id: int, seat: int) -> list[dict[str, Any]
     """Reads the review's state until it is done; every state read, in order."""
     seen = []
     for _ in range(2000):
-        answer = httpx.get(f"{server.url}/api/games/{game_id}/review", params={"seat": seat})
+        answer = HTTP.get(f"{server.url}/api/games/{game_id}/review", params={"seat": seat})
         assert answer.status_code == 200, answer.text
         state: dict[str, Any] = answer.json()
         seen.append(state)
@@ -84,10 +83,10 @@ def game_id(reviewing: ServerProcess) -> int:
 
 def test_a_review_is_started_followed_and_kept(reviewing: ServerProcess, game_id: int) -> None:
     url = f"{reviewing.url}/api/games/{game_id}/review"
-    missing = httpx.get(url, params={"seat": 0})
+    missing = HTTP.get(url, params={"seat": 0})
     assert missing.status_code == 404 and missing.json()["code"] == "no_review"
 
-    started = httpx.post(url, json={"seat": 0})
+    started = HTTP.post(url, json={"seat": 0})
     assert started.status_code == 200, started.text
     first = started.json()
     assert first["status"] in ("running", "done")
@@ -101,35 +100,35 @@ def test_a_review_is_started_followed_and_kept(reviewing: ServerProcess, game_id
     assert dones == sorted(dones)  # progress only goes forward
 
     # The review is `dos review --json`'s with the server's settings.
-    text = httpx.get(f"{reviewing.url}/api/games/{game_id}/record").text
+    text = HTTP.get(f"{reviewing.url}/api/games/{game_id}/record").text
     expected = review_record(records.loads(text), 0, samples=SAMPLES, seed=0).to_json()
     assert final["review"] == expected
     summary = expected["summary"]
     assert final["total"] == final["done"] == summary["decisions"] + summary["forced"]
 
-    again = httpx.post(url, json={"seat": 0}).json()  # kept: the same, at once
+    again = HTTP.post(url, json={"seat": 0}).json()  # kept: the same, at once
     assert again["status"] == "done" and again["review"] == expected
-    other = httpx.post(url, json={"seat": 1}).json()  # another seat is another review
+    other = HTTP.post(url, json={"seat": 1}).json()  # another seat is another review
     assert other["status"] in ("running", "done")
     assert _done(reviewing, game_id, 1)[-1]["review"]["seat"] == 1
 
 
 def test_refusals_change_nothing(reviewing: ServerProcess, game_id: int) -> None:
     base = f"{reviewing.url}/api/games"
-    unknown = httpx.post(f"{base}/999999/review", json={"seat": 0})
+    unknown = HTTP.post(f"{base}/999999/review", json={"seat": 0})
     assert unknown.status_code == 404 and unknown.json()["code"] == "no_game"
-    bad_seat = httpx.post(f"{base}/{game_id}/review", json={"seat": 2})
+    bad_seat = HTTP.post(f"{base}/{game_id}/review", json={"seat": 2})
     assert bad_seat.status_code == 400
     assert (bad_seat.json()["code"], bad_seat.json()["field"]) == ("bad_seat", "seat")
     for body in ({"seat": -1}, {"seat": "one"}, {}, {"seat": 0, "more": 1}):
-        refused = httpx.post(f"{base}/{game_id}/review", json=body)
+        refused = HTTP.post(f"{base}/{game_id}/review", json=body)
         assert refused.status_code in (400, 422), (body, refused.text)
-    no_seat = httpx.get(f"{base}/{game_id}/review")
+    no_seat = HTTP.get(f"{base}/{game_id}/review")
     assert no_seat.status_code in (400, 422)
 
     grant = create_table(reviewing.url, seats=[None, "easy"])
     playing = asyncio.run(_started(reviewing, grant))
-    unfinished = httpx.post(f"{base}/{playing}/review", json={"seat": 0})
+    unfinished = HTTP.post(f"{base}/{playing}/review", json={"seat": 0})
     assert unfinished.status_code == 409 and unfinished.json()["code"] == "bad_state"
 
 
@@ -147,7 +146,7 @@ def test_a_review_survives_a_restart_and_is_rate_limited(
     reviewing: ServerProcess, game_id: int
 ) -> None:
     url = f"{reviewing.url}/api/games/{game_id}/review"
-    assert httpx.post(url, json={"seat": 0}).status_code == 200
+    assert HTTP.post(url, json={"seat": 0}).status_code == 200
     review = _done(reviewing, game_id, 0)[-1]["review"]
     assert review is not None
     reviewing.stop()
@@ -155,9 +154,9 @@ def test_a_review_survives_a_restart_and_is_rate_limited(
     reviewing.args = (*reviewing.args, "--limit", "off", "--limit", "reviews=3/minute")
     reviewing.start()  # its own environment (env) again
     url = f"{reviewing.url}/api/games/{game_id}/review"
-    kept = httpx.get(url, params={"seat": 0}).json()
+    kept = HTTP.get(url, params={"seat": 0}).json()
     assert kept["status"] == "done" and kept["review"] == review
-    answers = [httpx.post(url, json={"seat": 0}) for _ in range(4)]
+    answers = [HTTP.post(url, json={"seat": 0}) for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     assert answers[3].json()["code"] == "rate_limited"
     assert "Retry-After" in answers[3].headers
