@@ -408,18 +408,23 @@ async def test_clicking_an_opponent_who_forgot_catches_them() -> None:
         assert c.log[-1] == 'You caught Bot 1, who had not called "DOS!": two penalty cards.'
 
 
-@pytest.mark.asyncio
-async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
+def finished_record(seed: int = 4) -> records.Record:
+    """A game to one point, played to its end without a screen, as saved."""
     from .conftest import controller
 
     clock = ManualClock()
-    game = controller(seed=4, clock=clock, target_score=1)
+    game = controller(seed=seed, clock=clock, target_score=1)
     while not game.over:
         if game.human_turn:
             game.submit(first_turn_action(game))
         clock.advance(0.5)
         game.tick()
-    record = records.loads(game.record().dumps())
+    return records.loads(game.record().dumps())
+
+
+@pytest.mark.asyncio
+async def test_resuming_a_finished_game_shows_the_game_over_screen() -> None:
+    record = finished_record()
     app = DosApp(
         Settings(level="easy", timing=FAST),
         resume=record,

@@ -27,6 +27,7 @@ from dos.tui.screens.classic import (
     WishScreen,
 )
 from dos.tui.screens.game import GameScreen
+from dos.tui.screens.summary import GameOverScreen
 from dos.tui.widgets.log import GameLog
 from dos.tui.widgets.reaction import TARGET_KEYS, ReactionArea
 
@@ -392,11 +393,16 @@ async def test_one_classic_screen_per_language(lang: str, tmp_path: Path) -> Non
 
 @pytest.mark.asyncio
 async def test_the_official_game_over_offers_a_classic_game() -> None:
-    from .test_app import game_over, game_over_app
+    from .test_app import finished_record
 
-    app, clock = game_over_app()
+    app = DosApp(  # the game-over screen of a finished game, resumed
+        Settings(level="easy", timing=FAST),
+        resume=finished_record(),
+        clock=ManualClock(),
+        think_in_background=False,
+    )
     async with started(app) as pilot:
-        await game_over(pilot, app, clock)
+        assert isinstance(app.screen, GameOverScreen)
         assert text("en", "classic.offer_classic") in str(
             app.screen.query_one(".hint", Static).content
         )
