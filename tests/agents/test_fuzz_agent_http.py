@@ -321,7 +321,7 @@ def test_any_agent_request(
     operation = api_schema[path][method]
     watch = Watch(fuzz_server)
 
-    @fuzz_settings(80)
+    @fuzz_settings(40)
     @given(
         case=operation.as_strategy(generation_mode=mode),
         kind=_tokens,

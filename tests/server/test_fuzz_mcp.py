@@ -970,7 +970,7 @@ def test_any_tool_call(mcp_server: ServerProcess, mcp: Mcp) -> None:
     watch = Watch(mcp_server)
     table = Table(mcp_server, mcp)
 
-    @fuzz_settings(600)
+    @fuzz_settings(300)
     @given(call=tool_calls(tools))
     def check(call: tuple[str, Any]) -> None:
         table.step(*call)
@@ -991,7 +991,7 @@ def test_any_envelope(mcp_server: ServerProcess, mcp: Mcp) -> None:
     then the server answers ``ping`` and ``tools/list`` and plays a game against a bot."""
     watch = Watch(mcp_server)
 
-    @fuzz_settings(400)
+    @fuzz_settings(200)
     @given(body=bodies())
     def check(body: tuple[str, Any]) -> None:
         kind, value = body

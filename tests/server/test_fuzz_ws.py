@@ -317,7 +317,7 @@ def test_any_message_on_a_playing_table(server: ServerProcess) -> None:
         table = Fuzzed(server)
         runner.run(table.open())
 
-        @_fuzz_settings(250)
+        @_fuzz_settings(150)
         @given(seat=st.integers(0, 1), message=_message())
         def check(seat: int, message: tuple[str, Any]) -> None:
             runner.run(table.step(seat, *message))
