@@ -415,20 +415,25 @@ class WsPlayer:
                 return rng.choice(turn)
         return None
 
+    async def step(self, rng: random.Random) -> None:
+        """One step of this seat's: it ends a round's pause that waits for it, then plays a
+        legal action drawn by ``rng``, or reads the next message when it has none to play."""
+        if self.waited_for:
+            self.waited_for = False
+            await self.send({"type": "continue"})
+        action = self.choice(rng)
+        if action is None:
+            await self.recv()
+        else:
+            await self.act(action)
+
     async def play_to_end(self, rng: random.Random, limit: int = 5000) -> dict[str, Any]:
         """Plays until the game is over, reading each round's summary at once; returns the
         result."""
         for _ in range(limit):
             if self.result is not None:
                 return self.result
-            if self.waited_for:
-                self.waited_for = False
-                await self.send({"type": "continue"})
-            action = self.choice(rng)
-            if action is None:
-                await self.recv()
-                continue
-            await self.act(action)
+            await self.step(rng)
         raise AssertionError("the game did not end")
 
 
@@ -506,14 +511,7 @@ async def play_until_the_bot_moves(
         if len(made) >= moves:
             return made
         assert player.result is None, "the game ended before the bot made its moves"
-        if player.waited_for:
-            player.waited_for = False
-            await player.send({"type": "continue"})
-        action = player.choice(rng)
-        if action is None:
-            await player.recv()
-        else:
-            await player.act(action)
+        await player.step(rng)
     raise AssertionError("the bot did not move")
 
 

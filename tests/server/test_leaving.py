@@ -54,14 +54,7 @@ async def test_a_leaver_of_an_untimed_game_gets_a_stand_in(server: ServerProcess
     rng = random.Random(5)
     before = host.version
     while not any(m["type"] == "update" and m["seat"] == 1 and m["by_bot"] for m in host.messages):
-        if host.waited_for:
-            host.waited_for = False
-            await host.send({"type": "continue"})
-        action = host.choice(rng)
-        if action is None:
-            await host.recv()
-        else:
-            await host.act(action)
+        await host.step(rng)
     assert host.version > before
     # Bob comes back and has his seat again.
     bob = await WsPlayer(server.ws_url, grant["code"], guest["token"]).connect()

@@ -343,14 +343,7 @@ async def _play_seat(
             while player.table is None or player.table["status"] != "finished":
                 await player.recv()  # the table message sent once the game's end is stored
             break
-        if player.waited_for:
-            player.waited_for = False
-            await player.send({"type": "continue"})
-        action = player.choice(rng)
-        if action is None:
-            await player.recv()
-        else:
-            await player.act(action)
+        await player.step(rng)
     else:
         raise AssertionError(f"no {until} in 5000 moves")
     played.set()
