@@ -176,19 +176,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from _server(tmp_path_factory.mktemp("server"))
 
 
-@pytest.fixture(scope="module")
-def random_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server of one module's own that deals at random: for the tests of rated tables,
-    since a seeded server's games are never rated (``dos.server.deals``). Its tests must not
-    depend on how a deal falls."""
-    server = Server(data=tmp_path_factory.mktemp("random-server"), seeded=False)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[Server]:
     """A server of this test alone (for stopping and restarting it)."""

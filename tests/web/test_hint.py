@@ -1,6 +1,7 @@
 """The Hint button in headless Chromium: at a casual table against a bot it
 shows on one's turn, is reached from the keyboard, and lights the `expert`'s suggested cards
-and target with the reason in words; at a rated table there is none."""
+and target with the reason in words. (That a rated table offers none is the server's
+``hints: false``, tests/server/test_hints.py, and the page's ``hintControl``, tests/js.)"""
 
 from __future__ import annotations
 
@@ -83,17 +84,5 @@ def test_a_hint_lights_the_experts_cards_and_says_why(
             take_step(page)
         assert lit, "no hint played cards in twelve turns"
         assert not page.errors  # type: ignore[attr-defined]
-    finally:
-        context.close()
-
-
-def test_no_hint_button_at_a_rated_table(browser: Browser, random_server: Server) -> None:
-    # A seeded server's tables are never rated: this one deals at random.
-    context, page = open_page(browser, random_server.url, DESKTOP)
-    try:
-        _table(page, rated=True)
-        _my_turn(page)
-        expect(page.locator("#btn-draw")).to_be_visible()
-        expect(page.locator("#btn-hint")).to_be_hidden()
     finally:
         context.close()
