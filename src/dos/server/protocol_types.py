@@ -18,11 +18,12 @@ number | null
 from __future__ import annotations
 
 import argparse
-import ast
 import inspect
+import io
 import itertools
 import json
 import textwrap
+import tokenize
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, get_args
@@ -105,23 +106,55 @@ def _member(schema: Mapping[str, Any]) -> str:
 
 
 def field_docs(model: type[BaseModel]) -> dict[str, str]:
-    """The docstrings under a model's fields (pydantic keeps none of them), by field name."""
+    """The docstrings under a model's fields (pydantic keeps none of them), by field name.
+
+    Read from the source's tokens: CPython 3.11's ``ast`` can fail spuriously ("AST
+    constructor recursion depth mismatch", gh-106905) while another thread parses."""
     docs: dict[str, str] = {}
     for cls in reversed(model.__mro__):
         if not (isinstance(cls, type) and issubclass(cls, BaseModel)) or cls is BaseModel:
             continue
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-        body = tree.body[0].body if isinstance(tree.body[0], ast.ClassDef) else []
-        for field, after in itertools.pairwise(body):
+        lines = _logical_lines(textwrap.dedent(inspect.getsource(cls)))
+        for (depth, field), (after_depth, after) in itertools.pairwise(lines):
             if (
-                isinstance(field, ast.AnnAssign)
-                and isinstance(field.target, ast.Name)
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
+                depth == after_depth == 1  # the class's body
+                and len(field) > 1
+                and field[0].type == tokenize.NAME
+                and field[1].string == ":"
+                and len(after) == 1
+                and after[0].type == tokenize.STRING
             ):
-                docs[field.target.id] = inspect.cleandoc(after.value.value)
+                docs[field[0].string] = inspect.cleandoc(_string(after[0].string))
     return docs
+
+
+def _logical_lines(source: str) -> list[tuple[int, list[tokenize.TokenInfo]]]:
+    """The logical lines of ``source``, each with its indentation depth and its tokens."""
+    lines: list[tuple[int, list[tokenize.TokenInfo]]] = []
+    depth, current = 0, list[tokenize.TokenInfo]()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.INDENT:
+            depth += 1
+        elif token.type == tokenize.DEDENT:
+            depth -= 1
+        elif token.type == tokenize.NEWLINE:
+            lines.append((depth, current))
+            current = []
+        elif token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.ENDMARKER):
+            current.append(token)
+    return lines
+
+
+def _string(literal: str) -> str:
+    """The text of a plain string literal (a docstring: no prefix, no escapes).
+
+    >>> _string("'one'"), _string('"two"')
+    ('one', 'two')
+    """
+    quote = literal[:3] if literal[:3] in ('"""', "'''") else literal[0]
+    if not (literal.startswith(quote) and literal.endswith(quote)) or "\\" in literal:
+        raise ValueError(f"not a plain string literal: {literal[:40]}")
+    return literal[len(quote) : -len(quote)]
 
 
 def _comment(text: str | None, indent: str = "") -> list[str]:
