@@ -237,11 +237,14 @@ async def test_redis_away_is_a_clear_error_and_back_mid_queue_needs_no_restart(
 
 
 async def test_a_job_whose_worker_is_killed_is_run_by_another_which_stops_after_its_job(
-    pair: tuple[Worker, Worker],
+    own_redis: RedisServer, workers: Callable[[str, str], Worker]
 ) -> None:
-    # Last in the module: it ends both workers of the pair.
-    one, two = pair
-    jobs = RedisJobs(one.url)
+    # Two workers of its own, on a Redis of its own: it ends both, whichever tests come after.
+    url = own_redis.start()
+    one, two = workers(url, "w-three"), workers(url, "w-four")
+    one.wait_for("ready", timeout=READY)
+    two.wait_for("ready", timeout=READY)
+    jobs = RedisJobs(url)
     try:
         task = asyncio.create_task(jobs.run("hint", _long_hint()))
 
