@@ -49,7 +49,10 @@ def main() -> int:
     args = parser.parse_args()
     first = args.seed if args.seed is not None else random.randrange(1, 1 << 30)
     pytest = str(Path(sys.executable).with_name("pytest"))
-    print(f"flake hunt: {args.rounds} rounds from seed {first} over {' '.join(args.paths)}")
+    print(
+        f"flake hunt: {args.rounds} rounds from seed {first} over {' '.join(args.paths)}",
+        flush=True,
+    )
     found: list[tuple[int, str]] = []
     with tempfile.TemporaryDirectory() as folder:
         for number in range(args.rounds):
@@ -67,6 +70,8 @@ def main() -> int:
             if code != 0 and not failed:
                 failed = [f"(pytest exited {code} with no failed test named)"]
             print(f"round {number + 1}: seed {seed}: {len(failed)} failed ({seconds:.0f} s)")
+            for test in failed:
+                print(f"  FAILED {test}", flush=True)
             found += [(seed, test) for test in failed]
     for seed, test in found:
         print(
