@@ -427,6 +427,15 @@ class WsPlayer:
         else:
             await self.act(action)
 
+    async def rematch(self) -> None:
+        """Deals the next game, as the host, once the table says the last one's end is stored
+        (as the page offers it then: the last update may come a moment before), and reads up
+        to the new deal."""
+        while self.table is None or self.table["status"] != "finished":
+            await self.recv()
+        await self.send({"type": "rematch"})
+        await self.expect("state")
+
     async def play_to_end(self, rng: random.Random, limit: int = 5000) -> dict[str, Any]:
         """Plays until the game is over, reading each round's summary at once; returns the
         result."""
@@ -568,8 +577,7 @@ async def play_to_reaction(player: WsPlayer, rng: random.Random, limit: int = 50
         if in_own_reaction(player):
             return
         if player.result is not None:
-            await player.send({"type": "rematch"})
-            await player.expect("state")
+            await player.rematch()
             continue
         action = player.choice(rng)
         if action is None:

@@ -282,6 +282,6 @@ def test_every_action_text_is_the_senders_own_or_refused(server: ServerProcess) 
 
 
 async def _rematch(players: list[WsPlayer]) -> None:
-    await players[0].send({"type": "rematch"})
-    for player in players:
+    await players[0].rematch()
+    for player in players[1:]:
         await player.expect("state")

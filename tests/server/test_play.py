@@ -103,8 +103,7 @@ async def test_a_rematch_deals_a_new_game_with_the_same_seats(server: ServerProc
     await ada.send({"type": "start"})
     await ada.expect("state")
     first = await ada.play_to_end(random.Random(3))
-    await ada.send({"type": "rematch"})
-    await ada.expect("state")
+    await ada.rematch()
     assert ada.version == 0 and ada.result is None
     assert ada.table is not None and ada.table["game"] == 2
     second = await ada.play_to_end(random.Random(4))
