@@ -1,6 +1,8 @@
 """A process's Redis clients under many relayed connections (``dos.cluster.node.clients``):
 hundreds of subscriptions blocked in their reads at once must not leave a lease without a
-connection to renew it, nor themselves fail for want of one."""
+connection to renew it, nor themselves fail for want of one. The lease runs on a
+``ManualClock`` that does not move: only a renewal that cannot get a connection fails it, not a
+slow machine."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from cluster.support import RedisServer
 from dos.cluster.bus import RedisBus, Update
 from dos.cluster.lease import TableLease
 from dos.cluster.node import clients
+from dos.server.clock import ManualClock
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,7 +32,7 @@ async def test_a_lease_is_renewed_while_hundreds_of_subscriptions_block_in_their
         subscriptions = [await bus.subscribe(f"T{i}") for i in range(SUBSCRIPTIONS)]
         readers = [asyncio.create_task(anext(aiter(s))) for s in subscriptions]
         await asyncio.sleep(0)  # the readers start their blocking reads
-        lease = TableLease(control, "ABCDEF", "p0:1:beef", 3.0)
+        lease = TableLease(control, "ABCDEF", "p0:1:beef", 3.0, clock=ManualClock())
         assert await lease.acquire() == 1
         await lease.renew()
         for i in range(SUBSCRIPTIONS):

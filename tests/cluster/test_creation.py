@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from dos.server import service as service_module
+from dos.server.clock import ManualClock
 from dos.server.messages import CreateTable
 from dos.server.service import Service
 from dos.server.storage import StoredTable, insert_table
@@ -24,8 +25,9 @@ pytestmark = pytest.mark.asyncio
 async def test_a_scan_right_after_a_table_is_stored_does_not_take_it_from_its_creator(
     make: Callable[[str], Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    creator: Service = await make("p0")
-    other: Service = await make("p1")
+    clock = ManualClock()  # leases that run out only if the test moves it
+    creator: Service = await make("p0", clock)
+    other: Service = await make("p1", clock)
     assert other.node is not None
     loop = asyncio.get_running_loop()
     adopted: list[list[str]] = []

@@ -126,9 +126,11 @@ async def test_redis_expires_a_lease_at_the_clocks_time_plus_its_ttl(
 async def test_on_the_real_clock_redis_removes_an_expired_lease_itself(redis: Redis) -> None:
     lease = TableLease(redis, CODE, "owner-a", ttl=0.05)
     await lease.acquire()
-    assert 0 < await redis.pttl(lease.key) <= 50
-    await asyncio.sleep(0.06)
-    assert await redis.exists(lease.key) == 0
+    left_ms = await redis.pttl(lease.key)
+    assert 0 < left_ms <= 50 or left_ms == -2  # -2: gone already, on a slow machine
+    async with asyncio.timeout(10):  # Redis removes it on its own clock, unasked
+        while await redis.exists(lease.key):
+            await asyncio.sleep(0.01)
 
 
 async def test_the_former_holder_cannot_renew_after_a_takeover(redis: Redis) -> None:
