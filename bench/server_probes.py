@@ -177,14 +177,14 @@ def build_database(url: str, sizes: Sizes) -> Built:
     from dos import ruleset
     from dos.ratings.store import RatingHistoryRow, RatingRow
     from dos.server.models import ActionRow, GamePlayerRow, GameRow, TableRow
-    from dos.server.storage import (
+    from dos.server.schema import migrate
+    from dos.server.storage import make_engine
+    from dos.server.table_store import (
         StoredGame,
         StoredSeat,
         StoredTable,
         insert_game,
         insert_table,
-        make_engine,
-        migrate,
     )
 
     rules = ruleset.get("official")

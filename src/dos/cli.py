@@ -300,7 +300,8 @@ def cmd_bot_worker(args: argparse.Namespace) -> None:
 
 def cmd_rerate(args: argparse.Namespace) -> None:
     from dos.ratings.store import rerate_all
-    from dos.server.storage import Database, database_url, migrate
+    from dos.server.schema import migrate
+    from dos.server.storage import Database, database_url
 
     db = Database(database_url(args.database, Path(args.data)))
     try:

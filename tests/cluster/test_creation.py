@@ -17,7 +17,7 @@ from dos.server import service as service_module
 from dos.server.clock import ManualClock
 from dos.server.messages import CreateTable
 from dos.server.service import Service
-from dos.server.storage import StoredTable, insert_table
+from dos.server.table_store import StoredTable, insert_table
 
 pytestmark = pytest.mark.asyncio
 

@@ -12,18 +12,10 @@ import pytest_asyncio
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
 from dos.server.models import ActionRow
-from dos.server.storage import (
-    Database,
-    NewAction,
-    StaleEpochError,
-    StoredSeat,
-    claim_epoch,
-    insert_game,
-    insert_table,
-    load_game,
-    table_epoch,
-)
+from dos.server.storage import Database, NewAction
+from dos.server.table_store import StoredSeat, insert_game, insert_table, load_game
 from server.stored import stored_game, stored_table
 
 pytestmark = pytest.mark.asyncio

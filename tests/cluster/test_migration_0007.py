@@ -10,8 +10,10 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from dos.server import migrations
+from dos.server.fencing import table_epoch
 from dos.server.models import ActionRow
-from dos.server.storage import make_engine, migrate, table_epoch
+from dos.server.schema import migrate
+from dos.server.storage import make_engine
 
 
 def test_migration_0007_gives_existing_tables_and_actions_epoch_0(tmp_path: Path) -> None:

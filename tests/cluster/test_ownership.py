@@ -13,18 +13,9 @@ from redis.asyncio import Redis
 from cluster.support import RedisServer
 from dos.cluster.lease import LeaseHeldError, TableLease
 from dos.cluster.ownership import take_table
-from dos.server.storage import (
-    Database,
-    NewAction,
-    StaleEpochError,
-    StoredGame,
-    StoredTable,
-    claim_epoch,
-    insert_game,
-    insert_table,
-    load_game,
-    table_epoch,
-)
+from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
+from dos.server.storage import Database, NewAction
+from dos.server.table_store import StoredGame, StoredTable, insert_game, insert_table, load_game
 
 pytestmark = pytest.mark.asyncio
 

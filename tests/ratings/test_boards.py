@@ -12,7 +12,8 @@ import pytest
 
 from dos.ratings.policy import BOARDS, ESTABLISHED_GAMES, board_of
 from dos.ratings.store import RatingRow, is_agent, leaderboard, mark_agent, player_ratings
-from dos.server.storage import Database, migrate
+from dos.server.schema import migrate
+from dos.server.storage import Database
 
 
 @pytest.fixture

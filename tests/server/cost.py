@@ -33,16 +33,9 @@ from dos import ruleset
 from dos.server.app import ServerConfig, bind, create_app
 from dos.server.limits import Limits
 from dos.server.models import ActionRow
-from dos.server.storage import (
-    Database,
-    StoredGame,
-    StoredSeat,
-    StoredTable,
-    database_url,
-    insert_game,
-    insert_table,
-    migrate,
-)
+from dos.server.schema import migrate
+from dos.server.storage import Database, database_url
+from dos.server.table_store import StoredGame, StoredSeat, StoredTable, insert_game, insert_table
 from dos.server.tables import Settings
 
 

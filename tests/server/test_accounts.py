@@ -32,8 +32,8 @@ from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
 from dos.server.models import AccountRow
 from dos.server.passkeys import PasskeyError, RelyingParty
-from dos.server.storage import (
-    Database,
+from dos.server.storage import Database
+from dos.server.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,

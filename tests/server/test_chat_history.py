@@ -23,13 +23,8 @@ from dos.server.chat import (
     store_line,
 )
 from dos.server.limits import Counters, Limits
-from dos.server.storage import (
-    Database,
-    expire_table,
-    insert_table,
-    load_active,
-    load_table,
-)
+from dos.server.storage import Database
+from dos.server.table_store import expire_table, insert_table, load_active, load_table
 from server.chat_fakes import FakeTable
 from server.stored import stored_table
 from server.support import ServerProcess, WsPlayer, create_table, join_table

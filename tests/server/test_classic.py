@@ -16,7 +16,8 @@ from dos.cli import main as dos_main
 from dos.rules.classic import Phase
 from dos.server.clock import ManualClock
 from dos.server.refusals import RefusedError
-from dos.server.storage import Database, StoredSeat, StoredTable, insert_table
+from dos.server.storage import Database
+from dos.server.table_store import StoredSeat, StoredTable, insert_table
 from dos.server.tables import Settings, Table
 from server.support import (
     CLASSIC_VIEW_KEYS,

@@ -15,16 +15,16 @@ from dos.server.deals import MAX_SEED, Deals, game_seed
 from dos.server.limits import Limits
 from dos.server.messages import CreateTable, ServerInfo
 from dos.server.refusals import RefusedError
+from dos.server.schema import migrate
 from dos.server.service import Service
-from dos.server.storage import (
-    Database,
+from dos.server.storage import Database
+from dos.server.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,
     finish_game,
     insert_game,
     insert_table,
-    migrate,
 )
 from dos.server.tables import Settings
 

@@ -24,7 +24,8 @@ from dos.server.handover import Handover, PauseClock, TurnClock
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.service import Service
-from dos.server.storage import Database, load_table
+from dos.server.storage import Database
+from dos.server.table_store import load_table
 from dos.server.tables import Settings, Table
 
 pytestmark = pytest.mark.asyncio

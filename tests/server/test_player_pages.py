@@ -20,7 +20,8 @@ from dos.ratings.policy import ESTABLISHED_GAMES
 from dos.ratings.store import RatingHistoryRow, RatingRow, leaderboard, player_ratings
 from dos.server.models import GamePlayerRow, GameRow, TableRow
 from dos.server.players import RESULTS_PAGE, ReadCache, results_page
-from dos.server.storage import Database, migrate
+from dos.server.schema import migrate
+from dos.server.storage import Database
 from server.support import HTTP, ServerProcess
 
 GAMES = 2_500

@@ -33,15 +33,15 @@ from dos.ratings.store import (
     rerate_all,
 )
 from dos.server.models import ActionRow
-from dos.server.storage import (
-    Database,
+from dos.server.schema import migrate
+from dos.server.storage import Database
+from dos.server.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,
     finish_game,
     insert_game,
     insert_table,
-    migrate,
 )
 
 SEATS = [

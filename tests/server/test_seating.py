@@ -20,7 +20,8 @@ from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.seating import REMOVED_CLOSE
 from dos.server.service import DEFAULT_TURN_SECONDS, Service
-from dos.server.storage import Database, load_table
+from dos.server.storage import Database
+from dos.server.table_store import load_table
 from dos.server.tables import Settings, Status, Table
 
 pytestmark = pytest.mark.asyncio

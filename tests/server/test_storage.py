@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError
 
 from dos.server.models import Base
 from dos.server.players import player_results
-from dos.server.storage import (
-    Database,
-    NewAction,
+from dos.server.schema import migrate
+from dos.server.storage import Database, NewAction, make_engine
+from dos.server.table_store import (
     StoredSeat,
     finish_game,
     insert_game,
@@ -23,8 +23,6 @@ from dos.server.storage import (
     load_active,
     load_game,
     load_table,
-    make_engine,
-    migrate,
 )
 from server.stored import stored_game, stored_table
 from server.support import PostgresCluster
@@ -52,7 +50,8 @@ def test_processes_starting_at_once_on_an_empty_postgresql_all_migrate_it(
     empty = cluster.new_database(url)
     script = (
         "import sys\n"
-        "from dos.server.storage import make_engine, migrate\n"
+        "from dos.server.schema import migrate\n"
+        "from dos.server.storage import make_engine\n"
         "engine = make_engine(sys.argv[1])\n"
         "print('ready', flush=True)\n"
         "sys.stdin.readline()\n"  # all at once: each waits for the word to go

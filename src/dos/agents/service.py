@@ -35,7 +35,7 @@ from dos.server.games import record_of
 from dos.server.messages import CreateTable, JoinTable, TableInfo
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.storage import load_game
+from dos.server.table_store import load_game
 from dos.server.tables import Status, Table
 
 log = logging.getLogger(__name__)

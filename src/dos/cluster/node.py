@@ -54,8 +54,9 @@ from dos.cluster.lease import (
 )
 from dos.cluster.ownership import take_new_table, take_table
 from dos.cluster.tasks import stop as stop_task
+from dos.server.fencing import StaleEpochError
 from dos.server.refusals import RefusedError
-from dos.server.storage import StaleEpochError, active_codes
+from dos.server.table_store import active_codes
 
 if TYPE_CHECKING:
     from dos.server.handover import Handover

@@ -18,8 +18,9 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from dos.cluster.lease import LeaseError, LeaseHeldError, TableLease
+from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
 from dos.server.metrics import Metrics
-from dos.server.storage import Database, StaleEpochError, claim_epoch, table_epoch
+from dos.server.storage import Database
 
 
 async def take_table(

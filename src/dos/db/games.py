@@ -32,7 +32,7 @@ class TableRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
     """Whether its games update the players' ratings (``dos.ratings``); else casual."""
     epoch: Mapped[int] = mapped_column(Integer, server_default="0")
-    """The fencing epoch of its current owner (``dos.server.storage.claim_epoch``): only
+    """The fencing epoch of its current owner (``dos.server.fencing.claim_epoch``): only
     actions committed under this epoch are accepted. 0 for the single-process server."""
     epoch_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """Who claimed ``epoch`` (a process's owner id), so that a claim can be repeated."""

@@ -2,7 +2,7 @@
 history row per rated game and player (for the rating-over-time plot).
 
 ``rate_finished_game`` runs inside the transaction that stores a game's end
-(``dos.server.storage.finish_game``), so a game's ratings are committed together with its
+(``dos.server.table_store.finish_game``), so a game's ratings are committed together with its
 result: a crash loses neither, and a game is never rated twice.
 
 Players are guests by their player id and bot levels as ``bot:<level>`` (``bot:hard``): a

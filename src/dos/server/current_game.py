@@ -23,16 +23,11 @@ from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import error_reason
 from dos.ruleset import Entry, RuleSet
 from dos.server.clock import Clock
+from dos.server.fencing import StaleEpochError
 from dos.server.history import GameLog
 from dos.server.refusals import RefusedError
-from dos.server.storage import (
-    Database,
-    NewAction,
-    StaleEpochError,
-    StoredGame,
-    finish_game,
-    load_game,
-)
+from dos.server.storage import Database, NewAction
+from dos.server.table_store import StoredGame, finish_game, load_game
 from dos.server.views import Views
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from dos.server.limits import Counters, client_address
 from dos.server.limits import limited as limits_dependency
 from dos.server.messages import Replay
 from dos.server.service import Service
-from dos.server.storage import StoredGame, load_game
+from dos.server.table_store import StoredGame, load_game
 
 REPLAY_PAGE = 200
 """The most frames one page of a replay has."""

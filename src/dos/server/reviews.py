@@ -38,7 +38,7 @@ from dos.server.jobs import BusyError, JobError
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
 from dos.server.service import Service
-from dos.server.storage import StoredGame, load_game
+from dos.server.table_store import StoredGame, load_game
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from dos.server.clock import SYSTEM_CLOCK
 from dos.server.connections import Client
-from dos.server.storage import StoredSeat
+from dos.server.table_store import StoredSeat
 from dos.server.timers import Deadline
 
 

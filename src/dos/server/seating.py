@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from dos.server.bots import STAND_IN
 from dos.server.refusals import RefusedError
-from dos.server.storage import StoredSeat, save_host, save_seat
+from dos.server.table_store import StoredSeat, save_host, save_seat
 
 if TYPE_CHECKING:
     from dos.server.seat import Seat

@@ -26,8 +26,8 @@ from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
-from dos.server.storage import (
-    Database,
+from dos.server.storage import Database
+from dos.server.table_store import (
     StoredSeat,
     StoredTable,
     code_exists,

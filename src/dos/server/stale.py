@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dos.ruleset import Entry
 from dos.server.refusals import RefusedError
-from dos.server.storage import StoredGame
+from dos.server.table_store import StoredGame
 
 
 def only_calls_since(entry: Entry, game: StoredGame | None, version: int) -> bool:

@@ -24,7 +24,7 @@ from dos.server.logs import TABLE
 from dos.server.messages import CreateTable, GameList, JoinTable, SeatGrant, TableInfo, TableList
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.storage import list_games
+from dos.server.table_store import list_games
 from dos.server.tables import Table
 
 Code = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]

@@ -57,14 +57,8 @@ from dos.server.refusals import RefusedError
 from dos.server.seat import Seat
 from dos.server.seat_claims import foreign_seat
 from dos.server.stale import only_calls_since, stale
-from dos.server.storage import (
-    Database,
-    StoredGame,
-    StoredSeat,
-    StoredTable,
-    insert_game,
-    save_seat,
-)
+from dos.server.storage import Database
+from dos.server.table_store import StoredGame, StoredSeat, StoredTable, insert_game, save_seat
 from dos.server.timers import Deadline
 from dos.server.views import Views, head
 

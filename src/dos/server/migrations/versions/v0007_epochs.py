@@ -2,7 +2,7 @@
 
 A table run by many processes has one owner at a time, under a lease in Redis
 (``dos.cluster.lease``); each new owner gets a larger epoch and records it on the table
-(``dos.server.storage.claim_epoch``). An action commits only under the table's recorded
+(``dos.server.fencing.claim_epoch``). An action commits only under the table's recorded
 epoch, so a former owner that was paused or cut off can no longer commit. Rows from before
 this migration, and everything the single-process server writes, have epoch 0.
 
