@@ -20,6 +20,10 @@ What is trusted and what is not:
   Tries are counted by the ``recover`` limit, on top of ``accounts`` for every request here.
 - A token got by signing in names its session (one per device); signing out adds it to the
   sessions refused (``dos_signed_out``, loaded at start into ``Signer.signed_out``).
+
+Here are those rules: the service (``Accounts``), its ceremonies and its recovery codes. The
+rows they keep are ``dos.server.account_store``'s, the requests' bodies
+``dos.server.account_bodies``', the endpoints ``dos.server.account_routes``'.
 """
 
 from __future__ import annotations
@@ -30,25 +34,30 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any, Literal, Protocol
 
-from fastapi import APIRouter, Header
-from fastapi import Path as PathParam
-from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select, update
-from sqlalchemy.orm import Session
-
-from dos.server.auth import TOKEN_DAYS, TokenError, new_session
+from dos.server.account_bodies import FinishRegistration, FinishSignIn
+from dos.server.account_store import (
+    MAX_PASSKEYS,
+    StoredAccount,
+    add_passkey,
+    ensure_account,
+    find_passkey,
+    last_name,
+    load_account,
+    record_use,
+    remove_passkey,
+    set_recovery,
+    sign_out,
+    signed_out_sessions,
+    unb64,
+    use_recovery,
+)
+from dos.server.auth import Signer, TokenError, new_session
+from dos.server.clock import Clock
 from dos.server.errors import ApiError
-from dos.server.limits import Counters
-from dos.server.limits import limited as limits_dependency
-from dos.server.messages import DisplayName
-from dos.server.models import AccountRow, GamePlayerRow, PasskeyRow, SignedOutRow
 from dos.server.passkeys import (
-    AuthenticationJson,
-    NewPasskey,
     PasskeyError,
-    RegistrationJson,
     RelyingParty,
     authentication_options,
     b64encode,
@@ -57,14 +66,12 @@ from dos.server.passkeys import (
     verify_assertion,
     verify_registration,
 )
-from dos.server.service import Service
+from dos.server.storage import Database
 
 CEREMONY_SECONDS = 180.0
 """How long a passkey ceremony's challenge can be answered."""
 MAX_CEREMONIES = 10_000
 """The most ceremonies open at once (the oldest are dropped past it)."""
-MAX_PASSKEYS = 20
-"""The most passkeys one player keeps."""
 RECOVERY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base 32: no I, L, O or U, so a code read aloud or retyped stays the same."""
 RECOVERY_LENGTH = 20
@@ -151,204 +158,6 @@ class Ceremonies:
         return ceremony
 
 
-# --- storage: functions of a session -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StoredPasskey:
-    """A passkey as stored, with its player's user handle."""
-
-    credential_id: str
-    player_id: str
-    public_key: bytes
-    sign_count: int
-    user_handle: bytes
-    backed_up: bool
-    created_at: float
-    used_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredAccount:
-    """What a player keeps: their passkeys and whether they have an unused recovery code."""
-
-    player_id: str
-    passkeys: list[StoredPasskey]
-    recovery: bool
-
-    @property
-    def registered(self) -> bool:
-        """Whether anything keeps the player beyond a browser's token."""
-        return bool(self.passkeys) or self.recovery
-
-
-def _unb64(text: str) -> bytes:
-    import base64
-
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def ensure_account(session: Session, player_id: str, now: float) -> bytes:
-    """The player's account, made if they have none; returns its WebAuthn user handle."""
-    row = session.get(AccountRow, player_id)
-    if row is None:
-        row = AccountRow(
-            player_id=player_id,
-            user_handle=b64encode(secrets.token_bytes(32)),
-            recovery_hash=None,
-            recovery_at=None,
-            created_at=now,
-        )
-        session.add(row)
-        session.flush()
-    return _unb64(row.user_handle)
-
-
-def _passkey(row: PasskeyRow, handle: str) -> StoredPasskey:
-    return StoredPasskey(
-        credential_id=row.credential_id,
-        player_id=row.player_id,
-        public_key=bytes(row.public_key),
-        sign_count=row.sign_count,
-        user_handle=_unb64(handle),
-        backed_up=row.backed_up,
-        created_at=row.created_at,
-        used_at=row.used_at,
-    )
-
-
-def load_account(session: Session, player_id: str) -> StoredAccount:
-    """A player's passkeys (oldest first) and whether they have a recovery code; a guest
-    has neither."""
-    row = session.get(AccountRow, player_id)
-    if row is None:
-        return StoredAccount(player_id, [], False)
-    passkeys = session.scalars(
-        select(PasskeyRow)
-        .where(PasskeyRow.player_id == player_id)
-        .order_by(PasskeyRow.created_at, PasskeyRow.credential_id)
-    )
-    return StoredAccount(
-        player_id,
-        [_passkey(p, row.user_handle) for p in passkeys],
-        row.recovery_hash is not None,
-    )
-
-
-def find_passkey(session: Session, credential_id: str) -> StoredPasskey | None:
-    """The passkey with this credential id (base64url), or ``None``."""
-    found = session.execute(
-        select(PasskeyRow, AccountRow.user_handle)
-        .join(AccountRow, AccountRow.player_id == PasskeyRow.player_id)
-        .where(PasskeyRow.credential_id == credential_id)
-    ).first()
-    return None if found is None else _passkey(found[0], found[1])
-
-
-def add_passkey(
-    session: Session, player_id: str, user_handle: bytes, new: NewPasskey, now: float
-) -> str | None:
-    """Stores a new passkey of ``player_id`` (whose account has ``user_handle``); returns
-    why it cannot be (``credential_taken``, ``too_many_passkeys``, ``bad_ceremony``: the
-    account's handle changed), else ``None``."""
-    if ensure_account(session, player_id, now) != user_handle:
-        return "bad_ceremony"
-    credential_id = b64encode(new.credential_id)
-    if session.get(PasskeyRow, credential_id) is not None:
-        return "credential_taken"
-    count = len(
-        session.scalars(
-            select(PasskeyRow.credential_id).where(PasskeyRow.player_id == player_id)
-        ).all()
-    )
-    if count >= MAX_PASSKEYS:
-        return "too_many_passkeys"
-    session.add(
-        PasskeyRow(
-            credential_id=credential_id,
-            player_id=player_id,
-            public_key=new.public_key,
-            sign_count=new.sign_count,
-            transports=new.transports,
-            backed_up=new.backed_up,
-            created_at=now,
-            used_at=None,
-        )
-    )
-    return None
-
-
-def record_use(
-    session: Session, credential_id: str, sign_count: int, backed_up: bool, now: float
-) -> None:
-    """A passkey signed in: its counter (which only goes up) and when."""
-    session.execute(
-        update(PasskeyRow)
-        .where(PasskeyRow.credential_id == credential_id)
-        .values(used_at=now, backed_up=backed_up)
-    )
-    session.execute(
-        update(PasskeyRow)
-        .where(PasskeyRow.credential_id == credential_id, PasskeyRow.sign_count < sign_count)
-        .values(sign_count=sign_count)
-    )
-
-
-def remove_passkey(session: Session, player_id: str, credential_id: str) -> bool:
-    """Removes one of the player's passkeys; whether they had it."""
-    done = session.execute(
-        delete(PasskeyRow).where(
-            PasskeyRow.player_id == player_id, PasskeyRow.credential_id == credential_id
-        )
-    )
-    return bool(getattr(done, "rowcount", 0))
-
-
-def set_recovery(session: Session, player_id: str, digest: str, now: float) -> None:
-    """The player's recovery code is now the one with this hash (the old one is gone)."""
-    ensure_account(session, player_id, now)
-    session.execute(
-        update(AccountRow)
-        .where(AccountRow.player_id == player_id)
-        .values(recovery_hash=digest, recovery_at=now)
-    )
-
-
-def use_recovery(session: Session, digest: str) -> str | None:
-    """The player whose unused recovery code has this hash, the code used up in the same
-    statement (two tries of one code cannot both win); ``None`` when no player has it."""
-    found = session.execute(
-        update(AccountRow)
-        .where(AccountRow.recovery_hash == digest)
-        .values(recovery_hash=None, recovery_at=None)
-        .returning(AccountRow.player_id)
-    ).first()
-    return None if found is None else str(found[0])
-
-
-def sign_out(session: Session, session_id: str, player_id: str, now: float) -> None:
-    """Keeps a session signed out."""
-    if session.get(SignedOutRow, session_id) is None:
-        session.add(SignedOutRow(session=session_id, player_id=player_id, at=now))
-
-
-def signed_out_sessions(session: Session, now: float) -> list[str]:
-    """The sessions signed out whose tokens may still be alive; older ones are forgotten."""
-    oldest = now - TOKEN_DAYS * 86400.0
-    session.execute(delete(SignedOutRow).where(SignedOutRow.at < oldest))
-    return list(session.scalars(select(SignedOutRow.session)))
-
-
-def last_name(session: Session, player_id: str) -> str | None:
-    """The display name of the player's latest game, if they played one."""
-    return session.scalars(
-        select(GamePlayerRow.name)
-        .where(GamePlayerRow.player_id == player_id)
-        .order_by(GamePlayerRow.game_id.desc())
-        .limit(1)
-    ).first()
-
-
 # --- recovery codes ------------------------------------------------------------------------------
 
 
@@ -385,113 +194,27 @@ def recovery_digest(code: str) -> str:
     return hashlib.sha256(f"dos-recovery:{plain}".encode("ascii")).hexdigest()
 
 
-# --- HTTP bodies ---------------------------------------------------------------------------------
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-CeremonyHandle = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
-"""A ceremony's handle, as ``begin`` gave it."""
-
-
-class BeginPasskey(_Body):
-    """``POST /api/account/passkeys/begin``: the name the passkey is shown under in the
-    player's password manager (their display name; by default the latest one they played
-    under). Who registers is the player token's player, never the body's."""
-
-    name: DisplayName | None = None
-
-
-class CeremonyOptions(_Body):
-    """A ceremony begun: its handle (send it back to finish) and the options to pass to
-    ``navigator.credentials.create`` or ``.get`` as ``publicKey`` (bytes in base64url)."""
-
-    ceremony: str
-    options: dict[str, Any]
-
-
-class FinishRegistration(_Body):
-    """``POST /api/account/passkeys/finish``: the ceremony and the new credential
-    (``PublicKeyCredential`` with its bytes in base64url)."""
-
-    ceremony: CeremonyHandle
-    credential: RegistrationJson
-
-
-class FinishSignIn(_Body):
-    """``POST /api/account/sign-in/finish``: the ceremony and the passkey's answer."""
-
-    ceremony: CeremonyHandle
-    credential: AuthenticationJson
-
-
-class RecoverySignIn(_Body):
-    """``POST /api/account/sign-in/recovery``: a recovery code, as the player typed it."""
-
-    code: str = Field(min_length=1, max_length=64)
-
-
-class PasskeyInfo(_Body):
-    """One passkey of the player."""
-
-    id: str
-    """The credential id, base64url (``DELETE /api/account/passkeys/{id}``)."""
-    created_at: float
-    used_at: float | None
-    """When it last signed in (null: never yet)."""
-    backed_up: bool
-    """Synced by its provider to the player's other devices."""
-
-
-class AccountStatus(_Body):
-    """``GET /api/account``: the player of the token, and what keeps them."""
-
-    player_id: str
-    registered: bool
-    """Whether a passkey or a recovery code keeps this player (false: a guest)."""
-    passkeys: list[PasskeyInfo]
-    recovery: bool
-    """Whether the player has an unused recovery code."""
-    player_token: str
-    """A fresh player token for the same player and session (keep it)."""
-
-
-class SignedIn(_Body):
-    """A device signed in: the player, a player token of a new session, the display name of
-    their latest game (if any) and their account."""
-
-    player_id: str
-    player_token: str
-    name: str | None
-    account: AccountStatus
-
-
-class RecoveryCode(_Body):
-    """``POST /api/account/recovery``: the new recovery code, shown this once (the server
-    keeps only its hash), and the account."""
-
-    code: str
-    account: AccountStatus
-
-
-class SignedOut(_Body):
-    """``POST /api/account/sign-out``: whether a session was signed out (a guest's token
-    has none: forgetting it is all there is to do)."""
-
-    signed_out: bool
-
-
-class RelyingPartyInfo(_Body):
-    """``GET /api/account/relying-party``: the domain passkeys are made for here, and the
-    name shown beside them."""
-
-    id: str
-    name: str
-
-
 # --- the service ---------------------------------------------------------------------------------
+
+
+class Server(Protocol):
+    """What the accounts need of the server (``dos.server.service.Service``): its database,
+    its token signer and its clock."""
+
+    @property
+    def db(self) -> Database:
+        """The server's database."""
+        ...
+
+    @property
+    def signer(self) -> Signer:
+        """The signer of player tokens, and the sessions signed out."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """The server's time."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,24 +228,24 @@ class Me:
 class Accounts:
     """Registration, sign-in and sign-out over the server's database and token signer."""
 
-    def __init__(self, service: Service, rp: RelyingParty) -> None:
-        self.service = service
+    def __init__(self, server: Server, rp: RelyingParty) -> None:
+        self.server = server
         self.rp = rp
-        self.ceremonies = Ceremonies(clock=service.clock.monotonic)
+        self.ceremonies = Ceremonies(clock=server.clock.monotonic)
         """The ceremonies under way, their lifetimes on the server's clock."""
 
     @property
-    def _db(self) -> Any:
-        return self.service.db
+    def _db(self) -> Database:
+        return self.server.db
 
     def _now(self) -> float:
-        """The server's wall time (``Service.clock``), for the accounts' rows."""
-        return self.service.clock.time()
+        """The server's wall time (``Server.clock``), for the accounts' rows."""
+        return self.server.clock.time()
 
     async def start(self) -> None:
         """Loads the sessions signed out (after the database is migrated)."""
         sessions = await self._db.call(signed_out_sessions, self._now())
-        self.service.signer.signed_out.update(sessions)
+        self.server.signer.signed_out.update(sessions)
 
     def me(self, authorization: str | None) -> Me:
         """The player of an ``Authorization: Bearer TOKEN`` header; 401 without one."""
@@ -536,13 +259,13 @@ class Accounts:
                 "authorization",
             )
         try:
-            player_id, session = self.service.signer.read_player_session(token)
+            player_id, session = self.server.signer.read_player_session(token)
         except TokenError as error:
             raise ApiError(401, error.code, error.message, "authorization") from None
         return Me(player_id, session)
 
     def _token(self, player_id: str, session: str | None) -> str:
-        return self.service.signer.player_token(player_id, session=session)
+        return self.server.signer.player_token(player_id, session=session)
 
     async def status(self, me: Me, session: str | None = None) -> dict[str, Any]:
         """The account of ``me`` with a fresh token (of ``session``, else ``me``'s)."""
@@ -594,7 +317,7 @@ class Accounts:
             user_handle=handle,
             user_name=shown,
             challenge=ceremony.challenge,
-            exclude=[_unb64(p.credential_id) for p in account.passkeys],
+            exclude=[unb64(p.credential_id) for p in account.passkeys],
         )
         return {"ceremony": key, "options": options}
 
@@ -687,102 +410,5 @@ class Accounts:
         if me.session is None:
             return {"signed_out": False}
         await self._db.call(sign_out, me.session, me.player_id, self._now())
-        self.service.signer.signed_out.add(me.session)
+        self.server.signer.signed_out.add(me.session)
         return {"signed_out": True}
-
-
-# --- the endpoints -------------------------------------------------------------------------------
-
-Authorization = Annotated[str | None, Header(max_length=2048)]
-"""``Bearer PLAYER_TOKEN``."""
-CredentialId = Annotated[
-    str, PathParam(min_length=1, max_length=1400, pattern=r"^[A-Za-z0-9_\-]+$")
-]
-"""A passkey's credential id in a path (base64url)."""
-
-
-def _refused(error: PasskeyError) -> ApiError:
-    return ApiError(error.status, error.code, error.message, error.field)
-
-
-def accounts_router(accounts: Accounts, counters: Counters) -> APIRouter:
-    """The account endpoints (docs/accounts.md): each counts against the ``accounts`` limit,
-    a recovery-code sign-in also against ``recover``."""
-    router = APIRouter(prefix="/api/account", tags=["accounts"])
-    counted = [limits_dependency(counters, "accounts")]
-
-    @router.get("/relying-party", response_model=RelyingPartyInfo, dependencies=counted)
-    async def relying_party() -> dict[str, Any]:
-        """The domain passkeys are made for on this server (a page elsewhere cannot use
-        them) and the name shown beside them."""
-        return {"id": accounts.rp.id, "name": accounts.rp.name}
-
-    @router.get("", response_model=AccountStatus, dependencies=counted)
-    async def account(authorization: Authorization = None) -> dict[str, Any]:
-        """Your player: whether a passkey or recovery code keeps it, your passkeys, and a
-        fresh player token."""
-        return await accounts.status(accounts.me(authorization))
-
-    @router.post("/passkeys/begin", response_model=CeremonyOptions, dependencies=counted)
-    async def begin_registration(
-        body: BeginPasskey | None = None, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        """Begins a passkey registration for your player (the one of your token)."""
-        return await accounts.begin_registration(
-            accounts.me(authorization), body.name if body else None
-        )
-
-    @router.post("/passkeys/finish", response_model=AccountStatus, dependencies=counted)
-    async def finish_registration(
-        body: FinishRegistration, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        """Keeps the new passkey; answers your account, with a token of this device's
-        session."""
-        try:
-            return await accounts.finish_registration(accounts.me(authorization), body)
-        except PasskeyError as error:
-            raise _refused(error) from None
-
-    @router.delete("/passkeys/{credential_id}", response_model=AccountStatus, dependencies=counted)
-    async def remove_passkey_endpoint(
-        credential_id: CredentialId, authorization: Authorization = None
-    ) -> dict[str, Any]:
-        """Removes one of your passkeys (it can no longer sign in here)."""
-        return await accounts.remove(accounts.me(authorization), credential_id)
-
-    @router.post("/recovery", response_model=RecoveryCode, dependencies=counted)
-    async def recovery(authorization: Authorization = None) -> dict[str, Any]:
-        """A new recovery code for your player, shown this once; the old one stops working."""
-        return await accounts.new_recovery(accounts.me(authorization))
-
-    @router.post("/sign-in/begin", response_model=CeremonyOptions, dependencies=counted)
-    async def begin_sign_in() -> dict[str, Any]:
-        """Begins a passkey sign-in (no name needed: the authenticator offers its passkeys)."""
-        return accounts.begin_sign_in()
-
-    @router.post("/sign-in/finish", response_model=SignedIn, dependencies=counted)
-    async def finish_sign_in(body: FinishSignIn) -> dict[str, Any]:
-        """Signs this device in with a passkey: a player token for its player."""
-        try:
-            return await accounts.finish_sign_in(body)
-        except PasskeyError as error:
-            raise _refused(error) from None
-
-    @router.post(
-        "/sign-in/recovery",
-        response_model=SignedIn,
-        dependencies=[limits_dependency(counters, "accounts", "recover")],
-    )
-    async def sign_in_with_recovery(body: RecoverySignIn) -> dict[str, Any]:
-        """Signs this device in with a recovery code, which is used up."""
-        try:
-            return await accounts.recover(body.code)
-        except PasskeyError as error:
-            raise _refused(error) from None
-
-    @router.post("/sign-out", response_model=SignedOut, dependencies=counted)
-    async def sign_out_endpoint(authorization: Authorization = None) -> dict[str, Any]:
-        """Signs this device out: its player token opens nothing any more."""
-        return await accounts.sign_out(accounts.me(authorization))
-
-    return router

@@ -18,6 +18,11 @@ rule it broke (``PasskeyError``: an HTTP status, a ``code``, a message and the f
 True
 >>> RelyingParty("dos.example.org").allows("http://dos.example.org")
 False
+
+One concept, a little over the usual size of a module: the relying party's side of WebAuthn.
+The options sent out and the checks of what comes back are read together (each check holds
+an answer to exactly what its options asked for), and nothing else in the server touches
+WebAuthn; the accounts' rules are ``dos.server.accounts``.
 """
 
 from __future__ import annotations
