@@ -27,7 +27,8 @@ from fastapi.middleware.gzip import GZipMiddleware
 from dos import ruleset
 from dos.cluster.relay import OwnerRouting
 from dos.server import errors, logs
-from dos.server.accounts import Accounts, accounts_router
+from dos.server.account_routes import accounts_router
+from dos.server.accounts import Accounts
 from dos.server.auth import load_secret
 from dos.server.bodies import BodyLimit
 from dos.server.bots import bot_support
