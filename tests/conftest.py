@@ -45,6 +45,10 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
 
+collect_ignore = ["toy_rules.py"]
+"""Not collected for doctests: importing ``toy_rules`` registers its rule set, which only the
+tests that ask for it (``test_ruleset_registry.py``) may see."""
+
 
 def pytest_report_header() -> str:
     from support import DEAL_SEED

@@ -1,182 +1,68 @@
 """A rule set added through the registry alone is listed and played by the server and the CLI.
 
-The toy rule set here ("count to N": each seat in turn adds 1 or 2 to a running total; whoever
-reaches the target wins) lives only in this file: it implements ``dos.ruleset.RuleSet`` and
-registers one ``Entry`` with no bots, no fast core, no codec, no terminal. No other file knows
-its name.
+The toy rule set (``toy_rules``: "count to N") implements ``dos.ruleset.RuleSet`` and
+registers one ``Entry`` with no bots, no fast core, no codec, no terminal; no file of the
+package knows its name. A test that asks for it (``toy``) has it registered, as importing it
+as a plug-in does, and removed after; a plug-in is loaded by the environment variable
+``DOS_RULESETS`` or an entry point of the group ``dos.rulesets``.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import Any, NamedTuple
+from types import ModuleType
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from dos import ruleset
 from dos.cli import build_parser, main
-from dos.errors import IllegalActionError, NotationError, PositionError
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
 from dos.server.tables import Settings
 
 TOY = "count-toy"
+TESTS = Path(__file__).parent
+"""The folder of ``toy_rules``: a plug-in's module is found on the import path."""
 
-
-class Add(NamedTuple):
-    """Adds ``amount`` (1 or 2) to the total; ``seat`` as in ``2: add 1`` (``None``: the seat
-    to act)."""
-
-    amount: int
-    seat: int | None = None
-
-    def __str__(self) -> str:
-        prefix = "" if self.seat is None else f"{self.seat}: "
-        return f"{prefix}add {self.amount}"
-
-
-@dataclass
-class CountState:
-    """A game of counting: the seats, the target, the total and whose turn it is."""
-
-    players: int
-    target: int
-    total: int = 0
-    turn: int = 0
-    winner: int | None = None
-    history: list[Add] = field(default_factory=list)
-
-
-class CountRules:
-    """The toy rule set behind the ``RuleSet`` interface."""
-
-    name = TOY
-
-    def new_game(self, options: dict[str, Any] | None, seed: int) -> CountState:
-        options = dict(options or {})
-        players = options.pop("players", 2)
-        target = options.pop("target", 5)
-        if options:
-            raise ValueError(f"unknown options: {', '.join(options)}")
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise ValueError("players: 2 to 4")
-        if not isinstance(target, int) or not 1 <= target <= 99:
-            raise ValueError("target: 1 to 99")
-        return CountState(players, target, turn=seed % players)
-
-    def options_json(self, state: CountState) -> dict[str, Any]:
-        return {"players": state.players, "target": state.target}
-
-    def parse_action(self, text: str) -> Add:
-        seat, _, rest = text.rpartition(":")
-        words = rest.split()
-        if len(words) != 2 or words[0] != "add" or words[1] not in ("1", "2"):
-            raise NotationError(f"not an action: {text!r} (add 1, add 2)")
-        if not seat:
-            return Add(int(words[1]))
-        if not seat.strip().isdigit():
-            raise NotationError(f"not a seat: {seat!r}")
-        return Add(int(words[1]), int(seat))
-
-    def by_seat(self, state: CountState, action: Add, seat: int) -> Add | None:
-        if action.seat is not None and action.seat != seat:
-            return None
-        return action._replace(seat=None if seat == state.turn else seat)
-
-    def legal_actions(self, state: CountState, seat: int | None = None) -> list[Add]:
-        if self.is_over(state) or (seat is not None and seat != state.turn):
-            return []
-        return [Add(1), Add(2)]
-
-    def all_legal_actions(self, state: CountState) -> list[Add]:
-        return self.legal_actions(state)
-
-    def apply(self, state: CountState, action: Add) -> None:
-        if self.is_over(state):
-            raise IllegalActionError("the game is over", "game_over")
-        if action.seat is not None and action.seat != state.turn:
-            raise IllegalActionError("not your turn", "not_your_turn")
-        state.total += action.amount
-        state.history.append(action)
-        if state.total >= state.target:
-            state.winner = state.turn
-        else:
-            state.turn = (state.turn + 1) % state.players
-
-    def copy(self, state: CountState) -> CountState:
-        return replace(state, history=list(state.history))
-
-    def is_over(self, state: CountState) -> bool:
-        return state.winner is not None
-
-    def turn(self, state: CountState) -> int:
-        return state.turn
-
-    def players(self, state: CountState) -> int:
-        return state.players
-
-    def rounds_played(self, state: CountState) -> int:
-        return 1 if self.is_over(state) else 0
-
-    def result(self, state: CountState) -> dict[str, Any]:
-        return {"winner": state.winner, "rounds": self.rounds_played(state)}
-
-    def to_position(self, state: CountState) -> dict[str, Any]:
-        return {
-            "rules": TOY,
-            "options": self.options_json(state),
-            "total": state.total,
-            "turn": state.turn,
-            "winner": state.winner,
-            "history": [str(a) for a in state.history],
-        }
-
-    def from_position(self, data: object) -> CountState:
-        if not isinstance(data, dict):
-            raise PositionError("a position is a JSON object")
-        try:
-            state = self.new_game(data["options"], 0)
-            state.total, state.turn, state.winner = data["total"], data["turn"], data["winner"]
-            state.history = [self.parse_action(a) for a in data["history"]]
-        except (KeyError, ValueError) as error:
-            raise PositionError(f"not a {TOY} position: {error}") from None
-        return state
-
-    def view_json(self, state: CountState, seat: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "options": self.options_json(state),
-            "turn": state.turn,
-            "phase": "over" if self.is_over(state) else "counting",
-            "total": state.total,
-            "winner": state.winner,
-            "history": [str(a) for a in state.history],
-            "hand": [],
-            "legal": [str(a) for a in self.legal_actions(state, seat)],
-        }
-
-
-RULES = CountRules()
+OFFERS = {"levels", "hints", "reviews", "rated", "reaction", "target_score", "dos_race"}
+"""What ``/api/info`` says each rule set offers, beside its name and summary."""
 
 
 @pytest.fixture
-def toy() -> Iterator[ruleset.Entry]:
-    """The toy rule set, registered for one test and removed after it."""
-    entry = ruleset.Entry(name=TOY, rules=lambda: RULES, summary="count to a target, 1 or 2 a go")
-    ruleset.register(entry)
+def toy() -> Iterator[ModuleType]:
+    """The toy rule set's module, its entry registered for one test and removed after it."""
+    module = importlib.import_module("toy_rules")
+    module.register()
     try:
-        yield entry
+        yield module
     finally:
         ruleset.unregister(TOY)
     assert TOY not in ruleset.names()
 
 
 @pytest.fixture
-def client(tmp_path: Path, toy: ruleset.Entry) -> Iterator[TestClient]:
+def unregistered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The toy neither registered nor imported, as in a process that has not loaded it yet;
+    removed again after the test (and its module as it was)."""
+    ruleset.unregister(TOY)
+    monkeypatch.delitem(sys.modules, "toy_rules", raising=False)
+    try:
+        yield
+    finally:
+        ruleset.unregister(TOY)
+
+
+@pytest.fixture
+def client(tmp_path: Path, toy: ModuleType) -> Iterator[TestClient]:
     """A server in process, on SQLite, that knows the toy rule set."""
     config = ServerConfig(
         data=tmp_path,
@@ -192,21 +78,48 @@ def _bearer(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
-def test_a_registered_rule_set_is_in_the_registry(toy: ruleset.Entry) -> None:
+def test_a_registered_rule_set_is_in_the_registry(toy: ModuleType) -> None:
     assert ruleset.names() == (*ruleset.NAMES, TOY)
-    assert ruleset.entry(TOY) is toy and ruleset.get(TOY) is RULES
-    assert not toy.target_score and not toy.dos_race and toy.bots is None
+    entry = ruleset.entry(TOY)
+    assert entry is toy.ENTRY and ruleset.get(TOY) is toy.RULES
+    assert not entry.target_score and not entry.dos_race and entry.bots is None
+    assert not entry.hints and not entry.reviews and not entry.rated and entry.levels() == []
 
 
-def test_a_name_is_registered_once(toy: ruleset.Entry) -> None:
+def test_a_name_is_registered_once(toy: ModuleType) -> None:
     with pytest.raises(ValueError, match="registered already"):
-        ruleset.register(toy)
+        ruleset.register(toy.ENTRY)
+    assert toy.register() is toy.ENTRY  # importing it again registers nothing
 
 
 def test_the_server_lists_the_registered_rule_set(client: TestClient) -> None:
     info = client.get("/api/info").json()
     assert info["rules"] == [*ruleset.NAMES, TOY]
     assert info["levels_by_rules"][TOY] == []  # no bots play it
+    assert [listed["name"] for listed in info["rulesets"]] == info["rules"]
+
+
+def test_the_server_says_what_each_rule_set_offers(client: TestClient) -> None:
+    offered = {listed.pop("name"): listed for listed in client.get("/api/info").json()["rulesets"]}
+    levels = ["easy", "medium", "hard", "expert"]
+    assert offered["official"] == {
+        "summary": ruleset.entry("official").summary,
+        "levels": levels,
+        **{"hints": True, "reviews": True, "rated": True, "reaction": False},
+        **{"target_score": True, "dos_race": True},
+    }
+    assert offered["classic"] == {
+        "summary": ruleset.entry("classic").summary,
+        "levels": levels,
+        **{"hints": False, "reviews": False, "rated": True, "reaction": True},
+        **{"target_score": False, "dos_race": False},
+    }
+    assert offered[TOY] == {
+        "summary": "count to a target, 1 or 2 a go",
+        "levels": [],
+        **{"hints": False, "reviews": False, "rated": False, "reaction": False},
+        **{"target_score": False, "dos_race": False},
+    }
 
 
 def test_the_server_refuses_bots_at_a_rule_set_without_them(client: TestClient) -> None:
@@ -246,7 +159,7 @@ def test_the_server_plays_a_registered_rule_set_to_the_end(client: TestClient) -
 
 
 def test_the_cli_lists_the_registered_rule_set(
-    toy: ruleset.Entry, capsys: pytest.CaptureFixture[str]
+    toy: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert build_parser().parse_args(["simulate", "--rules", TOY]).rules == TOY
     assert main(["rules"]) == 0
@@ -256,7 +169,7 @@ def test_the_cli_lists_the_registered_rule_set(
 
 
 def test_the_cli_plays_the_registered_rule_set(
-    toy: ruleset.Entry, capsys: pytest.CaptureFixture[str]
+    toy: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     command = ["simulate", "--rules", TOY, "--engine", "python", "--games", "3", "--json"]
     assert main(command) == 0
@@ -267,3 +180,66 @@ def test_the_cli_plays_the_registered_rule_set(
 def test_the_cli_refuses_a_rule_set_nobody_registered() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["simulate", "--rules", TOY])
+
+
+# --- plug-ins ----------------------------------------------------------------------------------
+
+
+def test_a_module_named_in_the_variable_registers_on_import(unregistered: None) -> None:
+    ruleset.load_plug_ins([], " toy_rules , ")
+    assert ruleset.names()[-1] == TOY
+    assert ruleset.get(TOY).name == TOY
+
+
+def test_an_entry_point_names_a_module_or_a_callable(unregistered: None) -> None:
+    group = ruleset.PLUG_IN_GROUP
+    ruleset.load_plug_ins([EntryPoint(name="toy", value="toy_rules", group=group)], "")
+    assert TOY in ruleset.names()
+    ruleset.unregister(TOY)  # its module stays imported: only calling registers it again
+    ruleset.load_plug_ins([EntryPoint(name="toy", value="toy_rules:register", group=group)], "")
+    assert TOY in ruleset.names()
+
+
+def test_a_plug_in_that_fails_is_named(unregistered: None) -> None:
+    with pytest.raises(ruleset.PlugInError, match=r"^DOS_RULESETS: the module 'no_such_rules'"):
+        ruleset.load_plug_ins([], "toy_rules,no_such_rules")
+    point = EntryPoint(name="broken", value="toy_rules:no_such_name", group=ruleset.PLUG_IN_GROUP)
+    with pytest.raises(ruleset.PlugInError, match=r"plug-in 'broken' \(toy_rules:no_such_name"):
+        ruleset.load_plug_ins([point], "")
+
+
+def _plugged_env(modules: str) -> dict[str, str]:
+    """The environment of a process that loads ``modules`` as plug-ins, found in ``TESTS``."""
+    path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "DOS_RULESETS": modules, "PYTHONPATH": path}
+
+
+def test_a_process_told_by_the_variable_lists_the_plug_in() -> None:
+    command = [sys.executable, "-m", "dos", "rules"]
+    listed = subprocess.run(
+        command, env=_plugged_env("toy_rules"), capture_output=True, text=True, check=True
+    )
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [*ruleset.NAMES, TOY]
+    env = _plugged_env("no_such_rules")
+    failed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert failed.returncode == 2, failed.stderr
+    assert "DOS_RULESETS: the module 'no_such_rules' failed to load" in failed.stderr
+
+
+def test_a_server_told_by_the_variable_offers_the_plug_in(tmp_path: Path) -> None:
+    from server.support import ServerProcess
+
+    env = _plugged_env("toy_rules")
+    server = ServerProcess(tmp_path, None, env={k: env[k] for k in ("DOS_RULESETS", "PYTHONPATH")})
+    server.start()
+    try:
+        info = httpx.get(f"{server.url}/api/info").json()
+    finally:
+        server.stop()
+    assert info["rules"] == [*ruleset.NAMES, TOY]
+    assert info["rulesets"][-1] == {
+        "name": TOY,
+        "summary": "count to a target, 1 or 2 a go",
+        "levels": [],
+        **dict.fromkeys(OFFERS - {"levels"}, False),
+    }

@@ -131,7 +131,7 @@ def cmd_watch(args: argparse.Namespace) -> None:
         )
     for name in dict.fromkeys(bots):  # built for this table: a policy:FILE checks it plays it
         try:
-            make_player(name, "official", players=args.players)
+            make_player(name, args.rules, players=args.players)
         except DosError as error:
             raise _RejectedError(f"--bots: {error}") from None
         except (OSError, ValueError) as error:
@@ -388,7 +388,7 @@ def cmd_rules(args: argparse.Namespace) -> None:
 
 def _bot_levels() -> dict[str, list[str]]:
     """The bot levels of each rule set that has bots."""
-    return {e.name: e.bots().levels() for e in ruleset.entries() if e.bots is not None}
+    return {e.name: e.levels() for e in ruleset.entries() if e.bots is not None}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--rules", default="official", choices=ruleset.names(), help="rule set")
+        p.add_argument("--rules", default=ruleset.DEFAULT, choices=ruleset.names(), help="rule set")
         return p
 
     p = command("legal", "print every legal action of a position, one per line")
@@ -691,7 +691,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the ``dos`` command; returns its exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()  # lists the rule sets: loads the plug-ins
+    except ruleset.PlugInError as error:
+        print(f"dos: {error}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         status = args.func(args)
     except (_RejectedError, DosError, MissingExtraError) as error:

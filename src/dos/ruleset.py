@@ -8,28 +8,33 @@ handles them only through these methods, and actions as notation text.
 Each rule set has one ``Entry`` in the registry (``register``, ``entry``, ``entries``): its
 engine and what the other layers need of it (views, bots, the fast core, the RL codec, the
 agents' text, the explainer, the terminal client), each a factory imported only when asked
-for, and the capabilities that set rule sets apart (a target score, a DOS race, a reaction
-test). Code outside ``dos.rules`` asks the entry, never compares names. The built-in
-entries (``dos.rulesets``) are registered on the first look-up.
+for, and the capabilities that set rule sets apart (hints, reviews, rated play, bot levels, a
+target score, a DOS race, a reaction test). Code outside ``dos.rules`` and ``dos.rulesets``
+asks the entry, never compares names; where a rule set must be named without a choice made,
+it is ``DEFAULT``.
+
+This module names no type of the layers above it: a factory of an entry is typed by what it
+returns to the registry (``Any``, or the small protocols below, such as ``Bots``), and the
+layer that calls it checks what it got (``checked``).
+
+The built-in entries (``dos.rulesets``) are registered on the first look-up, then the
+plug-ins (``load_plug_ins``): every entry point of the group ``dos.rulesets`` and every
+module named in the environment variable ``DOS_RULESETS``, so that a server plays a rule set
+of another package without a line of this one changed (``docs/engine.md``, "Rule sets").
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import os
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from types import ModuleType
+from typing import Any, Final, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from dos.agents.text import TextView
-    from dos.arena.played import PlayedGame
-    from dos.arena.schedule import GameSpec
-    from dos.bots.kits import BotKit
-    from dos.fast.compiled import Core
-    from dos.i18n.explain import Explainer
-    from dos.rl.codec import Codec
-    from dos.tui.terminals import Terminal
+from dos.errors import DosError
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -122,11 +127,59 @@ class ReactionTest:
     test that claims less takes the measured time; any other action stays as it is."""
 
 
-NAMES = ("official", "classic")
+NAMES: Final = ("official", "classic")
 """The built-in rule sets, in the order they are listed (``names()``: every registered one)."""
 
-PRIVATE = ("seat", "hand", "legal")
+DEFAULT: Final = "official"
+"""The rule set played where none is named: the commands' ``--rules``, a new table, an agent's
+``create_table``."""
+
+PRIVATE: Final = ("seat", "hand", "legal")
 """The keys of a JSON view that depend on the seat."""
+
+PLUG_IN_GROUP: Final = "dos.rulesets"
+"""The entry point group of plug-in rule sets: each entry point names a module (imported) or a
+callable (called), which registers its rule sets."""
+
+PLUG_IN_VARIABLE: Final = "DOS_RULESETS"
+"""The environment variable naming plug-in modules, separated by commas: each is imported, and
+importing it registers its rule sets."""
+
+T = TypeVar("T")
+
+
+class Bots(Protocol):
+    """What a rule set's bots offer the layers above (``dos.bots.kits.BotKit`` is the built-in
+    rule sets'): names, levels, players, and what a table needs to let them play."""
+
+    def names(self) -> list[str]:
+        """Every bot and level name ``make_player`` takes, bots first."""
+        ...
+
+    def levels(self) -> list[str]:
+        """The levels, easiest first."""
+        ...
+
+    def search_levels(self) -> set[str]:
+        """The levels whose bot searches (a decision takes up to its budget's time)."""
+        ...
+
+    def make_player(self, name: str, players: int | None, /) -> Any:
+        """A seat's player for a bot or level name at a table of ``players`` seats (``None``:
+        not said); ``ValueError`` for an unknown name."""
+        ...
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        """The view a bot of ``seat`` decides from."""
+        ...
+
+    def obligations(self, state: Any, /) -> dict[int, Any]:
+        """Seats with an open DOS obligation, each with a key that changes with a new one."""
+        ...
+
+    def reacting(self, state: Any, /) -> bool:
+        """Whether the seat to act is taking a reaction test (answered in real time)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +192,8 @@ class Entry:
     >>> official = entry("official")
     >>> official.rules().name, official.target_score, official.dos_race
     ('official', True, True)
+    >>> official.hints, official.reviews, official.rated, official.levels()[0]
+    (True, True, True, 'easy')
     >>> entry("classic").reaction is not None, official.reaction is None
     (True, True)
     """
@@ -162,6 +217,13 @@ class Entry:
     the version before a call if it is still legal (``dos.server.stale``)."""
     reaction: ReactionTest | None = None
     """Its real-time reaction test, which the server times (``None``: it has none)."""
+    hints: bool = False
+    """Whether the server hints at its casual tables (``dos.server.hints``: the ``expert``
+    bot's pick for the seat's own view, and why, in the words of the official cards and
+    matches, so only a rule set told in them offers it)."""
+    reviews: bool = False
+    """Whether its finished games can be reviewed, seat by seat (``dos.review``, the server's
+    ``/api/games/{id}/review``), which judges official decisions."""
     fast_rl: bool = False
     """Whether the RL environments can run this rule set on the compiled core."""
 
@@ -172,27 +234,42 @@ class Entry:
     private_json: Callable[[Any, int], dict[str, Any]] | None = None
     """A seat's ``hand`` and ``legal`` straight from a state, likewise."""
     seat_view: Callable[[dict[str, Any]], Any] | None = None
-    """The engine's seat view from its JSON (``dos.agents.seat_view``)."""
+    """The engine's seat view (what its bots decide from) read back from its JSON (the JSON of
+    ``view_json``, with or without its ``history``): how a job, a hint or an agent's bot gets
+    a view it was sent. JSON that is no view raises ``KeyError``, ``TypeError`` or
+    ``ValueError`` (``dos.agents.seat_view`` says so by name)."""
 
-    # --- layers ---------------------------------------------------------------------------------
-    bots: Callable[[], BotKit] | None = None
-    """Its bots and levels (``dos.bots.kits``)."""
-    fast_core: Callable[[], Core] | None = None
-    """Its compiled core (``dos.fast``)."""
-    codec: Callable[..., Codec] | None = None
-    """Its RL codec for ``(players, **options)`` (``dos.rl.codec``)."""
-    text: Callable[[], TextView] | None = None
-    """How the agents' text format tells its views and actions (``dos.agents.text``)."""
-    explainer: Callable[[], Explainer] | None = None
-    """How a refusal is told in words (``dos.i18n.explain``)."""
-    terminal: Callable[[], Terminal] | None = None
-    """Its terminal client (``dos.tui.terminals``)."""
-    arena_game: Callable[[GameSpec], PlayedGame] | None = None
-    """Plays one scheduled tournament game (``dos.arena.played``)."""
+    # --- layers: each factory's result is checked by the layer that asks for it ----------------
+    bots: Callable[[], Bots] | None = None
+    """Its bots and levels (``Bots``; the built-in rule sets': ``dos.bots.kits``)."""
+    fast_core: Callable[[], Any] | None = None
+    """Its compiled core (a ``dos.fast.compiled.Core``)."""
+    codec: Callable[..., Any] | None = None
+    """Its RL codec for ``(players, **options)`` (a ``dos.rl.codec.Codec``)."""
+    text: Callable[[], Any] | None = None
+    """How the agents' text format tells its views and actions (a
+    ``dos.agents.text.TextView``)."""
+    explainer: Callable[[], Any] | None = None
+    """How a refusal is told in words (a ``dos.i18n.explain.Explainer``)."""
+    terminal: Callable[[], Any] | None = None
+    """Its terminal client (a ``dos.tui.terminals.Terminal``)."""
+    arena_game: Callable[[Any], Any] | None = None
+    """Plays one scheduled tournament game (a ``dos.arena.schedule.GameSpec``), giving a
+    ``dos.arena.played.PlayedGame``."""
     options: Callable[[Mapping[str, Any]], Any] | None = None
     """The engine's options object from JSON (tournaments schedule games with it)."""
     ranks: Callable[[dict[str, Any], int], list[int]] | None = None
     """The finishing ranks of a result (``dos.ratings``); ``None``: its games are not rated."""
+
+    @property
+    def rated(self) -> bool:
+        """Whether its games can be rated (it tells finishing ranks, ``ranks``)."""
+        return self.ranks is not None
+
+    def levels(self) -> list[str]:
+        """The bot levels a table of this rule set offers, easiest first (none where bots
+        cannot play it)."""
+        return self.bots().levels() if self.bots is not None else []
 
     def public_view(self, state: Any, history: bool = False) -> dict[str, Any]:
         """The public part of every seat's view of ``state`` (no ``seat``, ``hand``,
@@ -211,6 +288,23 @@ class Entry:
             return self.private_json(state, seat)
         full = self.rules().view_json(state, seat)
         return {"hand": full.get("hand"), "legal": full.get("legal")}
+
+
+def checked(made: object, kind: type[T], what: str) -> T:
+    """``made`` (what an entry's factory made), if it is a ``kind``; else ``TypeError``
+    naming ``what`` (the entry and its factory). The layer that calls a factory checks its
+    result so, since the registry cannot name the layer's types.
+
+    >>> checked(3, int, "official: fast_core")
+    3
+    >>> checked("3", int, "toy: fast_core")
+    Traceback (most recent call last):
+    ...
+    TypeError: toy: fast_core: a int wanted, not a str
+    """
+    if not isinstance(made, kind):
+        raise TypeError(f"{what}: a {kind.__name__} wanted, not a {type(made).__name__}")
+    return made
 
 
 def loaded(path: str) -> Callable[[], Any]:
@@ -246,19 +340,75 @@ def _attribute(module: str, name: str) -> Any:
     return value
 
 
+class PlugInError(DosError, ImportError):
+    """A plug-in rule set that failed to load or to register; the message names it."""
+
+
 _ENTRIES: dict[str, Entry] = {}
-_LOADED: list[bool] = []
-"""Holds ``True`` once the built-in entries are registered."""
+_READY: list[bool] = []
+"""Holds ``True`` once the built-in entries and the plug-ins are registered."""
+_BUSY: list[bool] = []
+"""Holds ``True`` while they are: registering looks the registry up, and finds it as it is."""
+_FAILED: list[PlugInError] = []
+"""The plug-in that failed, raised again by every look-up: a server never runs without a rule
+set it was told to play."""
 _LOADING = threading.RLock()
 
 
 def _registry() -> dict[str, Entry]:
-    if not _LOADED:
-        with _LOADING:  # reentrant: registering the built-in entries looks the registry up
-            import dos.rulesets  # noqa: F401  (registers the built-in entries)
+    if not _READY:
+        with _LOADING:  # reentrant: registering an entry looks the registry up
+            if not _READY and not _BUSY:
+                _BUSY.append(True)
+                try:
+                    import dos.rulesets  # noqa: F401  (registers the built-in entries)
 
-            _LOADED.append(True)
+                    try:
+                        points = importlib.metadata.entry_points(group=PLUG_IN_GROUP)
+                        load_plug_ins(points, os.environ.get(PLUG_IN_VARIABLE, ""))
+                    except PlugInError as error:
+                        _FAILED.append(error)
+                    _READY.append(True)
+                finally:
+                    _BUSY.clear()
+    if _FAILED:
+        raise _FAILED[0]
     return _ENTRIES
+
+
+def load_plug_ins(points: Iterable[importlib.metadata.EntryPoint], modules: str) -> None:
+    """Registers plug-in rule sets: each entry point of ``points`` (of the group
+    ``PLUG_IN_GROUP``) loaded, and called if it names a callable; then each module named in
+    ``modules`` (comma-separated, as ``PLUG_IN_VARIABLE`` holds them) imported. Raises
+    ``PlugInError`` naming the first that fails to load or to register. The registry does this
+    once, on its first look-up, after the built-in entries.
+
+    >>> load_plug_ins([], "dos.rulesets")  # imported already: nothing more to register
+    >>> load_plug_ins([], "dos.no_such_rules")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dos.ruleset.PlugInError: DOS_RULESETS: the module 'dos.no_such_rules' failed to load: ...
+    """
+    for point in points:
+        try:
+            loaded = point.load()
+            if callable(loaded) and not isinstance(loaded, ModuleType):
+                loaded()
+        except Exception as error:
+            raise PlugInError(
+                f"the rule set plug-in {point.name!r} ({point.value}, entry point group "
+                f"{PLUG_IN_GROUP}) failed to load: {type(error).__name__}: {error}"
+            ) from error
+    for name in (part.strip() for part in modules.split(",")):
+        if not name:
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception as error:
+            raise PlugInError(
+                f"{PLUG_IN_VARIABLE}: the module {name!r} failed to load: "
+                f"{type(error).__name__}: {error}"
+            ) from error
 
 
 def register(new: Entry) -> None:
@@ -275,7 +425,8 @@ def unregister(name: str) -> None:
 
 
 def entries() -> Iterator[Entry]:
-    """Every registered rule set, in the order registered (the built-in ones first)."""
+    """Every registered rule set, in the order registered (the built-in ones first, then the
+    plug-ins)."""
     return iter(list(_registry().values()))
 
 

@@ -14,9 +14,9 @@ import pytest
 
 from dos import records
 from dos.agents.runner import Outcome, SeatRunner, agent_play
-from dos.agents.seat_view import official_view
 from dos.ratings.policy import MIN_TARGET
 from dos.rules.official import view
+from dos.rules.official.views import view_from_json
 from server.support import HTTP, ServerProcess
 from support import run_cli
 
@@ -61,7 +61,7 @@ def test_your_bot_plays_a_rated_game_and_its_view_is_the_engines(
         headers={"authorization": f"Bearer {grant['token']}"},
     )
     final = records.replay(records.loads(answer.text))
-    assert official_view(seen["view"]) == view(final, 0)
+    assert view_from_json(seen["view"]) == view(final, 0)
     assert "history" not in _seat(agent_server.url, grant["token"])["view"]
 
     page = HTTP.get(f"{agent_server.url}/api/players/{grant['player_id']}").json()

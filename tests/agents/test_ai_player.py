@@ -16,11 +16,11 @@ from mcp.client.streamable_http import streamable_http_client
 from sqlalchemy import update
 
 from agents.test_mcp import data_of
-from dos.agents.seat_view import official_view
 from dos.bots.base import Budget
 from dos.bots.loading import load
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from dos.ratings.store import RatingRow
+from dos.rules.official.views import view_from_json
 from dos.server.storage import Database
 from server.support import HTTP, ServerProcess
 
@@ -44,7 +44,7 @@ async def play_to_the_end(session: ClientSession, seat: dict[str, Any], seed: in
         if any(action.endswith("dos") for action in legal):
             answer = await session.call_tool("call_dos", {"token": token, "version": version})
         elif seat["view"]["turn"] == seat["seat"] and legal:
-            action = bot.choose(official_view(seat["view"]), rng, Budget())
+            action = bot.choose(view_from_json(seat["view"]), rng, Budget())
             move = {"token": token, "action": str(action), "version": version, "dos": True}
             answer = await session.call_tool("act", move)
         else:

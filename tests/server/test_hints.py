@@ -15,14 +15,8 @@ import pytest
 from dos.bots.registry import make_player
 from dos.play.bot import Budget, turn_choices
 from dos.rules.official import Options, apply, new_game, view
-from dos.server.hints import (
-    Hints,
-    check_hint,
-    choose_hint,
-    hint_json,
-    hint_seed,
-    view_from_json,
-)
+from dos.rules.official.views import view_from_json
+from dos.server.hints import Hints, check_hint, choose_hint, hint_json, hint_seed
 from dos.server.jobs import run_job
 from server.support import HTTP, ServerProcess, WsPlayer, create_table, join_table
 

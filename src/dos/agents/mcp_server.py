@@ -19,7 +19,7 @@ import contextlib
 import importlib.metadata
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Protocol
 
 import httpx
 from mcp.server.mcpserver import Context, MCPServer
@@ -27,9 +27,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
-from pydantic import Field
+from pydantic import AfterValidator, Field
 from starlette.types import ASGIApp
 
+from dos import ruleset
 from dos.agents.mcp_mount import MCP_BODY_MAX
 from dos.agents.service import (
     MAX_WAIT_SECONDS,
@@ -43,7 +44,6 @@ from dos.agents.service import (
     rules_text,
 )
 from dos.agents.text import past_line
-from dos.bots.registry import CLASSIC_LEVELS, LEVELS
 from dos.i18n.explain import Words
 from dos.server.limits import Counters, client_address
 from dos.server.messages import CreateTable, JoinTable, SeatGrant, TableList
@@ -68,17 +68,47 @@ Play DOS (Mattel's sequel to UNO) at a DOS game server.
 5. When the game is over, game_record gives its record.
 Every answer is also structured content (JSON) of a published schema."""
 
-CREATE_TABLE = f"""\
+CREATE_TABLE = """\
 Creates a table with you, ``name``, as its host at seat 0. ``bots``: the other seats (1-3 of
 them), each a bot level or null for a human seat others join; default one medium bot.
-The bot levels, easiest first: official {", ".join(LEVELS)}; classic {", ".join(CLASSIC_LEVELS)}.
+The bot levels, easiest first: {levels}.
 ``target_score`` (official): the points that win (200 by default; 20 makes a short game);
 ``options``: any other options of the rule set (docs/classic.md: ``reaction_time_ms``, ...).
 ``rated``: false by default (a casual table: trying things out changes nobody's rating);
 true for a table whose games count on the leaderboard. ``player_token``: the one an earlier
 grant gave you, to stay the same player. Returns the table code and your seat token (and
 your player id and token). Then start_game."""
-"""What the agent reads about ``create_table``: the levels are the bot registry's."""
+"""What the agent reads about ``create_table`` (``create_table_description`` fills in the
+levels)."""
+
+
+def create_table_description() -> str:
+    """``CREATE_TABLE`` with each rule set's bot levels, as the registry has them now.
+
+    >>> create_table_description().split("easiest first: ")[1].split(".")[0]
+    'official easy, medium, hard, expert; classic easy, medium, hard, expert'
+    """
+    levels = "; ".join(
+        f"{entry.name} {', '.join(entry.levels())}" for entry in ruleset.entries() if entry.levels()
+    )
+    return CREATE_TABLE.format(levels=levels)
+
+
+def known_rules(name: str) -> str:
+    """``name`` if it names a registered rule set; else ``ValueError`` listing them.
+
+    >>> known_rules("classic")
+    'classic'
+    """
+    if ruleset.find(name) is None:
+        raise ValueError(f"unknown rule set {name!r} (known: {', '.join(ruleset.names())})")
+    return name
+
+
+def _registered_names(schema: dict[str, Any]) -> None:
+    """Lists the registered rule sets as the JSON schema's ``enum`` (when a tool is added)."""
+    schema["enum"] = list(ruleset.names())
+
 
 # --- the tools' parameters, each with what it means (module level: the SDK reads them) -------
 
@@ -104,8 +134,12 @@ PlayerToken = Annotated[
     ),
 ]
 RuleSet = Annotated[
-    Literal["official", "classic"],
-    Field(description="The rule set: official (DOS) or classic (UNO-style)."),
+    str,
+    AfterValidator(known_rules),
+    Field(
+        description="The rule set: official (DOS) or classic (UNO-style).",
+        json_schema_extra=_registered_names,
+    ),
 ]
 Bots = Annotated[
     list[str | None] | None,
@@ -254,11 +288,11 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         """The public tables in the lobby or playing, newest first (50 at most from offset)."""
         return _answer(dict(await call(backend.tables(offset))))
 
-    @server.tool(description=CREATE_TABLE)
+    @server.tool(description=create_table_description())
     async def create_table(
         name: Name,
         *,
-        rules: RuleSet = "official",
+        rules: RuleSet = ruleset.DEFAULT,
         bots: Bots = None,
         target_score: TargetScore = None,
         public: Public = False,
@@ -267,7 +301,7 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
         player_token: PlayerToken = None,
         ctx: Context,
     ) -> Annotated[CallToolResult, SeatGrant]:
-        """A new table (the agent reads ``CREATE_TABLE``)."""
+        """A new table (the agent reads ``create_table_description()``)."""
         options = dict(options or {})
         if target_score is not None:
             options["target_score"] = target_score
@@ -369,9 +403,13 @@ def add_tools(server: MCPServer, backend: Backend) -> None:
     @server.tool()
     async def rules(
         rules: Annotated[
-            Literal["official", "classic"],
-            Field(description="The rule set to explain: official (DOS) or classic (UNO-style)."),
-        ] = "official",
+            str,
+            AfterValidator(known_rules),
+            Field(
+                description="The rule set to explain: official (DOS) or classic (UNO-style).",
+                json_schema_extra=_registered_names,
+            ),
+        ] = ruleset.DEFAULT,
     ) -> str:
         """The rules of DOS (official) or of its classic UNO-style variant, in short."""
         return str(await call(backend.rules(rules)))

@@ -440,4 +440,4 @@ def text_view(rules: str) -> TextView:
     entry = ruleset.find(rules)
     if entry is None or entry.text is None:
         return PLAIN_TEXT
-    return entry.text()
+    return ruleset.checked(entry.text(), TextView, f"{rules}: text")

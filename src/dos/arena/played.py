@@ -86,7 +86,7 @@ def play(spec: GameSpec) -> PlayedGame:
     arena_game = ruleset.entry(spec.rules).arena_game
     if arena_game is None:
         raise ValueError(f"tournaments do not play the {spec.rules} rules")
-    return arena_game(spec)
+    return ruleset.checked(arena_game(spec), PlayedGame, f"{spec.rules}: arena_game")
 
 
 def play_official(spec: GameSpec) -> PlayedGame:

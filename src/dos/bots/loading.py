@@ -12,8 +12,9 @@ problem (``BotFileError``; the commands exit with status 2):
 * a class (``CLASS``; a file holding exactly one bot class may leave ``:CLASS`` out);
 * a bot: a ``choose(view, rng, budget)`` method and a ``name`` (a short string);
 * for the table's rule set: a class says which it plays with ``rules = "official"`` or
-  ``rules = "classic"``; without it, the annotation of ``choose``'s ``view`` decides (the
-  official or the classic ``SeatView``), and failing that it plays the official rules;
+  ``rules = "classic"`` (any rule set with bots, ``dos rules``); without it, the annotation
+  of ``choose``'s ``view`` decides (the rule set whose package defines that ``SeatView``),
+  and failing that it plays the default rules (``dos.ruleset.DEFAULT``, the official ones);
 * made without arguments.
 
 Optional class attributes: ``reflex`` (a ``dos.bots.reflex.Reflex``: its DOS calls and
@@ -35,16 +36,15 @@ import inspect
 import re
 import sys
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dos import ruleset
 from dos.bots.base import Budget
 from dos.bots.reflex import Reflex
 from dos.errors import DosError
-
-RULES = ("official", "classic")
-"""The rule sets a bot may play."""
 
 _NAME = re.compile(r"^(?P<path>.+\.py)(?::(?P<cls>[A-Za-z_][A-Za-z0-9_]*))?$")
 
@@ -127,6 +127,38 @@ def _is_bot_class(value: object) -> bool:
     return inspect.isclass(value) and callable(getattr(value, "choose", None))
 
 
+def playable() -> list[str]:
+    """The rule sets a bot may play: those with bots (``dos.ruleset.Entry.bots``).
+
+    >>> playable()[:2]
+    ['official', 'classic']
+    """
+    return [entry.name for entry in ruleset.entries() if entry.bots is not None]
+
+
+def _either(names: Sequence[str], form: str = "{!r}") -> str:
+    """``names`` as choices in words: ``'official' or 'classic'``."""
+    return " or ".join(form.format(name) for name in names)
+
+
+def _package(engine: object) -> str:
+    """The package (or the module, for a rule set in one module) that defines ``engine``."""
+    module = type(engine).__module__
+    return getattr(sys.modules.get(module), "__package__", None) or module
+
+
+def _rules_of(view: object) -> str | None:
+    """The rule set whose engine's package defines the type ``view``, if one does."""
+    module = getattr(view, "__module__", "")
+    for entry in ruleset.entries():
+        if entry.bots is None:
+            continue
+        package = _package(entry.rules())
+        if module == package or module.startswith(package + "."):
+            return entry.name
+    return None
+
+
 def _declared_rules(cls: type) -> str | None:
     """The rule set a class says it plays: its ``rules``, else its ``choose``'s annotation."""
     declared = getattr(cls, "rules", None)
@@ -136,13 +168,7 @@ def _declared_rules(cls: type) -> str | None:
         hints = typing.get_type_hints(cls.choose)  # type: ignore[attr-defined]
     except Exception:
         return None
-    view = hints.get("view")
-    module = getattr(view, "__module__", "")
-    if module.startswith("dos.rules.classic"):
-        return "classic"
-    if module.startswith("dos.rules.official"):
-        return "official"
-    return None
+    return _rules_of(hints.get("view"))
 
 
 def load(name: str) -> FileBot:
@@ -181,10 +207,10 @@ def load(name: str) -> FileBot:
             f"{path_text}:{class_name} is not a bot: give it a name, a class attribute "
             'such as name = "mine" (docs/bots.md)'
         )
-    rules = _declared_rules(cls) or "official"
-    if rules not in RULES:
+    rules = _declared_rules(cls) or ruleset.DEFAULT
+    if rules not in playable():
         raise BotFileError(
-            f"{path_text}:{class_name}: rules = {rules!r}; a bot plays 'official' or 'classic'"
+            f"{path_text}:{class_name}: rules = {rules!r}; a bot plays {_either(playable())}"
         )
     reflex = getattr(cls, "reflex", Reflex())
     if not isinstance(reflex, Reflex):
@@ -199,8 +225,9 @@ def load_for(name: str, rules: str) -> FileBot:
     """``load(name)``, refused (``BotFileError``) unless the bot plays ``rules``."""
     bot = load(name)
     if bot.rules != rules:
+        says = _either(playable(), 'rules = "{}"')
         raise BotFileError(
             f"{name} plays the {bot.rules} rules, not the {rules} rules of this table "
-            '(a bot class says which it plays: rules = "official" or rules = "classic")'
+            f"(a bot class says which it plays: {says})"
         )
     return bot

@@ -4,8 +4,11 @@ A *bot* name gives the bot with diligent reflexes and a default budget; a *level
 (``easy``, ``medium``, ``hard``) gives the bot, reflexes and budget that level stands for
 (``docs/bots.md``).
 
-Each rule set has its own bots under the same names: ``make_player(name)`` builds an official
-player, ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RULES.md §9).
+Each rule set has its own bots under the same names, in its bot kit (its registry entry's
+``bots``, ``dos.bots.kits``): ``make_player(name, rules)`` asks the kit of ``rules``, so that
+``make_player(name)`` builds a player of the default rules (``dos.ruleset.DEFAULT``, the
+official ones), ``make_player(name, "classic")`` a classic one (``dos.bots.classic``, RULES.md
+§9).
 
 ``policy:FILE`` names a trained policy, played by the RL layer's bot (``dos.rl.policy_bot``,
 imported by name only when asked: the bots never import the RL layer), which plays only the
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from dos import ruleset
 from dos.bots import loading
@@ -29,6 +32,8 @@ from dos.bots.base import Bot, Budget
 from dos.bots.loading import is_file_bot
 from dos.bots.reflex import Reflex
 from dos.play.official import Player
+from dos.rules import classic as classic_rules
+from dos.rules import official as official_rules
 
 if TYPE_CHECKING:
     from dos.play.bot import ClassicBot
@@ -133,7 +138,7 @@ class _Names(list[str]):
         )
 
 
-def names(rules: str = "official") -> list[str]:
+def names(rules: str = ruleset.DEFAULT) -> list[str]:
     """Every name ``make_player`` accepts for the rule set ``rules`` (none if it has no bots),
     and any ``policy:FILE`` or ``FILE.py[:CLASS]`` (checked against the table when it is
     loaded); raises ``ValueError`` for an unknown rule set.
@@ -172,21 +177,16 @@ def make_classic_bot(name: str, **settings: Any) -> ClassicBot:
 @overload
 def make_player(name: str, *, players: int | None = None) -> Player: ...
 @overload
-def make_player(name: str, rules: Literal["official"], *, players: int | None = None) -> Player: ...
-@overload
-def make_player(
-    name: str, rules: Literal["classic"], *, players: int | None = None
-) -> ClassicPlayer: ...
-@overload
-def make_player(name: str, rules: str, *, players: int | None = None) -> Player | ClassicPlayer: ...
+def make_player(name: str, rules: str, *, players: int | None = None) -> Any: ...
 
 
-def make_player(
-    name: str, rules: str = "official", *, players: int | None = None
-) -> Player | ClassicPlayer:
-    """A seat's player for a bot or a level name, for the rule set ``rules``, at a table of
-    ``players`` seats (``None``: not said; a ``policy:FILE`` then checks its first view).
-    A ``policy:FILE`` that plays another game raises ``PolicyRefusedError``.
+def make_player(name: str, rules: str = ruleset.DEFAULT, *, players: int | None = None) -> Any:
+    """A seat's player for a bot or a level name, made by the bot kit of the rule set
+    ``rules`` (its registry entry's ``bots``), at a table of ``players`` seats (``None``: not
+    said; a ``policy:FILE`` then checks its first view). Its type is the kit's: a ``Player``
+    for the default (official) rules, a ``ClassicPlayer`` for the classic ones. A
+    ``policy:FILE`` that plays another game raises ``PolicyRefusedError``; a rule set without
+    bots, ``ValueError``.
 
     >>> type(make_player("medium", "classic").bot).__module__
     'dos.bots.classic.greedy'
@@ -194,8 +194,7 @@ def make_player(
     kit = ruleset.entry(rules).bots
     if kit is None:
         raise ValueError(f"no bots play the {rules} rules")
-    player: Player | ClassicPlayer = kit().make_player(name, players)
-    return player
+    return kit().make_player(name, players)
 
 
 def official_player(name: str, players: int | None) -> Player:
@@ -205,13 +204,14 @@ def official_player(name: str, players: int | None) -> Player:
         return Player(make_bot(bot, **settings), reflex, budget)
     if name in BOTS:
         return Player(make_bot(name), Reflex(), BOT_BUDGETS.get(name, DEFAULT_BUDGET))
+    rules = official_rules.RULES.name
     if name.startswith(POLICY_PREFIX):
-        policy: Bot = _policy_bot().PolicyBot(name[len(POLICY_PREFIX) :], "official", players)
+        policy: Bot = _policy_bot().PolicyBot(name[len(POLICY_PREFIX) :], rules, players)
         return Player(policy, Reflex(), DEFAULT_BUDGET)
     if is_file_bot(name):
-        own = loading.load_for(name, "official")
+        own = loading.load_for(name, rules)
         return Player(own.make(name), own.reflex, own.budget or DEFAULT_BUDGET)
-    raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names())})")
+    raise ValueError(f"unknown bot or level {name!r} (known: {', '.join(names(rules))})")
 
 
 def classic_player(name: str, players: int | None) -> ClassicPlayer:
@@ -219,10 +219,11 @@ def classic_player(name: str, players: int | None) -> ClassicPlayer:
     from dos.bots.classic.base import ReactionReflex
     from dos.play.classic import ClassicPlayer
 
+    rules = classic_rules.RULES.name
     if name.startswith(POLICY_PREFIX):
         policy_bot = _policy_bot()
         # Trained policies play the official rules: this refuses, saying what the file plays.
-        policy_bot.load_for(name[len(POLICY_PREFIX) :], "classic", players)
+        policy_bot.load_for(name[len(POLICY_PREFIX) :], rules, players)
         raise policy_bot.PolicyRefusedError(f"{name}: policies play the official rules only")
     if name in CLASSIC_LEVELS:
         bot, settings, (seconds, miss), budget = CLASSIC_LEVELS[name]
@@ -231,11 +232,9 @@ def classic_player(name: str, players: int | None) -> ClassicPlayer:
     if name in CLASSIC_BOTS:
         return ClassicPlayer(make_classic_bot(name), CLASSIC_DEFAULT_BUDGET)
     if is_file_bot(name):
-        own = loading.load_for(name, "classic")
+        own = loading.load_for(name, rules)
         return ClassicPlayer(own.make(name), own.budget or CLASSIC_DEFAULT_BUDGET)
-    raise ValueError(
-        f"unknown classic bot or level {name!r} (known: {', '.join(names('classic'))})"
-    )
+    raise ValueError(f"unknown classic bot or level {name!r} (known: {', '.join(names(rules))})")
 
 
 def warm_up() -> None:

@@ -18,7 +18,7 @@ def core(rules: str) -> Core:
     fast_core = ruleset.entry(rules).fast_core  # raises ValueError naming the known rule sets
     if fast_core is None:
         raise ValueError(f"the fast core has no {rules!r} rule set")
-    return fast_core()
+    return ruleset.checked(fast_core(), Core, f"{rules}: fast_core")
 
 
 class Batch:

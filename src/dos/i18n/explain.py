@@ -231,7 +231,9 @@ def classic_reason(state: ClassicState, seat: int, action: ClassicAction) -> Wor
 def error_reason(entry: ruleset.Entry, error: IllegalActionError, action: Any) -> Words:
     """The words of a refusal the engine of ``entry`` has just raised (the server: no second
     look); a rule set with no explainer of its own is told in the catalog's ``game`` words."""
-    explainer = entry.explainer() if entry.explainer is not None else OFFICIAL_WORDS
+    explainer = OFFICIAL_WORDS
+    if entry.explainer is not None:
+        explainer = ruleset.checked(entry.explainer(), Explainer, f"{entry.name}: explainer")
     return explainer.error_words(error, action)
 
 

@@ -248,7 +248,8 @@ def make_codec(rules: str, players: int, **options: Any) -> Codec:
     if entry is None or entry.codec is None:
         known = ", ".join(e.name for e in ruleset.entries() if e.codec is not None)
         raise ValueError(f"unknown rule set {rules!r} (known: {known})")
-    return entry.codec(players, **options)
+    codec: Codec = entry.codec(players, **options)  # a Protocol: isinstance cannot check it
+    return codec
 
 
 __all__ = ["ClassicCodec", "Codec", "OfficialCodec", "make_codec"]

@@ -31,7 +31,6 @@ from dos.server.account_routes import accounts_router
 from dos.server.accounts import Accounts
 from dos.server.auth import load_secret
 from dos.server.bodies import BodyLimit
-from dos.server.bots import bot_support
 from dos.server.client_routes import client_router
 from dos.server.games import games_router
 from dos.server.health import health_router
@@ -90,11 +89,25 @@ MAX_BODY_BYTES = 16384
 """The largest HTTP request body read (413 past it)."""
 
 
-def _levels(rules: str) -> list[str]:
-    """The bot levels a table of ``rules`` accepts, easiest first (none where bots cannot
-    play it)."""
-    support = bot_support(rules)
-    return support.levels() if support is not None else []
+def _ruleset_info(entry: ruleset.Entry) -> dict[str, Any]:
+    """A rule set as ``/api/info`` lists it (``RuleSetInfo``): what its registry entry
+    offers, so that a client builds its menus from it without knowing any rule set.
+
+    >>> info = _ruleset_info(ruleset.entry("classic"))
+    >>> info["levels"][0], info["hints"], info["reaction"], info["dos_race"]
+    ('easy', False, True, False)
+    """
+    return {
+        "name": entry.name,
+        "summary": entry.summary,
+        "levels": entry.levels(),
+        "hints": entry.hints,
+        "reviews": entry.reviews,
+        "rated": entry.rated,
+        "reaction": entry.reaction is not None,
+        "target_score": entry.target_score,
+        "dos_race": entry.dos_race,
+    }
 
 
 def _static_dir() -> Path:
@@ -172,15 +185,18 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/info", response_model=ServerInfo)
     async def info() -> dict[str, Any]:
-        """The protocol version, rule sets, bot levels and limits."""
+        """The protocol version, rule sets (each with what it offers), bot levels and
+        limits."""
+        entries = list(ruleset.entries())
         return {
             "protocol": PROTOCOL_VERSION,
-            "rules": list(ruleset.names()),
-            "levels": _levels("official"),
-            "levels_by_rules": {name: _levels(name) for name in ruleset.names()},
+            "rules": [entry.name for entry in entries],
+            "levels": ruleset.entry(ruleset.DEFAULT).levels(),
+            "levels_by_rules": {entry.name: entry.levels() for entry in entries},
             "max_message_bytes": MAX_MESSAGE_BYTES,
             "seats": list(range(MIN_SEATS, MAX_SEATS + 1)),
             "seeded": config.settings.deals.seeded,
+            "rulesets": [_ruleset_info(entry) for entry in entries],
         }
 
     app.include_router(tables_router(service, counters, open_connections, config.limits.table_page))

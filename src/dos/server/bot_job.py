@@ -52,16 +52,12 @@ def bot_payload(rules: str, level: str, seen: Any, effort: float, seed: str) -> 
 
 
 def _view_reader(rules: str) -> Callable[[dict[str, Any]], Any]:
-    """How a view of the rule set ``rules`` is read back from its JSON."""
-    if rules == "official":
-        from dos.server.hints import view_from_json
-
-        return view_from_json
-    if rules == "classic":
-        from dos.rules.classic.views import view_from_json as classic_view
-
-        return classic_view
-    raise ValueError(f"no bot job for the {rules!r} rules")
+    """How a view of the rule set ``rules`` is read back from its JSON (its registry entry's
+    ``seat_view``)."""
+    entry = ruleset.find(rules)
+    if entry is None or entry.seat_view is None:
+        raise ValueError(f"no bot job for the {rules!r} rules")
+    return entry.seat_view
 
 
 @functools.lru_cache(maxsize=32)

@@ -7,21 +7,24 @@ bot (the ``expert`` level, docs/bots.md) picks for **the seat's view**
 placeholders (``dos.i18n.explain.Words``) saying what the action does: the cards it plays and
 the points they shed, the draw it makes the others take, the wild cards it keeps.
 
-Where: official tables that are not rated (a hint would be an outside help in a rated game),
-and at a table with more than one person only when its host allowed hints
-(``{"type": "allow_hints", "allowed": true}``). Bounded: each request counts against the
-client's ``hints`` limit (``dos.server.limits``); the search runs as a job of the server's job
-runner (``dos.server.jobs``), never on the event loop, with the ``expert`` level's iterations
-(``JobSettings.hint_iterations``) and no clock, seeded from the game's seed, its version and
-the seat, so that the same request gives the same hint. Every request is answered, on its
-connection: a hint, or an ``error`` that says why not (``HintRefusedError``), ``hint_stale``
-when the game moved on (or ended, or the seat was left) before the search was done. Answers
-are kept per game, version and seat: asking again costs nothing.
+Where: tables that are not rated (a hint would be an outside help in a rated game) of a rule
+set that offers hints (its registry entry's ``hints``: the official rules, whose cards and
+matches a hint's words tell), and at a table with more than one person only when its host
+allowed hints (``{"type": "allow_hints", "allowed": true}``). Bounded: each request counts
+against the client's ``hints`` limit (``dos.server.limits``); the search runs as a job of the
+server's job runner (``dos.server.jobs``), never on the event loop, with the ``expert``
+level's iterations (``JobSettings.hint_iterations``) and no clock, seeded from the game's
+seed, its version and the seat, so that the same request gives the same hint. Every request
+is answered, on its connection: a hint, or an ``error`` that says why not
+(``HintRefusedError``), ``hint_stale`` when the game moved on (or ended, or the seat was left)
+before the search was done. Answers are kept per game, version and seat: asking again costs
+nothing.
 
->>> from dos.rules.official import new_game, view
->>> seen = view(new_game(seed=4), 0)
->>> view_from_json(seen.to_json()) == seen
-True
+The job's payload carries the seat's view as JSON (``SeatView.to_json``), read back by the
+rule set's own reader (``dos.rules.official.views.view_from_json``).
+
+>>> hint_seed(42, 17, 1)
+'dos-hint:42:17:1'
 """
 
 from __future__ import annotations
@@ -32,24 +35,18 @@ import random
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
+from dos import ruleset
 from dos.bots.registry import LEVELS, make_player
 from dos.i18n.explain import Words, card_words, cards_words, words
 from dos.play.bot import Budget, turn_choices
-from dos.rules.official import (
-    Action,
-    Kind,
-    Options,
-    Phase,
-    RoundResult,
-    SeatView,
-    parse_action,
-    view,
-)
-from dos.rules.official.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS, parse_card
+from dos.rules.official import Action, Kind, Phase, SeatView, view
+from dos.rules.official.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS
 from dos.rules.official.matching import MatchKind, match_kind
+from dos.rules.official.views import view_from_json
 from dos.server.jobs import BusyError, JobError
 from dos.server.messages import server_message
 from dos.server.refusals import RefusedError
+from dos.server.seating import person
 
 if TYPE_CHECKING:
     from dos.server.connections import Client
@@ -82,50 +79,6 @@ class HintRefusedError(Exception):
         self.code = code
         self.message = message
         self.reason = words(f"game.hint_refused_{code.removeprefix('hint_')}")
-
-
-# --- the view as JSON, and back ----------------------------------------------------------------
-
-
-def view_from_json(data: dict[str, Any]) -> SeatView:
-    """The ``SeatView`` whose ``to_json`` is ``data`` (a job's payload carries the view so)."""
-    phase_name = data["phase"]
-    phase = {"placing": Phase.PLACING, "over": Phase.OVER}.get(phase_name, Phase.TURN)
-    return SeatView(
-        seat=int(data["seat"]),
-        options=Options.from_json(data["options"]),
-        round=int(data["round"]),
-        dealer=int(data["dealer"]),
-        turn=int(data["turn"]),
-        phase=phase,
-        drew=bool(data["drew"]),
-        hand=tuple(parse_card(c) for c in data["hand"]),
-        hand_sizes=tuple(int(n) for n in data["hand_sizes"]),
-        center=tuple(parse_card(c) for c in data["center"]),
-        matched=tuple(
-            (int(m["target"]), tuple(parse_card(c) for c in m["cards"])) for m in data["matched"]
-        ),
-        single_bonuses=int(data["bonuses"]["single"]),
-        double_bonuses=int(data["bonuses"]["double"]),
-        placements_left=int(data["placements_left"]),
-        draw_pile_size=int(data["draw_pile_size"]),
-        discard=tuple(parse_card(c) for c in data["discard"]),
-        penalties=tuple(int(n) for n in data["penalties"]),
-        dos_open=tuple(int(n) for n in data["dos_open"]),
-        scores=tuple(int(n) for n in data["scores"]),
-        winner=None if data["winner"] is None else int(data["winner"]),
-        round_results=tuple(
-            RoundResult(
-                int(r["round"]),
-                int(r["winner"]),
-                int(r["points"]),
-                tuple(tuple(parse_card(c) for c in hand) for hand in r["hands"]),
-            )
-            for r in data["round_results"]
-        ),
-        history=tuple(parse_action(a) for a in data["history"]),
-        legal=tuple(parse_action(a) for a in data["legal"]),
-    )
 
 
 # --- the hint itself (pure: run in a job) ------------------------------------------------------
@@ -205,12 +158,21 @@ def hint_job(payload: dict[str, Any]) -> dict[str, Any]:
 # --- at the table -------------------------------------------------------------------------------
 
 
-def hints_open(table: Table) -> bool:
-    """Whether the seats of ``table`` may ask for hints now: an official casual table with
-    one person at it, or whose host allowed hints."""
-    from dos.server.seating import person
+def offered(rules: str) -> bool:
+    """Whether the rule set ``rules`` offers hints (its registry entry's ``hints``; an
+    unknown name offers none).
 
-    if table.rated or table.rules_name != "official":
+    >>> offered("official"), offered("classic"), offered("poker")
+    (True, False, False)
+    """
+    entry = ruleset.find(rules)
+    return entry is not None and entry.hints
+
+
+def hints_open(table: Table) -> bool:
+    """Whether the seats of ``table`` may ask for hints now: a casual table of a rule set
+    that offers hints, with one person at it, or whose host allowed hints."""
+    if table.rated or not offered(table.rules_name):
         return False
     people = sum(1 for place in table.seats if person(place))
     return people <= 1 or table.hints_allowed
@@ -222,7 +184,7 @@ def check_hint(table: Table, seat: int | None) -> None:
         raise HintRefusedError("not_seated", "spectators get no hints")
     if table.rated:
         raise HintRefusedError("hint_rated", "no hints at a rated table")
-    if table.rules_name != "official":
+    if not offered(table.rules_name):
         raise HintRefusedError("hint_rules", f"no hints at a {table.rules_name} table")
     if not hints_open(table):
         raise HintRefusedError("hint_not_allowed", "the host has not allowed hints here")

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from dos import ruleset
 from dos.server.deals import MAX_SEED
 from dos.server.names import NAME_MAX, display_name
 
@@ -183,7 +184,8 @@ class MakeHost(_Message):
 
 class HintRequest(_Message):
     """Asks for the ``expert`` level's suggested action for one's own seat (``hint``): at a
-    casual official table, on one's own turn, where hints are allowed (``dos.server.hints``)."""
+    casual table of a rule set with hints (``RuleSetInfo.hints``), on one's own turn, where
+    hints are allowed (``dos.server.hints``)."""
 
     type: Literal["hint"]
 
@@ -315,8 +317,8 @@ class TableInfo(_Message):
     seats: list[SeatInfo]
     spectators: int
     hints: bool = False
-    """Whether its seats may ask for hints now (``dos.server.hints``): a casual official table
-    with one person, or whose host allowed them."""
+    """Whether its seats may ask for hints now (``dos.server.hints``): a casual table of a
+    rule set with hints (``RuleSetInfo.hints``) with one person, or whose host allowed them."""
     seeded: bool = False
     """Whether its deals come from a known seed (a server started with ``--deal-seed``, to
     reproduce games): then its games are never rated."""
@@ -532,7 +534,7 @@ class CreateTable(_Message):
 
     name: DisplayName
     """The host's display name."""
-    rules: str = "official"
+    rules: str = ruleset.DEFAULT
     options: dict[str, Any] = Field(default_factory=dict)
     """The rule set's options; ``players`` is set from ``seats``."""
     seats: list[str | None] = Field(default_factory=lambda: [None, "medium"])
@@ -653,6 +655,31 @@ class Replay(_Message):
     frames: list[ReplayFrame]
 
 
+class RuleSetInfo(_Message):
+    """A rule set this server plays, and what it offers (its registry entry,
+    ``dos.ruleset.Entry``): a client builds its rules menu, level pickers and switches from
+    these, never from the rule set's name."""
+
+    name: str
+    """The name tables, records and positions use (``TableInfo.rules``)."""
+    summary: str
+    """One line that says what it is (English)."""
+    levels: list[str]
+    """Its bot levels, easiest first (empty where bots cannot play it)."""
+    hints: bool
+    """Whether its casual tables give hints (``hint``, ``allow_hints``)."""
+    reviews: bool
+    """Whether its finished games can be reviewed (``POST /api/games/{id}/review``)."""
+    rated: bool
+    """Whether its games can be rated (a rated table's games update the players' ratings)."""
+    reaction: bool
+    """Whether it has a real-time reaction test (a view's ``reaction``)."""
+    target_score: bool
+    """Whether its games are rounds played to a target score (``options.target_score``)."""
+    dos_race: bool
+    """Whether "DOS!" is called and caught out of turn (the DOS race)."""
+
+
 class ServerInfo(_Message):
     """``GET /api/info``: what this server offers."""
 
@@ -667,6 +694,8 @@ class ServerInfo(_Message):
     seeded: bool = False
     """Whether this server deals from a known seed (``dos serve --deal-seed``): its games are
     reproducible and never rated, and a new table may name its own ``seed``."""
+    rulesets: list[RuleSetInfo]
+    """Every rule set this server plays, in the order of ``rules``, with what it offers."""
 
 
 def schemas() -> dict[str, dict[str, Any]]:

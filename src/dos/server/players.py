@@ -168,7 +168,7 @@ def players_router(service: Service, counters: Counters) -> APIRouter:
 
     @router.get("/api/leaderboard", response_model=Leaderboard, dependencies=lookup)
     async def ranking(
-        rules: Annotated[str, Query(min_length=1, max_length=32)] = "official",
+        rules: Annotated[str, Query(min_length=1, max_length=32)] = ruleset.DEFAULT,
         players: Annotated[int, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2,
         offset: Offset = 0,
         limit: PageLimit = None,

@@ -1,13 +1,14 @@
 """Game reviews on the server: ``POST /api/games/{id}/review`` and ``GET`` its progress.
 
 A review (``dos.review``, docs/review.md) judges each turn decision of one seat of a finished
-official game from that seat's view, with the ``expert`` bot's machinery: seconds of CPU. So
-the server never runs it on its event loop: it is cut into jobs of ``CHUNK`` decisions each,
-run one after another by the server's job runner (``dos.server.jobs``, worker processes),
-and the progress (decisions done of the total) can be read meanwhile. Each part is a pure
-function of the game's record, the seat and the settings; each decision's samples are seeded
-by the decision itself (``dos.review.decision_rng``), so the parts together give exactly the
-review ``dos review GAME.jsonl --seat N --json`` gives with the same settings.
+game (of a rule set whose registry entry says ``reviews``: the official rules) from that seat's
+view, with the ``expert`` bot's machinery: seconds of CPU. So the server never runs it on its
+event loop: it is cut into jobs of ``CHUNK`` decisions each, run one after another by the
+server's job runner (``dos.server.jobs``, worker processes), and the progress (decisions done
+of the total) can be read meanwhile. Each part is a pure function of the game's record, the
+seat and the settings; each decision's samples are seeded by the decision itself
+(``dos.review.decision_rng``), so the parts together give exactly the review ``dos review
+GAME.jsonl --seat N --json`` gives with the same settings.
 
 A review done is kept in the data folder (``reviews/``, named as ``dos review --cache``
 names them: the record's hash, the seat, the settings), so it survives a restart and is
@@ -29,7 +30,7 @@ from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from dos import records
+from dos import records, ruleset
 from dos.review.cli import cache_path
 from dos.review.review import Entry, Obligation, Review, decisions, game_key, review_decisions
 from dos.server.errors import ApiError
@@ -270,6 +271,17 @@ def _write(path: Path, review: dict[str, Any]) -> None:
     temporary.replace(path)
 
 
+def reviewed(rules: str) -> bool:
+    """Whether games of the rule set ``rules`` can be reviewed (its registry entry's
+    ``reviews``; an unknown name cannot).
+
+    >>> reviewed("official"), reviewed("classic"), reviewed("poker")
+    (True, False, False)
+    """
+    entry = ruleset.find(rules)
+    return entry is not None and entry.reviews
+
+
 def reviews_router(service: Service, counters: Counters) -> APIRouter:
     """The review endpoints, to include in the server's application."""
     router = APIRouter(prefix="/api/games")
@@ -282,11 +294,12 @@ def reviews_router(service: Service, counters: Counters) -> APIRouter:
             raise ApiError(404, "no_game", f"there is no game {game_id}", "game_id")
         if game.status != "finished":
             raise ApiError(409, "bad_state", f"game {game_id} is not finished: no review yet")
-        if game.rules != "official":
+        if not reviewed(game.rules):
+            read = " and ".join(e.name for e in ruleset.entries() if e.reviews)
             raise ApiError(
                 409,
                 "review_rules",
-                f"game {game_id} is a {game.rules} game: reviews read official games",
+                f"game {game_id} is a {game.rules} game: reviews read {read} games",
                 "game_id",
             )
         if not 0 <= seat < len(game.players):
@@ -301,8 +314,8 @@ def reviews_router(service: Service, counters: Counters) -> APIRouter:
         dependencies=[limits_dependency(counters, "reviews")],
     )
     async def start_review(game_id: GameId, request: ReviewRequest) -> dict[str, Any]:
-        """Starts the review of a seat of a finished official game (or finds it under way, or
-        done): its state. Counts against the client's ``reviews`` limit."""
+        """Starts the review of a seat of a finished game (or finds it under way, or done):
+        its state. Counts against the client's ``reviews`` limit."""
         game = await reviewable(game_id, request.seat)
         return await reviews.state(game, request.seat, start=True)
 

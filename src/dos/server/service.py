@@ -22,6 +22,7 @@ from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
 from dos.server.clock import Clock
 from dos.server.hints import Hints
+from dos.server.hints import offered as hints_offered
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
@@ -100,7 +101,7 @@ def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
             for s in stored.seats
         ],
         "spectators": 0,
-        "hints": not stored.rated and stored.rules == "official" and people <= 1,
+        "hints": not stored.rated and hints_offered(stored.rules) and people <= 1,
         "seeded": stored.deal_seed is not None,
     }
 

@@ -51,7 +51,7 @@ def terminal(rules: str) -> Terminal:
     factory = ruleset.entry(rules).terminal
     if factory is None:
         raise ValueError(f"the terminal client does not play the {rules} rules")
-    return factory()
+    return ruleset.checked(factory(), Terminal, f"{rules}: terminal")
 
 
 def _official_game(s: Settings, clock: Clock | None, thinker: Executor | None) -> Controller:

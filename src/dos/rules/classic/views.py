@@ -129,8 +129,11 @@ def view(state: State, seat: int) -> SeatView:
 
 
 def view_from_json(data: dict[str, Any]) -> SeatView:
-    """The ``SeatView`` whose ``to_json`` is ``data`` (a bot's job carries the view so,
-    ``dos.server.bot_job``). Targets come back in thousandths, as the engine keeps them.
+    """The ``SeatView`` whose ``to_json`` is ``data``; a view sent without its ``history``
+    comes back with an empty one. The reaction test's targets come back in thousandths of the
+    play area, as the engine keeps them (``targets_json`` gives them as fractions). JSON that
+    is no view raises ``KeyError``, ``TypeError`` or ``ValueError`` (the registry's
+    ``Entry.seat_view``).
 
     >>> from dos.rules.classic.setup import new_game
     >>> seen = view(new_game(seed=4), 1)
@@ -158,6 +161,6 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
         targets=targets,
         ranking=tuple(int(n) for n in data["ranking"]),
         starter=int(data["starter"]),
-        history=tuple(parse_action(a) for a in data["history"]),
+        history=tuple(parse_action(a) for a in data.get("history", ())),
         legal=tuple(parse_action(a) for a in data["legal"]),
     )

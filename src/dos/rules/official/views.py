@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dos.rules.official.actions import Action
-from dos.rules.official.cards import NAMES
+from dos.rules.official.actions import Action, parse_action
+from dos.rules.official.cards import NAMES, parse_card
 from dos.rules.official.legal import legal_actions
 from dos.rules.official.options import Options
 from dos.rules.official.state import Phase, RoundResult, State
@@ -134,6 +134,68 @@ def view(state: State, seat: int) -> SeatView:
         round_results=tuple(state.round_results),
         history=tuple(state.history),
         legal=tuple(legal_actions(state, seat)),
+    )
+
+
+_PHASES: dict[str, Phase] = {
+    "start": Phase.TURN,
+    "matching": Phase.TURN,
+    "drawn": Phase.TURN,
+    "placing": Phase.PLACING,
+    "over": Phase.OVER,
+}
+"""Each phase's name in a view (``phase_name``) and the phase it names."""
+
+
+def view_from_json(data: dict[str, Any]) -> SeatView:
+    """The ``SeatView`` whose ``to_json`` is ``data``; a view sent without its ``history``
+    comes back with an empty one. JSON that is no view raises ``KeyError``, ``TypeError`` or
+    ``ValueError`` (the registry's ``Entry.seat_view``).
+
+    >>> from dos.rules.official.setup import new_game
+    >>> seen = view(new_game(seed=4), 1)
+    >>> view_from_json(seen.to_json()) == seen
+    True
+    """
+
+    def cards(names: Any) -> tuple[int, ...]:
+        return tuple(parse_card(name) for name in names)
+
+    def ints(values: Any) -> tuple[int, ...]:
+        return tuple(int(value) for value in values)
+
+    return SeatView(
+        seat=int(data["seat"]),
+        options=Options.from_json(data["options"]),
+        round=int(data["round"]),
+        dealer=int(data["dealer"]),
+        turn=int(data["turn"]),
+        phase=_PHASES[data["phase"]],
+        drew=bool(data["drew"]),
+        hand=cards(data["hand"]),
+        hand_sizes=ints(data["hand_sizes"]),
+        center=cards(data["center"]),
+        matched=tuple((int(m["target"]), cards(m["cards"])) for m in data["matched"]),
+        single_bonuses=int(data["bonuses"]["single"]),
+        double_bonuses=int(data["bonuses"]["double"]),
+        placements_left=int(data["placements_left"]),
+        draw_pile_size=int(data["draw_pile_size"]),
+        discard=cards(data["discard"]),
+        penalties=ints(data["penalties"]),
+        dos_open=ints(data["dos_open"]),
+        scores=ints(data["scores"]),
+        winner=None if data["winner"] is None else int(data["winner"]),
+        round_results=tuple(
+            RoundResult(
+                int(r["round"]),
+                int(r["winner"]),
+                int(r["points"]),
+                tuple(cards(hand) for hand in r["hands"]),
+            )
+            for r in data["round_results"]
+        ),
+        history=tuple(parse_action(a) for a in data.get("history", ())),
+        legal=tuple(parse_action(a) for a in data["legal"]),
     )
 
 

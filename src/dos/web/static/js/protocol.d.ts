@@ -148,7 +148,8 @@ export interface MakeHost {
 
 /**
  * Asks for the `expert` level's suggested action for one's own seat (`hint`): at a
- * casual official table, on one's own turn, where hints are allowed (`dos.server.hints`).
+ * casual table of a rule set with hints (`RuleSetInfo.hints`), on one's own turn, where
+ * hints are allowed (`dos.server.hints`).
  */
 export interface HintRequest {
   type: "hint";
@@ -208,8 +209,8 @@ export interface TableInfo {
   seats: SeatInfo[];
   spectators: number;
   /**
-   * Whether its seats may ask for hints now (`dos.server.hints`): a casual official table
-   * with one person, or whose host allowed them.
+   * Whether its seats may ask for hints now (`dos.server.hints`): a casual table of a
+   * rule set with hints (`RuleSetInfo.hints`) with one person, or whose host allowed them.
    */
   hints?: boolean;
   /**
@@ -620,6 +621,50 @@ export interface Replay {
 }
 
 /**
+ * A rule set this server plays, and what it offers (its registry entry,
+ * `dos.ruleset.Entry`): a client builds its rules menu, level pickers and switches from
+ * these, never from the rule set's name.
+ */
+export interface RuleSetInfo {
+  /**
+   * The name tables, records and positions use (`TableInfo.rules`).
+   */
+  name: string;
+  /**
+   * One line that says what it is (English).
+   */
+  summary: string;
+  /**
+   * Its bot levels, easiest first (empty where bots cannot play it).
+   */
+  levels: string[];
+  /**
+   * Whether its casual tables give hints (`hint`, `allow_hints`).
+   */
+  hints: boolean;
+  /**
+   * Whether its finished games can be reviewed (`POST /api/games/{id}/review`).
+   */
+  reviews: boolean;
+  /**
+   * Whether its games can be rated (a rated table's games update the players' ratings).
+   */
+  rated: boolean;
+  /**
+   * Whether it has a real-time reaction test (a view's `reaction`).
+   */
+  reaction: boolean;
+  /**
+   * Whether its games are rounds played to a target score (`options.target_score`).
+   */
+  target_score: boolean;
+  /**
+   * Whether "DOS!" is called and caught out of turn (the DOS race).
+   */
+  dos_race: boolean;
+}
+
+/**
  * `GET /api/info`: what this server offers.
  */
 export interface ServerInfo {
@@ -640,6 +685,10 @@ export interface ServerInfo {
    * reproducible and never rated, and a new table may name its own `seed`.
    */
   seeded?: boolean;
+  /**
+   * Every rule set this server plays, in the order of `rules`, with what it offers.
+   */
+  rulesets: RuleSetInfo[];
 }
 
 /** Every message a client may send; `type` says which. */
