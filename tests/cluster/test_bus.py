@@ -1,5 +1,6 @@
-"""The bus between processes (``dos.cluster.bus``): the same tests for ``LocalBus`` and
-``RedisBus`` (over a real redis-server), and Redis's own cases (a restart, two processes)."""
+"""The bus between processes (``dos.server.bus``): the same tests for ``LocalBus`` and
+``RedisBus`` (``dos.cluster.bus``, over a real redis-server), and Redis's own cases (a
+restart, two processes)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,17 @@ import pytest_asyncio
 from redis.asyncio import Redis
 
 from cluster.support import RedisServer
-from dos.cluster.bus import (
+from dos.cluster.bus import RedisBus, updates_key
+from dos.server.bus import (
     Bus,
     ForwardTimeoutError,
     Gap,
     LocalBus,
     NoOwnerError,
     OwnerFailedError,
-    RedisBus,
     StaleVersionError,
     Subscription,
     Update,
-    updates_key,
 )
 from server.support import TIMEOUT
 

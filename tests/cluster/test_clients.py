@@ -12,9 +12,10 @@ import pytest
 from redis.asyncio import Redis
 
 from cluster.support import RedisServer
-from dos.cluster.bus import RedisBus, Update
+from dos.cluster.bus import RedisBus
 from dos.cluster.lease import TableLease
 from dos.cluster.node import clients
+from dos.server.bus import Update
 from dos.server.clock import ManualClock
 
 pytestmark = pytest.mark.asyncio

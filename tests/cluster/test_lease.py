@@ -14,11 +14,11 @@ from dos.cluster.lease import (
     Holder,
     LeaseHeldError,
     LeaseLostError,
-    LeaseRenewal,
     RedisUnavailableError,
     TableLease,
     clock_ms,
 )
+from dos.cluster.renewal import LeaseRenewal
 from dos.server.clock import ManualClock
 from server.support import TIMEOUT
 

@@ -22,8 +22,9 @@ from redis.asyncio import Redis
 from cluster.support import RedisServer
 from dos.cluster import bus as bus_module
 from dos.cluster import jobqueue
-from dos.cluster.bus import BusUnavailableError, RedisBus, Update
+from dos.cluster.bus import RedisBus
 from dos.cluster.jobqueue import RedisJobs, queue_key, workers_key
+from dos.server.bus import BusUnavailableError, Update
 from dos.server.jobs import NoWorkersError
 from server.support import TIMEOUT
 

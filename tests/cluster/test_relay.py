@@ -1,4 +1,4 @@
-"""A relayed WebSocket (``dos.cluster.relay.RelayedConnection``) over the in-process bus, with
+"""A relayed WebSocket (``dos.cluster.relayed.RelayedConnection``) over the in-process bus, with
 owners played by the test: what it says to which owner when its table moves (to another
 process, or to the same under a new epoch), and that a connection whose client is gone never
 says its hello anywhere again. The owner's side (``RemoteSocket``) never drops a frame Redis
@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from starlette.websockets import WebSocketDisconnected
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from dos.cluster import relay as relay_module
-from dos.cluster.bus import BusUnavailableError, LocalBus, Subscription, Update
+from dos.cluster import remote_socket as remote_module
 from dos.cluster.lease import Holder
 from dos.cluster.node import MOVED
-from dos.cluster.relay import WATCH_SECONDS, RelayedConnection, RemoteSocket, stream_of
+from dos.cluster.owner_side import OwnerSide, Side, Sides
+from dos.cluster.relayed import WATCH_SECONDS, RelayedConnection
+from dos.cluster.remote_socket import RemoteSocket, stream_of
+from dos.server.bus import BusUnavailableError, LocalBus, Subscription, Update
 from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.limits import Counters, Limits
@@ -61,14 +63,6 @@ class LeasedNode(Node):
 
 
 @dataclass
-class Relay:
-    node: Node
-
-    async def route(self, code: str) -> str:
-        return self.node.table_owner
-
-
-@dataclass
 class Socket:
     """The client's WebSocket, as the relay sees it."""
 
@@ -76,13 +70,17 @@ class Socket:
     sent: list[str] = field(default_factory=list)
     closed: tuple[int, str] | None = None
 
-    async def receive(self) -> dict[str, Any]:
-        return await self.inbox.get()
+    async def receive(self) -> str | bytes:
+        message = await self.inbox.get()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message["code"])
+        text: str = message["text"]
+        return text
 
     async def send_text(self, text: str) -> None:
         self.sent.append(text)
 
-    async def close(self, code: int = 1000, reason: str = "") -> None:
+    async def close(self, code: int, reason: str) -> None:
         self.closed = self.closed or (code, reason)
 
 
@@ -131,7 +129,11 @@ async def relayed_hello(
     """A client's connection (on ``socket``, a new one by default) relayed by ``node`` to the
     table's owner ``o1``, running, its hello said."""
     socket = socket or Socket()
-    relayed = RelayedConnection(Relay(node), socket, CODE, "o1", "127.0.0.1")  # type: ignore[arg-type]
+
+    async def route(code: str) -> str:
+        return node.table_owner
+
+    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
     return socket, running
@@ -225,23 +227,15 @@ class AwayBus(LocalBus):
         await super().publish(table, version, payload)
 
 
-@dataclass
-class OwnerNode:
-    """What an owner's side of a relayed connection asks of its process."""
-
-    bus: AwayBus
-
-
 @contextlib.asynccontextmanager
 async def owner_side(
     bus: LocalBus, relaying: str = "relay", conn: str = "c1"
 ) -> AsyncIterator[tuple[RemoteSocket, Client, Subscription]]:
     """An owner's side of a relayed connection (its socket and its client, started) and the
     relay's subscription to its frames; stopped at the end."""
-    remote = RemoteSocket(OwnerNode(bus), CODE, conn, relaying)  # type: ignore[arg-type]
+    remote = RemoteSocket(bus, CODE, conn, relaying)
     subscription = await bus.subscribe(stream_of(CODE, conn), after=0)
-    client = Client(remote, "127.0.0.1", Counters(Limits()))  # type: ignore[arg-type]
-    remote.peer = client
+    client = Client(remote, "127.0.0.1", Counters(Limits()))
     client.start()
     try:
         yield remote, client, subscription
@@ -256,7 +250,7 @@ async def test_an_owners_frames_wait_for_redis_and_reach_the_relay_in_order(
     """Frames the owner's side could not publish (Redis away past ``PUBLISH_SECONDS``) are
     not dropped, nor do they stop the ones after them: once Redis is back they all reach the
     relay, in order, the close included."""
-    monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(remote_module, "SEND_RETRY_SECONDS", 0.01)
     bus = AwayBus()
     async with owner_side(bus) as (_remote, client, subscription):
         client.send("before")
@@ -297,7 +291,7 @@ async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_ne
     """Redis stored a frame but its answer was lost: the owner's side, trying again, finds
     it stored (a stale version) and goes on with the next frames rather than falling
     silent."""
-    monkeypatch.setattr(relay_module, "SEND_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(remote_module, "SEND_RETRY_SECONDS", 0.01)
     bus = LossyBus()
     async with owner_side(bus) as (_remote, client, subscription):
         bus.lose_next = True
@@ -311,9 +305,12 @@ async def test_a_frame_stored_though_its_answer_was_lost_is_sent_once_and_the_ne
         assert not client.closed
 
 
-async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_again() -> None:
-    """A task of the relay fails (here its pump, on a frame it cannot read): the client's
-    connection is closed with 1012 (it reconnects) instead of staying open and deaf."""
+async def test_a_relayed_connection_given_a_frame_it_cannot_read_tells_its_client_to_come_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The owner's side publishes a frame the relay cannot read (a process of another
+    version, or a bug): the client's connection is closed with 1012 (it reconnects) instead
+    of staying open and deaf, the reason logged in a line, without a traceback."""
     bus = LocalBus()
     owner = Owner("o1", bus)
     node = Node(bus)
@@ -323,6 +320,8 @@ async def test_a_relayed_connection_whose_task_fails_tells_its_client_to_come_ag
     await asyncio.wait_for(running, TIMEOUT)
     assert socket.closed is not None and socket.closed[0] == 1012
     assert (await owner.until("ws_close"))["conn"] == opened  # the owner's side let go too
+    [said] = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "a relayed connection's frame" in said.getMessage() and said.exc_info is None
 
 
 @dataclass
@@ -333,8 +332,6 @@ class SweepingNode:
     owner: str = "o1"
     alive_now: set[str] = field(default_factory=set)
     clock: ManualClock = field(default_factory=ManualClock)
-    handler: Any = None
-    on_lost: list[Any] = field(default_factory=list)
 
     async def alive(self, owner: str) -> bool:
         return owner in self.alive_now
@@ -347,29 +344,33 @@ async def test_a_sweep_ends_only_the_sides_of_relays_missing_twice_and_tells_the
     than relay, deaf, a side that is gone). The owner's own relays are never swept."""
     bus = LocalBus()
     node = SweepingNode(bus)
-    relay = relay_module.Relay(node, None, None)  # type: ignore[arg-type]
+    sides = Sides()
+    owner = OwnerSide(node, None, sides, None)  # type: ignore[arg-type]
+    conversation = asyncio.create_task(asyncio.Event().wait())  # the sides' own, played here
     async with contextlib.AsyncExitStack() as stack:
-        sides = {
+        made = {
             relaying: await stack.enter_async_context(owner_side(bus, relaying, f"c-{relaying}"))
             for relaying in ("p2", "o1")  # another process's relay, and the owner's own
         }
-        for remote, _client, _stream in sides.values():
-            relay.remote[remote.conn] = remote
-        missing = await relay.sweep(set())  # nobody's key is there (Redis restarted)
+        for remote, client, _stream in made.values():
+            sides.add(Side(remote, client, conversation))
+        missing = await owner.sweep(set())  # nobody's key is there (Redis restarted)
         assert missing == {"p2"}
         node.alive_now = {"p2"}  # it wrote its key again
-        missing = await relay.sweep(missing)
+        missing = await owner.sweep(missing)
         assert missing == set()
-        for remote, client, _stream in sides.values():
-            assert remote._inbox.empty() and not client.closed  # no side ended
+        for remote, client, _stream in made.values():
+            assert remote.waiting == 0 and not client.closed  # no side ended
         node.alive_now = set()  # p2 died
-        missing = await relay.sweep(await relay.sweep(missing))
-        remote, client, stream = sides["p2"]
+        missing = await owner.sweep(await owner.sweep(missing))
+        remote, client, stream = made["p2"]
         said = await asyncio.wait_for(anext(stream), TIMEOUT)
         assert isinstance(said, Update) and said.payload["close"][0] == 1012
-        assert (await remote.receive())["type"] == "websocket.disconnect"
-        own, own_client, _stream = sides["o1"]
-        assert own._inbox.empty() and not own_client.closed
+        with pytest.raises(WebSocketDisconnect):
+            await remote.receive()
+        own, own_client, _stream = made["o1"]
+        assert own.waiting == 0 and not own_client.closed
+    conversation.cancel()
 
 
 class ClosedSocket(Socket):

@@ -1,17 +1,19 @@
 """One process of a server of many: which tables it owns, taking them, losing them, and
 adopting the tables a dead process left.
 
-Every process runs a ``Node`` when the server is given Redis (``dos serve --redis``). A table
-is owned by exactly one process at a time, under its lease (``dos.cluster.lease``) and
-fencing epoch (``dos.cluster.ownership``): only the owner holds the table in memory, applies
-its actions, runs its bots and clocks. The others reach it through the bus
-(``dos.cluster.relay``: requests forwarded, WebSocket connections relayed).
+Every process runs a ``Node`` when the server is given Redis (``dos serve --redis``): the
+server's ``Ownership`` (``dos.server.ownership``) and ``HandoverStore``
+(``dos.server.handover_store``) among many processes. A table is owned by exactly one
+process at a time, under its lease (``dos.cluster.lease``) and fencing epoch
+(``dos.cluster.ownership``): only the owner holds the table in memory, applies its actions,
+runs its bots and clocks. The others reach it through the bus (``dos.cluster.relay``:
+requests forwarded, WebSocket connections relayed). What a process says of itself for the
+others — that it is up, its tables' lobby entries — is ``dos.cluster.presence``.
 
 * **Taking** a table (``claim``): the lease is acquired with the database's epoch as floor,
   the epoch claimed in the database, and only then the table loaded, its game replayed from
   the committed actions. Every action it commits carries the epoch, so a former owner that
-  was paused or cut off commits nothing once the table is taken
-  (``CurrentGame.on_fenced``).
+  was paused or cut off commits nothing once the table is taken (``fenced``).
 * **Keeping** it through a lapse (``_retake``): a lease that expired with nobody else
   holding it (the process was too busy to renew in time, Redis was away or restarted
   without its data) is taken again at once under a new epoch, the table staying in memory
@@ -19,7 +21,7 @@ its actions, runs its bots and clocks. The others reach it through the bus
 * **Losing** it (``lose``): another process took the lease, or a commit was fenced, or a
   lapsed lease could not be taken again. The table leaves memory, its clients here are
   closed with 1012 (they reconnect, to any process) and those relayed from elsewhere are
-  told it moved (their relays find the new owner).
+  told it moved (``on_lost``: their relays find the new owner).
 * **Adopting**: every ``scan_every`` seconds each process lists the unfinished tables in
   the database and takes those whose lease is free: a dead owner's tables come back within
   the lease's TTL and one scan, replayed from what was committed.
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -40,27 +41,31 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
-from dos.cluster.bus import RedisBus, Serving
+from dos.cluster.bus import RedisBus
 from dos.cluster.handovers import Handovers
 from dos.cluster.lease import (
     Holder,
     LeaseError,
     LeaseHeldError,
     LeaseLostError,
-    LeaseRenewal,
     TableLease,
     holders,
     new_owner_id,
 )
 from dos.cluster.ownership import take_new_table, take_table
+from dos.cluster.presence import Presence
+from dos.cluster.renewal import LeaseRenewal
 from dos.cluster.tasks import stop as stop_task
+from dos.server.clock import Clock
 from dos.server.fencing import StaleEpochError
+from dos.server.metrics import Metrics
+from dos.server.ownership import Claim
 from dos.server.refusals import RefusedError
-from dos.server.table_store import active_codes
+from dos.server.storage import Database
+from dos.server.table_store import active_codes, code_exists
 
 if TYPE_CHECKING:
     from dos.server.handover import Handover
-    from dos.server.service import Service
     from dos.server.tables import Table
 
 log = logging.getLogger(__name__)
@@ -70,8 +75,6 @@ LEASE_SECONDS = 3.0
 (plus one scan)."""
 SCAN_SECONDS = 1.0
 """How often a process looks for tables nobody owns."""
-ALIVE_SECONDS = 5.0
-"""How long a process's ``alive`` key outlives its last renewal."""
 
 MOVED = 4013
 """The close code, between processes, of a relayed connection whose table moved to another
@@ -81,12 +84,6 @@ MOVED_WHY = "the table moved to another server process"
 RESTARTING = 1012
 """The close code of a direct client of a table that left this process (WebSocket "service
 restart"): the client reconnects, to any process."""
-
-
-INFO_SECONDS = 5.0
-"""How long a table's lobby entry in Redis outlives its owner's last writing of it (every
-second: ``publish``)."""
-
 
 CONTROL_CONNECTIONS = 64
 """Connections of a process's control client: leases, handovers, lobby entries (short
@@ -122,43 +119,39 @@ def clients(redis_url: str) -> tuple[Redis, Redis]:
     return made[0], made[1]
 
 
-def info_key(code: str, prefix: str = "dos") -> str:
-    """The key of a table's lobby entry: its ``TableInfo`` as its owner last wrote it.
-
-    >>> info_key("ABCDEF")
-    'dos:table:{ABCDEF}:info'
-    """
-    return f"{prefix}:table:{{{code}}}:info"
-
-
-def alive_key(owner: str, prefix: str = "dos") -> str:
-    """The key that says a process is up (renewed every second, expiring after
-    ``ALIVE_SECONDS``).
-
-    >>> alive_key("web-1:42:beef")
-    'dos:owner:{web-1:42:beef}:alive'
-    """
-    return f"{prefix}:owner:{{{owner}}}:alive"
-
-
 class Node:
-    """This process among the server's processes (see the module's text)."""
+    """This process among the server's processes (see the module's text).
+
+    ``tables`` are the tables this process holds in memory, by code: the service's, from
+    which a table lost here is taken away. ``load`` takes and loads a table here
+    (``Service.table``: late-bound, the service being built with this node as its
+    ownership); ``on_lost`` is told the code of each table that left this process (the
+    relay ends the connections relayed to it)."""
 
     def __init__(
         self,
-        service: Service,
         redis_url: str,
         name: str | None = None,
         *,
+        db: Database,
+        metrics: Metrics,
+        clock: Clock,
+        tables: dict[str, Table],
+        load: Callable[[str], Awaitable[object]],
+        on_lost: Callable[[str], None],
         ttl: float = LEASE_SECONDS,
         scan_every: float = SCAN_SECONDS,
         prefix: str = "dos",
     ) -> None:
-        self.service = service
-        self.clock = service.clock
+        self.db = db
+        self.metrics = metrics
+        self.clock = clock
         """The server's clock (``Service.clock``): the leases' expiry and renewals, the
         scans. The process's ``alive`` key and lobby entries stay on real time: Redis
         expires them by its own clock."""
+        self.tables = tables
+        self.load = load
+        self.on_lost = on_lost
         self.redis_url = redis_url
         self.redis, self.bus_redis = clients(redis_url)
         """The leases, handovers and lobby entries' client; the bus's, apart (``clients``)."""
@@ -168,39 +161,39 @@ class Node:
         self.bus = RedisBus(self.bus_redis, prefix=prefix, block_ms=500)
         self.handovers = Handovers(self.redis, prefix, self.clock)
         """The clocks and host's choices of the tables held here, for their next owner."""
+        self.presence = Presence(self.redis, self.owner, prefix, self._owned)
+        """This process's ``alive`` key and its tables' lobby entries."""
         self.ttl = ttl
         self.scan_every = scan_every
         self.leases: dict[str, tuple[TableLease, LeaseRenewal]] = {}
-        self.on_lost: list[Callable[[str], None]] = []
-        """Called with a table's code when this process lost it (the relays' owner side
-        closes its connections)."""
-        self.handler: Callable[[str, Any], Any] | None = None
-        """What this process does with a message forwarded to it (``dos.cluster.relay``)."""
         self.draining = False
         self.stopped = False
         """Whether ``stop`` ran (the process is stopping or stopped)."""
-        self._serving: Serving | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Lock] = {}
         self._retaking: set[asyncio.Task[None]] = set()
 
+    @property
+    def owns_all(self) -> bool:
+        """Never: the others own tables too."""
+        return False
+
     # --- life --------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Serves forwarded messages and starts the scans (the server's start)."""
-        assert self.handler is not None, "the relay installs its handler first"
-        self._serving = self.bus.serve(self.owner, self.handler)
+        """Starts the scans for tables nobody owns, and this process's presence (the
+        server's start)."""
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._keep_alive(), name="node-alive"),
+            loop.create_task(self.presence.keep_alive(), name="node-alive"),
             loop.create_task(self._adopt(), name="node-adopt"),
-            loop.create_task(self._publish(), name="node-publish"),
+            loop.create_task(self.presence.keep_publishing(), name="node-publish"),
             loop.create_task(self.handovers.run(), name="node-handovers"),
         ]
         log.info("process %s: one of many, on Redis", self.owner)
 
     async def stop(self) -> None:
-        """Stops the scans and serving; the leases left as they are (a stop without
+        """Stops the scans and the bus; the leases left as they are (a stop without
         ``drain`` is a crash for the others: they adopt after the TTL)."""
         self.stopped = True
         tasks = [*self._tasks, *self._retaking]
@@ -212,8 +205,7 @@ class Node:
         for _lease, renewal in list(self.leases.values()):
             await renewal.stop()
         await self.bus.close()
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(alive_key(self.owner, self.prefix))
+        await self.presence.gone()
         await self.redis.aclose()
         await self.bus_redis.aclose()
 
@@ -231,9 +223,9 @@ class Node:
             with contextlib.suppress(LeaseError):
                 await lease.release()
 
-    # --- ownership ---------------------------------------------------------------------------
+    # --- the handovers (``dos.server.handover_store.HandoverStore``) ---------------------------
 
-    def remember(self, table: Table) -> None:
+    def note(self, table: Table) -> None:
         """Notes ``table``'s handover for its next owner (``dos.cluster.handovers``), if
         this process holds it."""
         held = self.leases.get(table.code)
@@ -242,14 +234,25 @@ class Node:
         holder = str(Holder(self.owner, held[0].epoch))
         self.handovers.note(table.code, holder, table.handover())
 
-    async def handover(self, code: str) -> Handover | None:
+    async def read(self, code: str) -> Handover | None:
         """What ``code``'s former owner handed over, for the table taken here."""
         return await self.handovers.read(code)
+
+    # --- ownership ---------------------------------------------------------------------------
 
     def owns(self, code: str) -> bool:
         """Whether this process holds ``code``'s lease now."""
         held = self.leases.get(code)
         return held is not None and held[0].held
+
+    def epoch_of(self, code: str) -> int | None:
+        """The epoch this process holds ``code`` under (``None``: not held, or not yet)."""
+        held = self.leases.get(code)
+        return None if held is None else held[0].epoch
+
+    def _owned(self) -> list[Table]:
+        """The tables this process holds and owns now."""
+        return [table for code, table in list(self.tables.items()) if self.owns(code)]
 
     async def holder(self, code: str) -> Holder | None:
         """Who holds ``code``'s lease (``None``: nobody); Redis away: ``RefusedError``."""
@@ -259,21 +262,32 @@ class Node:
             raise RefusedError("busy", f"the servers' Redis did not answer ({error})") from None
         return found[0]
 
-    async def claim(self, code: str) -> int:
-        """Makes this process ``code``'s owner; returns the epoch to commit under. Raises
-        ``RefusedError("elsewhere")`` when another process owns it, ``RefusedError("busy")``
-        when Redis or the database does not answer, ``LookupError`` when no such table is
-        stored."""
+    async def alive(self, owner: str) -> bool:
+        """Whether the process ``owner`` is up (``dos.cluster.presence``)."""
+        return await self.presence.alive(owner)
+
+    async def lobby(self, codes: list[str]) -> dict[str, dict[str, Any]]:
+        """The lobby entries the owners of ``codes`` wrote lately (``dos.cluster.presence``;
+        at most a second old), by code; Redis away: none."""
+        return await self.presence.infos(codes)
+
+    async def claim(self, code: str) -> Claim:
+        """Makes this process ``code``'s owner; the epoch to commit under. Raises
+        ``LookupError`` when no such table is stored, ``RefusedError("elsewhere")`` when
+        another process owns it, ``RefusedError("busy")`` when Redis or the database does
+        not answer."""
         if self.draining:
             raise RefusedError("elsewhere", "this server process is stopping")
+        if not await self.db.read(code_exists, code):
+            raise LookupError(f"table {code}: no such table is stored")
         lock = self._claiming.setdefault(code, asyncio.Lock())
         async with lock:
             held = self.leases.get(code)
             if held is not None and held[0].held and held[0].epoch is not None:
-                return held[0].epoch
+                return Claim(held[0].epoch)
             lease = self._lease(code)
             try:
-                epoch = await take_table(lease, self.service.db, self.service.metrics)
+                epoch = await take_table(lease, self.db, self.metrics)
             except LeaseHeldError as error:
                 raise RefusedError(
                     "elsewhere", f"table {code} is owned by another process"
@@ -283,9 +297,9 @@ class Node:
             except LeaseError as error:
                 raise RefusedError("busy", str(error)) from None
             self._hold(lease, epoch)
-            return epoch
+            return Claim(epoch)
 
-    async def claim_new(self, code: str, store: Callable[[], Awaitable[bool]]) -> int | None:
+    async def claim_new(self, code: str, store: Callable[[], Awaitable[bool]]) -> Claim | None:
         """Makes this process the owner of a table it creates, before it exists:
         ``store`` stores it (whether it did: ``False``, its code is taken) once its lease is
         held (``dos.cluster.ownership.take_new_table``). Returns the epoch to commit under,
@@ -295,12 +309,13 @@ class Node:
             raise RefusedError("elsewhere", "this server process is stopping")
         lease = self._lease(code)
         try:
-            epoch = await take_new_table(lease, self.service.db, store, self.service.metrics)
+            epoch = await take_new_table(lease, self.db, store, self.metrics)
         except LeaseError as error:
             raise RefusedError("busy", str(error)) from None
-        if epoch is not None:
-            self._hold(lease, epoch)
-        return epoch
+        if epoch is None:
+            return None
+        self._hold(lease, epoch)
+        return Claim(epoch)
 
     def _lease(self, code: str) -> TableLease:
         return TableLease(
@@ -332,16 +347,16 @@ class Node:
         """Takes ``code`` again under a new epoch, keeping the table held here, if the
         database's epoch is still ``epoch``; else the table leaves this process (``lose``).
         Under the table's lock: no commit of its own is under way while its epoch changes."""
-        table = self.service.tables.get(code)
+        table = self.tables.get(code)
         if table is None:
             return
         lock = self._claiming.setdefault(code, asyncio.Lock())
         async with lock, table.lock:
-            if self.service.tables.get(code) is not table or self.draining:
+            if self.tables.get(code) is not table or self.draining:
                 return
             lease = self._lease(code)
             try:
-                new = await take_table(lease, self.service.db, self.service.metrics, after=epoch)
+                new = await take_table(lease, self.db, self.metrics, after=epoch)
             except (LeaseError, StaleEpochError, LookupError) as error:
                 log.warning("table %s: not taken again (%s)", code, error)
                 self.lose(code, MOVED_WHY)
@@ -365,15 +380,14 @@ class Node:
 
     def lose(self, code: str, why: str) -> None:
         """The table leaves this process: bots and clocks stopped, clients here closed
-        (1012: they reconnect anywhere), relayed ones told it moved."""
-        table = self.service.tables.pop(code, None)
+        (1012: they reconnect anywhere), relayed ones told it moved (``on_lost``)."""
+        table = self.tables.pop(code, None)
         self.handovers.drop(code)
         if table is not None:
             table.close()
             for client in table.clients():
                 client.close(RESTARTING, why)
-        for listener in list(self.on_lost):
-            listener(code)
+        self.on_lost(code)
 
     async def released(self, code: str) -> None:
         """Gives ``code`` back (the table expired or finished and left memory); its handover
@@ -385,58 +399,7 @@ class Node:
             with contextlib.suppress(LeaseError):
                 await held[0].release()
 
-    # --- background --------------------------------------------------------------------------
-
-    async def _keep_alive(self) -> None:
-        key = alive_key(self.owner, self.prefix)
-        while True:
-            with contextlib.suppress(RedisError, OSError):
-                await self.redis.set(key, "1", px=round(ALIVE_SECONDS * 1000))
-            await asyncio.sleep(1.0)
-
-    async def _publish(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            # Redis away: the entries expire, and the lobby reads the database alone.
-            with contextlib.suppress(RedisError, OSError):
-                await self.publish()
-
-    async def publish(self) -> int:
-        """Writes the lobby entry (``info_key``) of every public, unfinished table this
-        process owns, for every process's lobby (``infos``); returns how many."""
-        held = [
-            table
-            for code, table in list(self.service.tables.items())
-            if self.owns(code) and table.public and table.status.value in ("lobby", "playing")
-        ]
-        if not held:
-            return 0
-        expiry = round(INFO_SECONDS * 1000)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for table in held:
-                info = json.dumps(table.info(), separators=(",", ":"))
-                pipe.set(info_key(table.code, self.prefix), info, px=expiry)
-            await pipe.execute()
-        return len(held)
-
-    async def infos(self, codes: list[str]) -> dict[str, dict[str, Any]]:
-        """The lobby entries the owners of ``codes`` wrote lately (``publish``), by code;
-        Redis away: none."""
-        if not codes:
-            return {}
-        try:
-            values = await self.redis.mget([info_key(code, self.prefix) for code in codes])
-        except (RedisError, OSError):
-            return {}
-        return {code: json.loads(v) for code, v in zip(codes, values, strict=True) if v}
-
-    async def alive(self, owner: str) -> bool:
-        """Whether the process ``owner`` is up (its key renewed lately); Redis away: True
-        (nothing is closed for a blip)."""
-        try:
-            return bool(await self.redis.exists(alive_key(owner, self.prefix)))
-        except (RedisError, OSError):
-            return True
+    # --- adopting ----------------------------------------------------------------------------
 
     async def _adopt(self) -> None:
         """Takes the unfinished tables nobody owns, for ever (each scan after a little
@@ -463,7 +426,7 @@ class Node:
         their codes."""
         if self.draining:
             return []
-        codes = [c for c in await self.service.db.read(active_codes) if c not in self.leases]
+        codes = [c for c in await self.db.read(active_codes) if c not in self.leases]
         if not codes:
             return []
         try:
@@ -475,9 +438,9 @@ class Node:
             if holder is not None:
                 continue
             with contextlib.suppress(RefusedError, LookupError):
-                if await self.service.table(code) is not None:
+                if await self.load(code) is not None:
                     taken.append(code)
         if taken:
-            self.service.metrics.failovers.inc(len(taken))
+            self.metrics.failovers.inc(len(taken))
             log.info("adopted %d tables: %s", len(taken), ", ".join(taken))
         return taken

@@ -1,5 +1,6 @@
-"""One client's WebSocket connection: an outgoing queue with its writer, and its rate limits
-(``dos.server.limits``: per connection, and per client across all its connections).
+"""One client's connection (a ``dos.server.sockets.Socket``): an outgoing queue with its
+writer, and its rate limits (``dos.server.limits``: per connection, and per client across all
+its connections).
 
 Sending never waits for a slow client: messages go into the connection's queue and a writer
 task sends them in order. A client that lets its queue fill up is closed.
@@ -12,9 +13,8 @@ import contextlib
 import itertools
 import time
 
-from starlette.websockets import WebSocket
-
 from dos.server.limits import Counters
+from dos.server.sockets import Socket
 
 _SERIAL = itertools.count()
 
@@ -29,8 +29,8 @@ FLOOD_SECONDS = 2.0
 class Client:
     """A connected client: its seat (``None``: spectator) and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, address: str, counters: Counters) -> None:
-        self.websocket = websocket
+    def __init__(self, socket: Socket, address: str, counters: Counters) -> None:
+        self.socket = socket
         self.address = address
         """The client's network address: the key of the limits it shares with its other
         connections."""
@@ -98,9 +98,9 @@ class Client:
                 item = await self._queue.get()
                 if isinstance(item, tuple):
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(code=item[0], reason=item[1])
+                        await self.socket.close(item[0], item[1])
                     return
-                await self.websocket.send_text(item)
+                await self.socket.send_text(item)
         except Exception:
             self.closed = True
 

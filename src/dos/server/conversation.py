@@ -1,11 +1,12 @@
-"""One WebSocket conversation: messages read, checked, and handed to their handler.
+"""One client's conversation: messages read, checked, and handed to their handler.
 
-``converse`` reads a connection's messages one at a time (``hello`` first, within
-``HELLO_SECONDS``), applies the per-connection rate limit, parses each into its message model
-(``dos.server.messages``), and calls the handler that ``HANDLERS`` names for its type. A
-handler's ``RefusedError`` becomes an ``error`` message to that client (with the message's
-``id``, and an illegal action's reason in words); a bug in a handler becomes ``internal`` and
-the conversation goes on. Nothing here decides a rule: the handlers ask the table.
+``hold`` holds one connection's conversation from its start to its end; ``converse`` reads
+its messages one at a time (``hello`` first, within ``HELLO_SECONDS``), applies the
+per-connection rate limit, parses each into its message model (``dos.server.messages``), and
+calls the handler that ``HANDLERS`` names for its type. A handler's ``RefusedError`` becomes
+an ``error`` message to that client (with the message's ``id``, and an illegal action's
+reason in words); a bug in a handler becomes ``internal`` and the conversation goes on.
+Nothing here decides a rule: the handlers ask the table.
 
 Each message type has one handler, ``async (Conversation, message) -> bool``, which says
 whether the connection is to end (only ``hello`` ends one: a wrong protocol or token).
@@ -20,17 +21,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from dos.i18n.explain import Words
 from dos.server import hints, seating
 from dos.server.auth import TokenError
 from dos.server.chat import ChatRefusedError
-from dos.server.connections import Client
-from dos.server.messages import (
-    MAX_MESSAGE_BYTES,
-    PROTOCOL_VERSION,
+from dos.server.client_messages import (
     ActionMessage,
     AllowHints,
     Back,
@@ -43,7 +40,6 @@ from dos.server.messages import (
     LogRequest,
     MakeHost,
     Ping,
-    ProtocolError,
     Rematch,
     Remove,
     Replace,
@@ -51,9 +47,12 @@ from dos.server.messages import (
     Start,
     Sync,
     parse_client_message,
-    server_message,
 )
+from dos.server.connections import Client
+from dos.server.logs import TABLE
+from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError
 from dos.server.refusals import RefusedError
+from dos.server.server_messages import server_message
 from dos.server.service import Service
 from dos.server.tables import Table
 
@@ -96,13 +95,34 @@ def send_error(
     client.send(server_message("error", code=code, message=message, id=ident, **why))
 
 
+async def hold(service: Service, table: Table, client: Client) -> None:
+    """A connection's whole conversation at ``table`` (its writer started): counted in the
+    server's connections while it lasts; at its end (the client left, or was closed) detached
+    from the table, what was queued for a closed one sent (its close frame last), its writer
+    stopped. Every connection goes this way, a process's own and one relayed to it."""
+    TABLE.set(table.code)  # this connection's log records name its table
+    service.metrics.connections.inc()
+    try:
+        await converse(service, table, client)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.metrics.connections.dec()
+        table.detach(client)
+        if client.closed:
+            await client.drain(1.0)
+        await client.stop()
+
+
 async def converse(service: Service, table: Table, client: Client) -> None:
     """Reads and handles ``client``'s messages until the connection ends (the caller detaches
-    it from the table)."""
-    websocket = client.websocket
+    it from the table); ``WebSocketDisconnect`` when the client left."""
+    socket = client.socket
     while not client.closed:
         try:
-            raw = await _receive(websocket, None if client.greeted else HELLO_SECONDS)
+            raw = await asyncio.wait_for(
+                socket.receive(), None if client.greeted else HELLO_SECONDS
+            )
         except TimeoutError:
             send_error(client, "hello_required", "no hello in time")
             client.close(4408, "no hello in time")
@@ -148,17 +168,6 @@ async def handle(talk: Conversation, message: Any) -> bool:
     except RefusedError as error:
         talk.error(error.code, error.message, getattr(message, "id", None), error.reason)
         return False
-
-
-async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes:
-    message = await asyncio.wait_for(websocket.receive(), timeout)
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text: str | None = message.get("text")
-    if text is not None:
-        return text
-    data: bytes = message.get("bytes") or b""
-    return data
 
 
 def _message_id(raw: str | bytes) -> str | None:

@@ -12,18 +12,18 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
-from starlette.websockets import WebSocketDisconnect
 
 from dos.server.connections import Client
-from dos.server.conversation import converse
+from dos.server.conversation import hold
 from dos.server.errors import ApiError
 from dos.server.http import Open
+from dos.server.http_bodies import CreateTable, GameList, JoinTable, SeatGrant, TableList
 from dos.server.limits import Counters, client_address
 from dos.server.limits import limited as limits_dependency
-from dos.server.logs import TABLE
-from dos.server.messages import CreateTable, GameList, JoinTable, SeatGrant, TableInfo, TableList
 from dos.server.refusals import RefusedError
+from dos.server.server_messages import TableInfo
 from dos.server.service import Service
+from dos.server.sockets import StarletteSocket
 from dos.server.table_store import list_games
 from dos.server.tables import Table
 
@@ -146,18 +146,9 @@ def tables_router(
             if table is None:
                 await websocket.close(4404, f"there is no table {code[:16]!r}")
                 return
-            client = Client(websocket, who, counters)
+            client = Client(StarletteSocket(websocket), who, counters)
             client.start()
-            TABLE.set(table.code)  # this connection's log records name its table
-            service.metrics.connections.inc()
-            try:
-                await converse(service, table, client)
-            except WebSocketDisconnect:
-                pass
-            finally:
-                service.metrics.connections.dec()
-                table.detach(client)
-                await client.stop()
+            await hold(service, table, client)
         finally:
             connections.give_back(who)
 
