@@ -27,7 +27,7 @@ from dos import ruleset
 from dos.cli import build_parser, main
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 
 TOY = "count-toy"
 TESTS = Path(__file__).parent

@@ -220,7 +220,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.server.app import ServerConfig, serve
     from dos.server.deals import Deals
     from dos.server.limits import Limits
-    from dos.server.tables import Settings
+    from dos.server.table_settings import Settings
 
     if args.bot_delay < 0 or args.grace < 0 or args.pause < 0:
         raise _RejectedError("--bot-delay, --grace, --pause: not negative")

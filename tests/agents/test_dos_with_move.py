@@ -13,7 +13,7 @@ from dos.agents.service import Agents
 from dos.server.messages import CreateTable
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 from server.test_dos_with_move import leaving_two
 
 pytestmark = pytest.mark.asyncio

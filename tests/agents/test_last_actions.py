@@ -18,7 +18,7 @@ from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 
 pytestmark = pytest.mark.asyncio
 

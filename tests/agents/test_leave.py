@@ -12,8 +12,8 @@ from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import load_table
-from dos.server.tables import Settings
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,7 +13,7 @@ from dos.agents.service import Agents
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 
 WAITERS = 300
 

@@ -260,7 +260,7 @@ from fastapi.testclient import TestClient
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 
 config = ServerConfig(
     data=Path(sys.argv[1]),

@@ -17,7 +17,7 @@ from dos.cluster.node import Node
 from dos.server.clock import Clock
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 from server.conftest import database, postgres  # noqa: F401 (SQLite and PostgreSQL in turn)
 from support import suite_deals
 

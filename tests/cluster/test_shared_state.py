@@ -22,8 +22,8 @@ from dos.server.limits import Limits
 from dos.server.metrics import Metrics
 from dos.server.passkeys import RelyingParty
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import StoredTable, insert_table
-from dos.server.tables import Settings
 
 SECRET = "a-secret-every-process-shares-0123456789"
 

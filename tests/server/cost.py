@@ -35,8 +35,8 @@ from dos.server.limits import Limits
 from dos.server.models import ActionRow
 from dos.server.schema import migrate
 from dos.server.storage import Database, database_url
+from dos.server.table_settings import Settings
 from dos.server.table_store import StoredGame, StoredSeat, StoredTable, insert_game, insert_table
-from dos.server.tables import Settings
 
 
 class LoopMeter:

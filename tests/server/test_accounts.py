@@ -33,6 +33,7 @@ from dos.server.limits import Limits
 from dos.server.models import AccountRow
 from dos.server.passkeys import PasskeyError, RelyingParty
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import (
     StoredGame,
     StoredSeat,
@@ -41,7 +42,6 @@ from dos.server.table_store import (
     insert_game,
     insert_table,
 )
-from dos.server.tables import Settings
 
 ORIGIN = "http://localhost:8000"
 UP, UV, AT = 0x01, 0x04, 0x40

@@ -17,8 +17,9 @@ from dos.rules.classic import Phase
 from dos.server.clock import ManualClock
 from dos.server.refusals import RefusedError
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import StoredSeat, StoredTable, insert_table
-from dos.server.tables import Settings, Table
+from dos.server.tables import Table
 from server.support import (
     CLASSIC_VIEW_KEYS,
     HTTP,
@@ -188,7 +189,7 @@ async def _to_reaction(table: Table, rng: random.Random) -> int:
     for _ in range(3000):
         state = table.state
         assert state.phase != Phase.OVER, "the game ended before a reaction test"
-        if state.phase == Phase.REACTION and table.referee.running:
+        if state.phase == Phase.REACTION and table.reaction.referee.running:
             seat: int = state.turn
             return seat
         legal = [str(a) for a in table.rules.legal_actions(state, state.turn)]

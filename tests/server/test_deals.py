@@ -18,6 +18,7 @@ from dos.server.refusals import RefusedError
 from dos.server.schema import migrate
 from dos.server.service import Service
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import (
     StoredGame,
     StoredSeat,
@@ -26,7 +27,6 @@ from dos.server.table_store import (
     insert_game,
     insert_table,
 )
-from dos.server.tables import Settings
 
 
 def test_game_1_is_the_table_seed_and_later_games_are_keyed_hashes_of_it() -> None:

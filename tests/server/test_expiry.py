@@ -17,8 +17,8 @@ from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable
 from dos.server.service import Service
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import load_game
-from dos.server.tables import Settings
 
 
 def _service(data: Path, clock: ManualClock) -> Service:

@@ -18,15 +18,26 @@ import pytest_asyncio
 from fastapi import WebSocket
 
 from dos.server.clock import ManualClock
-from dos.server.clocks import ReactionClock
 from dos.server.connections import Client
-from dos.server.handover import Handover, PauseClock, TurnClock
+from dos.server.game_at import GameAt
+from dos.server.handover import (
+    Handover,
+    PauseClock,
+    ReactionStart,
+    TurnClock,
+    hand_over,
+    take_over,
+)
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.limits import Counters, Limits
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.pause import RoundPause
+from dos.server.reaction import ReactionClock
 from dos.server.service import Service
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import load_table
-from dos.server.tables import Settings, Table
+from dos.server.tables import Table
+from dos.server.turn_timer import TurnTimer
 
 pytestmark = pytest.mark.asyncio
 
@@ -86,13 +97,13 @@ async def test_the_turn_timer_goes_on_from_the_former_owners_deadline(service: S
     soon = Handover(turn=TurnClock(turn.seat, turn.version, "turn", time.time() + 5))
     taken = await _next_owner(service, table, soon)
     assert _until(taken) == pytest.approx(soon.turn.until, abs=0.05)  # type: ignore[union-attr]
-    info = taken.timer()
+    info = taken.turn_timer.info()
     assert info is not None and info["phase"] == "turn" and 4 < info["seconds"] <= 5
     taken.close()
     # Taken over three seconds after the turn ran out: three seconds into the grace.
     late = Handover(turn=TurnClock(turn.seat, turn.version, "turn", time.time() - 3))
     taken = await _next_owner(service, table, late)
-    info = taken.timer()
+    info = taken.turn_timer.info()
     assert info is not None and info["phase"] == "grace"
     assert GRACE - 4 < info["seconds"] <= GRACE - 3
     taken.close()
@@ -182,7 +193,59 @@ async def test_a_table_closed_here_stays_still_when_its_connections_end(
         assert place.client is not None
         table.detach(place.client)
         assert not place.leave_timer.running
-    table.stand_in(0)
+    table.stand_ins.stand_in(0)
     table.after_change()
     assert not table.seats[0].away and not table.playing()
     assert table.turn_timer.held() is None
+
+
+def _clocks(clock: ManualClock) -> tuple[TurnTimer, RoundPause, ReactionClock]:
+    turn = TurnTimer(GRACE, lambda: None, lambda seat: None, clock)
+    pause = RoundPause(clock, 30.0, changed=lambda: None, over=lambda: None)
+    return turn, pause, ReactionClock(clock, None, lambda key: None)
+
+
+async def test_the_clocks_are_handed_over_as_they_run() -> None:
+    clock = ManualClock(start=1000.0)
+    turn, pause, reaction = _clocks(clock)
+    turn.run(TURN, seat=1, version=4)
+    reaction.watch((9, 4), 3.0)
+    await clock.advance(2.0)
+    written = hand_over(4, turn, pause, reaction, hints_allowed=True, spectators_chat=False)
+    assert written == Handover(
+        turn=TurnClock(1, 4, "turn", 1000.0 + TURN),
+        reaction=ReactionStart(9, 4, 1000.0),
+        hints_allowed=True,
+    )
+    pause.after_round(2, [0])
+    paused = hand_over(4, turn, pause, reaction, hints_allowed=False, spectators_chat=True)
+    assert paused.pause == PauseClock(2, 4, (0,), 1032.0) and paused.spectators_chat
+
+
+async def test_each_clock_is_taken_over_only_at_the_version_it_ran_at() -> None:
+    clock = ManualClock(start=1000.0)
+    former = Handover(
+        turn=TurnClock(1, 4, "turn", 1005.0), reaction=ReactionStart(9, 4, started=999.0)
+    )
+    turn, pause, reaction = _clocks(clock)
+    at = GameAt(9, 4, turn=1, turn_seconds=TURN, reaction_limit=3.0)
+    take_over(former, at, turn, pause, reaction)
+    assert turn.held() == (1, 4, "turn", 1005.0) and reaction.referee.elapsed() == 1.0
+    turn, pause, reaction = _clocks(clock)
+    later = GameAt(9, 5, turn=1, turn_seconds=TURN, reaction_limit=3.0)
+    take_over(former, later, turn, pause, reaction)
+    assert turn.held() is None and not reaction.referee.running  # they start afresh
+    untimed = GameAt(9, 4, turn=1, turn_seconds=None)  # a bot acts now: no turn runs
+    take_over(former, untimed, turn, pause, reaction)
+    assert turn.held() is None
+
+
+async def test_a_pause_taken_over_holds_the_other_clocks() -> None:
+    clock = ManualClock(start=1000.0)
+    former = Handover(
+        turn=TurnClock(1, 4, "turn", 1005.0), pause=PauseClock(2, 4, (0, 1), until=1020.0)
+    )
+    turn, pause, reaction = _clocks(clock)
+    take_over(former, GameAt(9, 4, turn=1, turn_seconds=TURN), turn, pause, reaction)
+    assert pause.message() == {"round": 2, "waiting": [0, 1], "seconds": 20.0}
+    assert turn.held() is None

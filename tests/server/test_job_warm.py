@@ -21,7 +21,7 @@ from dos.server.job_pool import process_pool, warmed
 from dos.server.jobs import LocalJobs
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 from server.support import HTTP, TIMEOUT, ServerProcess
 
 

@@ -19,7 +19,7 @@ from dos.server import logs
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 from server.support import (
     BOT_REFLEXES,
     HTTP,

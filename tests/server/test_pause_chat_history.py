@@ -1,8 +1,8 @@
-"""Units of the round pause, the chat's refusals and the log's history."""
+"""Units of the chat's refusals and the log's history (the round pause's:
+``test_round_pause.py``)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,38 +11,9 @@ import pytest
 
 from dos import ruleset
 from dos.server.chat import TEXT_MAX, ChatRefusedError, ChatRoom
-from dos.server.clock import ManualClock
 from dos.server.history import log_entries
 from dos.server.limits import Counters, Limits
-from dos.server.pause import RoundPause
 from server.chat_fakes import FakeTable
-
-
-@pytest.mark.asyncio
-async def test_the_pause_ends_with_the_last_player_or_the_countdown() -> None:
-    clock = ManualClock()
-    pause = RoundPause(clock)
-    ended: list[str] = []
-    assert not pause.start(3, [], 5.0, lambda: ended.append("countdown"))  # nobody to wait for
-    assert pause.start(3, [0, 2], 5.0, lambda: ended.append("countdown"))
-    assert pause.message()["waiting"] == [0, 2] and pause.message()["round"] == 3
-    assert not pause.leave(2) and pause.active
-    assert not pause.leave(2)  # twice changes nothing
-    assert pause.leave(0) and not pause.active
-    assert pause.message()["seconds"] is None
-    countdown = asyncio.Event()
-
-    def on_end() -> None:
-        ended.append("countdown")
-        countdown.set()
-
-    assert pause.start(4, [1], 5.0, on_end)
-    assert pause.active
-    await clock.advance(4.9)
-    assert pause.active and pause.message()["seconds"] == pytest.approx(0.1)
-    await clock.advance(0.1)  # the countdown's own end
-    assert countdown.is_set()
-    assert ended == ["countdown"] and not pause.active
 
 
 @dataclass(eq=False)

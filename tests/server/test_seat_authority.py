@@ -21,7 +21,8 @@ from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database
-from dos.server.tables import Settings, Table
+from dos.server.table_settings import Settings
+from dos.server.tables import Table
 
 
 async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:

@@ -15,14 +15,15 @@ from fastapi import WebSocket
 from dos.server import seating
 from dos.server.bots import STAND_IN
 from dos.server.connections import Client
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.limits import Counters, Limits
-from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.seating import REMOVED_CLOSE
 from dos.server.service import DEFAULT_TURN_SECONDS, Service
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import load_table
-from dos.server.tables import Settings, Status, Table
+from dos.server.tables import Status, Table
 
 pytestmark = pytest.mark.asyncio
 
@@ -171,7 +172,7 @@ async def test_who_left_during_a_game_is_out_when_it_ends_and_who_came_back_is_i
     await table.leave(2)
     await table.leave(0)  # the host too: the role passes to P1, who is here
     assert table.host == 1
-    table.stand_in(1)  # stood in for, still seated: P1 stays after the game
+    table.stand_ins.stand_in(1)  # stood in for, still seated: P1 stays after the game
     await _until(table, lambda: table.status == Status.FINISHED)
     assert table.seats[0].open and table.seats[2].open
     assert table.seats[1].name == "P1" and table.host == 1

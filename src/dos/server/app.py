@@ -49,7 +49,7 @@ from dos.server.reviews import reviews_router
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url
 from dos.server.table_routes import tables_router
-from dos.server.tables import Settings
+from dos.server.table_settings import Settings
 
 log = logging.getLogger(__name__)
 

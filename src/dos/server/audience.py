@@ -26,6 +26,9 @@ from dos.server.clock import Clock
 from dos.server.connections import Client
 from dos.server.seat import Seat
 
+REPLACED = 4000
+"""The WebSocket close code of a connection replaced by a newer one of its seat."""
+
 
 class Audience:
     """The connections of one table: its seats' and its spectators'."""
@@ -64,6 +67,24 @@ class Audience:
             text = text_for(None)
             for client in self.spectators:
                 client.send(text)
+
+    def take_seat(self, client: Client, seat: int) -> None:
+        """``client`` is ``seat``'s connection from now on; an older one of the seat is closed
+        (4000: replaced)."""
+        place = self.seats[seat]
+        old = place.client
+        if old is not None and old is not client:
+            old.close(REPLACED, "replaced by a newer connection of this seat")
+        place.client = client
+
+    def leave_seat(self, client: Client) -> int | None:
+        """A seated connection closed: its seat, which has no connection now; ``None`` if it
+        held none (replaced by a newer connection of its seat, or never seated)."""
+        seat = client.seat
+        if seat is None or self.seats[seat].client is not client:
+            return None
+        self.seats[seat].client = None
+        return seat
 
     def watch(self, client: Client) -> None:
         """A spectator comes."""

@@ -9,7 +9,9 @@ one the database can give back: that is what lets another process take a table o
 replaying its committed actions.
 
 The version counts the actions accepted; it is the index of the next one, and every client
-message names the version it was made on (``docs/protocol.md``).
+message names the version it was made on (``docs/protocol.md``). An action is read for the seat
+that sent it (``read``): made on an older version it is ``stale`` unless only "DOS!" calls came
+since (``dos.server.stale``), and any seat its text names must be the sender's own.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from dos.server.clock import Clock
 from dos.server.fencing import StaleEpochError
 from dos.server.history import GameLog
 from dos.server.refusals import RefusedError
+from dos.server.seat_claims import foreign_seat
+from dos.server.stale import only_calls_since, stale
 from dos.server.storage import Database, NewAction
-from dos.server.table_store import StoredGame, finish_game, load_game
+from dos.server.table_store import StoredGame, StoredSeat, finish_game, insert_game, load_game
 from dos.server.views import Views
 
 log = logging.getLogger(__name__)
@@ -105,13 +109,56 @@ class CurrentGame:
             self._views = (self.version, Views(self.rules, self.state, history=True))
         return self._views[1]
 
-    def prepare(self, action: Any) -> Any:
-        """The state after ``action``, applied to a copy: the game itself is unchanged.
-        Raises ``RefusedError`` (``illegal``, with the engine's reason in words)."""
+    async def deal(
+        self, number: int, options: dict[str, Any], seed: int, seats: list[StoredSeat]
+    ) -> None:
+        """Deals game ``number`` from ``seed`` to ``seats`` (as they will be stored: a bot in
+        every seat without a person), stores it, then takes it as the game in play."""
+        state = self.rules.new_game(options, seed)
+        game = StoredGame(
+            id=0,
+            number=number,
+            rules=self.entry.name,
+            options=self.rules.options_json(state),
+            seed=seed,
+            players=[s.name if s.name is not None else f"{s.bot} bot" for s in seats],
+            status="playing",
+            result=None,
+            started_at=self.clock.time(),
+        )
+        game.id = await self.db.call(insert_game, self.code, game, seats)
+        self.install(game, state)
+
+    def read(self, seat: int, text: str, version: int) -> Any:
+        """``text`` as ``seat``'s action, made on ``version``; raises ``RefusedError``
+        (``stale``, ``not_your_seat``, ``notation``). Not yet checked for legality
+        (``prepare``)."""
+        if version != self.version and not only_calls_since(self.entry, self.stored, version):
+            raise stale(self.version, version)
+        if foreign_seat(text, seat) is not None:  # every prefix, before the notation
+            raise _not_yours(seat, text)
+        try:
+            parsed = self.rules.parse_action(text)
+        except DosError as error:
+            raise RefusedError("notation", str(error)) from None
+        # The seat comes from the connection alone: one parse by the engine, then any seat the
+        # text names must be the connection's own (RULES §6's "N: " prefix is for tools).
+        action = self.rules.by_seat(self.state, parsed, seat)
+        if action is None:
+            raise _not_yours(seat, text)
+        return action
+
+    def prepare(self, action: Any, version: int) -> Any:
+        """The state after ``action`` (made on ``version``), applied to a copy: the game
+        itself is unchanged. Raises ``RefusedError``: ``illegal``, with the engine's reason in
+        words; ``stale`` if it was made on an older version and the calls since made it
+        illegal (it lost the DOS race)."""
         state = self.rules.copy(self.state)
         try:
             self.rules.apply(state, action)
         except IllegalActionError as error:
+            if version != self.version:  # the calls since made it so: too late
+                raise stale(self.version, version) from None
             # The engine's refusal says which it is: the message and its words agree.
             reason = error_reason(self.entry, error, action)
             raise RefusedError("illegal", str(error), reason) from None
@@ -179,3 +226,9 @@ class CurrentGame:
             await self.db.call(finish_game, self.code, self.stored.id, result, self.clock.time())
             self.stored.status, self.stored.result = "finished", result
             self.finish_pending = False
+
+
+def _not_yours(seat: int, text: str) -> RefusedError:
+    return RefusedError(
+        "not_your_seat", f"you play seat {seat}: {text.strip()!r} is another seat's action"
+    )

@@ -5,6 +5,20 @@ the table pauses until each of them has sent ``continue``, or until the countdow
 (``Settings.pause_seconds``, ``dos serve --pause``; every client shows it), whichever comes
 first. While it is paused nobody acts: the bots wait, actions are refused with ``paused``, and
 no turn timer runs. A player who leaves during the pause is no longer waited for.
+
+The pause knows nothing of the game: the table says when a round ended and who reads its
+summary (``after_round``), and who has read it (``proceed``); the pause tells the table when
+what clients show of it changed (``changed``: send ``message()``) and when it is over
+(``over``: the game goes on).
+
+>>> from dos.server.clock import ManualClock
+>>> told = []
+>>> pause = RoundPause(ManualClock(), 30.0, changed=lambda: told.append("changed"),
+...                    over=lambda: told.append("over"))
+>>> pause.after_round(1, [0, 2]), pause.message()["waiting"]
+(True, [0, 2])
+>>> pause.proceed(0); pause.proceed(2); told
+['changed', 'changed', 'changed', 'over']
 """
 
 from __future__ import annotations
@@ -17,9 +31,25 @@ from dos.server.timers import Deadline
 
 
 class RoundPause:
-    """Who the table still waits for after a round, and the countdown."""
+    """Who the table still waits for after a round, and the countdown.
 
-    def __init__(self, clock: Clock) -> None:
+    ``seconds``: the longest pause (0: none). ``changed()`` is called whenever what clients
+    show of the pause changes (it starts, somebody proceeds, it ends); ``over()`` once it has
+    ended by itself (the last reader, or the countdown), after ``changed``.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        seconds: float,
+        *,
+        changed: Callable[[], None],
+        over: Callable[[], None],
+    ) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self._changed = changed
+        self._over = over
         self.waiting: set[int] = set()
         self.round = 0
         self._deadline = Deadline(clock)
@@ -29,23 +59,50 @@ class RoundPause:
         """Whether the table is paused."""
         return bool(self.waiting)
 
-    def start(
-        self, round_number: int, seats: Iterable[int], seconds: float, on_end: Callable[[], None]
-    ) -> bool:
-        """Pauses after round ``round_number`` for ``seats``; whether it paused (not without
-        anybody to wait for). ``on_end`` runs when the countdown ends first."""
-        self.waiting = set(seats)
+    def after_round(self, round_number: int, readers: Iterable[int]) -> bool:
+        """Round ``round_number`` ended and ``readers`` read its summary: the table pauses for
+        them (clients are told); whether it paused (not without a pause, nor without anybody
+        to wait for)."""
+        if self.seconds <= 0 or not self._start(round_number, readers, self.seconds):
+            return False
+        self._changed()
+        return True
+
+    def resume(self, round_number: int, readers: Iterable[int], until: float) -> bool:
+        """Goes on from another process's pause (``held``): after round ``round_number``,
+        waiting for ``readers`` until ``until`` on the wall clock; whether it paused (not
+        once its end has passed). Clients are told with the table's next message."""
+        seconds = until - self.clock.time()
+        return seconds > 0 and self._start(round_number, readers, seconds)
+
+    def _start(self, round_number: int, readers: Iterable[int], seconds: float) -> bool:
+        self.waiting = set(readers)
         self.round = round_number
         if not self.waiting:
             self._deadline.cancel()
             return False
-
-        def due() -> None:
-            self.waiting.clear()
-            on_end()
-
-        self._deadline.start(seconds, due)
+        self._deadline.start(seconds, self._countdown_over)
         return True
+
+    def _countdown_over(self) -> None:
+        self.waiting.clear()
+        self._ended()
+
+    def _ended(self) -> None:
+        self._changed()
+        self._over()
+
+    def proceed(self, seat: int) -> None:
+        """``seat`` has read the summary (``continue``), or left; the last one ends the pause.
+        A seat not waited for changes nothing and tells nobody."""
+        if seat not in self.waiting:
+            return
+        self.waiting.discard(seat)
+        if self.waiting:
+            self._changed()
+            return
+        self._deadline.cancel()
+        self._ended()
 
     def held(self) -> tuple[int, tuple[int, ...], float] | None:
         """The pause as another process goes on from it (``dos.server.handover``): its round,
@@ -55,18 +112,8 @@ class RoundPause:
             return None
         return self.round, tuple(sorted(self.waiting)), until
 
-    def leave(self, seat: int) -> bool:
-        """``seat`` continues (or left); whether that ended the pause."""
-        if seat not in self.waiting:
-            return False
-        self.waiting.discard(seat)
-        if not self.waiting:
-            self._deadline.cancel()
-            return True
-        return False
-
     def cancel(self) -> None:
-        """Ends the pause at once (a new game, a shutdown)."""
+        """Ends the pause at once, telling nobody (a new game, a shutdown)."""
         self.waiting.clear()
         self._deadline.cancel()
 

@@ -1,7 +1,11 @@
-"""Who sits where, as the people at a table decide it: leaving, and the host's controls.
+"""Who sits where, as the people at a table decide it: joining, leaving, and the host's
+controls.
 
 Every rule of it is here (docs/protocol.md, "Seats and the host"):
 
+- **Joining.** Before a game and between games a person takes the seat they ask for, or the
+  first open one; the same player joining again gets their own seat back. Once a game is under
+  way nobody new sits down (they may watch it).
 - **Leaving.** Before a game and between games a player who leaves frees the seat at once.
   During a game the stand-in bot plays the seat from then on, as after a closed connection's
   grace; a player who comes back before the end has it again (a new connection, ``back``, or
@@ -24,13 +28,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dos.server.bots import STAND_IN
+from dos.server.protocol import PROTOCOL_VERSION
 from dos.server.refusals import RefusedError
+from dos.server.server_messages import server_message
 from dos.server.table_store import StoredSeat, save_host, save_seat
 
 if TYPE_CHECKING:
+    from dos.server.connections import Client
     from dos.server.seat import Seat
     from dos.server.tables import Table
 
+MOVED = 1012
+"""The close code that sends a client to connect again (docs/protocol.md): the table it asked
+for left this process meanwhile."""
 LEFT_CLOSE = 4000
 """The WebSocket close code of a connection whose player left the table."""
 REMOVED_CLOSE = 4003
@@ -89,6 +99,86 @@ async def _open(table: Table, place: Seat, bot: str | None = None) -> None:
         client.close(LEFT_CLOSE, "left the table")
 
 
+async def attach(table: Table, client: Client, seat: int | None) -> None:
+    """Connects a client to its seat (replacing an older connection: the person is back) or
+    as a spectator, and sends ``welcome``, a full ``state``, the pause if there is one, and
+    the chat's rules and lines kept (in the same step as it joins the table: each chat line
+    reaches it exactly once); the log's latest page follows. A table closed meanwhile (it left
+    this process while the client waited for its lock) takes nobody: the client is told to
+    connect again (1012), as those it had were."""
+    async with table.lock:
+        if table.closed:
+            client.close(MOVED, "the table moved: connect again")
+            return
+        if seat is None:
+            table.audience.watch(client)
+        else:
+            table.audience.take_seat(client, seat)
+            if table.stand_ins.arrived(seat):
+                table.turn_timer.renew()
+        client.seat = seat
+        welcome = {"protocol": PROTOCOL_VERSION, "seat": seat, "player_id": client.player_id}
+        client.send(server_message("welcome", **welcome))
+        client.send(table.state_message(seat))
+        if table.pause.active:
+            client.send(server_message("pause", **table.pause.message()))
+        client.send(table.chat.rules_message())
+        client.send(table.chat.history_message())
+        table.audience.present()
+    table.broadcast_table(spectators=seat is not None)
+    table.after_change()
+    # The log may need a replay (a table loaded mid-game): it follows in its own task, and
+    # the connection's messages are read meanwhile.
+    table.spawn(table.pages.send_first(client))
+
+
+def detach(table: Table, client: Client) -> None:
+    """Forgets a closed connection; a seated person's stand-in comes after the grace
+    (``dos.server.stand_ins``), in every game, until they come back, and the pause between
+    rounds waits for them no more; a host's role passes on after the grace."""
+    watcher = table.audience.unwatch(client)
+    if not watcher:
+        seat = table.audience.leave_seat(client)
+        if seat is None:
+            return  # replaced by a newer connection of its seat, or never attached
+        table.pause.proceed(seat)
+        # In every game, timed or not: a leaver must not freeze the table, nor keep a losing
+        # game from its end (and its rating); nor a gone host the next game.
+        table.stand_ins.await_return(seat)
+    table.audience.check_idle()
+    table.broadcast_table(spectators=not watcher)
+
+
+async def join(table: Table, name: str, player_id: str, wanted: int | None) -> int:
+    """Seats a person called ``name`` (``wanted``: the seat asked for, else the first open
+    one); returns the seat. The same player joining again gets their seat back; a game under
+    way seats nobody (``started``: a client offers to watch it instead)."""
+    async with table.lock:
+        for place in table.seats:
+            if place.player_id == player_id and place.bot is None:
+                return place.index
+        if _playing(table):
+            # Its own code: a client offers to watch the game instead (docs/protocol.md).
+            raise _refused("started", "the game has started: watch it, or wait for a new table")
+        if wanted is not None:
+            if not 0 <= wanted < len(table.seats):
+                raise _refused("bad_seat", f"there is no seat {wanted}")
+            if not table.seats[wanted].open:
+                raise _refused("no_seat", f"seat {wanted} is taken")
+            place = table.seats[wanted]
+        else:
+            free = [s for s in table.seats if s.open]
+            if not free:
+                raise _refused("no_seat", "every seat is taken")
+            place = free[0]
+        await table.db.call(save_seat, table.code, StoredSeat(place.index, name, None, player_id))
+        place.name, place.player_id = name, player_id
+        if not person(table.seats[table.host]):  # an empty host seat: the newcomer hosts
+            await _set_host(table, place.index)
+    table.broadcast_table()
+    return place.index
+
+
 async def leave(table: Table, seat: int) -> None:
     """``seat``'s player leaves (see the module's rules); a seat without a person: nothing."""
     place = table.seats[seat]
@@ -101,8 +191,8 @@ async def leave(table: Table, seat: int) -> None:
             client.close(LEFT_CLOSE, "left the table")
         place.left = True
         place.leave_timer.cancel()
-        table.proceed(seat)  # the summary's pause does not wait for who left
-        table.stand_in(seat)
+        table.pause.proceed(seat)  # the summary's pause does not wait for who left
+        table.stand_ins.stand_in(seat)
         await pass_host(table)
         return
     async with table.lock:
@@ -124,7 +214,7 @@ async def replace(table: Table, by: int | None, seat: int) -> None:
             "bad_state", f"replace: the player of seat {seat} is here (remove them instead)"
         )
     place.leave_timer.cancel()
-    table.stand_in(seat)
+    table.stand_ins.stand_in(seat)
 
 
 async def remove(table: Table, by: int | None, seat: int) -> None:
@@ -212,12 +302,6 @@ async def pass_host(table: Table) -> None:
         table.broadcast_table()
 
 
-async def seat_newcomer(table: Table, seat: int) -> None:
-    """Under the lock: who sits down at a table whose host seat is empty becomes its host."""
-    if not person(table.seats[table.host]):
-        await _set_host(table, seat)
-
-
 async def after_game(table: Table) -> None:
     """Under the lock, once a game has ended: the seats of players who left open, and the
     role passes on if the host is not here."""
@@ -227,9 +311,23 @@ async def after_game(table: Table) -> None:
     await _pass_host(table)
 
 
-def deal_in(table: Table) -> None:
-    """At a deal: a player without a connection gets the stand-in after the grace."""
-    for place in table.seats:
-        place.left = False
-        if person(place) and place.client is None:
-            table.await_return(place.index)
+def deal_seats(table: Table) -> list[StoredSeat]:
+    """The seats as the next deal stores them: the stand-in bot in every open seat. Refused
+    (``bad_state``) if bots would play a rule set they cannot."""
+    seats = [place.stored() for place in table.seats]
+    for seat in seats:
+        if seat.name is None and seat.bot is None:
+            seat.bot = STAND_IN
+    if any(s.bot is not None for s in seats) and table.bots.support is None:
+        raise _refused("bad_state", f"bots cannot play {table.rules_name}: fill every seat")
+    return seats
+
+
+def dealt(table: Table, seats: list[StoredSeat]) -> None:
+    """Under the lock, once a game was dealt to ``seats`` (``deal_seats``): the bots sit where
+    the deal put them, nobody is away, and a person without a connection is awaited (the
+    stand-in after the grace: nobody is dealt in absent)."""
+    for place, seat in zip(table.seats, seats, strict=True):
+        place.bot = seat.bot
+        place.away = False
+    table.stand_ins.dealt()

@@ -28,6 +28,7 @@ from dos.server.limits import Counters, Limits
 from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.storage import Database
+from dos.server.table_settings import Settings
 from dos.server.table_store import (
     StoredSeat,
     StoredTable,
@@ -36,9 +37,10 @@ from dos.server.table_store import (
     insert_table,
     load_active,
     load_table,
+    new_code,
     public_page,
 )
-from dos.server.tables import Settings, Status, Table, new_code
+from dos.server.tables import Status, Table
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

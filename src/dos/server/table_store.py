@@ -10,6 +10,7 @@ a table loaded (a restart, another process taking it over) replays its game to w
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +117,19 @@ def insert_table(session: Session, table: StoredTable) -> None:
                 player_id=seat.player_id,
             )
         )
+
+
+def new_code(taken: set[str]) -> str:
+    """A fresh table code: 6 characters that cannot be misread (no 0/O, 1/I/L).
+
+    >>> len(new_code(set()))
+    6
+    """
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    while True:
+        code = "".join(secrets.choice(alphabet) for _ in range(6))
+        if code not in taken:
+            return code
 
 
 def code_exists(session: Session, code: str) -> bool:

@@ -1,16 +1,18 @@
-"""A table's clocks: the turn timer and the reaction test's deadline.
+"""A table's turn timer: the seat to act has ``turn_seconds``, then a grace
+(``Settings.grace_seconds``), after which the stand-in plays for them (``dos.server.stand_ins``).
 
-Both run on the event loop (``dos.server.timers.Deadline``) and know nothing of the game: the
-table tells them what the game is at (whose turn, which version, which test) after every
-change, and they call the table back when a time runs out. The third clock of a table, the
-pause between rounds, is ``dos.server.pause.RoundPause``.
+It runs on the event loop (``dos.server.timers.Deadline``) and knows nothing of the game: the
+table tells it whose turn it is at which version after every change, and it calls the table
+back when a time runs out. It restarts only when something new happened (another seat or
+version): resending the same turn changes nothing. A table's other clocks are the reaction
+test's (``dos.server.reaction.ReactionClock``) and the pause between rounds
+(``dos.server.pause.RoundPause``).
 
-* ``TurnTimer``: the seat to act has ``turn_seconds``, then a grace
-  (``Settings.grace_seconds``), after which the stand-in plays for them. It restarts only when
-  something new happened (another seat or version): resending the same turn changes nothing.
-* ``ReactionClock``: the classic reaction test (``dos.server.reaction``): its ``Referee``
-  measures by the server's clock (``dos.server.clock``), and its deadline wakes the table to apply
-  ``timeout`` when nobody answered.
+>>> from dos.server.clock import ManualClock
+>>> timer = TurnTimer(10.0, changed=lambda: None, grace_over=print, clock=ManualClock())
+>>> timer.run(30.0, seat=1, version=4)
+>>> timer.info()
+{'seat': 1, 'seconds': 30.0, 'phase': 'turn'}
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dos.ruleset import ReactionTest
 from dos.server.clock import Clock
-from dos.server.reaction import Referee
+from dos.server.game_at import GameAt
+from dos.server.server_messages import server_message
 from dos.server.timers import Deadline
 
 
@@ -35,7 +37,7 @@ class TurnTimer:
         self,
         grace_seconds: float,
         changed: Callable[[], None],
-        grace_over: Callable[[int], None],
+        grace_over: Callable[[int], object],
         clock: Clock,
     ) -> None:
         self.grace_seconds = grace_seconds
@@ -56,6 +58,20 @@ class TurnTimer:
             "seconds": round(self.deadline.remaining(), 3),
             "phase": self.phase,
         }
+
+    def message(self) -> str:
+        """The ``timer`` message: the running timer's seat, seconds left and phase (all null:
+        none runs)."""
+        info = self.info() or {"seat": None, "seconds": None, "phase": None}
+        return server_message("timer", **info)
+
+    def follow(self, at: GameAt | None) -> None:
+        """After a change, the game at ``at``: the seat to act is timed if its turn is
+        (``run``), else no timer runs (``stop``)."""
+        if at is None or at.turn_seconds is None:
+            self.stop()
+        else:
+            self.run(at.turn_seconds, at.turn, at.version)
 
     def run(self, seconds: float, seat: int, version: int) -> None:
         """``seat`` is to act at ``version``: its timer starts unless it already runs for
@@ -118,65 +134,4 @@ class TurnTimer:
 
     def cancel(self) -> None:
         """Stops it without telling anyone (the table closes)."""
-        self.deadline.cancel()
-
-
-class ReactionClock:
-    """The server's clock over the reaction test being taken, and its deadline.
-
-    ``due(key)`` is called when the test ``key``'s time has run out by the referee's clock.
-    """
-
-    def __init__(self, clock: Clock, test: ReactionTest | None, due: Callable[[Any], None]) -> None:
-        self.clock = clock
-        self.referee = Referee(clock.monotonic, test)
-        self.deadline = Deadline(clock)
-        self._due = due
-        self.started_at = 0.0
-        """When the running test started, on the wall clock (``dos.server.handover``)."""
-
-    def watch(self, key: Any, limit: float | None) -> bool:
-        """The game is at ``key`` (its id and version) with a reaction test of ``limit``
-        seconds running (``None``: none): the referee's clock starts on a test it has not seen
-        yet. Whether a test is running."""
-        if limit is None or key is None:
-            self.referee.stop()
-            return False
-        if self.referee.start(key, limit):
-            self.started_at = self.clock.time()
-        return True
-
-    def resume(self, key: Any, limit: float, started_at: float) -> None:
-        """Goes on with the test ``key`` that another process started at ``started_at`` on
-        the wall clock: the time already gone counts (``dos.server.handover``)."""
-        self.referee.start(key, limit)
-        gone = max(0.0, self.clock.time() - started_at)
-        self.referee.started = self.clock.monotonic() - gone
-        self.started_at = started_at
-
-    def run(self, key: Any, limit: float | None) -> None:
-        """After a change: watches the test and arms its deadline when it is a new one."""
-        before = self.referee.key
-        if not self.watch(key, limit):
-            self.deadline.cancel()
-            return
-        if self.referee.key != before or not self.deadline.running:
-            self._arm(self.referee.key)
-
-    def _arm(self, key: Any) -> None:
-        """The deadline of the test ``key``, on the server's clock; checked by the referee
-        when it comes."""
-        wait = max(self.referee.remaining(), 0.001)
-        self.deadline.start(wait, lambda: self._check(key))
-
-    def _check(self, key: Any) -> None:
-        if self.referee.key != key:
-            return
-        if not self.referee.expired():
-            self._arm(key)
-            return
-        self._due(key)
-
-    def cancel(self) -> None:
-        """Stops the deadline (the table closes)."""
         self.deadline.cancel()
