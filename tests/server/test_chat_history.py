@@ -19,12 +19,15 @@ from dos.server.chat import (
     ChatRefusedError,
     ChatRoom,
     Line,
+    expire_with_chat,
     load_lines,
     store_line,
 )
 from dos.server.limits import Counters, Limits
 from dos.server.storage import Database
-from dos.server.table_store import expire_table, insert_table, load_active, load_table
+from dos.server.table_settings import Settings
+from dos.server.table_store import insert_table, load_table
+from dos.server.tables import Table
 from server.chat_fakes import FakeTable
 from server.stored import stored_table
 from server.support import ServerProcess, WsPlayer, create_table, join_table
@@ -39,7 +42,9 @@ def _line(number: int, seat: int | None = 0) -> Line:
 
 
 @pytest.mark.asyncio
-async def test_a_tables_chat_is_stored_bounded_and_loaded_with_it(database: str) -> None:
+async def test_a_tables_chat_is_stored_bounded_loaded_with_it_and_expires_with_it(
+    database: str,
+) -> None:
     db = Database(database)
     db.start()
     try:
@@ -59,13 +64,11 @@ async def test_a_tables_chat_is_stored_bounded_and_loaded_with_it(database: str)
         await db.call(say_many, HISTORY_MAX + 3)  # the default bound
         kept = [_line(n, seat=1) for n in range(3, HISTORY_MAX + 3)]
         assert await db.read(load_lines, "AAAAAA") == kept
-        table = await db.read(load_table, "AAAAAA")
-        assert table is not None and table.chat == kept
-        assert {t.code: t.chat for t in await db.call(load_active)} == {
-            "AAAAAA": kept,
-            "BBBBBB": [gg],
-        }
-        await db.call(expire_table, "AAAAAA", None, AT)  # an expired table's chat goes with it
+        stored = await db.read(load_table, "AAAAAA")
+        assert stored is not None
+        table = await Table.load(stored, db, Settings(bot_delay=0))
+        assert list(table.chat.lines) == kept  # loaded with the table
+        await db.call(expire_with_chat, "AAAAAA", None, AT)  # an expired table's chat goes
         assert await db.read(load_lines, "AAAAAA") == []
         assert await db.read(load_lines, "BBBBBB") == [gg]
     finally:

@@ -15,8 +15,9 @@ The chat is kept: each accepted line is stored with its table (``dos_chat_lines`
 sent to everyone, so what people saw and what the table keeps agree, line for line and in
 order. A line the database refuses is sent to nobody: its author is told (``storage``) and
 the table goes on. Everyone at the table reads the chat, so every connection gets the lines
-kept so far as it opens (``chat_history``), and a table loaded after a restart has them back.
-The chat of a table that expires is deleted with it (its games stay).
+kept so far as it opens (``chat_history``), and a table loaded after a restart has them back
+(``load_lines``, read as it is loaded). The chat of a table that expires is deleted with it
+(``expire_with_chat``; its games stay).
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, delete, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from dos.server.clock import SYSTEM_CLOCK, Clock
-from dos.server.messages import server_message
-from dos.server.models import Base
+from dos.server.models import ChatLineRow
 from dos.server.names import hidden_character
+from dos.server.server_messages import server_message
+from dos.server.table_store import expire_table
 
 if TYPE_CHECKING:
     from dos.server.connections import Client
@@ -54,25 +56,6 @@ same lines as everyone else."""
 Line = dict[str, Any]
 """One chat line as the ``chat`` message has it, without ``type``: ``seat``, ``name``,
 ``text``, ``reaction``."""
-
-
-class ChatLineRow(Base):
-    """One line of a table's chat, in the order said (``id``): the author's seat (null: a
-    spectator) and name then, and a text or a quick reaction."""
-
-    __tablename__ = "dos_chat_lines"
-    __table_args__ = (Index("ix_dos_chat_lines_table", "table_code", "id"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_code: Mapped[str] = mapped_column(
-        String(16), ForeignKey("dos_tables.code", ondelete="CASCADE")
-    )
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    text: Mapped[str | None] = mapped_column(Text, nullable=True)
-    reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    at: Mapped[float] = mapped_column(Float)
-    """When it was said (seconds since the epoch)."""
 
 
 # --- the repository: functions of a session (run by ``Database``) -----------------------------
@@ -120,8 +103,15 @@ def load_lines(session: Session, code: str, keep: int = HISTORY_MAX) -> list[Lin
 
 
 def delete_lines(session: Session, code: str) -> None:
-    """Deletes ``code``'s chat (the table expired)."""
+    """Deletes ``code``'s chat."""
     session.execute(delete(ChatLineRow).where(ChatLineRow.table_code == code))
+
+
+def expire_with_chat(session: Session, code: str, game_id: int | None, at: float) -> None:
+    """Expires a table as stored (``dos.server.table_store.expire_table``: nobody came back to
+    it) and deletes its chat, in one transaction: a table's chat goes with it."""
+    expire_table(session, code, game_id, at)
+    delete_lines(session, code)
 
 
 # --- the room ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The server's own tables (SQLAlchemy 2): accounts, passkeys and sign-outs; and, named here
+"""The server's own tables (SQLAlchemy 2): accounts, passkeys, sign-outs and the tables' chat
+lines; and, named here
 too, the base and the stored games of ``dos.db`` that the rest of the server reads.
 
 The schema is created and upgraded by the Alembic migrations in ``dos/server/migrations``,
@@ -7,7 +8,18 @@ which compare against ``Base.metadata`` imported from here.
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, LargeBinary, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from dos.db.base import Base
@@ -17,6 +29,7 @@ __all__ = [
     "AccountRow",
     "ActionRow",
     "Base",
+    "ChatLineRow",
     "GamePlayerRow",
     "GameRow",
     "PasskeyRow",
@@ -72,3 +85,22 @@ class SignedOutRow(Base):
     session: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(48))
     at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ChatLineRow(Base):
+    """One line of a table's chat (``dos.server.chat``), in the order said (``id``): the
+    author's seat (null: a spectator) and name then, and a text or a quick reaction."""
+
+    __tablename__ = "dos_chat_lines"
+    __table_args__ = (Index("ix_dos_chat_lines_table", "table_code", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("dos_tables.code", ondelete="CASCADE")
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+    """When it was said (seconds since the epoch)."""

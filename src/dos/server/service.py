@@ -20,6 +20,7 @@ from dos import ruleset
 from dos.errors import DosError
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
+from dos.server.chat import expire_with_chat
 from dos.server.clock import Clock
 from dos.server.hints import Hints
 from dos.server.hints import offered as hints_offered
@@ -33,7 +34,6 @@ from dos.server.table_store import (
     StoredSeat,
     StoredTable,
     code_exists,
-    expire_table,
     insert_table,
     load_active,
     load_table,
@@ -417,7 +417,7 @@ class Service:
             if limit is None or idle <= limit:
                 continue
             game_id = table.game.id if table.playing() and table.game is not None else None
-            await self.db.call(expire_table, table.code, game_id, self.clock.time())
+            await self.db.call(expire_with_chat, table.code, game_id, self.clock.time())
             table.close()
             del self.tables[table.code]
             if self.node is not None:

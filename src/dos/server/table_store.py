@@ -18,7 +18,6 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import rate_finished_game
-from dos.server.chat import Line, delete_lines, load_lines
 from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
 ACTIVE = ("lobby", "playing")
@@ -76,8 +75,6 @@ class StoredTable:
     """Whether its games update the players' ratings."""
     deal_seed: int | None = None
     """The seed its games are dealt from (``dos.server.deals``); ``None``: at random."""
-    chat: list[Line] = field(default_factory=list)
-    """The latest lines of its chat, oldest first (``dos.server.chat``)."""
 
     @property
     def active_at(self) -> float:
@@ -214,8 +211,8 @@ def finish_game(
 def expire_table(session: Session, code: str, game_id: int | None, at: float) -> None:
     """Marks a table ``expired`` (nobody came back to it) and its unfinished game, if any,
     ``abandoned`` at ``at`` (the caller's time: the server's clock). Its games stay stored;
-    the table is no longer loaded or listed, and its chat is deleted."""
-    delete_lines(session, code)
+    the table is no longer loaded or listed (its chat goes with it:
+    ``dos.server.chat.expire_with_chat``)."""
     if game_id is not None:
         session.execute(
             update(GameRow)
@@ -250,7 +247,7 @@ def _game(session: Session, row: GameRow) -> StoredGame:
 
 
 def _bare_table(session: Session, row: TableRow) -> StoredTable:
-    """A table with its seats, without its game and its chat."""
+    """A table with its seats, without its game."""
     seats = [
         StoredSeat(s.seat, s.name, s.bot, s.player_id)
         for s in session.scalars(
@@ -279,7 +276,6 @@ def _table(session: Session, row: TableRow) -> StoredTable:
         select(GameRow).where(GameRow.table_code == row.code).order_by(GameRow.number.desc())
     ).first()
     stored.game = None if latest is None else _game(session, latest)
-    stored.chat = load_lines(session, row.code)
     return stored
 
 

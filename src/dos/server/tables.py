@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from enum import StrEnum
 from typing import Any
 
@@ -41,7 +41,7 @@ from dos.server import handover, seating
 from dos.server.audience import Audience
 from dos.server.bots import BotDriver
 from dos.server.broadcasts import Broadcasts
-from dos.server.chat import ChatRoom
+from dos.server.chat import ChatRoom, Line, load_lines
 from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
 from dos.server.deals import Deals
@@ -85,11 +85,11 @@ class Table:
 
     @classmethod
     async def load(cls, stored: StoredTable, db: Database, settings: Settings) -> Table:
-        """A stored table, its game rebuilt on a worker thread."""
+        """A stored table, its game rebuilt on a worker thread, with its chat's lines kept."""
         state = None
         if stored.game is not None and stored.status != Status.LOBBY.value:
             state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
-        table = cls(stored, db, settings, state)
+        table = cls(stored, db, settings, state, chat=await db.read(load_lines, stored.code))
         # Idle since it was last active as stored, not since this process loaded it (after a
         # restart or a failover); ``loaded_at`` gives its people time to come back first.
         clock = settings.clock
@@ -102,7 +102,13 @@ class Table:
         return table
 
     def __init__(
-        self, stored: StoredTable, db: Database, settings: Settings, state: Any = None
+        self,
+        stored: StoredTable,
+        db: Database,
+        settings: Settings,
+        state: Any = None,
+        *,
+        chat: Iterable[Line] = (),
     ) -> None:
         self.code = stored.code
         self.rules_name = stored.rules
@@ -163,7 +169,7 @@ class Table:
             jobs=settings.jobs,
             clock=clock,
         )
-        self.chat = ChatRoom(stored.code, db, stored.chat, clock=clock)
+        self.chat = ChatRoom(stored.code, db, chat, clock=clock)
         self.news = Broadcasts(self.audience, self.current, self.turn_timer, self.info)
         if stored.game is not None and self.status != Status.LOBBY:
             if state is None:
