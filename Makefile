@@ -65,13 +65,14 @@ pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.ins
 
 # The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker
 # (three on CI's two cores: a sixth of the time the tests wait on servers and browsers):
-# every module starts its own servers on free ports and data folders of its own. Those folders
+# every module starts its own servers on free ports and data folders of its own. The modules
+# go out in the order tests/conftest.py gives them: the longest first, the browser ones together. Those folders
 # go to memory (/dev/shm) where it has room (2 GiB or more): every stored action is synced to
 # disk, which the tests need not wait for.
 PYTEST_WORKERS ?= 3
 TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail -1)" -ge 2 ] 2>/dev/null && echo /dev/shm)
 pytest: pytest-needs
-	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope
+	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # The type check keeps one core busy: the fast core compiles and the suite's needs install
 # on the other meanwhile; then the suite.

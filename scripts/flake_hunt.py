@@ -61,7 +61,8 @@ def main() -> int:
             env = {**os.environ, "DOS_TEST_DEAL_SEED": str(seed), "DOS_TEST_ORDER_SEED": str(seed)}
             started = time.monotonic()
             command = [pytest, "-q", "-p", "no:cacheprovider", "-n", args.workers]
-            command += ["--dist", "loadscope", f"--junitxml={report}", *args.paths]
+            command += ["--dist", "loadscope", "--no-loadscope-reorder"]  # the shuffled order
+            command += [f"--junitxml={report}", *args.paths]
             code = subprocess.run(
                 command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False
             ).returncode

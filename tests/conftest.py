@@ -61,21 +61,38 @@ def pytest_report_header() -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
-    shuffled by N (``make flake-hunt``): a test that passes only after another one is found.
-    A module's tests stay together, so its module-scoped servers are started once."""
-    order = os.environ.get("DOS_TEST_ORDER_SEED")
-    if not order:
-        return
-    rng = random.Random(f"dos-test-order:{order}")
+    """The modules in the order ``make test``'s workers take them (``--dist loadscope
+    --no-loadscope-reorder``: a worker takes the next module when it is almost done with its
+    own): the modules of ``tests/cluster`` first (whole server processes, the longest), then
+    the modules that use Chromium one after another (a worker keeps one Chromium open through
+    them), then the rest, whose many short modules even out the workers' ends.
+
+    ``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
+    shuffled by N instead (``make flake-hunt``): a test that passes only after another one is
+    found. A module's tests stay together, so its module-scoped servers are started once."""
     modules: dict[Path, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
     groups = list(modules.values())
-    rng.shuffle(groups)
-    for group in groups:
-        rng.shuffle(group)
+    order = os.environ.get("DOS_TEST_ORDER_SEED")
+    if order:
+        rng = random.Random(f"dos-test-order:{order}")
+        rng.shuffle(groups)
+        for group in groups:
+            rng.shuffle(group)
+    else:
+        groups.sort(key=_schedule_rank)  # stable: collection order within a rank
     items[:] = [item for group in groups for item in group]
+
+
+_CLUSTER = Path(__file__).parent / "cluster"
+
+
+def _schedule_rank(group: list[pytest.Item]) -> int:
+    """0 for a module of tests/cluster, 1 for one that uses Chromium, 2 for the others."""
+    if group[0].path.is_relative_to(_CLUSTER):
+        return 0
+    return 1 if any("browser" in item.fixturenames for item in group) else 2
 
 
 @pytest.hookimpl(hookwrapper=True)
