@@ -24,6 +24,11 @@ how they meet (``after_change``):
   (``dos.server.reaction``), ``pause`` (``dos.server.pause``); what of them the next owner
   takes over (``dos.server.handover``);
 * ``bots`` (``dos.server.bots``) and ``chat`` (``dos.server.chat``).
+
+Longer than the usual module, by its callers: the conversation, the agents, the bots and the
+service reach a table's parts through a line each here (``attach``, ``back``, ``proceed``,
+``send_log``, ``view``, ``bot_level``, ``state``...), so that they depend on the table and
+not on how it is made.
 """
 
 from __future__ import annotations
