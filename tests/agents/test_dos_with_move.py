@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dos.agents.service import Agents
-from dos.server.messages import CreateTable
+from dos.server.http_bodies import CreateTable
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings

@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from dos.agents.service import Agents, StaleError
 from dos.agents.text import LAST_ACTIONS
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dos.agents.service import Agents
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database

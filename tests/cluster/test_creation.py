@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from dos.server import service as service_module
 from dos.server.clock import ManualClock
-from dos.server.messages import CreateTable
+from dos.server.http_bodies import CreateTable
 from dos.server.service import Service
 from dos.server.table_store import StoredTable, insert_table
 

@@ -20,8 +20,8 @@ from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.handover import Handover
 from dos.server.hints import allow
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.limits import Counters, Limits
-from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 

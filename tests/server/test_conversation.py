@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typing
 
+from dos.server.client_messages import CLIENT_TYPES, ClientMessage
 from dos.server.conversation import HANDLERS
-from dos.server.messages import CLIENT_TYPES, ClientMessage
 
 
 def _client_message_types() -> set[type]:

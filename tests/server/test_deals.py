@@ -12,8 +12,8 @@ from sqlalchemy import select
 
 from dos.ratings.store import RatingRow
 from dos.server.deals import MAX_SEED, Deals, game_seed
+from dos.server.http_bodies import CreateTable, ServerInfo
 from dos.server.limits import Limits
-from dos.server.messages import CreateTable, ServerInfo
 from dos.server.refusals import RefusedError
 from dos.server.schema import migrate
 from dos.server.service import Service

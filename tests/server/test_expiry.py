@@ -13,8 +13,8 @@ from starlette.websockets import WebSocket
 
 from dos.server.clock import ManualClock
 from dos.server.connections import Client
+from dos.server.http_bodies import CreateTable
 from dos.server.limits import Counters, Limits
-from dos.server.messages import CreateTable
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dos import ruleset
-from dos.server.messages import CreateTable, JoinTable
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage import Database

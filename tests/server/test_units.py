@@ -13,14 +13,10 @@ from typing import Any
 import pytest
 
 from dos.server.auth import Signer, TokenError, load_secret
+from dos.server.client_messages import ActionMessage, parse_client_message
 from dos.server.limits import Counters, Limits
-from dos.server.messages import (
-    MAX_MESSAGE_BYTES,
-    ActionMessage,
-    ProtocolError,
-    parse_client_message,
-    schemas_markdown,
-)
+from dos.server.protocol import MAX_MESSAGE_BYTES, ProtocolError
+from dos.server.protocol_schemas import schemas_markdown
 from dos.server.tables import TRANSITIONS, Status
 
 
@@ -56,7 +52,7 @@ def test_a_bad_message_names_the_field() -> None:
 
 def test_the_protocol_document_shows_the_current_schemas() -> None:
     document = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
-    assert schemas_markdown() in document, "run: python -m dos.server.messages"
+    assert schemas_markdown() in document, "run: python -m dos.server.protocol_schemas"
 
 
 def test_a_seat_token_opens_its_seat_until_it_expires() -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from dos import ruleset
-from dos.server.messages import server_message
+from dos.server.server_messages import server_message
 from dos.server.views import Views, head
 
 CODE = "SCRIPT"

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from dos.i18n import text
 from dos.server.hints import HintRefusedError
-from dos.server.messages import server_message
+from dos.server.server_messages import server_message
 
 from .conftest import DESKTOP, Server
 from .pages import open_page, set_language

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dos.server import protocol_types
-from dos.server.messages import CLIENT_TYPES
+from dos.server.client_messages import CLIENT_TYPES
 
 
 def test_the_checked_in_protocol_types_are_what_the_models_make_now() -> None:

@@ -45,8 +45,8 @@ from dos.agents.service import (
 )
 from dos.agents.text import past_line
 from dos.i18n.explain import Words
+from dos.server.http_bodies import CreateTable, JoinTable, SeatGrant, TableList
 from dos.server.limits import Counters, client_address
-from dos.server.messages import CreateTable, JoinTable, SeatGrant, TableList
 from dos.server.names import NAME_MAX
 from dos.server.refusals import RefusedError
 

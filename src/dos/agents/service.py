@@ -32,8 +32,9 @@ from dos.agents.text import LAST_ACTIONS, meaning, past, render
 from dos.ratings.store import mark_agent
 from dos.server.auth import TokenError
 from dos.server.games import record_of
-from dos.server.messages import CreateTable, JoinTable, TableInfo
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
+from dos.server.server_messages import TableInfo
 from dos.server.service import Service
 from dos.server.table_store import load_game
 from dos.server.tables import Status, Table

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dos.server.messages import DisplayName
 from dos.server.passkeys import AuthenticationJson, RegistrationJson
+from dos.server.protocol import DisplayName
 
 
 class _Body(BaseModel):

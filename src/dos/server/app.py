@@ -35,16 +35,13 @@ from dos.server.client_routes import client_router
 from dos.server.games import games_router
 from dos.server.health import health_router
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
+from dos.server.http_bodies import ServerInfo
 from dos.server.jobs import JobSettings, LocalJobs
 from dos.server.learn import learn_router
 from dos.server.limits import Counters, Limits
-from dos.server.messages import (
-    MAX_MESSAGE_BYTES,
-    PROTOCOL_VERSION,
-    ServerInfo,
-)
 from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
+from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from dos.server.reviews import reviews_router
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url

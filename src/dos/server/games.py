@@ -23,9 +23,9 @@ from fastapi.responses import Response
 
 from dos import records, ruleset
 from dos.server.errors import ApiError
+from dos.server.http_bodies import Replay
 from dos.server.limits import Counters, client_address
 from dos.server.limits import limited as limits_dependency
-from dos.server.messages import Replay
 from dos.server.service import Service
 from dos.server.table_store import StoredGame, load_game
 

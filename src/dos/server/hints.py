@@ -44,9 +44,9 @@ from dos.rules.official.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS
 from dos.rules.official.matching import MatchKind, match_kind
 from dos.rules.official.views import view_from_json
 from dos.server.jobs import BusyError, JobError
-from dos.server.messages import server_message
 from dos.server.refusals import RefusedError
 from dos.server.seating import person
+from dos.server.server_messages import server_message
 
 if TYPE_CHECKING:
     from dos.server.connections import Client

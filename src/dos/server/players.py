@@ -32,9 +32,9 @@ from dos.ratings.model import MAX_PLAYERS, MIN_PLAYERS
 from dos.ratings.policy import BOARDS, PEOPLE
 from dos.ratings.store import leaderboard, player_ratings
 from dos.server.errors import ApiError
+from dos.server.http_bodies import PlayerResults
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
-from dos.server.messages import PlayerResults
 from dos.server.models import GamePlayerRow, GameRow
 from dos.server.service import Service
 

@@ -24,9 +24,9 @@ from dos.server.chat import expire_with_chat
 from dos.server.clock import Clock
 from dos.server.hints import Hints
 from dos.server.hints import offered as hints_offered
+from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
-from dos.server.messages import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
