@@ -25,7 +25,8 @@ from fastapi.testclient import TestClient
 
 from dos import ruleset
 from dos.cli import build_parser, main
-from dos.server.app import ServerConfig, create_app
+from dos.house import create_app
+from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.table_settings import Settings
 

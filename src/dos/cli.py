@@ -217,7 +217,8 @@ def cmd_learn(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
-    from dos.server.app import ServerConfig, serve
+    from dos.house import serve
+    from dos.server.app import ServerConfig
     from dos.server.deals import Deals
     from dos.server.limits import Limits
     from dos.server.table_settings import Settings

@@ -11,6 +11,7 @@ import pytest
 
 from dos.agents.service import Agents
 from dos.server.http_bodies import CreateTable
+from dos.server.seat_service import SeatService
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
@@ -23,7 +24,7 @@ async def test_an_agent_calling_with_its_move_is_never_caught(tmp_path: Path) ->
     url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
     service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0, pause_seconds=0))
     await service.start()
-    agents = Agents(service)
+    agents = Agents(SeatService(service))
     rng = random.Random(3)
     try:
         request = CreateTable(name="Ada", seats=[None, "easy"], options={"target_score": 1000})

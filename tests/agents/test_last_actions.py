@@ -16,6 +16,7 @@ from dos.agents.service import Agents, StaleError
 from dos.agents.text import LAST_ACTIONS
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
+from dos.server.seat_service import SeatService
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
@@ -42,7 +43,7 @@ async def game(tmp_path: Path) -> AsyncIterator[Game]:
     url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
     service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
     await service.start()
-    agents = Agents(service)
+    agents = Agents(SeatService(service))
     try:
         request = CreateTable(name="Ada", seats=[None, None], options={"target_score": 500})
         host = await agents.create(request, "test")

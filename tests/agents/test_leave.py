@@ -10,6 +10,7 @@ import pytest
 from dos.agents.service import Agents
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
+from dos.server.seat_service import SeatService
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
@@ -26,7 +27,7 @@ def _service(data: Path) -> Service:
 async def test_leaving_the_lobby_opens_the_seat(tmp_path: Path) -> None:
     service = _service(tmp_path)
     await service.start()
-    agents = Agents(service)
+    agents = Agents(SeatService(service))
     try:
         host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
         guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")
@@ -52,7 +53,7 @@ async def test_leaving_a_game_gives_the_seat_to_the_stand_in_until_the_agent_act
 ) -> None:
     service = _service(tmp_path)
     await service.start()
-    agents = Agents(service)
+    agents = Agents(SeatService(service))
     try:
         host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
         guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")

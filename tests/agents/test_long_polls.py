@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from dos.agents import service as agents_service
 from dos.agents.service import Agents
 from dos.server.http_bodies import CreateTable, JoinTable
+from dos.server.seat_service import Moment, SeatService
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
@@ -25,15 +27,15 @@ async def test_one_change_renders_one_view_per_seat_however_many_wait(
     url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
     service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
     await service.start()
-    agents = Agents(service)
+    agents = Agents(SeatService(service))
     renders: list[int] = []
-    original = Agents._view
+    original = agents_service._answer
 
-    def counted(self: Agents, table: Any, seat: int) -> dict[str, Any]:
-        renders.append(seat)
-        return original(self, table, seat)
+    def counted(moment: Moment) -> dict[str, Any]:
+        renders.append(moment.seat)
+        return original(moment)
 
-    monkeypatch.setattr(Agents, "_view", counted)
+    monkeypatch.setattr(agents_service, "_answer", counted)
     try:
         host = await agents.create(CreateTable(name="Ada", seats=[None, None]), "test")
         guest = await agents.join(host["code"], JoinTable(name="Bob"), "test")

@@ -257,7 +257,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from dos.server.app import ServerConfig, create_app
+from dos.house import create_app
+from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
 from dos.server.table_settings import Settings

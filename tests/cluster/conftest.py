@@ -5,6 +5,7 @@ PostgreSQL when installed); skipped where Redis or PostgreSQL is missing (a fail
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,14 @@ import pytest_asyncio
 from redis.asyncio import Redis
 
 from cluster.support import IN_LOOP_TTL, RedisServer
+from dos.cluster.jobqueue import RedisJobs
 from dos.cluster.node import Node
 from dos.server.clock import Clock
+from dos.server.limits import Counters, Limits
 from dos.server.service import Service
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
+from dos.server.tables import Table
 from server.conftest import database, postgres  # noqa: F401 (SQLite and PostgreSQL in turn)
 from support import suite_deals
 
@@ -65,10 +69,6 @@ async def redis(redis_server: RedisServer) -> AsyncIterator[Redis]:
     await client.aclose()
 
 
-async def _no_forwards(key: str, message: Any) -> None:
-    return None
-
-
 @pytest_asyncio.fixture
 async def make(
     database: str,  # noqa: F811 (the fixture imported above)
@@ -79,32 +79,59 @@ async def make(
     the test's event loop, on one Redis and one database: ``await make(name)``, or
     ``await make(name, clock)`` on a ``ManualClock`` the test moves. Leases of
     ``IN_LOOP_TTL`` seconds; no scan for free tables unless the test runs one
-    (``Node.adopt_free``); forwarded messages ignored. Stopped at the end, unless the test
-    stopped them (as a crash: their leases left to run out)."""
+    (``Node.adopt_free``); nothing forwarded served (no relay). The node is the service's
+    ``ownership``. Stopped at the end, unless the test stopped them (as a crash: their
+    leases left to run out)."""
     async with Redis.from_url(redis_server.url) as client:
         await client.flushdb()
     started: list[Service] = []
 
     async def start(name: str, clock: Clock | None = None) -> Service:
         settings = Settings(bot_delay=0, grace_seconds=10, pause_seconds=0, deals=suite_deals())
+        if clock is not None:
+            settings = replace(settings, clock=clock)
         folder = tmp_path / name
         folder.mkdir()
+        db = Database(database)
+        tables: dict[str, Table] = {}
+
+        async def load(code: str) -> Table | None:
+            return await service.table(code)
+
+        node = Node(
+            redis_server.url,
+            name,
+            db=db,
+            metrics=settings.metrics,
+            clock=settings.clock,
+            tables=tables,
+            load=load,
+            on_lost=lambda code: None,
+            ttl=IN_LOOP_TTL,
+            scan_every=3600,
+        )
         service = Service(
-            Database(database),
+            db,
             folder,
             settings,
-            redis_url=redis_server.url,
+            ownership=node,
+            handovers=node,
+            runner=RedisJobs(redis_server.url, clock=settings.clock),
+            counters=Counters(Limits(), redis_server.url),
+            tables=tables,
             secret=b"s" * 32,
-            clock=clock,
         )
-        node = Node(service, redis_server.url, name, ttl=IN_LOOP_TTL, scan_every=3600)
-        node.handler = _no_forwards
-        service.node = node
         await service.start()
         started.append(service)
         return service
 
     yield start
     for service in started:
-        if service.node is not None and not service.node.stopped:
+        if not node_of(service).stopped:
             await service.stop()
+
+
+def node_of(service: Service) -> Node:
+    """The node of a server process the ``make`` fixture started."""
+    assert isinstance(service.ownership, Node)
+    return service.ownership

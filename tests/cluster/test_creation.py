@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
+from cluster.conftest import node_of
 from dos.server import service as service_module
 from dos.server.clock import ManualClock
 from dos.server.http_bodies import CreateTable
@@ -28,7 +29,6 @@ async def test_a_scan_right_after_a_table_is_stored_does_not_take_it_from_its_cr
     clock = ManualClock()  # leases that run out only if the test moves it
     creator: Service = await make("p0", clock)
     other: Service = await make("p1", clock)
-    assert other.node is not None
     loop = asyncio.get_running_loop()
     adopted: list[list[str]] = []
 
@@ -36,13 +36,15 @@ async def test_a_scan_right_after_a_table_is_stored_does_not_take_it_from_its_cr
         insert_table(session, stored)
         session.commit()  # as the storing's own commit: the table is there for every scan
         # The other process scans for free tables now (from the database's thread).
-        scan = asyncio.run_coroutine_threadsafe(other.node.adopt_free(), loop)  # type: ignore[union-attr]
+        scan = asyncio.run_coroutine_threadsafe(node_of(other).adopt_free(), loop)
         adopted.append(scan.result(30))
 
     monkeypatch.setattr(service_module, "insert_table", stored_then_scanned)
     grant = await creator.create(CreateTable(name="Ada", seats=[None, None]), "test")
     code = grant["code"]
     assert adopted == [[]]  # the scan found it held
-    assert creator.node is not None and creator.node.owns(code)
+    node = node_of(creator)
+    assert node.owns(code)
     assert code in creator.tables and code not in other.tables
-    assert str((await creator.node.holder(code)).owner) == creator.node.owner  # type: ignore[union-attr]
+    holder = await node.holder(code)
+    assert holder is not None and holder.owner == node.owner

@@ -13,6 +13,7 @@ import pytest
 from fastapi import WebSocket
 from redis.asyncio import Redis
 
+from cluster.conftest import node_of
 from cluster.support import IN_LOOP_TTL
 from dos.cluster.handovers import Handovers, handover_key
 from dos.cluster.lease import lease_key
@@ -47,8 +48,7 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     await allow(table, 0, True)
     held = table.turn_timer.held()
     assert held is not None
-    node = first.node
-    assert node is not None
+    node = node_of(first)
     await node.handovers.flush()
     written = Handover.loads(await node.redis.get(handover_key(code)))
     assert written is not None and written.turn is not None and written.hints_allowed
@@ -69,13 +69,13 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     assert again[3] - clock.time() < TURN - IN_LOOP_TTL / 2
     assert taken.hints_allowed
     # The former owner, awake again, writes its handover under its old lease: refused.
-    assert second.node is not None
-    await second.node.handovers.flush()
-    before = await second.node.redis.get(handover_key(code))
+    now = node_of(second)
+    await now.handovers.flush()
+    before = await now.redis.get(handover_key(code))
     late = Handover(hints_allowed=False)
-    second.node.handovers.note(code, holder, late)
-    await second.node.handovers.flush()
-    assert await second.node.redis.get(handover_key(code)) == before
+    now.handovers.note(code, holder, late)
+    await now.handovers.flush()
+    assert await now.redis.get(handover_key(code)) == before
 
 
 async def test_a_handover_is_written_only_by_its_holder_and_after_redis_forgot_the_script(

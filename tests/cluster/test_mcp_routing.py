@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 
 from cluster.conftest import redis_server  # noqa: F401 (fixture)
 from cluster.support import RedisServer
-from dos.server.app import ServerConfig, create_app
+from dos.house import create_app
+from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
 from dos.server.table_settings import Settings
@@ -68,7 +69,7 @@ def _call(client: TestClient, tool: str, **arguments: Any) -> dict[str, Any]:
 
 def _owner(client: TestClient, code: str) -> str:
     """Which process holds the table's lease (its name)."""
-    node = client.app.state.service.node  # type: ignore[attr-defined]
+    node = client.app.state.service.ownership  # type: ignore[attr-defined]
     with redis.Redis.from_url(node.redis_url) as store:
         value = store.get(f"dos:table:{{{code}}}:lease")
     assert value is not None

@@ -16,8 +16,9 @@ from redis.asyncio import Redis
 from cluster.support import RedisServer
 from dos.cluster.lease import TableLease
 from dos.cluster.ownership import take_table
+from dos.house import create_app
 from dos.server import service as service_module
-from dos.server.app import ServerConfig, create_app
+from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.metrics import Metrics
 from dos.server.passkeys import RelyingParty

@@ -30,7 +30,8 @@ import uvicorn
 from sqlalchemy import insert
 
 from dos import ruleset
-from dos.server.app import ServerConfig, bind, create_app
+from dos.house import create_app
+from dos.server.app import ServerConfig, bind
 from dos.server.limits import Limits
 from dos.server.models import ActionRow
 from dos.server.schema import migrate

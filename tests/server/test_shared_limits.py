@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from cluster.conftest import own_redis, redis_server  # noqa: F401 (fixtures)
 from cluster.support import RedisServer
-from dos.server.app import ServerConfig, create_app
+from dos.house import create_app
+from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.passkeys import RelyingParty
 from dos.server.table_settings import Settings

@@ -22,7 +22,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from dos.agents.service import (
-    MAX_WAIT_SECONDS,
     UNTIL,
     Agents,
     AgentView,
@@ -30,13 +29,13 @@ from dos.agents.service import (
     PastAction,
     Seen,
     StaleError,
-    Until,
     rules_text,
 )
 from dos.server.errors import ErrorBody, SafeJSONResponse
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
 from dos.server.refusals import RefusedError
+from dos.server.seat_service import MAX_WAIT_SECONDS, Until
 
 __all__ = ["AgentAction", "AgentView", "LegalAction", "PastAction", "Refusal", "agent_router"]
 

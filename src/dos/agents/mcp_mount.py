@@ -102,7 +102,9 @@ class McpEndpoint:
                     await self._runner
 
 
-def install(app: FastAPI, agents: Agents, counters: Counters) -> Callable[[], Any]:
+def install(
+    app: FastAPI, agents: Agents, counters: Counters
+) -> Callable[[], contextlib.AbstractAsyncContextManager[None]]:
     """Mounts the MCP server on ``app`` at ``/mcp`` (streamable HTTP, one JSON answer per
     request, no sessions kept, so POST only: a GET, which would open an event stream, is
     answered 405); returns what the application's lifespan must run."""

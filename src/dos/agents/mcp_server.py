@@ -33,14 +33,12 @@ from starlette.types import ASGIApp
 from dos import ruleset
 from dos.agents.mcp_mount import MCP_BODY_MAX
 from dos.agents.service import (
-    MAX_WAIT_SECONDS,
     UNTIL,
     AgentJson,
     Agents,
     AgentView,
     GameRecord,
     StaleError,
-    Until,
     rules_text,
 )
 from dos.agents.text import past_line
@@ -49,6 +47,7 @@ from dos.server.http_bodies import CreateTable, JoinTable, SeatGrant, TableList
 from dos.server.limits import Counters, client_address
 from dos.server.names import NAME_MAX
 from dos.server.refusals import RefusedError
+from dos.server.seat_service import MAX_WAIT_SECONDS, Until
 
 INSTRUCTIONS = """\
 Play DOS (Mattel's sequel to UNO) at a DOS game server.
@@ -473,7 +472,7 @@ class InProcess:
             raise RefusedError("rate_limited", f"too many actions: try again in {wait} s")
 
     async def tables(self, offset: int) -> dict[str, Any]:
-        limit = self.agents.service.limits.table_page
+        limit = self.agents.seats.table_page
         return await self.agents.tables(max(offset, 0), limit)
 
     async def create(self, body: dict[str, Any], ctx: Context | None) -> dict[str, Any]:

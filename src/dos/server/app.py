@@ -3,9 +3,13 @@ client.
 
 ``create_app(config)`` builds it from the routers: the tables and their WebSocket
 (``dos.server.table_routes``; the conversation is ``dos.server.conversation``), the finished
-games (``games``), players (``players``), accounts (``accounts``), agents (``dos.agents``) and
-the browser client's pages and files (``client_routes``). ``serve(config, host, port)`` runs
-it on uvicorn and prints the address to open. The protocol is ``docs/protocol.md``.
+games (``games``), players (``players``), accounts (``accounts``) and the browser client's
+pages and files (``client_routes``), over a ``Service`` (``service_for``) of one process. What
+plugs into the server comes in as arguments, from above it (``dos.house``): a service built
+with other implementations of the server's interfaces, the routing of a server of many
+(``dos.server.routing``), and what mounts itself on the application (``Mount``: the agents).
+``serve(app, config, host, port)`` runs an application on uvicorn and prints the address to
+open. The protocol is ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import gc
 import logging
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +29,6 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from dos import ruleset
-from dos.cluster.relay import OwnerRouting
 from dos.server import errors, logs
 from dos.server.account_routes import accounts_router
 from dos.server.accounts import Accounts
@@ -33,20 +36,24 @@ from dos.server.auth import load_secret
 from dos.server.bodies import BodyLimit
 from dos.server.client_routes import client_router
 from dos.server.games import games_router
+from dos.server.handover_store import HandoverStore
 from dos.server.health import health_router
 from dos.server.http import GuardedWebSockets, Open, guarded_protocol
 from dos.server.http_bodies import ServerInfo
-from dos.server.jobs import JobSettings, LocalJobs
+from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.learn import learn_router
 from dos.server.limits import Counters, Limits
+from dos.server.ownership import Ownership
 from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
 from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from dos.server.reviews import reviews_router
+from dos.server.routing import LocalRouting, Routing
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url
 from dos.server.table_routes import tables_router
 from dos.server.table_settings import Settings
+from dos.server.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +79,10 @@ class ServerConfig:
     """Hints' and reviews' CPU jobs (``dos.server.jobs``): ``DOS_HINT_ITERATIONS``..."""
     redis: str | None = None
     """A Redis URL (``redis://host:6379/0``): the server is one of many processes, which
-    share there the tables' leases (``dos.cluster``), the bus that routes each table's
-    requests to its owner, the bots' job queue and the per-client limits (and need one token
-    secret, ``DOS_SECRET``). ``None``: one process, no Redis."""
+    share there the per-client limits and one token secret (``DOS_SECRET``), and, plugged in
+    from above (``dos.house``), the tables' leases, the bus that routes each table's requests
+    to its owner and the bots' job queue (``dos.cluster``). ``None``: one process, no
+    Redis."""
     name: str | None = None
     """This process's name in its logs (``dos.server.logs``); default ``host:pid``."""
     lease: float | None = None
@@ -113,43 +121,79 @@ def _static_dir() -> Path:
     return STATIC_DIR
 
 
-def create_app(config: ServerConfig) -> FastAPI:
-    """The application, with its service started and stopped by the lifespan."""
-    url = database_url(config.database, config.data)
-    service = Service(
-        Database(url, config.sqlite_synchronous),
+Mount = Callable[[FastAPI, Service], Callable[[], contextlib.AbstractAsyncContextManager[Any]]]
+"""What mounts itself on the application from above the server (the agents, ``dos.house``):
+given the application and its service, it adds its routes and returns what the application's
+lifespan runs while it serves."""
+
+
+def database(config: ServerConfig) -> Database:
+    """The database ``config`` names (not opened yet: the service's start opens it)."""
+    return Database(database_url(config.database, config.data), config.sqlite_synchronous)
+
+
+def service_for(
+    config: ServerConfig,
+    db: Database | None = None,
+    *,
+    ownership: Ownership | None = None,
+    handovers: HandoverStore | None = None,
+    runner: Jobs | None = None,
+    tables: dict[str, Table] | None = None,
+) -> Service:
+    """The service ``config`` describes, on ``db`` (by default ``database(config)``): of one
+    process unless given other implementations of the server's interfaces (``Service``).
+    With ``config.redis`` its per-client counters are kept in Redis, and its token secret is
+    the one every process shares."""
+    return Service(
+        database(config) if db is None else db,
         config.data,
         config.settings,
         config.limits,
         config.jobs,
-        redis_url=config.redis,
+        ownership=ownership,
+        handovers=handovers,
+        runner=runner,
+        counters=Counters(config.limits, config.redis),
+        tables=tables,
         secret=load_secret(config.data, shared=config.redis is not None),
+    )
+
+
+def create_app(
+    config: ServerConfig,
+    service: Service | None = None,
+    *,
+    routing: Routing | None = None,
+    connections: Open | None = None,
+    mounts: Sequence[Mount] = (),
+) -> FastAPI:
+    """The application of ``service`` (by default ``service_for(config)``: one process),
+    with its service started and stopped by the lifespan. ``routing`` (by default
+    ``LocalRouting``: every request served here) stands before the routes; ``connections``
+    counts each client's open connections (HTTP and WebSocket; shared with the routing);
+    ``mounts`` mount themselves after the server's own resources."""
+    service = service_for(config) if service is None else service
+    routing = LocalRouting() if routing is None else routing
+    open_connections = (
+        Open(config.limits.client_connections) if connections is None else connections
     )
     counters = service.counters
     accounts = Accounts(service, config.relying_party)
-    open_connections = Open(config.limits.client_connections)
-    relay = None
-    if config.redis is not None:
-        # One of many processes: tables owned one process each, requests routed to owners.
-        from dos.cluster.node import LEASE_SECONDS, Node
-        from dos.cluster.relay import Relay
-
-        lease = LEASE_SECONDS if config.lease is None else config.lease
-        service.node = Node(service, config.redis, config.name, ttl=lease)
-        relay = Relay(service.node, service, open_connections)
+    running: list[Callable[[], contextlib.AbstractAsyncContextManager[Any]]] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         await accounts.start()
-        if relay is not None:
-            relay.start()
+        routing.start()
         sweeper = asyncio.create_task(service.sweep())
-        async with agents_running():
+        async with contextlib.AsyncExitStack() as mounted:
+            for run in running:
+                await mounted.enter_async_context(run())
             yield
         sweeper.cancel()
-        if relay is not None:
-            await relay.stop()
+        await routing.stop()
         await service.stop()
 
     app = FastAPI(
@@ -169,9 +213,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
     app.include_router(reviews_router(service, counters))
-    agents_running = _install_agents(app, service, counters)
+    running.extend(mount(app, service) for mount in mounts)
     app.state.open_connections = open_connections
-    app.add_middleware(OwnerRouting, relay=relay)  # a table's requests go to its owner
+    app.add_middleware(routing.middleware)  # a table's requests go to its owner
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # 413 in the JSON error body
     app.add_middleware(GZipMiddleware, minimum_size=500)  # HTTP only; WebSockets pass by
 
@@ -198,20 +242,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.include_router(tables_router(service, counters, open_connections, config.limits.table_page))
     app.include_router(client_router(_static_dir()))
-    if relay is not None:
-        relay.app = app
     return app
-
-
-def _install_agents(app: FastAPI, service: Service, counters: Counters) -> Any:
-    """The HTTP agent API and the MCP server at /mcp (``dos.agents``, docs/agents.md); returns
-    what the lifespan runs."""
-    from dos.agents import http, mcp_mount
-    from dos.agents.service import Agents
-
-    agents = Agents(service)
-    app.include_router(http.agent_router(agents, counters))
-    return mcp_mount.install(app, agents, counters)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -235,8 +266,9 @@ async def _collect_garbage() -> None:
         gc.collect()
 
 
-def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Runs the server until interrupted; prints the address to open once it listens."""
+def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Runs ``app`` (``create_app``'s, made of ``config``) until interrupted; prints the
+    address to open once it listens."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
@@ -253,7 +285,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
     # The loopback address is shown by name: passkeys (docs/accounts.md) work at a domain,
     # and browsers hold `localhost` for one, never at a bare IP address.
     shown = "localhost" if host == "127.0.0.1" else f"[{host}]" if ":" in host else host
-    app = create_app(config)
     service: Service = app.state.service
     # The job workers start now, in the background, warm: the fork server up, the workers
     # forked, the searching bots' compiled rollouts ready in each (never in this process),
@@ -266,8 +297,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> No
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             # One of many: the tables are handed to the other processes first (their
             # clients reattached or reconnecting there), so a rolling upgrade shows nothing.
-            if service.node is not None:
-                await service.node.drain()
+            await service.ownership.drain()
             # Say goodbye first (1001, docs/protocol.md): uvicorn would close with 1012.
             await service.say_goodbye()
             await super().shutdown(sockets)

@@ -7,8 +7,8 @@ decision (``dos.server.bot_job``), the ``sage`` bot's hint for one seat's view
 ``await jobs.run(name, payload)`` gives the result, or raises ``BusyError`` at once when the
 runner has no room (the caller refuses with ``busy``, or tries again later), or ``JobError``
 when the job failed. ``LocalJobs`` runs them on worker processes of this machine with bounded
-queues (one process of ``dos serve``); ``dos.cluster.jobqueue.RedisJobs`` hands them to
-``dos bot-worker`` processes through Redis (``dos serve --redis``). Callers do not change.
+queues (one process of ``dos serve``); a server of many hands them to ``dos bot-worker``
+processes through Redis (``dos.cluster.jobqueue.RedisJobs``). Callers do not change.
 
 Jobs are named in ``JOBS`` (``"module:function"``) and imported in the worker by that name,
 so the server process never pickles a function, only the name and the payload.
@@ -248,6 +248,11 @@ class LocalJobs:
         self.workers = workers
         self.queue = queue
         self._warming: threading.Thread | None = None
+
+    @classmethod
+    def of(cls, settings: JobSettings) -> LocalJobs:
+        """The runner ``settings`` say (their workers and queues)."""
+        return cls(settings.workers, settings.queue, settings.bot_workers, settings.bot_queue)
 
     @property
     def held(self) -> int:

@@ -2,7 +2,10 @@
 
 At start every unfinished table is loaded and its game rebuilt from its seed and actions, so
 a server that was killed resumes every game where it stood; finished tables are loaded when
-someone asks for them (a rematch, a late visitor).
+someone asks for them (a rematch, a late visitor). A table is held here only while this
+process owns it (``dos.server.ownership``: one process owns every table; among many, each is
+taken before it is loaded, and the unfinished ones are adopted one by one), and goes on from
+its former owner's handover (``dos.server.handover_store``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -22,11 +25,13 @@ from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
 from dos.server.chat import expire_with_chat
 from dos.server.clock import Clock
+from dos.server.handover_store import HandoverStore, NoHandovers
 from dos.server.hints import Hints
 from dos.server.hints import offered as hints_offered
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
+from dos.server.ownership import Claim, Ownership, SoleOwnership
 from dos.server.refusals import RefusedError
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
@@ -41,9 +46,6 @@ from dos.server.table_store import (
     public_page,
 )
 from dos.server.tables import Status, Table
-
-if TYPE_CHECKING:
-    from dos.cluster.node import Node
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +65,6 @@ def turn_seconds(request: CreateTable) -> float | None:
         return request.turn_seconds
     people = sum(1 for seat in request.seats if seat is None)
     return DEFAULT_TURN_SECONDS if people > 1 else None
-
-
-def _runner(settings: JobSettings, redis_url: str | None, clock: Clock) -> Jobs:
-    """The job runner: worker processes of this machine, or through Redis (a job's timeout
-    on the server's ``clock``)."""
-    if redis_url is not None:
-        from dos.cluster.jobqueue import RedisJobs
-
-        return RedisJobs(redis_url, clock=clock)
-    return LocalJobs(settings.workers, settings.queue, settings.bot_workers, settings.bot_queue)
 
 
 def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
@@ -109,7 +101,14 @@ def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
 
 
 class Service:
-    """Every table of the server, the database and the token signer."""
+    """Every table this process holds, the database and the token signer.
+
+    What a server of many processes changes comes in as the server's interfaces, each of
+    one process by default: ``ownership`` (which tables this process owns), ``handovers``
+    (the tables' handovers for their next owner), ``runner`` (the CPU jobs: worker processes
+    of this machine, from ``jobs``' settings), ``counters`` (the per-client rate counters),
+    and ``tables``, the tables held, by code, shared with an ownership that takes a lost
+    table away."""
 
     def __init__(
         self,
@@ -119,7 +118,11 @@ class Service:
         limits: Limits | None = None,
         jobs: JobSettings | None = None,
         *,
-        redis_url: str | None = None,
+        ownership: Ownership | None = None,
+        handovers: HandoverStore | None = None,
+        runner: Jobs | None = None,
+        counters: Counters | None = None,
+        tables: dict[str, Table] | None = None,
         secret: bytes | None = None,
         clock: Clock | None = None,
     ) -> None:
@@ -129,39 +132,38 @@ class Service:
         """The server's time (``dos.server.clock``), ``clock`` when given, else the
         settings': every table, timer, lease and loop of this server reads this one."""
         self.limits = limits or Limits()
-        self.counters = Counters(self.limits, redis_url)
-        """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP); in
-        Redis when given one (``redis_url``), shared by every process."""
+        self.counters = counters if counters is not None else Counters(self.limits)
+        """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP)."""
+        self.ownership: Ownership = ownership if ownership is not None else SoleOwnership()
+        """Which tables this process owns (``dos.server.ownership``)."""
+        self.handovers: HandoverStore = handovers if handovers is not None else NoHandovers()
+        """Where the tables' handovers wait for their next owner."""
         self.db = db
         self.data = data
         self.settings = settings
         # Many processes must sign alike: their secret comes from their configuration.
         self.signer = Signer(secret if secret is not None else load_secret(data), clock=self.clock)
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Table] = {} if tables is None else tables
         self.metrics = settings.metrics
         """This server's figures (``dos.server.metrics``), shared with its tables."""
         self.metrics.watch_tables(lambda: list(self.tables.values()))
         self._loading = asyncio.Lock()
         self.job_settings = jobs or JobSettings()
-        self.jobs: Jobs = _runner(self.job_settings, redis_url, self.clock)
+        self.jobs: Jobs = runner if runner is not None else LocalJobs.of(self.job_settings)
         """CPU work off the event loop: bots' decisions, hints and reviews
-        (``dos.server.jobs``); with Redis, done by ``dos bot-worker`` processes."""
+        (``dos.server.jobs``)."""
         self.settings = settings = replace(settings, jobs=self.jobs)  # the tables' bots use it
-        self.node: Node | None = None
-        """This process among many (``dos.cluster.node``), when the server has Redis: it
-        owns the tables held here and takes one before loading it."""
         self.hints = Hints(self)
         self.on_stop: list[Callable[[], None]] = [self.hints.stop]
         """What to stop with the server, before its jobs (the reviews under way)."""
 
     async def start(self) -> None:
-        """Opens the database (migrating it) and loads every unfinished table."""
+        """Opens the database (migrating it) and loads every unfinished table this process
+        owns: all of them, or (among many) none yet, each adopted by the ownership."""
         await asyncio.to_thread(self.db.start)
         self.jobs.start()
-        if self.node is not None:
-            # One of many: the unfinished tables are adopted, each by one process, by the
-            # node's scans.
-            await self.node.start()
+        await self.ownership.start()
+        if not self.ownership.owns_all:
             return
         stored = await self.db.call(load_active)
         for item in stored:
@@ -179,8 +181,7 @@ class Service:
             table.close()
         for stop in self.on_stop:
             stop()
-        if self.node is not None:
-            await self.node.stop()
+        await self.ownership.stop()
         await asyncio.to_thread(self.jobs.stop)  # waits for the running jobs: off the loop
         self.counters.close()
         await asyncio.to_thread(self.db.close)
@@ -202,21 +203,20 @@ class Service:
         async with self._loading:
             if code in self.tables:
                 return self.tables[code]
-            epoch = None
-            if self.node is not None:
-                if not await self.db.read(code_exists, code):
-                    return None
+            try:
                 # Owned first, then read: whatever the former owner committed is in.
-                epoch = await self.node.claim(code)
+                claim = await self.ownership.claim(code)
+            except LookupError:
+                return None
             stored = await self.db.read(load_table, code)
             if stored is None:
                 return None
             table = await Table.load(stored, self.db, self.settings)
             if code in self.tables:  # loaded meanwhile by another request
                 return self.tables[code]
-            if self.node is not None:  # the clocks go on where its former owner left them
-                table.take_over(await self.node.handover(code))
-            self._own(table, epoch)
+            # The clocks go on where its former owner, if any, left them.
+            table.take_over(await self.handovers.read(code))
+            self._own(table, claim)
             await table.finish_if_pending()
             table.after_change()
             return table
@@ -307,19 +307,14 @@ class Service:
             rated=request.rated and deal_seed is None,
             deal_seed=deal_seed,
         )
-        epoch = None
         while True:
-            if self.node is None:
-                stored_here = await self._insert(stored)
-            else:
-                # Held from the moment it exists: no other process adopts it meanwhile.
-                epoch = await self.node.claim_new(stored.code, lambda: self._insert(stored))
-                stored_here = epoch is not None
-            if stored_here:
+            # Owned from the moment it exists: no other process adopts it meanwhile.
+            claim = await self.ownership.claim_new(stored.code, lambda: self._insert(stored))
+            if claim is not None:
                 break
             stored.code = new_code(set(self.tables))
         table = Table(stored, self.db, self.settings)
-        self._own(table, epoch)
+        self._own(table, claim)
         return self._grant(table, 0, player_id, player_token)
 
     async def _insert(self, stored: StoredTable) -> bool:
@@ -333,20 +328,18 @@ class Service:
             return False
         return True
 
-    def _own(self, table: Table, epoch: int | None) -> None:
-        """Holds ``table`` here; in a server of many, its commits under ``epoch``."""
-        table.current.epoch = epoch
-        node = self.node
-        if node is not None:
-            table.current.on_fenced.append(lambda: self._fenced(node, table))
-            table.on_handover = node.remember
+    def _own(self, table: Table, claim: Claim) -> None:
+        """Holds ``table`` here, its commits under ``claim``'s epoch."""
+        table.current.epoch = claim.epoch
+        table.current.on_fenced.append(lambda: self._fenced(table))
+        table.on_handover = self.handovers.note
         self.tables[table.code] = table
 
-    def _fenced(self, node: Node, table: Table) -> None:
+    def _fenced(self, table: Table) -> None:
         """A commit of ``table`` was refused for its epoch: another process owns it. The
         table object stops for good, and, if it is the one held here, leaves."""
         if self.tables.get(table.code) is table:
-            node.fenced(table.code)
+            self.ownership.fenced(table.code)
         table.close()
 
     async def join(self, code: str, request: JoinTable, client: str) -> dict[str, Any]:
@@ -374,15 +367,17 @@ class Service:
         """How many public tables are not finished, and ``limit`` of them from ``offset``,
         newest first. One process: the tables it holds. A server of many: the database's
         list (``public_page``), each table as its owner sees it (held here, or its owner's
-        lobby entry in Redis: ``Node.infos``, at most a second old), else as stored."""
-        node = self.node
-        if node is None:
+        lobby entry: ``Ownership.lobby``), else as stored."""
+        ownership = self.ownership
+        if ownership.owns_all:
             tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
             tables.sort(key=lambda t: t.created_at, reverse=True)
             return len(tables), [t.info() for t in tables[offset : offset + limit]]
         total, page = await self.db.read(public_page, offset, limit)
-        here = {code: t.info() for code, t in self.tables.items() if node.owns(code)}
-        there = await node.infos([stored.code for stored, _ in page if stored.code not in here])
+        here = {code: t.info() for code, t in self.tables.items() if ownership.owns(code)}
+        there = await ownership.lobby(
+            [stored.code for stored, _ in page if stored.code not in here]
+        )
         return total, [
             here.get(stored.code) or there.get(stored.code) or stored_info(stored, game_id)
             for stored, game_id in page
@@ -411,8 +406,7 @@ class Service:
                 if limits.lobby_idle is not None and idle > limits.lobby_idle:
                     table.close()
                     del self.tables[table.code]
-                    if self.node is not None:
-                        await self.node.released(table.code)
+                    await self.ownership.released(table.code)
                 continue
             if limit is None or idle <= limit:
                 continue
@@ -420,8 +414,7 @@ class Service:
             await self.db.call(expire_with_chat, table.code, game_id, self.clock.time())
             table.close()
             del self.tables[table.code]
-            if self.node is not None:
-                await self.node.released(table.code)
+            await self.ownership.released(table.code)
             expired.append(table.code)
         if expired:
             log.info("expired %d idle tables", len(expired))
