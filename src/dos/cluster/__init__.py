@@ -1,15 +1,23 @@
-"""The game server on many processes: what ``dos serve --redis`` runs in each process (a
-``node.Node`` and a ``relay.Relay``, set up by ``dos.server.app.create_app``) and what
-``dos bot-worker`` runs (``jobworker.JobWorker``).
+"""The game server on many processes: the server's interfaces (``dos.server``: ownership,
+routing, handovers, jobs, the bus) implemented over Redis, plugged in by ``dos.house`` for
+``dos serve --redis``; and what ``dos bot-worker`` runs (``jobworker.JobWorker``). The
+cluster depends on the server, never the reverse.
 
-Each table has one owner process at a time. ``lease`` holds that ownership in Redis
-(a lease with expiry and renewal) and numbers each new owner with a fencing epoch;
-``ownership`` records the epoch in the database (``dos.server.storage.claim_epoch``), which
-then refuses the actions of any former owner. ``node`` takes, keeps, loses and adopts a
-process's tables; ``relay`` sends every request about a table to its owner, and relays
-WebSocket connections, over the ``bus`` (``RedisBus`` between processes, ``LocalBus`` in one
-process for tests); ``handovers`` keeps each owned table's clocks and host's choices in
-Redis for its next owner; ``jobqueue`` hands the bots' decisions, hints and reviews to
-``jobworker`` processes.
+Each table has one owner process at a time. ``lease`` holds that ownership in Redis (a lease
+with expiry, kept by ``renewal``) and numbers each new owner with a fencing epoch;
+``ownership`` records the epoch in the database (``dos.server.fencing``), which then refuses
+the actions of any former owner. ``node`` takes, keeps, loses and adopts a process's tables
+(the server's ``Ownership`` and ``HandoverStore``); ``presence`` says which processes are up
+and writes their tables' lobby entries; ``handovers`` keeps each owned table's clocks and
+host's choices in Redis for its next owner.
+
+``relay`` is the server's ``Routing``: ``routing`` finds a request's table and its owner,
+``forwarding`` sends an HTTP request to the owner, ``relayed`` holds a WebSocket here and
+relays it, ``owner_side`` serves what others forward (each relayed connection over a
+``remote_socket``). They talk over ``bus`` (``RedisBus``, the contract of
+``dos.server.bus``), in typed frames, one module per direction: ``to_owner``,
+``from_owner``. ``jobqueue`` hands the bots' decisions, hints and reviews to ``jobworker``
+processes.
+
 docs/deployment.md ("Many processes") says how to run it and what is not built.
 """
