@@ -2,7 +2,7 @@
 processes on one PostgreSQL and one Redis. The agent waits through the process that does not
 own its table (the poll is forwarded to the owner); the owner is killed (SIGKILL) while the
 poll waits: the poll is asked again of the next owner and answered, rather than left to time
-out (``dos.cluster.relay.Relay.forward_http``)."""
+out (``dos.cluster.forwarding.Forwarder.forward_http``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """MCP tool calls on a server of many processes: any process takes any call, and a call about
 a table (by its seat token, or the code it joins) is served by the table's owner
-(``dos.cluster.relay.OwnerRouting``), as the HTTP agent API is. Two processes, played by two
+(``dos.cluster.routing.OwnerRouting``), as the HTTP agent API is. Two processes, played by two
 applications on one Redis and one database."""
 
 from __future__ import annotations

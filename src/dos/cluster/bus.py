@@ -166,7 +166,9 @@ class _RedisServing:
             try:
                 forwarded = decode_forwarded(taken[1])
             except FrameError as error:
-                log.warning("owner %s: a forwarded message was dropped: %s", self.owner, error)
+                log.warning(
+                    "owner %s: an unreadable forwarded message was dropped (%s)", self.owner, error
+                )
                 continue
             ident, table, message = forwarded.id, forwarded.table, forwarded.message
             # In arrival order: each task queues on its table's lock as it starts.
