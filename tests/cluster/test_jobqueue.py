@@ -136,6 +136,31 @@ async def test_a_failing_job_fails_and_an_unknown_one_is_refused(
         await jobs.close()
 
 
+async def test_an_entry_or_an_answer_that_is_not_one_is_dropped_and_the_queue_goes_on(
+    pair: tuple[Worker, Worker], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stream entry that is not a job (a process of another version, a hand in Redis) is
+    dropped by the worker that reads it, with its reason; an answer that is not one is
+    dropped by the runner, with its reason: neither stops the jobs after it."""
+    one, two = pair
+    jobs = RedisJobs(one.url)
+    try:
+        await jobs.redis.xadd(queue_key(), {"id": "broken", "name": "echo"})
+        await jobs.redis.rpush(jobs.replies, "not an answer")
+        assert await jobs.run("echo", {"after": "garbage"}) == {"after": "garbage"}
+
+        async def dropped() -> bool:
+            return _answered(one, two, what="dropped job entry") == 1
+
+        await eventually(dropped, "the broken entry dropped")
+        assert "no payload, reply" in one.log + two.log
+        assert await jobs.redis.xlen(queue_key()) == 0
+    finally:
+        await jobs.close()
+    [said] = [r for r in caplog.records if "not an answer" in r.getMessage()]
+    assert said.exc_info is None
+
+
 async def test_hard_bots_play_a_whole_game_on_a_server_and_its_workers(
     tmp_path: Path, pair: tuple[Worker, Worker]
 ) -> None:

@@ -57,6 +57,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from dos.cluster.frames import FrameError
 from dos.cluster.lease import new_owner_id
 from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.jobs import JOBS, BusyError, JobError, NoWorkersError
@@ -145,6 +146,50 @@ def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+@dataclass(frozen=True, slots=True)
+class JobAnswer:
+    """A worker's answer to job ``id``, as its runner's list holds it: the job's result
+    (JSON text) when ``ok``, else why it failed (``error``).
+
+    >>> answer = JobAnswer("9f", ok=True, result='{"x":1}')
+    >>> JobAnswer.loads(answer.dumps()) == answer
+    True
+    >>> JobAnswer.loads('{"ok": true}')
+    Traceback (most recent call last):
+    ...
+    dos.cluster.frames.FrameError: a job's answer: no job id
+    """
+
+    id: str
+    ok: bool
+    result: str | None = None
+    error: str | None = None
+
+    def dumps(self) -> str:
+        """As the runner's list holds it (JSON text)."""
+        fields: dict[str, Any] = {"id": self.id, "ok": self.ok}
+        if self.ok:
+            fields["result"] = self.result
+        else:
+            fields["error"] = self.error
+        return json.dumps(fields, separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, value: bytes | str) -> JobAnswer:
+        """Read back from ``dumps``; ``FrameError`` for anything else."""
+        try:
+            data = json.loads(value)
+        except ValueError as error:
+            raise FrameError("a job's answer", f"not JSON ({error})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+            raise FrameError("a job's answer", "no job id")
+        ok = data.get("ok") is True
+        result, why = data.get("result"), data.get("error")
+        if ok and not isinstance(result, str):
+            raise FrameError("a job's answer", "no result")
+        return cls(data["id"], ok, result if ok else None, None if ok else str(why))
+
+
 class JobsUnavailableError(JobError):
     """Redis did not answer: the job was not queued, or its answer could not be awaited."""
 
@@ -179,7 +224,7 @@ class _Job:
     body: str
     entry: str | None = None
     """Its stream entry's id, once queued (another when queued again)."""
-    answer: asyncio.Future[dict[str, Any]] = field(
+    answer: asyncio.Future[JobAnswer] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
@@ -222,7 +267,7 @@ class RedisJobs:
         self._seen_workers = -math.inf
         """``time.monotonic()`` of the latest note of a worker this runner read: kept over a
         restart of Redis that lost the notes."""
-        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting: dict[str, asyncio.Future[JobAnswer]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
@@ -291,9 +336,9 @@ class RedisJobs:
                 job.answer.cancel()
                 with contextlib.suppress(RedisError):
                     await self.redis.xdel(self.stream, job.entry)
-        if not answer.get("ok"):
-            raise JobError(f"job {name} failed: {answer.get('error')}")
-        return json.loads(answer["result"])
+        if not answer.ok or answer.result is None:
+            raise JobError(f"job {name} failed: {answer.error}")
+        return json.loads(answer.result)
 
     async def _check_workers(self) -> None:
         """``NoWorkersError`` unless a worker was seen within ``ALIVE_SECONDS`` (by Redis's
@@ -330,7 +375,7 @@ class RedisJobs:
             return text(entry)
         raise AssertionError("unreachable")
 
-    async def _wait(self, job: _Job) -> dict[str, Any]:
+    async def _wait(self, job: _Job) -> JobAnswer:
         """The answer, checking every ``CHECK_EVERY`` s (real time) that the job is still
         queued (and queuing it again if Redis lost it); ``JobError`` after the job's timeout
         (on the server's clock)."""
@@ -368,11 +413,11 @@ class RedisJobs:
             if popped is None:
                 continue
             try:
-                answer = json.loads(popped[1])
-                future = self._waiting.get(str(answer["id"]))
-            except (ValueError, KeyError, TypeError):
-                log.error("job answers: not an answer: %r", popped[1][:200])
+                answer = JobAnswer.loads(popped[1])
+            except FrameError as error:
+                log.error("job answers: not an answer (%s): %r", error.reason, popped[1][:200])
                 continue
+            future = self._waiting.get(answer.id)
             if future is not None and not future.done():
                 future.set_result(answer)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -28,12 +27,14 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
 from dos.bots.registry import warm_up
+from dos.cluster.frames import FrameError
 from dos.cluster.jobqueue import (
     BEAT,
     CLAIM_AFTER,
     GROUP,
     MAX_DELIVERIES,
     REPLY_TTL_MS,
+    JobAnswer,
     connect,
     queue_key,
     replies_key,
@@ -66,8 +67,12 @@ class Entry:
 
     @classmethod
     def read(cls, entry: bytes | str, fields: dict[Any, Any]) -> Entry:
-        """The entry ``entry`` with its fields (as redis-py gives them)."""
+        """The entry ``entry`` with its fields (as redis-py gives them); ``FrameError`` when
+        one is missing."""
         values = {text(key): text(value) for key, value in fields.items()}
+        missing = [name for name in ("id", "name", "payload", "reply") if name not in values]
+        if missing:
+            raise FrameError(f"job entry {text(entry)}", f"no {', '.join(missing)}")
         return cls(text(entry), values["id"], values["name"], values["payload"], values["reply"])
 
 
@@ -201,7 +206,22 @@ class JobWorker:
             return None
         _, entries = found[0]
         entry_id, fields = entries[0]
-        return Entry.read(entry_id, fields)
+        return await self._read(entry_id, fields)
+
+    async def _read(self, entry_id: bytes | str, fields: dict[Any, Any]) -> Entry | None:
+        """The job of a stream entry; ``None`` for an entry that is not one, which is
+        dropped (acknowledged and deleted) with its reason logged: no worker takes it
+        again."""
+        try:
+            return Entry.read(entry_id, fields)
+        except FrameError as error:
+            log.error("the job queue: dropped %s", error)
+        with contextlib.suppress(RedisError):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xack(self.stream, GROUP, entry_id)
+                pipe.xdel(self.stream, entry_id)
+                await pipe.execute()
+        return None
 
     async def _take_over(self) -> Entry | None:
         """A job idle for ``claim_after`` seconds (its worker died), now this worker's."""
@@ -210,7 +230,9 @@ class JobWorker:
             self.stream, GROUP, self.name, idle, start_id="0-0", count=1
         )
         for entry_id, fields in entries:
-            entry = Entry.read(entry_id, fields)
+            entry = await self._read(entry_id, fields)
+            if entry is None:
+                continue
             pending = await self.redis.xpending_range(
                 self.stream, GROUP, entry.entry, entry.entry, 1
             )
@@ -218,7 +240,7 @@ class JobWorker:
             if deliveries > MAX_DELIVERIES:
                 error = f"its workers died {deliveries - 1} times running it"
                 log.error("job %s (%s): %s; it fails", entry.job, entry.name, error)
-                await self._answer(entry, {"id": entry.job, "ok": False, "error": error})
+                await self._answer(entry, JobAnswer(entry.job, ok=False, error=error))
                 continue
             log.info("job %s (%s): taken over, its worker stopped answering", entry.job, entry.name)
             return entry
@@ -252,7 +274,7 @@ class JobWorker:
         seconds = time.perf_counter() - started
         log.info("job %s (%s): answered in %.3f s", entry.job, entry.name, seconds)
 
-    async def _execute(self, entry: Entry) -> dict[str, Any] | None:
+    async def _execute(self, entry: Entry) -> JobAnswer | None:
         loop = asyncio.get_running_loop()
         try:
             result = await loop.run_in_executor(self._pool, run_job, entry.name, entry.payload)
@@ -264,8 +286,8 @@ class JobWorker:
             return None
         except Exception as error:
             log.warning("job %s (%s) failed: %s", entry.job, entry.name, error)
-            return {"id": entry.job, "ok": False, "error": f"{type(error).__name__}: {error}"}
-        return {"id": entry.job, "ok": True, "result": result}
+            return JobAnswer(entry.job, ok=False, error=f"{type(error).__name__}: {error}")
+        return JobAnswer(entry.job, ok=True, result=result)
 
     async def _beat(self, entry: Entry) -> None:
         """Touches the running job, so that no other worker takes it over."""
@@ -276,16 +298,17 @@ class JobWorker:
                     self.stream, GROUP, self.name, 0, [entry.entry], justid=True
                 )
 
-    async def _answer(self, entry: Entry, answer: dict[str, Any]) -> None:
+    async def _answer(self, entry: Entry, answer: JobAnswer) -> None:
         """Sends the answer, acknowledges and deletes the job, in one transaction."""
-        if not entry.reply.startswith(self._replies):
-            log.error("job %s: answers go to %r, not a runner's list", entry.job, entry.reply)
-            answer = {}  # nobody to answer: only acknowledged and deleted
-        body = json.dumps(answer, separators=(",", ":"))
+        to = entry.reply
+        if not to.startswith(self._replies):
+            log.error("job %s: answers go to %r, not a runner's list", entry.job, to)
+            to = ""  # nobody to answer: only acknowledged and deleted
+        body = answer.dumps()
 
         async def send() -> None:
             async with self.redis.pipeline(transaction=True) as pipe:
-                if answer:
+                if to:
                     pipe.rpush(entry.reply, body)
                     pipe.pexpire(entry.reply, REPLY_TTL_MS)
                 pipe.xack(self.stream, GROUP, entry.entry)
