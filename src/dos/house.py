@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
@@ -102,11 +102,9 @@ def _one_of_many(config: ServerConfig, redis_url: str) -> FastAPI:
     return app
 
 
-def mount_agents(
-    app: FastAPI, service: Service
-) -> Callable[[], AbstractAsyncContextManager[Any]]:
-    """Mounts the agents on ``app`` — the HTTP agent API and the MCP server at ``/mcp``
-    (docs/agents.md) — over ``service``'s seat API (``server_app.Mount``); returns what the
+def mount_agents(app: FastAPI, service: Service) -> Callable[[], AbstractAsyncContextManager[None]]:
+    """Mounts the agents on ``app`` (a ``dos.server.app.Mount``): the HTTP agent API and the
+    MCP server at ``/mcp`` (docs/agents.md), over ``service``'s seat API; returns what the
     application's lifespan runs."""
     agents = Agents(SeatService(service))
     app.include_router(agent_http.agent_router(agents, service.counters))
