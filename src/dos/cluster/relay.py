@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from dos.cluster import routing
 from dos.cluster.forwarding import Forwarder
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.relayed import RelayedConnection
+from dos.cluster.routing import OwnerRouting, Router
 from dos.server.http import Open
 from dos.server.limits import client_address
 from dos.server.sockets import StarletteSocket
@@ -57,15 +57,13 @@ class Relay:
         self.node = node
         self.counters = service.counters
         self.connections = connections
-        self.router = routing.Router(node, service.signer, service.table, calls)
+        self.router = Router(node, service.signer, service.table, calls)
         self.forwarder = Forwarder(node, self.router.route)
         self.owner_side = OwnerSide(node, service, sides, app)
 
     def middleware(self, app: ASGIApp) -> ASGIApp:
         """``app`` behind the owner routing (``OwnerRouting``)."""
-        return routing.OwnerRouting(
-            app, self.router, self.forwarder.forward_http, self.relay_websocket
-        )
+        return OwnerRouting(app, self.router, self.forwarder.forward_http, self.relay_websocket)
 
     def start(self) -> None:
         """Serves what the other processes forward here."""
@@ -97,13 +95,3 @@ class Relay:
             await relayed.run()
         finally:
             self.connections.give_back(who)
-
-
-class OwnerRouting:
-    """Until the composition builds the relay: the application's routing of one process."""
-
-    def __init__(self, app: ASGIApp, relay: Relay | None) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.app(scope, receive, send)
