@@ -31,6 +31,7 @@ from typing import Any
 
 import httpx
 
+from dos import ruleset
 from dos.agents.seat_view import seat_view
 from dos.bots.registry import make_player
 from dos.errors import DosError
@@ -247,7 +248,7 @@ def take_seat(
     *,
     name: str,
     table: str | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
     opponents: Sequence[str | None] = ("medium",),
     options: dict[str, Any] | None = None,
     rated: bool = True,
@@ -311,7 +312,7 @@ def agent_play(
     *,
     table: str | None = None,
     name: str | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
     opponents: Sequence[str | None] = ("medium",),
     target: int | None = None,
     rated: bool = True,

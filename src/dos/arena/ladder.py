@@ -24,7 +24,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from dos import __version__
+from dos import __version__, ruleset
 from dos.arena.backends import Backend, Sequential
 from dos.arena.ladder_report import (
     Pairwise,
@@ -54,7 +54,7 @@ PLAYERS = 2
 """Seats at every ladder table: a ladder plays pairs only."""
 
 
-def default_names(rules: str = "official") -> list[str]:
+def default_names(rules: str = ruleset.DEFAULT) -> list[str]:
     """The names a ladder plays when none are given: every bot and level of ``rules``
     (a ``policy:FILE`` only when named).
 
@@ -71,7 +71,7 @@ def ladder_schedule(
     seed: int = 0,
     target_score: int = 200,
     known: Sequence[str] | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
 ) -> list[GameSpec]:
     """Every game of a ladder in rating order (see the module); ``games`` per pair, a
     multiple of 2. Checks the input first (``TournamentError``).
@@ -148,7 +148,7 @@ def run_ladder(
     backend: Backend | None = None,
     out: Path | None = None,
     progress: bool | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
 ) -> LadderResult:
     """Plays a ladder of ``bots`` (by default ``default_names(rules)``), ``games`` per pair,
     and writes its files into ``out`` if given. Raises ``TournamentError`` on bad input (and

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from dos import ruleset
 from dos.arena.played import PlayedGame
 from dos.arena.schedule import TournamentError
 from dos.arena.stats import Summary
@@ -41,7 +42,7 @@ def run_line(settings: dict[str, Any], seconds: float) -> str:
     if "target_score" in options:
         where = f"target {options['target_score']}"
     else:
-        where = f"{settings.get('rules', 'official')} rules"
+        where = f"{settings.get('rules', ruleset.DEFAULT)} rules"
     return f"{where}, {settings['backend']}, {seconds:.1f} s"
 
 

@@ -53,7 +53,7 @@ class GameSpec:
     seating: tuple[str, ...]
     """``seating[seat]`` is the name of the bot or level at that seat."""
     options: Options | ClassicOptions
-    rules: str = "official"
+    rules: str = ruleset.DEFAULT
     """The rule set: ``official`` or ``classic`` (RULES.md §9; ``options`` are its options)."""
 
 
@@ -155,7 +155,7 @@ def make_schedule(
     seed: int = 0,
     target_score: int = 200,
     known: Sequence[str] | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
 ) -> list[GameSpec]:
     """Every game of a tournament, in order; checks the input first (``TournamentError``).
 

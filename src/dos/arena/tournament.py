@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dos import __version__
+from dos import __version__, ruleset
 from dos.arena.backends import Backend, Sequential
 from dos.arena.played import PlayedGame
 from dos.arena.report import check_out, format_table, run_line, write_results
@@ -49,7 +49,9 @@ class TournamentResult:
         return self.headline() + "\n\n" + format_table(self.summary)
 
 
-def check_bots(bots: Sequence[str], rules: str = "official", players: int | None = None) -> None:
+def check_bots(
+    bots: Sequence[str], rules: str = ruleset.DEFAULT, players: int | None = None
+) -> None:
     """Raises ``TournamentError`` if a named bot cannot be built for a table of ``rules`` with
     ``players`` seats (e.g. its module is missing, or a ``policy:FILE`` plays another game),
     so that this shows before the first game rather than in a worker."""
@@ -94,7 +96,7 @@ def run_tournament(
     backend: Backend | None = None,
     out: Path | None = None,
     progress: bool | None = None,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
 ) -> TournamentResult:
     """Plays a tournament (``dos.arena.schedule`` says which games) and writes its results
     into ``out`` if given. ``progress``: show a progress bar on stderr (``None``: only if

@@ -190,7 +190,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        rules: str = "official",
+        rules: str = ruleset.DEFAULT,
         players: int = 2,
         *,
         race: str = "reflex",
@@ -490,7 +490,7 @@ def _in_space(action: Any, size: int) -> bool:
     return bool(spaces.Discrete(size).contains(action))
 
 
-def env(rules: str = "official", players: int = 2, **kwargs: Any) -> AECEnv:
+def env(rules: str = ruleset.DEFAULT, players: int = 2, **kwargs: Any) -> AECEnv:
     """The AEC environment, checked as PettingZoo's classic environments are (``Checked``):
     an action outside the mask ends the game, ``ILLEGAL_REWARD`` for the agent that chose it
     and 0 for the others; one outside the action space raises; the order of calls is checked.

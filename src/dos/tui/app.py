@@ -11,7 +11,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from dos import records
+from dos import records, ruleset
 from dos.tui.clock import Clock
 from dos.tui.controller import Timing
 from dos.tui.screens.summary import GameEndScreen
@@ -29,7 +29,7 @@ class Settings:
     target_score: int = 200
     save_path: Path | None = None
     timing: Timing = field(default_factory=Timing)
-    rules: str = "official"
+    rules: str = ruleset.DEFAULT
     """The rule set: one with a terminal client (``dos.tui.terminals``), ``official`` or
     ``classic`` (RULES.md §9)."""
 

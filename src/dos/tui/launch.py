@@ -81,7 +81,7 @@ def default_level(levels: list[str], memory: dict[str, Any], rules: str) -> str:
     return wanted if wanted in levels else levels[0]
 
 
-def level_words(level: str, rules: str = "official", lang: str = "en") -> str:
+def level_words(level: str, rules: str = ruleset.DEFAULT, lang: str = "en") -> str:
     """A level's strength in words (``easy: plays any legal move at random; ...``).
 
     >>> level_words("easy").startswith("easy: plays any legal move")
@@ -95,9 +95,10 @@ def level_words(level: str, rules: str = "official", lang: str = "en") -> str:
 
 
 def levels_help(bot_levels: dict[str, list[str]]) -> str:
-    """``--level``'s help: each level's strength in words, and the default."""
-    official = bot_levels.get("official", [])
-    described = "; ".join(level_words(level) for level in official)
+    """``--level``'s help: each level's strength in words (the default rule set's levels),
+    and the default."""
+    levels = bot_levels.get(ruleset.DEFAULT, [])
+    described = "; ".join(level_words(level) for level in levels)
     return (
         f"the bots' level: {described}. Default: {NEWCOMER_LEVEL} until you have finished a "
         f"game, then the level you last chose ({RETURNING_LEVEL} if none)"
@@ -127,8 +128,9 @@ def build_app(
     ``level`` ``None``: ``default_level`` of ``memory`` (what ``dos play`` remembers; none:
     a newcomer's, ``easy``).
 
-    ``rules`` is ``official`` or ``classic`` (RULES.md §9); ``None``: the rule set of the
-    record resumed or replayed, else ``official``. A record says its rule set: ``rules``, when
+    ``rules`` is a rule set with a terminal client (``playable_rules``: ``official`` or
+    ``classic``, RULES.md §9); ``None``: the rule set of the record resumed or replayed, else
+    ``ruleset.DEFAULT``. A record says its rule set: ``rules``, when
     given, must agree with it. ``target`` is the official target score (default 200); the
     classic rules have none (a ranking), so it is refused with them."""
     playable = playable_rules()
@@ -150,7 +152,7 @@ def build_app(
                 f"leave --rules out ({option} takes the rule set from the record)"
             )
         rules = record.rules
-    rules = rules or "official"
+    rules = rules or ruleset.DEFAULT
     entry = ruleset.entry(rules)
     levels = entry.bots().levels() if entry.bots is not None else []
     if level is None:

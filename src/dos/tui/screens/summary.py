@@ -94,14 +94,16 @@ class GameEndScreen(ModalScreen[None]):
     ]
 
     class NewGame(Message):
-        """A new game was asked for: same settings, next seed, of the rule set ``rules``."""
+        """A new game was asked for: same settings, next seed, of the rule set ``rules``
+        (``None``: the same)."""
 
-        def __init__(self, rules: str) -> None:
+        def __init__(self, rules: str | None) -> None:
             super().__init__()
             self.rules = rules
 
-    def action_new_game(self, rules: str = "official") -> None:
-        """Asks for a new game (of ``rules``) with the same settings and the next seed."""
+    def action_new_game(self, rules: str | None = None) -> None:
+        """Asks for a new game (of ``rules``; ``None``: of the same rule set) with the same
+        settings and the next seed."""
         self.post_message(self.NewGame(rules))
 
     def action_quit(self) -> None:
