@@ -21,6 +21,7 @@ from dos.review.review import (
     review_decisions,
     review_game,
     review_record,
+    reviewed,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "review_decisions",
     "review_game",
     "review_record",
+    "reviewed",
 ]

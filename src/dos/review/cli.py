@@ -6,8 +6,8 @@ one line a decision in numbers and notation, or the JSON of ``Review.to_json`` w
 and the settings, and read back instead of made again.
 
 Exit status: 0 on success, 2 when the input is rejected (the reason on stderr: a file that
-cannot be read or is not a record that replays, a seat the game does not have, a classic game,
-the compiled core missing).
+cannot be read or is not a record that replays, a seat the game does not have, a game of a rule
+set without reviews (classic), the compiled core missing).
 
 >>> main(["/no/such/file.jsonl", "--seat", "0"])
 2
@@ -25,7 +25,7 @@ from pathlib import Path
 from dos import records
 from dos.errors import DosError
 from dos.review.estimate import ReviewUnavailableError
-from dos.review.review import SAMPLES, VERSION, Review, review_record
+from dos.review.review import SAMPLES, VERSION, Review, review_record, reviewed, reviewed_rules
 
 
 class _RejectedError(Exception):
@@ -96,8 +96,10 @@ def _review(args: argparse.Namespace) -> Review:
     except UnicodeDecodeError:
         raise _RejectedError(f"{args.file}: not a text file") from None
     record = records.loads(text)
-    if record.rules != "official":
-        raise _RejectedError(f"{args.file}: a {record.rules} game; the review reads official games")
+    if not reviewed(record.rules):
+        raise _RejectedError(
+            f"{args.file}: a {record.rules} game; the review reads {reviewed_rules()} games"
+        )
     cached = None
     if args.cache:
         cached = cache_path(Path(args.cache), text, args.seat, args.iterations, args.seed)

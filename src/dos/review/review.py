@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from dos import ruleset
 from dos.bots.base import turn_choices
 from dos.errors import DosError, RecordError
 from dos.records import Record, replay, start
@@ -236,13 +237,35 @@ class Review:
         return "\n".join([*rows, summary]) + "\n"
 
 
+def reviewed(rules: str) -> bool:
+    """Whether games of the rule set ``rules`` can be reviewed: its registry entry's
+    ``reviews``, which a rule set told in the official rules' actions and views offers; an
+    unknown name cannot.
+
+    >>> reviewed("official"), reviewed("classic"), reviewed("poker")
+    (True, False, False)
+    """
+    entry = ruleset.find(rules)
+    return entry is not None and entry.reviews
+
+
+def reviewed_rules() -> str:
+    """The rule sets whose games can be reviewed, in words.
+
+    >>> reviewed_rules()
+    'official'
+    """
+    return " and ".join(entry.name for entry in ruleset.entries() if entry.reviews)
+
+
 def decisions(record: Record, seat: int) -> tuple[list[Decision], list[Obligation], int, int]:
-    """Replays ``record`` (official rules) and returns the seat's turn decisions (each with
-    the seat's view before it, nothing else of the state), the obligations it missed, and
-    the calls and catches it made. Raises ``RecordError`` for a record that does not replay,
-    ``ValueError`` for a seat the game does not have."""
-    if record.rules != "official":
-        raise RecordError(f"the review reads official games, not {record.rules!r} ones")
+    """Replays ``record`` (of a rule set that can be reviewed, ``reviewed``) and returns the
+    seat's turn decisions (each with the seat's view before it, nothing else of the state),
+    the obligations it missed, and the calls and catches it made. Raises ``RecordError`` for
+    a record that does not replay or cannot be reviewed, ``ValueError`` for a seat the game
+    does not have."""
+    if not reviewed(record.rules):
+        raise RecordError(f"the review reads {reviewed_rules()} games, not {record.rules!r} ones")
     state: State = start(record)
     check_seat(seat, state.options.players)
     found: list[Decision] = []
