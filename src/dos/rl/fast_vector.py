@@ -43,6 +43,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from dos import ruleset
 from dos.fast import Batch
 from dos.fast import official_layout as fast_layout
 from dos.fast.rng import MT_SIZE
@@ -411,15 +412,16 @@ class _Games(FastVectorGames):
 
 def vector_env(
     num_envs: int = 1,
-    rules: str = "official",
+    rules: str = ruleset.DEFAULT,
     players: int = 2,
     opponents: Sequence[str] | None = ("random",),
     **kwargs: Any,
 ) -> FastVectorEnv:
     """The vector entry point of ``dos/Official-v0`` (``gymnasium.make_vec``): the single
     environment's arguments (``opponents=["random"]`` by default, ``None`` for self-play)."""
-    if rules != "official":
-        raise ValueError(f"the fast vector environment plays the official rules, not {rules!r}")
+    if not ruleset.entry(rules).fast_rl:
+        fast = " or ".join(e.name for e in ruleset.entries() if e.fast_rl)
+        raise ValueError(f"the fast vector environment plays the {fast} rules, not {rules!r}")
     if kwargs.pop("render_mode", None) is not None:
         raise ValueError("the fast vector environment does not render")
     return FastVectorEnv(num_envs, players, opponents, **kwargs)

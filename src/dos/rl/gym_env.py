@@ -92,7 +92,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def __init__(
         self,
-        rules: str = "official",
+        rules: str = ruleset.DEFAULT,
         players: int = 2,
         opponents: Sequence[str] = ("random",),
         *,
@@ -246,25 +246,37 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
 
 def vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
-    """The vector entry point of ``dos/Official-v0`` (``gymnasium.make_vec``'s default):
-    ``dos.rl.fast_vector.FastVectorEnv`` on the compiled core, or, without numba (the
-    ``fast`` extra), Gymnasium's ``SyncVectorEnv`` over ``DosGym``."""
-    if ruleset.entry(kwargs.get("rules", "official")).fast_rl and importlib.util.find_spec("numba"):
+    """The vector entry point of a rule set the compiled core plays (``fast_rl``:
+    ``dos/Official-v0``; ``gymnasium.make_vec``'s default): ``dos.rl.fast_vector.FastVectorEnv``
+    on the compiled core, or, without numba (the ``fast`` extra), Gymnasium's
+    ``SyncVectorEnv`` over ``DosGym``."""
+    fast_rl = ruleset.entry(kwargs.get("rules", ruleset.DEFAULT)).fast_rl
+    if fast_rl and importlib.util.find_spec("numba"):
         from dos.rl.fast_vector import vector_env as fast
 
         return fast(num_envs, **kwargs)
     return gymnasium.vector.SyncVectorEnv([lambda: DosGym(**kwargs)] * num_envs)
 
 
+def env_id(rules: str) -> str:
+    """The Gymnasium id of the environment of the rule set ``rules``.
+
+    >>> env_id("official"), env_id("classic")
+    ('dos/Official-v0', 'dos/Classic-v0')
+    """
+    return f"dos/{rules.capitalize()}-v0"
+
+
 def register() -> None:
-    """Registers ``dos/Official-v0`` and ``dos/Classic-v0`` with Gymnasium (done on
-    ``import dos.rl``); ``gymnasium.make_vec("dos/Official-v0", num_envs=N)`` makes the fast
-    vector environment (``vector_env``)."""
-    for env_id, rules in (("dos/Official-v0", "official"), ("dos/Classic-v0", "classic")):
-        if env_id not in gymnasium.registry:
+    """Registers an environment with Gymnasium for every rule set with an RL codec
+    (``env_id``: ``dos/Official-v0``, ``dos/Classic-v0``; done on ``import dos.rl``);
+    ``gymnasium.make_vec("dos/Official-v0", num_envs=N)`` makes the fast vector environment
+    (``vector_env``) of a rule set that the compiled core plays (``fast_rl``)."""
+    for entry in ruleset.entries():
+        if entry.codec is not None and env_id(entry.name) not in gymnasium.registry:
             gymnasium.register(
-                env_id,
+                env_id(entry.name),
                 entry_point=DosGym,
-                vector_entry_point=vector_env if ruleset.entry(rules).fast_rl else None,
-                kwargs={"rules": rules},
+                vector_entry_point=vector_env if entry.fast_rl else None,
+                kwargs={"rules": entry.name},
             )

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -36,8 +36,13 @@ from dos.rl.features import WIDTH, action_features
 from dos.rl.layout import check_layout
 from dos.rl.official_actions import SIZE
 from dos.rl.official_observation import observe_view, official_layout
-from dos.rules.official import SeatView
+from dos.rules.official import RULES, SeatView
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
+
+PLAYED: Final = RULES.name
+"""The rule set a policy plays: the official rules, whose observation
+(``dos.rl.official_observation``) and action table (``dos.rl.official_actions``) the network
+reads. A policy file that names no rule set is one of theirs."""
 
 PARAMS = ("w1", "b1", "w2", "b2", "wh", "bh", "u1", "c1", "u2", "c2", "bias", "wv", "bv")
 """The arrays of the network, in order."""
@@ -82,8 +87,8 @@ class Policy:
     def __init__(self, params: Params, meta: dict[str, Any]) -> None:
         self.params = params
         self.meta = meta
-        self.rules: str = meta.get("rules", "official")
-        """The rule set it plays (``official``: the only one trained)."""
+        self.rules: str = meta.get("rules", PLAYED)
+        """The rule set it plays (``PLAYED``, the only one a policy reads)."""
         self.layout: str = check_layout(meta.get("layout", "exact"))
         """The observation layout it reads (``dos.rl.layout``)."""
         self.players: int | None = meta.get("players") if self.layout == "exact" else None
@@ -166,8 +171,8 @@ def load(path: str | Path) -> Policy:
             raise ValueError(f"{path}: not a DOS policy file (missing {', '.join(missing)})")
         params = {name: data[name] for name in PARAMS}
         meta = json.loads(str(data["meta"]))
-    if meta.get("rules", "official") != "official":
-        raise ValueError(f"{path}: a policy for {meta['rules']!r}; only official ones play")
+    if meta.get("rules", PLAYED) != PLAYED:
+        raise ValueError(f"{path}: a policy for {meta['rules']!r}; only {PLAYED} ones play")
     width = params["w1"].shape[0]
     layout = meta.get("layout")
     if width == PADDED_WIDTH and layout in (None, "padded"):

@@ -27,7 +27,7 @@ from pathlib import Path
 from dos.bots.base import Budget, turn_choices
 from dos.errors import DosError
 from dos.rl.official_actions import OfficialActions
-from dos.rl.policy import Policy, load
+from dos.rl.policy import PLAYED, Policy, load
 from dos.rules.official import Action, SeatView
 
 
@@ -47,7 +47,7 @@ def _table(rules: str, players: int | None) -> str:
     return f"the {rules} rules{counted}"
 
 
-def load_for(path: str | Path, rules: str = "official", players: int | None = None) -> Policy:
+def load_for(path: str | Path, rules: str = PLAYED, players: int | None = None) -> Policy:
     """The policy in ``path``, checked against a table of ``rules`` with ``players`` seats
     (``None``: not checked); raises ``PolicyRefusedError`` if it plays another game, and
     ``ValueError`` or ``OSError`` for a file that is not a readable policy file."""
@@ -61,21 +61,19 @@ def load_for(path: str | Path, rules: str = "official", players: int | None = No
 
 class PolicyBot:
     """Plays the trained policy in ``path`` (a ``.npz`` policy file) at a table of ``rules``
-    with ``players`` seats (``None``: checked at the first view instead)."""
+    (default: the rules policies play, ``PLAYED``) with ``players`` seats (``None``: checked
+    at the first view instead)."""
 
-    def __init__(
-        self, path: str | Path, rules: str = "official", players: int | None = None
-    ) -> None:
+    def __init__(self, path: str | Path, rules: str = PLAYED, players: int | None = None) -> None:
         self.policy = load_for(path, rules, players)
         self.name = f"policy:{path}"
         self._table = OfficialActions()
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
         players = view.options.players
-        if not self.policy.plays("official", players):
+        if not self.policy.plays(PLAYED, players):
             raise PolicyRefusedError(
-                f"{self.name} plays {self.policy.table()}; "
-                f"this table: {_table('official', players)}"
+                f"{self.name} plays {self.policy.table()}; this table: {_table(PLAYED, players)}"
             )
         choices = turn_choices(view)
         if len(choices) == 1:

@@ -43,7 +43,7 @@ import optax  # type: ignore[import-untyped]
 
 from dos.rl.aec import choose_backend
 from dos.rl.features import action_features
-from dos.rl.policy import PARAMS, init_params, save
+from dos.rl.policy import PARAMS, PLAYED, init_params, save
 from dos.rl.vector import VectorGames
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
 
@@ -228,7 +228,7 @@ def train(
     history = History()
     began = time.perf_counter()
     meta: dict[str, Any] = {
-        "rules": "official",
+        "rules": PLAYED,
         "layout": s.layout,
         "players": s.players[0] if len(s.players) == 1 else list(s.players),
         "training": _jsonable(asdict(s)),
@@ -333,11 +333,11 @@ def _batch(
     backend: str, players: int, games: int, opponents: list[str], **options: Any
 ) -> VectorGames | FastVectorGames:
     """A batch of games against ``opponents``: on the compiled core or the Python engine."""
-    if choose_backend(backend, "official") == "fast":
+    if choose_backend(backend, PLAYED) == "fast":
         from dos.rl.fast_vector import FastVectorGames  # needs numba: the fast extra
 
         return FastVectorGames(players, games, opponents=opponents, **options)
-    return VectorGames("official", players, games, opponents=opponents, **options)
+    return VectorGames(PLAYED, players, games, opponents=opponents, **options)
 
 
 def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
@@ -473,7 +473,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         policy = load(args.init)
         if layout is not None and layout != policy.layout:
             raise SystemExit(f"--init {args.init}: a policy of the {policy.layout} layout")
-        if not all(policy.plays("official", players) for players in args.players):
+        if not all(policy.plays(PLAYED, players) for players in args.players):
             raise SystemExit(f"--init {args.init}: plays {policy.table()}")
         layout = policy.layout
         initial = policy.params
