@@ -10,7 +10,7 @@ import pytest
 from dos import ruleset
 from dos.errors import IllegalActionError
 from dos.i18n import LANGS, catalog
-from dos.i18n.explain import REASONS, refusal, render
+from dos.i18n.explain import reason_for, refusal, render
 from dos.rules.official import Phase, State, new_game, parse_action
 
 
@@ -24,14 +24,14 @@ def test_a_lay_before_drawing_is_refused_as_draw_first_even_without_the_card() -
     # Drawing first is what the player must do: its key, not "not in hand", says so.
     state = _start_of_turn(1)
     card = next(c for c in ("B3", "G3", "R3", "Y3", "B4") if c not in _hand(state))
-    reason = REASONS["official"](state, state.turn, parse_action(f"lay {card}"))
+    reason = reason_for("official", state, state.turn, parse_action(f"lay {card}"))
     assert reason.key == "game.err_draw_first"
 
 
 def test_catching_oneself_is_refused_as_such() -> None:
     # Its own key and message, not "nobody has an open DOS!".
     state = _start_of_turn(1)
-    reason = REASONS["official"](state, 0, parse_action("0: catch 0"))
+    reason = reason_for("official", state, 0, parse_action("0: catch 0"))
     assert reason.key == "game.err_catch_yourself"
 
 
@@ -74,7 +74,7 @@ def test_every_refusal_along_random_games_has_its_own_words(rules: str, texts: l
                 if error is None:
                     continue
                 assert isinstance(error, IllegalActionError)
-                reason = REASONS[rules](state, seat, action)
+                reason = reason_for(rules, state, seat, action)
                 assert reason.key in (f"{namespace}.err_{error.reason}", f"game.err_{error.reason}")
                 for lang in LANGS:
                     assert reason.key in catalog(lang)

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 from dos import ruleset
 from dos.i18n import LANGS
 from dos.i18n.describe import Before, describe
-from dos.i18n.explain import REASONS, render
+from dos.i18n.explain import reason_for, render
 from dos.rules.official import Phase, parse_action
 from dos.rules.official.cards import parse_card
 
@@ -101,7 +101,7 @@ def test_a_refusal_from_the_server_is_said_as_the_terminal_client_says_it(
         state = rule_set.new_game(None, 1)
         action = rule_set.parse_action(written)
         seat = action.seat if action.seat is not None else rule_set.turn(state)
-        reason = REASONS[rules](state, seat, action)
+        reason = reason_for(rules, state, seat, action)
         assert reason.key == key
         reasons.append(reason)
     said = run(

@@ -228,13 +228,31 @@ def classic_reason(state: ClassicState, seat: int, action: ClassicAction) -> Wor
     return _words(CLASSIC_WORDS, refusal("classic", state, seat, action), action)
 
 
+def explainer_of(entry: ruleset.Entry) -> Explainer:
+    """How the rule set of ``entry`` tells its refusals: its entry's ``explainer``; a rule set
+    with none of its own is told in the catalog's ``game`` words."""
+    if entry.explainer is None:
+        return OFFICIAL_WORDS
+    return ruleset.checked(entry.explainer(), Explainer, f"{entry.name}: explainer")
+
+
 def error_reason(entry: ruleset.Entry, error: IllegalActionError, action: Any) -> Words:
     """The words of a refusal the engine of ``entry`` has just raised (the server: no second
-    look); a rule set with no explainer of its own is told in the catalog's ``game`` words."""
-    explainer = OFFICIAL_WORDS
-    if entry.explainer is not None:
-        explainer = ruleset.checked(entry.explainer(), Explainer, f"{entry.name}: explainer")
-    return explainer.error_words(error, action)
+    look)."""
+    return explainer_of(entry).error_words(error, action)
+
+
+def reason_for(rules: str, state: Any, seat: int, action: Any) -> Words:
+    """Why ``seat`` may not make ``action`` in ``state`` under the rule set called ``rules``
+    (any registered one): the engine's refusal in the words of its explainer
+    (``explainer_of``).
+
+    >>> from dos.rules.classic import new_game, parse_action
+    >>> state = new_game(seed=1)
+    >>> render("en", reason_for("classic", state, state.turn, parse_action("timeout")))
+    'There is no reaction test now.'
+    """
+    return _words(explainer_of(ruleset.entry(rules)), refusal(rules, state, seat, action), action)
 
 
 def explain_classic(lang: str, state: ClassicState, seat: int, action: ClassicAction) -> str:
@@ -246,9 +264,3 @@ OFFICIAL_WORDS = Explainer("game", card_words, designated=True)
 """How official refusals are told (``game.*``)."""
 CLASSIC_WORDS = Explainer("classic", classic_card_words, designated=False)
 """How classic refusals are told (``classic.*``, RULES.md §9)."""
-
-REASONS: dict[str, Callable[[Any, int, Any], Words]] = {
-    "official": official_reason,
-    "classic": classic_reason,
-}
-"""The reason function of each rule set, by its name (for code that holds any rule set)."""
