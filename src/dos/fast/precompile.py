@@ -3,8 +3,9 @@
 numba compiles a function the first time it is called on a machine (the whole core takes
 about half a minute of one CPU) and loads it from the cache (``dos.fast._jit``) after that.
 ``python -m dos.fast.precompile`` calls each of them once on a tiny workload: the search bots'
-rollouts of both rule sets, random play and batch steps of both rule sets, and the RL
-environments' compiled observer, masks, DOS race and ``random`` bot. ``make test`` runs it
+rollouts, random play and batch steps of every rule set with a compiled core (its registry
+entry's ``fast_core``: official and classic), and the RL environments' compiled observer,
+masks, DOS race and ``random`` bot. ``make test`` runs it
 beside the type check, on the core that check leaves idle, so that the suite's workers load
 the compiled code instead of each compiling it on first use.
 """
@@ -18,13 +19,16 @@ def compile_all() -> None:
     """Calls every compiled function of the fast core once (see the module docstring)."""
     import numpy as np
 
+    from dos import ruleset
     from dos.bots import registry
     from dos.fast import Batch
     from dos.fast.rng import new_mts
 
     registry.warm_up()
-    for rules in ("official", "classic"):
-        batch = Batch(rules, [1, 2], {"players": 2})
+    for entry in ruleset.entries():
+        if entry.fast_core is None:
+            continue
+        batch = Batch(entry.name, [1, 2], {"players": 2})
         batch.core.random_games(batch.states, new_mts([1, 2]), 4)
         batch.step(np.zeros(batch.size, np.int64))
         batch.over()
