@@ -115,14 +115,17 @@ def cmd_perft(args: argparse.Namespace) -> None:
 
 def cmd_watch(args: argparse.Namespace) -> None:
     from dos.bots.registry import make_player, names
-    from dos.rules.official import RULES as OFFICIAL
-    from dos.watch import bot_game
+    from dos.watch import bot_game, prints
 
-    if args.rules != OFFICIAL.name:  # dos.watch tells the official engine's games
-        raise _RejectedError(
-            "--rules: dos watch prints official games only "
-            "(classic: dos play --rules classic, or dos tournament --rules classic)"
-        )
+    entry = ruleset.entry(args.rules)
+    if not prints(entry):
+        offered = (("play", entry.terminal), ("tournament", entry.arena_game))
+        ways = [
+            f"dos {command} --rules {entry.name}" for command, has in offered if has is not None
+        ]
+        elsewhere = f" ({entry.name}: {', or '.join(ways)})" if ways else ""
+        printed = " and ".join(e.name for e in ruleset.entries() if prints(e))
+        raise _RejectedError(f"--rules: dos watch prints {printed} games only{elsewhere}")
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     unknown = [name for name in bots if name not in names()]
     if not bots or unknown:

@@ -1,6 +1,7 @@
 """A seeded game between bots, printed turn by turn (``dos watch``, the ``make run`` demo).
 
-Presentation only: it reads the state through the official rule set's public API.
+Presentation only: it reads the state through the official rule set's public API, so it
+prints the games of that engine alone (``prints``).
 """
 
 from __future__ import annotations
@@ -8,12 +9,33 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from dos import ruleset
 from dos.bots.registry import make_player
 from dos.play.official import DosReferee
-from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
+from dos.rules.official import (
+    RULES,
+    Action,
+    Kind,
+    Options,
+    Phase,
+    State,
+    apply,
+    new_game,
+    view,
+)
 from dos.rules.official.actions import format_card
 from dos.rules.official.cards import NAMES
 from dos.rules.official.matching import NO_DESIGNATION, match_kind, resolve
+
+
+def prints(entry: ruleset.Entry) -> bool:
+    """Whether ``dos watch`` prints games of the rule set of ``entry``: those of the engine
+    ``bot_game`` plays and tells, the official rules' (``RULES``).
+
+    >>> prints(ruleset.entry("official")), prints(ruleset.entry("classic"))
+    (True, False)
+    """
+    return entry.rules() is RULES
 
 
 def _cards(cards: list[int] | tuple[int, ...]) -> str:

@@ -1,7 +1,7 @@
 """A recorded classic game, one action at a time: the states and the log in words (``dos play
 --replay`` of a classic record, and the log of a resumed classic game).
 
->>> from dos import records
+>>> from dos import records, ruleset
 >>> from dos.rules.classic import apply, legal_actions, new_game
 >>> state = new_game(seed=3)
 >>> for _ in range(4):
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dos import records
+from dos import records, ruleset
 from dos.errors import RecordError
 from dos.i18n import text
 from dos.rules.classic import RULES, State, apply, parse_action
@@ -40,7 +40,8 @@ class ClassicReplay:
         *,
         seen_by: int | None = None,
     ) -> None:
-        if record.rules != RULES.name:  # this replay steps through the classic engine alone
+        played = ruleset.find(record.rules)
+        if played is None or played.rules() is not RULES:  # it steps through this engine alone
             raise RecordError(f"line 1: rules: a classic record is needed, not {record.rules!r}")
         self.record = record
         self.lang = lang
