@@ -2,8 +2,8 @@
 
 ``hold`` holds one connection's conversation from its start to its end; ``converse`` reads
 its messages one at a time (``hello`` first, within ``HELLO_SECONDS``), applies the
-per-connection rate limit, parses each into its message model (``dos.server.messages``), and
-calls the handler that ``HANDLERS`` names for its type. A handler's ``RefusedError`` becomes
+per-connection rate limit, parses each into its message model (``dos.server.client_messages``),
+and calls the handler that ``HANDLERS`` names for its type. A handler's ``RefusedError`` becomes
 an ``error`` message to that client (with the message's ``id``, and an illegal action's
 reason in words); a bug in a handler becomes ``internal`` and the conversation goes on.
 Nothing here decides a rule: the handlers ask the table.
