@@ -1,15 +1,17 @@
 // @ts-check
 /// <reference types="node" />
-// The table's decisions (actions.js), without a browser: which buttons the DOS race shows,
-// the "DOS! with this move" toggle, the Hint button, and the action a selection makes.
+// The table's decisions (actions.js, notation.js), without a browser: which buttons the DOS
+// race shows, the "DOS! with this move" toggle, the Hint button, and the action a selection
+// makes.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  parseAction, leftAfter, dosWithMove, callsDos, race, catchToSend, matchOfSelection,
-  layOfSelection, cardsMoved, designationOutcomes,
+  leftAfter, dosWithMove, callsDos, race, catchToSend, matchOfSelection, layOfSelection,
+  designationOutcomes,
 } from "../../src/dos/web/static/js/actions.js";
+import { parseAction, cardsMoved } from "../../src/dos/web/static/js/notation.js";
 import { hintControl } from "../../src/dos/web/static/js/hintstate.js";
 
 /** @param {string[]} texts */
@@ -136,21 +138,18 @@ test("lay and place take exactly one selected card that can go", () => {
   assert.equal(layOfSelection(actions, HAND, [1], "place"), null);
 });
 
-test("the cards an action moves to the table, official and classic", () => {
-  assert.deepEqual(cardsMoved("1: B3+R1@0", "official"), ["B3", "R1"]);
-  assert.deepEqual(cardsMoved("place G7", "official"), ["G7"]);
-  assert.equal(cardsMoved("draw", "official"), null);
-  assert.equal(cardsMoved("2: dos", "official"), null);
-  assert.deepEqual(cardsMoved("1: W=R", "classic"), ["W"]);
-  assert.equal(cardsMoved("react 3 512", "classic"), null);
-  assert.equal(cardsMoved("timeout", "classic"), null);
+test("the cards an action moves to the table: a match's, a lay's, a place's", () => {
+  assert.deepEqual(cardsMoved("1: B3+R1@0"), ["B3", "R1"]);
+  assert.deepEqual(cardsMoved("place G7"), ["G7"]);
+  assert.equal(cardsMoved("draw"), null);
+  assert.equal(cardsMoved("2: dos"), null);
 });
 
 // --- the Hint button (hint.js, hintstate.js) ---
 
 /** @param {object} changes */
 const table = (changes = {}) => ({
-  rules: "official", hints: true, rated: false, host: 0,
+  hints: true, rated: false, host: 0,
   seats: [{ name: "Ada", bot: null }, { name: "Bot", bot: "easy" }],
   ...changes,
 });
@@ -158,32 +157,33 @@ const table = (changes = {}) => ({
 const view = (changes = {}) => ({ turn: 0, phase: "matching", legal: ["R7@0", "draw"], ...changes });
 
 test("the Hint button shows on one's own turn where hints are allowed", () => {
-  assert.equal(hintControl(table(), view(), 0, false).hidden, false);
-  assert.equal(hintControl(table(), view({ turn: 1 }), 0, false).hidden, true);
-  assert.equal(hintControl(table({ hints: false }), view(), 0, false).hidden, true);
-  assert.equal(hintControl(table({ rules: "classic" }), view(), 0, false).hidden, true);
-  assert.equal(hintControl(table(), view({ phase: "over" }), 0, false).hidden, true);
-  assert.equal(hintControl(table(), view(), null, false).hidden, true);  // a spectator
-  assert.equal(hintControl(null, null, 0, false).hidden, true);
+  assert.equal(hintControl(table(), view(), 0, false, true).hidden, false);
+  assert.equal(hintControl(table(), view({ turn: 1 }), 0, false, true).hidden, true);
+  assert.equal(hintControl(table({ hints: false }), view(), 0, false, true).hidden, true);
+  assert.equal(hintControl(table(), view(), 0, false, false).hidden, true);  // a rule set without hints
+  assert.equal(hintControl(table(), view({ phase: "over" }), 0, false, true).hidden, true);
+  assert.equal(hintControl(table(), view(), null, false, true).hidden, true);  // a spectator
+  assert.equal(hintControl(null, null, 0, false, true).hidden, true);
 });
 
 test("the Hint button hides when only DOS! or a catch is legal", () => {
-  assert.equal(hintControl(table(), view({ legal: ["dos", "1: catch 2"] }), 0, false).hidden, true);
-  assert.equal(hintControl(table(), view({ legal: ["dos", "end"] }), 0, false).hidden, false);
+  assert.equal(hintControl(table(), view({ legal: ["dos", "1: catch 2"] }), 0, false, true).hidden, true);
+  assert.equal(hintControl(table(), view({ legal: ["dos", "end"] }), 0, false, true).hidden, false);
 });
 
 test("the Hint button waits while a hint is asked", () => {
-  assert.equal(hintControl(table(), view(), 0, true).disabled, true);
-  assert.equal(hintControl(table(), view(), 0, false).disabled, false);
+  assert.equal(hintControl(table(), view(), 0, true, true).disabled, true);
+  assert.equal(hintControl(table(), view(), 0, false, true).disabled, false);
 });
 
 test("the switch that allows hints is the host's, at a casual table with people", () => {
   const two = [{ name: "Ada", bot: null }, { name: "Bo", bot: null }];
-  assert.equal(hintControl(table({ seats: two }), view(), 0, false).allowHidden, false);
-  assert.equal(hintControl(table({ seats: two }), view(), 1, false).allowHidden, true);  // not host
-  assert.equal(hintControl(table({ seats: two, rated: true }), view(), 0, false).allowHidden, true);
-  assert.equal(hintControl(table(), view(), 0, false).allowHidden, true);  // one person
-  assert.equal(hintControl(table({ hints: false }), view(), 0, false).allowed, false);
+  assert.equal(hintControl(table({ seats: two }), view(), 0, false, true).allowHidden, false);
+  assert.equal(hintControl(table({ seats: two }), view(), 1, false, true).allowHidden, true);  // not host
+  assert.equal(hintControl(table({ seats: two, rated: true }), view(), 0, false, true).allowHidden, true);
+  assert.equal(hintControl(table(), view(), 0, false, true).allowHidden, true);  // one person
+  assert.equal(hintControl(table({ hints: false }), view(), 0, false, true).allowed, false);
+  assert.equal(hintControl(table({ seats: two }), view(), 0, false, false).allowHidden, true);  // no hints
 });
 
 // --- a wild's designation is asked only when it changes the outcome (RULES.md §3) ---

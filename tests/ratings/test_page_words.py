@@ -13,11 +13,13 @@ from dos.web import STATIC_DIR
 
 KEY = re.compile(r"""["'`]((?:rank|web)\.[a-z_]+)["'`]""")
 DYNAMIC = re.compile(r"`(web\.(?:rules|level)_)\$\{")
+PAGE_MODULES = ("js/leaderboard.js", "js/ratingplot.js", "js/rulesets.js")
+"""The leaderboard page's modules that say its words (a rule set's name: rulesets.js)."""
 
 
 def _page_keys() -> set[str]:
     keys: set[str] = set()
-    for name in ("leaderboard.html", "js/leaderboard.js", "index.html"):
+    for name in ("leaderboard.html", *PAGE_MODULES, "index.html"):
         source = (STATIC_DIR / name).read_text(encoding="utf-8")
         keys |= {k for k in KEY.findall(source) if k.startswith("rank.") or name != "index.html"}
     return keys
@@ -26,7 +28,7 @@ def _page_keys() -> set[str]:
 def test_the_pages_use_rank_words() -> None:
     keys = _page_keys()
     assert {"rank.title", "rank.rating", "rank.plot_label", "rank.rated_table"} <= keys
-    source = (STATIC_DIR / "js" / "leaderboard.js").read_text(encoding="utf-8")
+    source = "".join((STATIC_DIR / name).read_text(encoding="utf-8") for name in PAGE_MODULES)
     assert set(DYNAMIC.findall(source)) == {"web.rules_", "web.level_"}
 
 

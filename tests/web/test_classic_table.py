@@ -41,8 +41,8 @@ def test_the_lobby_offers_the_classic_options_and_the_rules_cover_them(
         # The log of a draw on a pending penalty says how many cards (in every language).
         said = page.evaluate(
             """async () => {
-              const log = await import('/static/js/log.js');
-              return log.describe('1: draw', 1, {pending: 4}, ['Ada', 'Bo'], 'classic');
+              const classic = await import('/static/js/classic.js');
+              return classic.describe('1: draw', 1, {pending: 4}, ['Ada', 'Bo']);
             }"""
         )
         assert said == text("en", "classic.log_draw_pending", player="Bo", count=4)

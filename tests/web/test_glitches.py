@@ -21,12 +21,16 @@ from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table, dialog_kind, open_page, set_language, start
 from .test_browser import play_round
 
-CARDS = ["DOS", "DOS=R", "R#", "B#=4", "Y10", "G7", "W", "W+4", "R+2", "BS", "GR"]
+CARDS = ["DOS", "DOS=R", "R#", "B#=4", "Y10", "G7"]
+CLASSIC_CARDS = ["W", "W+4", "R+2", "BS", "GR", "Y0"]
 
 # Every part of each card's face lies within the card (half a pixel of rounding allowed), in
 # the hand-sized cards and in the round summary's mini-cards, at the page's current size.
-OVERFLOW_JS = """async (cards) => {
-  const { cardElement } = await import('/static/js/cards.js');
+OVERFLOW_JS = """async ([cards, classicCards]) => {
+  const { cardElement: official } = await import('/static/js/cards.js');
+  const { cardElement: classic } = await import('/static/js/classic.js');
+  const pairs = [...cards.map((card) => [card, official]),
+    ...classicCards.map((card) => [card, classic])];
   const box = document.createElement('div');
   const plain = document.createElement('div');
   const summary = document.createElement('div');
@@ -36,7 +40,10 @@ OVERFLOW_JS = """async (cards) => {
   summary.append(minis);
   box.append(plain, summary);
   document.body.append(box);
-  for (const card of cards) { plain.append(cardElement(card)); minis.append(cardElement(card)); }
+  for (const [card, cardElement] of pairs) {
+    plain.append(cardElement(card));
+    minis.append(cardElement(card));
+  }
   const out = [];
   for (const el of box.querySelectorAll('.card')) {
     const c = el.getBoundingClientRect();
@@ -58,7 +65,7 @@ def test_card_faces_fit_their_cards(browser: Browser, server: Server) -> None:
     for viewport in (PHONE, DESKTOP):
         context, page = open_page(browser, server.url, viewport)
         try:
-            overflows: Any = page.evaluate(OVERFLOW_JS, CARDS)
+            overflows: Any = page.evaluate(OVERFLOW_JS, [CARDS, CLASSIC_CARDS])
             assert overflows == [], overflows
         finally:
             context.close()

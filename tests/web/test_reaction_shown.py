@@ -114,7 +114,8 @@ def test_the_page_says_it_shows_a_state_only_once_its_hand_is_drawn(
     """The test above once failed in CI: classic.js (loaded at the first classic table) came
     late, and the page had already put the state's version on <body> with no hand drawn, so
     a player (here, the test) acting on that version found no card to play. The version on
-    <body> says what the page shows: none until the classic view has drawn the table."""
+    <body> says what the page shows: none, and no table, until the classic view has drawn
+    it."""
     table = ScriptedTable.at("classic", lambda t: t.rules.turn(t.state) == 0)
     context, page = open_page(browser, server.url, DESKTOP)
     held: list[Route] = []
@@ -125,12 +126,13 @@ def test_the_page_says_it_shows_a_state_only_once_its_hand_is_drawn(
     try:
         page.route(re.compile(r"/js/classic\.js"), hold)
         table.open(page, wait=False)
-        expect(page.locator("#view-table")).to_be_visible()
         page.wait_for_function("() => window.frames_in.some((f) => f.type === 'state')")
         while not held:
             page.evaluate("() => new Promise((done) => requestAnimationFrame(done))")
         assert page.evaluate("() => document.body.dataset.version") is None
+        expect(page.locator("#view-table")).to_be_hidden()
         held[0].continue_()
+        expect(page.locator("#view-table")).to_be_visible()
         expect(page.locator("body")).to_have_attribute("data-version", str(table.version))
         hand = len(table.state.hands[0])
         assert page.locator("#hand button.card").count() == hand

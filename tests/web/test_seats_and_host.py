@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from dos.i18n import text
 from web.conftest import DESKTOP, PHONE, Server
 from web.pages import (
     WAIT_MS,
@@ -70,6 +71,9 @@ def _host_and_guest(
     _, guest = open_page(browser, server.url, DESKTOP)
     join_by_link(guest, server.url, code, "Gast")
     expect(host.locator("#seat-list li[data-seat='1']")).to_contain_text("Gast")
+    # The guest's page is at the table (its connection said hello), not only its seat taken.
+    connected = text("en", "web.connected")
+    expect(host.locator("#seat-list li[data-seat='1'] .tag")).to_have_text(connected)
     return host, guest, code
 
 

@@ -286,12 +286,12 @@ def test_counted_words_take_each_languages_plural_forms(browser: Browser, fresh:
         said: dict[str, Any] = page.evaluate(
             """async ([langs, counts]) => {
               const i18n = await import('/static/js/i18n.js');
-              const log = await import('/static/js/log.js');
+              const classic = await import('/static/js/classic.js');
               const said = {};
               for (const lang of langs) {
                 await i18n.setLang(lang);
                 said[lang] = counts.map((n) => [
-                  log.describe(`1: react ${n} 1840ms`, 1, { pending: 0 }, ['Ada', 'Bo'], 'classic'),
+                  classic.describe(`1: react ${n} 1840ms`, 1, { pending: 0 }, ['Ada', 'Bo']),
                   i18n.tn('web.table_entry', n, { code: 'K7M2', host: 'Ada', free: n }),
                 ]);
               }

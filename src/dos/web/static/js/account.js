@@ -3,10 +3,9 @@
 // passkey or a recovery code, sign in as that player elsewhere, sign out. None of it is needed
 // to play: a guest who does none of it plays on as a guest, asked nothing.
 //
-// WebAuthn in plain JavaScript: the server's options carry bytes in base64url, which become
-// ArrayBuffers for navigator.credentials; its answers go back as base64url. Where the browser
-// has no WebAuthn (or the page is not on the server's passkey domain) the passkey parts are
-// hidden, and a recovery code still works.
+// WebAuthn's ceremonies are passkeys.js's, loaded at the first one. Where the browser has no
+// WebAuthn (or the page is not on the server's passkey domain) the passkey parts are hidden,
+// and a recovery code still works.
 
 import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
@@ -17,82 +16,11 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
-/** The bytes of base64url `text` (padding optional). @param {string} text */
-export function fromBase64url(text) {
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-/** `buffer` (an ArrayBuffer or a view of one) in base64url, without padding.
- * @param {ArrayBuffer | ArrayBufferView} buffer */
-export function toBase64url(buffer) {
-  const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer)
-    : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 /** Whether this browser can make and use passkeys here. */
 export function passkeysSupported() {
   return Boolean(window.isSecureContext && window.PublicKeyCredential && navigator.credentials
     && typeof navigator.credentials.create === "function"
     && typeof navigator.credentials.get === "function");
-}
-
-/** @param {{id: string}[]} [list] */
-const descriptors = (list) => (list || []).map((c) => ({ ...c, id: fromBase64url(c.id) }));
-
-/** @param {any} options JSON */
-function creationOptions(options) {
-  return {
-    ...options,
-    challenge: fromBase64url(options.challenge),
-    user: { ...options.user, id: fromBase64url(options.user.id) },
-    excludeCredentials: descriptors(options.excludeCredentials),
-  };
-}
-
-/** @param {any} options JSON */
-function requestOptions(options) {
-  return {
-    ...options,
-    challenge: fromBase64url(options.challenge),
-    allowCredentials: descriptors(options.allowCredentials),
-  };
-}
-
-// A credential as the server reads it (WebAuthn's JSON form), with its own response fields.
-/** @param {PublicKeyCredential} credential @param {object} response */
-function credentialJSON(credential, response) {
-  return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: credential.type,
-    response: { clientDataJSON: toBase64url(credential.response.clientDataJSON), ...response },
-  };
-}
-
-/** @param {PublicKeyCredential} credential */
-function registrationJSON(credential) {
-  const response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
-  return credentialJSON(credential, {
-    attestationObject: toBase64url(response.attestationObject),
-    transports: typeof response.getTransports === "function" ? response.getTransports() : [],
-  });
-}
-
-/** @param {PublicKeyCredential} credential */
-function assertionJSON(credential) {
-  const response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
-  return credentialJSON(credential, {
-    authenticatorData: toBase64url(response.authenticatorData),
-    signature: toBase64url(response.signature),
-    userHandle: response.userHandle ? toBase64url(response.userHandle) : null,
-  });
 }
 
 /** A refusal of the server, in the player's words, with its code and status. */
@@ -371,11 +299,12 @@ export class AccountPanel {
         if (/** @type {{code?: string, status?: number}} */ (error).code !== "bad_name") throw error;
         begun = await call("POST", "/api/account/passkeys/begin", { token, body: {} });
       }
-      const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({ publicKey: creationOptions(begun.options) }));
+      const { create } = await import("./passkeys.js");
+      const credential = await create(begun.options);
       if (!credential) throw new AccountError(t("web.account_cancelled"));
       const account = await call("POST", "/api/account/passkeys/finish", {
         token,
-        body: { ceremony: begun.ceremony, credential: registrationJSON(credential) },
+        body: { ceremony: begun.ceremony, credential },
       });
       session.renewToken(account.player_token);
       this.show(stateOf(account));
@@ -386,10 +315,11 @@ export class AccountPanel {
   signIn() {
     return this.run(async () => {
       const begun = await call("POST", "/api/account/sign-in/begin");
-      const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({ publicKey: requestOptions(begun.options) }));
+      const { get } = await import("./passkeys.js");
+      const credential = await get(begun.options);
       if (!credential) throw new AccountError(t("web.account_cancelled"));
       const result = await call("POST", "/api/account/sign-in/finish", {
-        body: { ceremony: begun.ceremony, credential: assertionJSON(credential) },
+        body: { ceremony: begun.ceremony, credential },
       });
       this.signedIn(result, false);
     });

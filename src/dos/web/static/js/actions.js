@@ -1,36 +1,12 @@
 // @ts-check
-// Actions in notation (docs/notation.md): parsing the server's legal lists, finding the match a
-// selection makes, and whether wild designations change a match's outcome (RULES.md §3).
+// The official table's decisions on actions in notation (docs/notation.md, parsed by
+// notation.js): the match a selection makes, whether wild designations change a match's
+// outcome (RULES.md §3), the DOS race's buttons, "DOS! with this move". Pure functions, tested
+// in node (tests/js/actions.test.js); loaded with the official table.
 
 import { parseCard, COLOURS } from "./cards.js";
 
 /** @typedef {import("./view").ParsedAction} ParsedAction */
-
-/** {seat, kind: match|draw|lay|end|place|dos|catch|other, cards: [..], target, text}.
- * @param {unknown} text
- * @returns {ParsedAction} */
-export function parseAction(text) {
-  let rest = String(text).trim();
-  let seat = null;
-  const prefix = /^(\d+)\s*:\s*(.*)$/.exec(rest);
-  if (prefix) {
-    seat = Number(prefix[1]);
-    rest = prefix[2];
-  }
-  const lower = rest.toLowerCase();
-  const base = { seat, text: String(text), cards: [], target: -1 };
-  if (lower === "draw" || lower === "end" || lower === "dos") return { ...base, kind: lower };
-  let m = /^catch\s+(\d+)$/.exec(lower);
-  if (m) return { ...base, kind: "catch", target: Number(m[1]) };
-  m = /^(lay|place)\s+(\S+)$/i.exec(rest);
-  if (m) return { ...base, kind: m[1].toLowerCase() === "lay" ? "lay" : "place", cards: [m[2].toUpperCase()] };
-  m = /^(.+)@(\d+)$/.exec(rest.replace(/\s+/g, ""));
-  if (m) {
-    const cards = m[1].split("+").map((c) => c.toUpperCase());
-    return { ...base, kind: "match", cards, target: Number(m[2]) };
-  }
-  return { ...base, kind: "other" };
-}
 
 /** @param {string} card */
 const bare = (card) => card.split("=")[0];
@@ -112,17 +88,6 @@ export function designationOutcomes(match, center, options = {}) {
 export function matchKindKey(cards, bonus) {
   if (cards.length === 1) return bonus ? "game.single_color_match" : "game.single_number_match";
   return bonus ? "game.double_color_match" : "game.double_number_match";
-}
-
-/** The cards an action moves to the table, or null. @param {string} action @param {string} rules */
-export function cardsMoved(action, rules) {
-  const text = String(action).replace(/^\d+:\s*/, "");
-  if (rules === "classic") {
-    if (text === "draw" || text === "timeout" || text.startsWith("react")) return null;
-    return [text.split("=")[0]];
-  }
-  const parsed = parseAction(text);
-  return ["match", "lay", "place"].includes(parsed.kind) ? parsed.cards : null;
 }
 
 // --- the table's decisions, pure (tests/js/actions.test.js) ---

@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { icon as svgIcon } from "./sound.js";
+import { store } from "./store.js";
 
 const BELL = "M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.8V3h-3v1.2A7 7 0 0 0 5 11v5l-2 2v1h18v-1z";
 const SLASH = "M3.3 2 22 20.7 20.7 22 2 3.3z";
@@ -15,8 +16,6 @@ const icon = (fill, ring) => "data:image/svg+xml," + encodeURIComponent(
 
 export const ICON_IDLE = icon("#1c4d3c", "#ffffff");
 export const ICON_TURN = icon("#ffcc33", "#c62828");
-
-let wasMyTurn = false;
 
 const CHOICE = "dos.notify";  // "off" when the player switched notifications off
 
@@ -41,14 +40,14 @@ function setIcon(href) {
 export function turnChanged(myTurn) {
   document.title = myTurn ? `● ${t("web.your_turn")} · DOS` : "DOS";
   setIcon(myTurn ? ICON_TURN : ICON_IDLE);
-  if (myTurn && !wasMyTurn && document.hidden && notifying()) {
+  if (myTurn && !store.attention.wasMyTurn && document.hidden && notifying()) {
     try {
       new Notification(t("web.your_turn"), { body: "DOS", tag: "dos-turn", icon: ICON_TURN });
     } catch {
       // Some browsers allow notifications only from a service worker: the title still says it.
     }
   }
-  wasMyTurn = myTurn;
+  store.attention.wasMyTurn = myTurn;
 }
 
 /** The bell, a toggle: on, it asks the browser for notifications the first time; on or off,

@@ -1,6 +1,8 @@
 // @ts-check
-// Cards in notation ("R7", "B#", "DOS", "R#=4", "DOS=R") and how they look.
-// Colour is never the only clue: every card shows its colour's symbol and letter too.
+// The official deck's cards in notation ("R7", "B#", "DOS", "R#=4", "DOS=R") and how cards look.
+// Colour is never the only clue: every card shows its colour's symbol and letter too. A deck
+// ({parse, label, sign}) says how its cards read; the faces are drawn alike for every deck (a
+// rule set with other cards brings its deck in its client, rulesets.js).
 
 import { t } from "./i18n.js";
 
@@ -14,20 +16,15 @@ export const COLOURS = {
 const ORDER = "BGRY";
 const RANKS = ["1", "3", "4", "5", "6", "7", "8", "9", "10", "#"];
 
+/** @typedef {import("./view").Card} Card */
+/** @typedef {import("./view").Deck} Deck */
+
 /** {colour: "R"|null, rank: "7"|"#"|"DOS", number: 7|null, wild, designation} or null.
- * @param {string} text */
+ * @param {string} text @returns {Card | null} */
 export function parseCard(text) {
   const [name, designation = null] = String(text).trim().toUpperCase().split("=");
   if (name === "DOS") {
     return { name, colour: null, rank: "DOS", number: 2, wild: true, designation };
-  }
-  // The classic rule set's cards (RULES.md §9): 0-9, Skip, Reverse, Draw Two, Wild, Wild Draw Four.
-  if (name === "W" || name === "W+4") {
-    return { name, colour: null, rank: name === "W" ? "W" : "+4", number: null, wild: true, designation, classic: true };
-  }
-  const action = /^([BGRY])(S|R|\+2|0)$/.exec(name);
-  if (action) {
-    return { name, colour: action[1], rank: action[2], number: action[2] === "0" ? 0 : null, wild: false, designation, classic: true };
   }
   const m = /^([BGRY])(10|[1-9]|#)$/.exec(name);
   if (!m) return null;
@@ -52,7 +49,6 @@ export function colourName(letter) {
 export function cardLabel(text) {
   const card = parseCard(text);
   if (!card) return String(text);
-  if (card.classic) return classicLabel(card);
   if (card.name === "DOS") {
     return card.designation && COLOURS[card.designation]
       ? t("game.wild_dos_as", { colour: colourName(card.designation) })
@@ -64,23 +60,13 @@ export function cardLabel(text) {
   return card.designation ? t("game.wild_number_as", { card: name, number: card.designation }) : name;
 }
 
-/** @type {Record<string, string>} */
-const CLASSIC_KEYS = { S: "web.classic_skip", R: "web.classic_reverse", "+2": "web.classic_draw_two" };
-/** @type {Record<string, string>} */
-const CLASSIC_SIGNS = { S: "⊘", R: "⇄", "+2": "+2", W: "W", "+4": "+4", 0: "0" };
+/** The official deck. @type {Deck} */
+export const DOS_DECK = { parse: parseCard, label: cardLabel, sign: (card) => (card.name === "DOS" ? "2" : card.rank) };
 
-/** @param {import("./view").Card} card */
-function classicLabel(card) {
-  if (card.name === "W") return t("web.classic_wild");
-  if (card.name === "W+4") return t("web.classic_wild_four");
-  const colour = COLOURS[String(card.colour)].name;
-  if (card.rank === "0") return t(`game.card_${colour}`, { number: 0 });
-  return t(CLASSIC_KEYS[card.rank], { colour: colourName(String(card.colour)) });
-}
-
-/** The face of a card: symbol and letter in a corner, its rank large. @param {string} text */
-export function cardFace(text) {
-  const card = parseCard(text);
+/** The face of a card: symbol and letter in a corner, its rank large.
+ * @param {string} text @param {Deck} [deck] */
+export function cardFace(text, deck = DOS_DECK) {
+  const card = deck.parse(text);
   const face = document.createElement("span");
   face.className = "face";
   face.setAttribute("aria-hidden", "true");
@@ -101,21 +87,21 @@ export function cardFace(text) {
       corner.append(one);
     }
   };
-  if (card.classic && !card.colour) {
+  if (card.name === "DOS") {
     fourColours();
-    rank.textContent = CLASSIC_SIGNS[card.rank];
-    if (rank.textContent.length > 1) rank.classList.add("long");
-    face.append(corner, rank);
-  } else if (card.name === "DOS") {
-    fourColours();
-    rank.textContent = "2";
+    rank.textContent = deck.sign(card);
     const word = document.createElement("span");
     word.className = "dosword";
     word.textContent = "DOS";
     face.append(corner, rank, word);
+  } else if (!card.colour) {
+    fourColours();
+    rank.textContent = deck.sign(card);
+    if (rank.textContent.length > 1) rank.classList.add("long");
+    face.append(corner, rank);
   } else {
     corner.textContent = `${COLOURS[String(card.colour)].symbol}${card.colour}`;
-    rank.textContent = card.classic ? CLASSIC_SIGNS[card.rank] : card.rank;
+    rank.textContent = deck.sign(card);
     if (rank.textContent.length > 1) rank.classList.add("long");
     const foot = document.createElement("span");
     foot.className = "corner foot";
@@ -131,18 +117,19 @@ export function cardFace(text) {
   return face;
 }
 
-/** A card element: a button when `interactive`, else a plain item. @param {string} text */
-export function cardElement(text, { interactive = false, extraClass = "" } = {}) {
-  const card = parseCard(text);
+/** A card element of `deck`: a button when `interactive`, else a plain item.
+ * @param {string} text @param {{interactive?: boolean, extraClass?: string, deck?: Deck}} [how] */
+export function cardElement(text, { interactive = false, extraClass = "", deck = DOS_DECK } = {}) {
+  const card = deck.parse(text);
   const el = document.createElement(interactive ? "button" : "span");
   if (interactive) /** @type {HTMLButtonElement} */ (el).type = "button";
   el.className = `card ${card ? (card.colour ? `c-${card.colour}` : "c-wild") : "c-other"}`;
   if (card && card.wild) el.classList.add("wild");
   if (extraClass) el.classList.add(...extraClass.split(" ").filter(Boolean));
   el.dataset.card = String(text);
-  el.setAttribute("aria-label", cardLabel(text));
+  el.setAttribute("aria-label", deck.label(text));
   if (!interactive) el.setAttribute("role", "img");
-  el.append(cardFace(text));
+  el.append(cardFace(text, deck));
   return el;
 }
 
@@ -152,5 +139,5 @@ export function cardPoints(text) {
   if (!card) return 0;
   if (card.name === "DOS") return 20;
   if (card.wild) return 40;
-  return card.number ?? 0;  // classic action cards score nothing here
+  return card.number ?? 0;
 }

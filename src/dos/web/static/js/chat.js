@@ -10,6 +10,7 @@
 
 import { t } from "./i18n.js";
 import { icon } from "./sound.js";
+import { store } from "./store.js";
 
 const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
   "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z"];
@@ -20,16 +21,13 @@ const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
 /** The lines a page keeps: the server's `dos.server.chat.HISTORY_MAX`. */
 const LINES_MAX = 200;
 
-// The chat panel and where it lives beside the table (a marker in the board).
-/** @type {HTMLElement | null} */
-let panel = null;
-/** @type {Comment | null} */
-let home = null;
 
 /** Puts the chat panel where it can be used: into the open dialog's `.chat-slot` (the round
  * summary, the game over), else the waiting room's while it shows, else beside the table.
  * Called whenever the view changes or such a dialog opens or closes. */
 export function placeChat() {
+  // The chat panel, and where it lives beside the table (a marker in the board): the store's.
+  const { panel, home } = store.chat;
   if (!panel) return;
   const dialog = $("dialog");
   const slot = (dialog && /** @type {HTMLDialogElement} */ (dialog).open && dialog.querySelector(".chat-slot"))
@@ -60,9 +58,11 @@ export class Chat {
       readOnly: $("chat-read-only"), host: $("chat-host"), spectators: /** @type {HTMLInputElement} */ ($("chat-spectators")),
       list: $("chat-log"), muted: $("chat-muted"),
     };
-    panel = /** @type {HTMLElement} */ (this.el.list.closest(".chat-area"));
-    home = document.createComment("the chat's place beside the table");
+    const panel = /** @type {HTMLElement} */ (this.el.list.closest(".chat-area"));
+    const home = document.createComment("the chat's place beside the table");
     panel.before(home);
+    store.chat.panel = panel;
+    store.chat.home = home;
     $("chat-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.el.input.value.trim();

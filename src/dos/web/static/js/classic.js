@@ -1,13 +1,18 @@
 // @ts-check
-// The table for the `classic` rule set (RULES.md §9, UNO-style): the discard pile's top card,
-// the wished colour, the pending penalty, the hand, and the reaction test's targets.
+// The `classic` rule set's client (RULES.md §9, UNO-style; rulesets.js maps it): its option
+// fields, its cards (0-9, Skip, Reverse, Draw Two, Wild, Wild Draw Four), its actions in
+// words, its end (the ranking), and its table: the discard pile's top card, the wished
+// colour, the pending penalty, the hand, and the reaction test's targets. Loaded at the first
+// classic table (or the lobby's classic options, or the rules page).
 
-import { t } from "./i18n.js";
-import { cardElement, cardLabel, colourName, COLOURS } from "./cards.js";
-import { parseAction } from "./actions.js";
+import { t, tn } from "./i18n.js";
+import { cardElement as anyCardElement, colourName, COLOURS } from "./cards.js";
+import { parseAction } from "./notation.js";
 import { ask } from "./dialog.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
+import { fieldset } from "./lobby.js";
+import { playerName, turnText } from "./turn.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -15,13 +20,86 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
 /** @typedef {import("./view").TableModel} TableModel */
+/** @typedef {import("./view").Card} Card */
 
+// --- the cards --------------------------------------------------------------------------------
+
+/** @type {Record<string, string>} */
+const KEYS = { S: "web.classic_skip", R: "web.classic_reverse", "+2": "web.classic_draw_two" };
+/** @type {Record<string, string>} */
+const SIGNS = { S: "⊘", R: "⇄", "+2": "+2", W: "W", "+4": "+4" };
+
+/** A classic card in notation ("R7", "GS", "B+2", "W", "W+4=R"), or null.
+ * @param {string} text @returns {Card | null} */
+export function parseCard(text) {
+  const [name, designation = null] = String(text).trim().toUpperCase().split("=");
+  if (name === "W" || name === "W+4") {
+    return { name, colour: null, rank: name === "W" ? "W" : "+4", number: null, wild: true, designation };
+  }
+  const m = /^([BGRY])([0-9]|S|R|\+2)$/.exec(name);
+  if (!m) return null;
+  const number = /^[0-9]$/.test(m[2]) ? Number(m[2]) : null;
+  return { name, colour: m[1], rank: m[2], number, wild: false, designation };
+}
+
+/** A classic card in words: "red 7", "red Skip", "Wild Draw Four". @param {string} text */
+export function cardLabel(text) {
+  const card = parseCard(text);
+  if (!card) return String(text);
+  if (card.name === "W") return t("web.classic_wild");
+  if (card.name === "W+4") return t("web.classic_wild_four");
+  const colour = COLOURS[String(card.colour)].name;
+  if (card.number !== null) return t(`game.card_${colour}`, { number: card.number });
+  return t(KEYS[card.rank], { colour: colourName(String(card.colour)) });
+}
+
+/** The classic deck (cards.js draws its faces). @type {import("./view").Deck} */
+export const DECK = { parse: parseCard, label: cardLabel, sign: (card) => SIGNS[card.rank] ?? card.rank };
+
+/** @param {string} card @param {{interactive?: boolean, extraClass?: string}} [how] */
+export const cardElement = (card, how = {}) => anyCardElement(card, { ...how, deck: DECK });
+
+// --- the actions ------------------------------------------------------------------------------
+
+/** The cards an action moves to the discard pile, or null. @param {string} action */
+export function cardsMoved(action) {
+  const text = String(action).replace(/^\d+:\s*/, "");
+  if (text === "draw" || text === "timeout" || text.startsWith("react")) return null;
+  return [text.split("=")[0]];
+}
+
+/** A classic action in words: play a card (with a wish), draw (one card, or the pending Draw
+ * Two / Wild Draw Four cards: `before.pending`), the reaction test.
+ * @param {string} text @param {number} seat @param {Partial<import("./view").View> | null} before
+ * @param {string[]} names */
+export function describe(text, seat, before, names) {
+  const who = parseAction(text).seat ?? seat;
+  const player = names[who] ?? `#${who + 1}`;
+  const action = String(text).replace(/^\d+:\s*/, "");
+  if (action === "draw" && before && (before.pending ?? 0) > 0) {
+    return t("classic.log_draw_pending", { player, count: before.pending });
+  }
+  if (action === "draw") return t("game.log_draw", { player });
+  if (action === "timeout") return t("web.classic_log_timeout", { player });
+  const react = /^react (\d+) (\d+)ms$/.exec(action);
+  if (react) return tn("web.classic_log_react", react[1], { player, hits: react[1], ms: react[2] });
+  const [card, wish] = action.split("=");
+  const played = t("web.classic_log_play", { player, card: cardLabel(card) });
+  return wish && COLOURS[wish] ? `${played} ${t("web.classic_log_wish", { colour: colourName(wish) })}` : played;
+}
+
+// --- the table --------------------------------------------------------------------------------
+
+/** @typedef {import("./view").TableViewLike} TableViewLike */
+
+/** @implements {TableViewLike} */
 export class ClassicView {
-  /** @param {(text: string) => void} sendAction */
+  /** @param {import("./view").SendAction} sendAction */
   constructor(sendAction) {
     this.sendAction = sendAction;
     /** @type {TableModel | null} */
     this.model = null;
+    this.active = false;  // a classic table is on show: the draw button and the keys act
     /** @type {string | null} */
     this.reactionKey = null;
     this.reactionStart = 0;
@@ -29,10 +107,10 @@ export class ClassicView {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.reactionTimer = undefined;
     $("btn-draw").addEventListener("click", () => {
-      if (document.body.dataset.rules === "classic") this.act("draw");
+      if (this.active) this.act("draw");
     });
     document.addEventListener("keydown", (event) => {
-      if ($("view-table").hidden || document.body.dataset.rules !== "classic" || !this.view) return;
+      if ($("view-table").hidden || !this.active || !this.view) return;
       const target = event.target instanceof Element ? event.target : document.body;
       if (target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
@@ -63,8 +141,7 @@ export class ClassicView {
 
   /** @param {number} seat */
   playerName(seat) {
-    const player = /** @type {TableModel} */ (this.model).players[seat];
-    return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
+    return playerName(this.model, seat);
   }
 
   /** @param {TableModel} model */
@@ -73,8 +150,7 @@ export class ClassicView {
     const view = this.view;
     const mine = view.turn === view.seat;
     $("round-info").textContent = t("web.rules_classic");
-    $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
-      : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
+    $("turn-info").textContent = turnText(model, view);
     $("phase-info").textContent = view.pending ? t("web.classic_pending", { count: view.pending }) : "";
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
     $("my-score").textContent = "";
@@ -84,13 +160,26 @@ export class ClassicView {
     this.renderPile();
     this.renderHand();
     for (const id of ["btn-lay", "btn-place", "btn-end", "btn-dos", "btn-dos-move"]) $(id).hidden = true;
+    $("btn-draw").hidden = false;
     $("catch-buttons").replaceChildren();
     $field("btn-draw").disabled = !this.legal.some((a) => a.text === "draw");
     $("hint").textContent = mine && view.phase !== "over" ? t("web.classic_hint") : "";
     this.renderReaction();
   }
 
-  renderTimer() {}
+  /** A classic table shows no turn timer. */
+  renderTimer() {
+    $("timer-info").hidden = true;
+  }
+
+  /** Another table is on show: the reaction test goes (its clocks too). */
+  leave() {
+    this.reactionKey = null;
+    clearTimeout(this.reactionTimer);
+    clearInterval(this.countdownTimer);
+    const area = $("reaction-area");
+    if (area) area.remove();
+  }
 
   renderPlayers() {
     const view = this.view;
@@ -258,3 +347,56 @@ export class ClassicView {
     this.sendAction(this.hits ? `react ${this.hits} ${elapsed}ms` : "timeout");
   }
 }
+
+// --- the client ---------------------------------------------------------------------------------
+
+/** The classic rule set's table client. @type {import("./view").TableClient} */
+const TABLE = {
+  describe,
+  outcome: () => [],
+  cardLabel,
+  cardElement: (card) => cardElement(card),
+  cardsMoved,
+  flyTarget: () => $("center-row").querySelector(".card"),
+  makeTableView: (sendAction) => new ClassicView(sendAction),
+  /** The end of a classic game: the ranking (RULES.md §9). */
+  ending(view, names) {
+    const list = document.createElement("ol");
+    for (const seat of view.ranking || []) {
+      const li = document.createElement("li");
+      li.textContent = names[seat];
+      list.append(li);
+    }
+    return list;
+  },
+  replayCenter(position) {
+    const title = document.createElement("h3");
+    title.textContent = t("game.discard_pile");
+    const row = document.createElement("div");
+    row.className = "center-row";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", t("game.discard_pile"));
+    for (const card of (position.discard || []).slice(-1)) row.append(cardElement(card));
+    return [title, row];
+  },
+};
+
+/** The classic rule set's client (rulesets.js). @type {import("./view").RulesClient} */
+export default {
+  optionsPanel: () => fieldset([
+    { name: "reaction_seconds", id: "create-reaction", key: "web.opt_reaction_seconds", min: 0.2, max: 60, step: 0.1, value: 3 },
+    { name: "penalty_cards", id: "create-penalty", key: "web.opt_penalty_cards", min: 0, max: 10, value: 1 },
+    { name: "stacking", id: "create-stacking", key: "web.opt_stacking", checked: true },
+  ]),
+  optionsOf: (form) => ({
+    reaction_time_ms: Math.round(Number(form.reaction_seconds.value) * 1000),
+    penalty_cards: Number(form.penalty_cards.value),
+    stacking: form.stacking.checked,
+  }),
+  help: {
+    title: "web.rules_classic_title",
+    paragraphs: ["classic.help_goal", "classic.help_turn", "classic.help_special",
+      "classic.help_wild", "classic.help_reaction"],
+  },
+  table: async () => TABLE,
+};

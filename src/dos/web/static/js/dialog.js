@@ -4,19 +4,20 @@
 
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
+import { store } from "./store.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const dialog = () => /** @type {HTMLDialogElement} */ ($("dialog"));
-/** @type {{resolve: (value: any) => void, returnFocus: Element | null} | null} */
-let current = null; // the open dialog's {resolve, returnFocus}
-let listening = false;
+/** The open dialog's {resolve, returnFocus} (the store's `dialog`), and whether its close is
+ * listened to. */
+const kept = () => store.dialog;
 
 /** @param {unknown} value */
 function finish(value) {
   const d = dialog();
-  const entry = current;
-  current = null;
+  const entry = kept().current;
+  kept().current = null;
   if (d.open) d.close();
   $("dialog-body").replaceChildren();
   if (entry) {
@@ -26,12 +27,12 @@ function finish(value) {
 }
 
 function listen() {
-  if (listening) return;
-  listening = true;
+  if (kept().listening) return;
+  kept().listening = true;
   // Esc, or the browser closing it. The event comes a little after the dialog closed, so it
   // may arrive when the next dialog is already open: then it is not about that one.
   dialog().addEventListener("close", () => {
-    if (!dialog().open && current) finish(null);
+    if (!dialog().open && kept().current) finish(null);
   });
 }
 
@@ -46,6 +47,7 @@ function listen() {
 export function show(title, body, choices, { cancellable = true, kind = "" } = {}) {
   listen();
   const d = dialog();
+  const current = kept().current;
   const returnFocus = current ? current.returnFocus : document.activeElement;
   if (current) finish(null);
   d.dataset.kind = kind;
@@ -67,7 +69,7 @@ export function show(title, body, choices, { cancellable = true, kind = "" } = {
     buttons.append(button);
   }
   return new Promise((resolve) => {
-    current = { resolve, returnFocus };
+    kept().current = { resolve, returnFocus };
     d.showModal();
     const first = buttons.querySelector("button");
     if (first) first.focus();

@@ -68,15 +68,16 @@ export class HintControl {
   /** After each render of the table: the button where hints are allowed on one's own turn,
    * the host's switch, the hint of this very moment lit again (the table redraws its cards).
    * @param {import("./protocol").TableInfo} table @param {import("./view").View} view
-   * @param {number} version @param {number | null} seat */
-  render(table, view, version, seat) {
+   * @param {number} version @param {number | null} seat
+   * @param {boolean} offered  the table's rule set has hints (GET /api/info) */
+  render(table, view, version, seat, offered) {
     if (version !== this.version) {
       this.version = version;
       this.hint = null;
       this.asked = null;
       this.stale = false;
     }
-    const state = hintControl(table, view, seat, this.asked !== null);  // hintstate.js
+    const state = hintControl(table, view, seat, this.asked !== null, offered);  // hintstate.js
     this.button.textContent = this.asked !== null && !this.hint ? t("web.hint_asking") : t("web.hint_button");
     this.button.disabled = state.disabled;
     this.button.hidden = state.hidden;

@@ -3,24 +3,26 @@
 // tests (tests/js/actions.test.js). Loaded with hint.js, not in the page's first load.
 
 /**
- * The Hint button (hint.js) and the host's switch that allows hints: the button shows at an
- * official table that allows hints, on one's own turn while a move of the turn is legal (not
- * only DOS! or a catch); it waits (disabled, "asking") while a hint asked is not answered.
- * The switch shows to the host of a casual official table with more than one person.
- * @param {{rules: string, hints?: boolean, rated: boolean, host: number,
+ * The Hint button (hint.js) and the host's switch that allows hints: the button shows at a
+ * table of a rule set that has hints (`offered`: GET /api/info) and that allows them, on one's
+ * own turn while a move of the turn is legal (not only DOS! or a catch); it waits (disabled,
+ * "asking") while a hint asked is not answered. The switch shows to the host of a casual table
+ * of such a rule set with more than one person.
+ * @param {{hints?: boolean, rated: boolean, host: number,
  *   seats: {name: string | null, bot: string | null}[]} | null} table
  * @param {{turn: number, phase: string, legal?: string[]} | null} view
  * @param {number | null} seat @param {boolean} asking  a hint is asked and not answered
+ * @param {boolean} offered  the table's rule set has hints
  */
-export function hintControl(table, view, seat, asking) {
-  const official = Boolean(table) && table !== null && table.rules !== "classic";
+export function hintControl(table, view, seat, asking, offered) {
+  const hinted = Boolean(table) && table !== null && offered;
   const mine = Boolean(view) && view !== null && seat !== null && view.turn === seat
     && view.phase !== "over" && (view.legal || []).some((a) => !/^(\d+:|catch|dos$)/.test(a));
   const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
   return {
-    hidden: !(official && table !== null && table.hints && mine),
+    hidden: !(hinted && table !== null && table.hints && mine),
     disabled: asking,
-    allowHidden: !(official && table !== null && !table.rated && seat !== null
+    allowHidden: !(hinted && table !== null && !table.rated && seat !== null
       && seat === table.host && people > 1),
     allowed: Boolean(table && table.hints),
   };

@@ -11,15 +11,12 @@ export const LANG_NAMES = {
   nl: "Nederlands", cy: "Cymraeg", ja: "日本語",
 };
 
-let current = "en";
-/** @type {{[key: string]: string}} */
-let texts = {};
-/** @type {{[key: string]: string}} */
-let fallback = {};
-/** @type {Set<(code: string) => void>} */
-const listeners = new Set();
-/** @type {Set<string>} */
-const parts = new Set();  // namespaces loaded on demand (loadPart), again with each language
+import { store } from "./store.js";
+
+// What this module keeps (the store's `i18n`): the language, its texts and English's beneath
+// them, who listens to a change of language, the namespaces loaded on demand (loadPart, again
+// with each language), each language's plural rules, and the missing keys said already.
+const kept = () => store.i18n;
 
 /** @param {string} url */
 async function fetchTexts(url) {
@@ -33,7 +30,7 @@ async function fetchTexts(url) {
 async function fetchCatalog(lang) {
   const [page, ...more] = await Promise.all([
     fetchTexts(`/api/i18n/${lang}`),
-    ...[...parts].map((ns) => fetchTexts(`/api/i18n/${lang}/${ns}`)),
+    ...[...kept().parts].map((ns) => fetchTexts(`/api/i18n/${lang}/${ns}`)),
   ]);
   return Object.assign(page, ...more);
 }
@@ -41,14 +38,15 @@ async function fetchCatalog(lang) {
 /** Loads the namespace `ns` that the first load leaves out (the tutorial's `learn`), in the
  * page's language and English; kept through a change of language. @param {string} ns */
 export async function loadPart(ns) {
-  if (parts.has(ns)) return;
+  const i18n = kept();
+  if (i18n.parts.has(ns)) return;
   const [english, own] = await Promise.all([
     fetchTexts(`/api/i18n/en/${ns}`),
-    current === "en" ? null : fetchTexts(`/api/i18n/${current}/${ns}`),
+    i18n.lang === "en" ? null : fetchTexts(`/api/i18n/${i18n.lang}/${ns}`),
   ]);
-  Object.assign(fallback, english);
-  if (own) Object.assign(texts, own);
-  parts.add(ns);
+  Object.assign(i18n.fallback, english);
+  if (own) Object.assign(i18n.texts, own);
+  i18n.parts.add(ns);
 }
 
 /** The language to start with: the saved choice, else the browser's, else English. */
@@ -63,48 +61,45 @@ export function preferredLang() {
 }
 
 export function lang() {
-  return current;
+  return kept().lang;
 }
 
 /** Loads `code`'s catalog (and English beneath it), then re-labels the page. @param {string} code */
 export async function setLang(code) {
   if (!LANGS.includes(code)) code = "en";
-  if (!Object.keys(fallback).length) fallback = await fetchCatalog("en");
-  texts = code === "en" ? fallback : await fetchCatalog(code);
-  current = code;
+  const i18n = kept();
+  if (!Object.keys(i18n.fallback).length) i18n.fallback = await fetchCatalog("en");
+  i18n.texts = code === "en" ? i18n.fallback : await fetchCatalog(code);
+  i18n.lang = code;
   localStorage.setItem("dos.lang", code);
   document.documentElement.lang = code;
   translatePage();
-  for (const listener of listeners) listener(code);
+  for (const listener of i18n.listeners) listener(code);
 }
 
 /** @param {(code: string) => void} listener */
 export function onLangChange(listener) {
-  listeners.add(listener);
+  kept().listeners.add(listener);
 }
 
 /** @param {string} key */
 export function has(key) {
-  return key in texts || key in fallback;
+  return key in kept().texts || key in kept().fallback;
 }
 
 /** The text `key` with its `{placeholders}` filled from `params`.
  * @param {string} key @param {{[name: string]: unknown}} [params] */
 export function t(key, params = {}) {
-  let template = texts[key] ?? fallback[key];
+  const template = kept().texts[key] ?? kept().fallback[key];
   if (template === undefined) return missing(key);
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole);
 }
 
-const pluralRules = new Map();
-
-/** @type {Set<string>} */
-const reported = new Set();
-
 /** A text the loaded catalogs lack: said once on the console (the page's tests fail on it),
  * and shown as its key rather than as nothing. @param {string} key */
 function missing(key) {
+  const { fallback, reported } = kept();
   if (Object.keys(fallback).length && !reported.has(key)) {
     reported.add(key);
     console.error(`missing text: ${key}`);
@@ -114,9 +109,10 @@ function missing(key) {
 
 /** The CLDR plural category of `count` in `code` ("one", "few", "other"...).
  * @param {number | string} count @param {string} [code] */
-export function pluralCategory(count, code = current) {
-  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
-  return pluralRules.get(code).select(Number(count));
+export function pluralCategory(count, code = kept().lang) {
+  const plurals = kept().plurals;
+  if (!plurals.has(code)) plurals.set(code, new Intl.PluralRules(code));
+  return /** @type {Intl.PluralRules} */ (plurals.get(code)).select(Number(count));
 }
 
 /** The counted text `key` in the form for `count` (`key#<category>`, else `key#other`; in
@@ -124,7 +120,7 @@ export function pluralCategory(count, code = current) {
  * @param {string} key @param {number | string} count @param {{[name: string]: unknown}} [params] */
 export function tn(key, count, params = {}) {
   /** @type {[{[key: string]: string}, string][]} */
-  const catalogs = [[texts, current], [fallback, "en"]];
+  const catalogs = [[kept().texts, kept().lang], [kept().fallback, "en"]];
   for (const [catalog, code] of catalogs) {
     for (const form of [`${key}#${pluralCategory(count, code)}`, `${key}#other`]) {
       if (form in catalog) return t(form, params);
@@ -157,7 +153,7 @@ export function tFirst(keys, params = {}) {
 }
 
 /** Fills every `data-i18n` (text), `data-i18n-label` (aria-label and title) and
- * `data-i18n-aria` (aria-label only) element. */
+ * `data-i18n-aria` (aria-label only) element of `root`. @param {ParentNode} [root] */
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) {
     el.textContent = t(/** @type {string} */ (/** @type {HTMLElement} */ (el).dataset.i18n));

@@ -6,6 +6,7 @@
 
 import { t } from "./i18n.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
+import { rulesName } from "./rulesets.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -73,7 +74,7 @@ export class Invite {
     const host = table.seats[table.host];
     $("invite-host").textContent = t("web.invite_from", { host: seatName(host, table.host) });
     $("invite-rules").textContent = t("web.waiting_rules", {
-      rules: t(`web.rules_${table.rules}`), seats: table.seats.length,
+      rules: rulesName(table.rules), seats: table.seats.length,
     });
     for (const seat of table.seats) {
       const li = document.createElement("li");

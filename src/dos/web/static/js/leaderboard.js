@@ -10,45 +10,30 @@
 // boards (`board=people`, the default, or `bots`: the bot levels and the AI players, each AI
 // with an "AI" badge, as on its page), chosen in the form and kept in the address.
 
-import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES } from "./i18n.js";
 import { storedName } from "./seats.js";
+import { store } from "./store.js";
+import { loadInfo, rulesName } from "./rulesets.js";
+import { plot, fixed } from "./ratingplot.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const $field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
-const SVG = "http://www.w3.org/2000/svg";
 const PAGE = 50;
 const SEATS = [2, 3, 4];
-const RULES = ["official", "classic"];
 
 const BOARDS = ["people", "bots"];
 
-/** The board or player page shown, as the address says it.
- * @type {{board: string, rules: string, players: number, offset: number, player: string | null}} */
-let state = { board: "people", rules: "official", players: 2, offset: 0, player: null };
-// The server's JSON: the board on show, the player page on show (undefined: not loaded).
-/** @type {any} */
-let board = null;
-/** @type {any} */
-let page = null;
-let loaded = false;
-
-/** @param {number} value */
-function fixed(value) {
-  return new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-    .format(value);
-}
+/** What this page keeps (the store's `leaderboard`): the board or player page shown, as the
+ * address says it (`shown`); the server's JSON on show (`board`, `player`: undefined when not
+ * found); the rated rule sets, in the server's order (`rules`). */
+const kept = store.leaderboard;
 
 /** @param {number} value */
 function signed(value) {
   const text = fixed(Math.abs(value));
   return value > 0.05 ? `+${text}` : value < -0.05 ? `−${text}` : text;
-}
-
-/** @param {string} rules */
-function rulesName(rules) {
-  return t(`web.rules_${rules}`);
 }
 
 /** A player's name as shown: a bot level in words, a guest by their name.
@@ -106,29 +91,30 @@ async function getJson(url) {
 
 async function loadBoard() {
   const query = new URLSearchParams({
-    rules: state.rules, players: String(state.players), offset: String(state.offset),
-    limit: String(PAGE), board: state.board,
+    rules: kept.shown.rules, players: String(kept.shown.players), offset: String(kept.shown.offset),
+    limit: String(PAGE), board: kept.shown.board,
   });
   try {
-    board = await getJson(`/api/leaderboard?${query}`);
+    kept.board = await getJson(`/api/leaderboard?${query}`);
     showError(null);
   } catch {
-    board = null;
+    kept.board = null;
     showError("rank.error");
   }
   renderBoard();
 }
 
 function renderBoard() {
+  const board = kept.board;
   $("board-view").hidden = false;
   $("player-view").hidden = true;
-  $field("board-kind").value = state.board;
-  $field("board-rules").value = state.rules;
-  $field("board-players").value = String(state.players);
-  $("board-caption").textContent = t(state.board === "bots" ? "rank.caption_bots" : "rank.caption", {
-    rules: rulesName(state.rules), players: state.players,
+  $field("board-kind").value = kept.shown.board;
+  $field("board-rules").value = kept.shown.rules;
+  $field("board-players").value = String(kept.shown.players);
+  $("board-caption").textContent = t(kept.shown.board === "bots" ? "rank.caption_bots" : "rank.caption", {
+    rules: rulesName(kept.shown.rules), players: kept.shown.players,
   });
-  $("board-note").hidden = state.board !== "bots";
+  $("board-note").hidden = kept.shown.board !== "bots";
   const rows = $("board-rows");
   rows.replaceChildren();
   const entries = board ? board.entries : [];
@@ -159,10 +145,10 @@ function renderBoard() {
   $("board-empty").hidden = entries.length !== 0;
   const total = board ? board.total : 0;
   $("board-range").textContent = entries.length
-    ? t("rank.range", { first: state.offset + 1, last: state.offset + entries.length, total })
+    ? t("rank.range", { first: kept.shown.offset + 1, last: kept.shown.offset + entries.length, total })
     : "";
-  $field("board-prev").disabled = state.offset === 0;
-  $field("board-next").disabled = state.offset + entries.length >= total;
+  $field("board-prev").disabled = kept.shown.offset === 0;
+  $field("board-next").disabled = kept.shown.offset + entries.length >= total;
   document.title = `${t("rank.title")} · DOS`;
 }
 
@@ -170,10 +156,10 @@ function renderBoard() {
 
 async function loadPlayer() {
   try {
-    page = await getJson(`/api/players/${encodeURIComponent(String(state.player))}`);
+    kept.player = await getJson(`/api/players/${encodeURIComponent(String(kept.shown.player))}`);
     showError(null);
   } catch {
-    page = undefined;
+    kept.player = undefined;
     showError("rank.error");
   }
   renderPlayer();
@@ -185,6 +171,7 @@ function seriesKey(rules, players) {
 }
 
 function renderPlayer() {
+  const page = kept.player;
   $("board-view").hidden = true;
   $("player-view").hidden = false;
   const found = Boolean(page);
@@ -248,55 +235,8 @@ function renderPlayer() {
   }
 }
 
-/** The SVG plot of one series: the conservative rating (mu − 3σ, dashed) and mu with a
- * ±σ band, after each rated game. @param {import("./view").RatingPoint[]} points */
-export function plot(points, width = 640, height = 260) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  const left = 44, right = 12, top = 12, bottom = 30;
-  const start = { mu: points.length ? points[0].mu_before : 25, sigma: points.length ? points[0].sigma_before : 25 / 3 };
-  const values = [start, ...points.map((p) => ({ mu: p.mu, sigma: p.sigma }))];
-  const low = Math.floor(Math.min(...values.map((v) => v.mu - 3 * v.sigma)) / 5) * 5;
-  const high = Math.ceil(Math.max(...values.map((v) => v.mu + v.sigma)) / 5) * 5;
-  /** @param {number} i */
-  const x = (i) => left + (values.length > 1 ? (i * (width - left - right)) / (values.length - 1) : 0);
-  /** @param {number} v */
-  const y = (v) => top + ((high - v) * (height - top - bottom)) / Math.max(high - low, 1);
-  /** @param {string} name @param {Record<string, string | number>} attrs @param {string} [text] */
-  const add = (name, attrs, text) => {
-    const el = document.createElementNS(SVG, name);
-    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-    if (text !== undefined) el.textContent = text;
-    svg.append(el);
-    return el;
-  };
-  for (let v = low; v <= high; v += 5) {
-    add("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid" });
-    add("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v));
-  }
-  add("line", { x1: left, x2: left, y1: top, y2: height - bottom, class: "axis" });
-  add("line", { x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: "axis" });
-  add("text", { x: (left + width - right) / 2, y: height - 8, "text-anchor": "middle" }, t("rank.axis_games"));
-  const upper = values.map((v, i) => `${x(i)},${y(v.mu + v.sigma)}`);
-  const lower = values.map((v, i) => `${x(i)},${y(v.mu - v.sigma)}`).reverse();
-  add("polygon", { points: [...upper, ...lower].join(" "), class: "band" });
-  add("polyline", { points: values.map((v, i) => `${x(i)},${y(v.mu)}`).join(" "), class: "mu" });
-  add("polyline", {
-    points: values.map((v, i) => `${x(i)},${y(v.mu - 3 * v.sigma)}`).join(" "), class: "ordinal",
-  });
-  values.forEach((v, i) => {
-    const dot = add("circle", { cx: x(i), cy: y(v.mu - 3 * v.sigma), r: 3, class: "dot" });
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = t("rank.point", {
-      game: i, rating: fixed(v.mu - 3 * v.sigma), mu: fixed(v.mu), sigma: fixed(v.sigma),
-    });
-    dot.append(title);
-  });
-  return svg;
-}
-
 function renderPlot() {
+  const page = kept.player;
   const [rules, players] = ($field("plot-series").value || "").split("/");
   const points = page.history.filter((/** @type {import("./view").RatingPoint} */ p) => p.rules === rules && String(p.players) === players);
   const label = t("rank.plot_label", { rules: rulesName(rules), players });
@@ -329,10 +269,10 @@ function readAddress() {
   const query = new URLSearchParams(location.search);
   const rules = query.get("rules");
   const players = Number(query.get("players"));
-  const board = query.get("board");
-  state = {
-    board: board !== null && BOARDS.includes(board) ? board : "people",
-    rules: rules !== null && RULES.includes(rules) ? rules : "official",
+  const kind = query.get("board");
+  kept.shown = {
+    board: kind !== null && BOARDS.includes(kind) ? kind : "people",
+    rules: rules !== null && kept.rules.includes(rules) ? rules : kept.rules[0],
     players: SEATS.includes(players) ? players : 2,
     offset: Math.max(0, Number(query.get("offset")) || 0),
     player: query.get("player"),
@@ -354,7 +294,7 @@ function totalsOf(kind, boards) {
 /** @returns {Promise<{board: string, rules: string, players: number}>} */
 async function pickBoard() {
   const me = myId();
-  const boards = RULES.flatMap((rules) => SEATS.map((players) => ({ rules, players })));
+  const boards = kept.rules.flatMap((rules) => SEATS.map((players) => ({ rules, players })));
   const [mine, totals] = await Promise.all([
     me ? getJson(`/api/players/${encodeURIComponent(me)}`).catch(() => null) : null,
     totalsOf("people", boards),
@@ -377,20 +317,33 @@ async function pickBoard() {
 
 /** The board the address names, else the one `pickBoard` picks. */
 async function openBoard() {
-  if (!namesBoard()) state = { ...state, ...(await pickBoard()) };
+  if (!namesBoard()) kept.shown = { ...kept.shown, ...(await pickBoard()) };
   await loadBoard();
 }
 
 function go() {
-  const query = new URLSearchParams({ rules: state.rules, players: String(state.players) });
-  if (state.board !== "people") query.set("board", state.board);
-  if (state.offset) query.set("offset", String(state.offset));
+  const query = new URLSearchParams({ rules: kept.shown.rules, players: String(kept.shown.players) });
+  if (kept.shown.board !== "people") query.set("board", kept.shown.board);
+  if (kept.shown.offset) query.set("offset", String(kept.shown.offset));
   history.pushState(null, "", `/leaderboard?${query}`);
   loadBoard();
 }
 
+/** The rule sets' menu: the rated ones, in the page's language. */
+function renderRulesMenu() {
+  const menu = /** @type {HTMLSelectElement} */ ($("board-rules"));
+  const chosen = menu.value;
+  menu.replaceChildren(...kept.rules.map((rules) => {
+    const option = document.createElement("option");
+    option.value = rules;
+    option.textContent = rulesName(rules);
+    return option;
+  }));
+  if (chosen) menu.value = chosen;
+}
+
 function render() {
-  if (state.player) renderPlayer();
+  if (kept.shown.player) renderPlayer();
   else renderBoard();
 }
 
@@ -405,7 +358,8 @@ async function start() {
   select.addEventListener("change", () => setLang(select.value));
   onLangChange((code) => {
     select.value = code;
-    if (loaded) render();
+    renderRulesMenu();
+    if (kept.loaded) render();
   });
   const seats = $field("board-players");
   for (const count of SEATS) {
@@ -416,30 +370,33 @@ async function start() {
   }
   $("board-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    state = {
-      ...state, board: $field("board-kind").value, rules: $field("board-rules").value,
+    kept.shown = {
+      ...kept.shown, board: $field("board-kind").value, rules: $field("board-rules").value,
       players: Number(seats.value), offset: 0,
     };
     go();
   });
   $("board-prev").addEventListener("click", () => {
-    state = { ...state, offset: Math.max(0, state.offset - PAGE) };
+    kept.shown = { ...kept.shown, offset: Math.max(0, kept.shown.offset - PAGE) };
     go();
   });
   $("board-next").addEventListener("click", () => {
-    state = { ...state, offset: state.offset + PAGE };
+    kept.shown = { ...kept.shown, offset: kept.shown.offset + PAGE };
     go();
   });
   $("plot-series").addEventListener("change", renderPlot);
   window.addEventListener("popstate", () => {
     readAddress();
-    if (state.player) loadPlayer();
+    if (kept.shown.player) loadPlayer();
     else openBoard();
   });
+  const [info] = await Promise.all([loadInfo().catch(() => null), setLang(preferredLang())]);
+  // The boards: one for each rated rule set the server offers, in its order.
+  kept.rules = info ? info.rulesets.filter((ruleset) => ruleset.rated).map((ruleset) => ruleset.name) : [];
+  renderRulesMenu();
   readAddress();
-  await setLang(preferredLang());
-  loaded = true;
-  if (state.player) await loadPlayer();
+  kept.loaded = true;
+  if (kept.shown.player) await loadPlayer();
   else await openBoard();
   document.body.dataset.ready = "true";
 }

@@ -1,12 +1,15 @@
 // @ts-check
 // The lobby: a name, creating a table (rule set, options, seats, bots, private or listed),
-// joining one by code or link, the list of listed tables, and the waiting room.
+// joining one by code or link, the list of listed tables, and the waiting room. The rules menu,
+// the target score, the bots' levels and each rule set's option fields come from the server's
+// offer (GET /api/info) and the rule set's client (rulesets.js).
 
-import { t, tn } from "./i18n.js";
+import { t, tn, translatePage } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
+import { loadInfo, rulesets, rulesName, can, levelsOf, clientFor, loadedClient } from "./rulesets.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -62,37 +65,66 @@ function playerName() {
   return name;
 }
 
-// The levels offered until the server says its own (GET /api/info: each rule set's levels,
-// easiest first, from the bot registry); the server checks every seat's level anyway. A new
-// menu starts at the level last chosen in one (kept for the next visit), else at easy until a
-// first game is finished (newcomer.js).
-const LEVELS = ["easy", "medium", "hard", "expert"];
+// A new level menu starts at the level last chosen in one (kept for the next visit), else at
+// easy until a first game is finished (newcomer.js); the server checks every seat's level.
 const LAST_LEVEL = "dos.lobby.level";
 
-/** People first, then the bots, each at the level its own menu says. */
-/** @param {HTMLFormElement} form */
+/**
+ * One option field of a rule set: a number, or a checkbox (`checked` given).
+ * @typedef {{name: string, key: string, id?: string, min?: number, max?: number,
+ *   step?: number, value?: number, checked?: boolean}} Field
+ */
+
+/** A rule set's option fields for the create form, under "Options" (each rule set's client
+ * names its own, rulesets.js). @param {Field[]} fields */
+export function fieldset(fields) {
+  const box = document.createElement("fieldset");
+  const legend = document.createElement("legend");
+  legend.dataset.i18n = "web.options";
+  box.append(legend);
+  for (const field of fields) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = field.name;
+    if (field.id) input.id = field.id;
+    const words = document.createElement("span");
+    words.dataset.i18n = field.key;
+    if (field.checked !== undefined) {
+      input.type = "checkbox";
+      input.checked = input.defaultChecked = field.checked;
+      label.className = "check";
+      label.append(input, " ", words);
+    } else {
+      input.type = "number";
+      for (const limit of /** @type {const} */ (["min", "max", "step"])) {
+        if (field[limit] !== undefined) input[limit] = String(field[limit]);
+      }
+      if (field.value !== undefined) input.value = input.defaultValue = String(field.value);
+      label.append(words, input);
+    }
+    box.append(label);
+  }
+  translatePage(box);
+  return box;
+}
+
+/** The bots' seats of the rule set chosen: people first, then the bots, each at the level
+ * its own menu says (none where bots cannot play it). @param {HTMLFormElement} form */
 function seatsFromForm(form) {
   const seats = Number(form.seats.value);
-  const bots = Math.min(Number(form.bots.value), seats - 1);
+  const bots = levelsOf(form.rules.value).length ? Math.min(Number(form.bots.value), seats - 1) : 0;
   const levels = [...document.querySelectorAll("#bot-levels select")].map((s) => /** @type {HTMLSelectElement} */ (s).value);
   return [...Array(seats - bots).fill(null), ...levels.slice(0, bots)];
 }
 
-/** @param {HTMLFormElement} form */
+/** The options of the rule set chosen: a target score where games have one, and its own
+ * fields (its client's, once loaded). @param {HTMLFormElement} form */
 function optionsFromForm(form) {
-  if (form.rules.value === "classic") {
-    return {
-      reaction_time_ms: Math.round(Number(form.reaction_seconds.value) * 1000),
-      penalty_cards: Number(form.penalty_cards.value),
-      stacking: form.stacking.checked,
-    };
-  }
-  if (form.rules.value !== "official") return {};
+  const rules = form.rules.value;
+  const client = loadedClient(rules);
   return {
-    target_score: Number(form.target_score.value) || 200,
-    dealer_starts: form.dealer_starts.checked,
-    deal_passes_left: form.deal_passes_left.checked,
-    bonus_lay_mandatory: form.bonus_lay_mandatory.checked,
+    ...(can(rules, "target_score") ? { target_score: Number(form.target_score.value) || 200 } : {}),
+    ...(client && client.optionsOf ? client.optionsOf(form) : {}),
   };
 }
 
@@ -118,19 +150,23 @@ export class Lobby {
     $("create-bots").addEventListener("input", () => this.syncForm());
     /** @type {string[]} */
     this.levels = [];  // each bot's chosen level, kept while the counts and rule set change
-    /** @type {Record<string, string[]>} */
-    this.levelsByRules = {};  // rule set -> its bot levels, from the server
     $("refresh-tables").addEventListener("click", () => this.refresh());
     this.syncForm();
   }
 
-  /** Limits from the server (GET /api/info): rule sets, levels, seat counts. */
+  /** The server's offer (GET /api/info): the rule sets in its order, seat counts. */
   async loadInfo() {
     try {
-      const info = await getJSON("/api/info");
+      const info = await loadInfo();
       const rules = /** @type {HTMLSelectElement} */ ($("create-rules"));
-      for (const option of [...rules.options]) option.hidden = !info.rules.includes(option.value);
-      this.levelsByRules = info.levels_by_rules || { official: info.levels };
+      const chosen = rules.value;
+      rules.replaceChildren(...rulesets().map((ruleset) => {
+        const option = document.createElement("option");
+        option.value = ruleset.name;
+        option.textContent = rulesName(ruleset.name);
+        return option;
+      }));
+      if (chosen && info.rules.includes(chosen)) rules.value = chosen;
       if (info.seats && info.seats.length) {
         $field("create-seats").min = String(Math.min(...info.seats));
         $field("create-seats").max = String(Math.max(...info.seats));
@@ -141,22 +177,50 @@ export class Lobby {
     }
   }
 
+  /** The rules menu's names in the page's language. */
+  renderRules() {
+    for (const option of /** @type {HTMLSelectElement} */ ($("create-rules")).options) {
+      option.textContent = rulesName(option.value);
+    }
+  }
+
   syncForm() {
     const form = /** @type {HTMLFormElement} */ ($("create-form"));
-    /** @param {string} selector */
-    const part = (selector) => /** @type {HTMLElement} */ (form.querySelector(selector));
-    part(".options-official").hidden = form.rules.value !== "official";
-    part(".options-classic").hidden = form.rules.value !== "classic";
-    /** @type {HTMLElement} */ ($("create-target").closest("label")).hidden = form.rules.value !== "official";
+    const rules = form.rules.value;
+    this.renderRules();
+    this.showOptions(rules);
+    /** @type {HTMLElement} */ ($("create-target").closest("label")).hidden = !can(rules, "target_score");
+    const bots = levelsOf(rules).length > 0;  // where bots cannot play it, no bots field
+    /** @type {HTMLElement} */ ($("create-bots").closest("label")).hidden = !bots;
     const seats = Number(form.seats.value) || 2;
     form.bots.max = Math.max(0, seats - 1);
     if (Number(form.bots.value) > seats - 1) form.bots.value = seats - 1;
-    this.renderBotLevels(seats, Math.max(0, Number(form.bots.value) || 0));
+    this.renderBotLevels(seats, bots ? Math.max(0, Number(form.bots.value) || 0) : 0);
+  }
+
+  /** The option fields of rule set `rules` show, the others' hide; a rule set's own are made
+   * by its client, loaded at its first choice. @param {string} rules */
+  showOptions(rules) {
+    const box = $("rules-options");
+    for (const panel of /** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)) panel.hidden = panel.dataset.rules !== rules;
+    if (!rules || [...box.children].some((panel) => /** @type {HTMLElement} */ (panel).dataset.rules === rules)) return;
+    const made = document.createElement("div");  // its place, kept while its client loads
+    made.dataset.rules = rules;
+    made.hidden = true;
+    box.append(made);
+    clientFor(rules).then((client) => {
+      if (!client.optionsPanel) return;
+      const panel = client.optionsPanel();
+      panel.dataset.rules = rules;
+      panel.classList.add(`options-${rules}`);
+      panel.hidden = /** @type {HTMLFormElement} */ ($("create-form")).rules.value !== rules;
+      made.replaceWith(panel);
+    }).catch(() => made.remove());  // not loaded (offline): the next choice tries again
   }
 
   /** The bot levels of the rule set chosen in the form, easiest first. */
   allowedLevels() {
-    return this.levelsByRules[/** @type {HTMLFormElement} */ ($("create-form")).rules.value] || LEVELS;
+    return levelsOf(/** @type {HTMLFormElement} */ ($("create-form")).rules.value);
   }
 
   /** One level menu per bot seat (the bots take the last seats), each level's strength in
@@ -278,7 +342,7 @@ export class Lobby {
     /** @type {HTMLAnchorElement} */ ($("invite-link")).href = link;
     $("invite-link").textContent = link;
     $("waiting-rules").textContent = t("web.waiting_rules", {
-      rules: t(`web.rules_${table.rules}`),
+      rules: rulesName(table.rules),
       seats: table.seats.length,
     });
     const list = $("seat-list");

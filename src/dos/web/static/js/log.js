@@ -1,10 +1,14 @@
 // @ts-check
-// Actions in words for the log, with the shared `game.log_*` templates (as dos.i18n.describe
-// writes them for the terminal client).
+// The official rule set's actions in words for the log, with the shared `game.log_*` templates
+// (as dos.i18n.describe writes them for the terminal client), and what an action brought about:
+// the others' bonus draw, a round won, the next round, the game won.
 
-import { t, tn } from "./i18n.js";
-import { parseCard, cardLabel, colourName, COLOURS } from "./cards.js";
-import { parseAction } from "./actions.js";
+import { t } from "./i18n.js";
+import { parseCard, cardLabel, COLOURS } from "./cards.js";
+import { parseAction } from "./notation.js";
+import { roundsOf } from "./game.js";
+
+/** @typedef {import("./view").View} View */
 
 /** @param {string} card */
 function coloursOf(card) {
@@ -65,11 +69,10 @@ export function matchKind(cards, target) {
  * @param {string} text @param {number} seat @param {Partial<import("./view").View> | null} before
  * @param {string[]} names
  */
-export function describe(text, seat, before, names, rules = "official") {
+export function describe(text, seat, before, names) {
   const action = parseAction(text);
   const who = action.seat ?? seat;
   const player = names[who] ?? `#${who + 1}`;
-  if (rules === "classic") return describeClassic(text, player, before);
   switch (action.kind) {
     case "match": {
       const target = before && before.center ? before.center[action.target] : null;
@@ -94,19 +97,24 @@ export function describe(text, seat, before, names, rules = "official") {
   }
 }
 
-/** A classic action in words: play a card (with a wish), draw (one card, or the pending
- * Draw Two / Wild Draw Four cards: `before.pending`), the reaction test.
- * @param {string} text @param {string} player @param {Partial<import("./view").View> | null} before */
-function describeClassic(text, player, before) {
-  const action = String(text).replace(/^\d+:\s*/, "");
-  if (action === "draw" && before && (before.pending ?? 0) > 0) {
-    return t("classic.log_draw_pending", { player, count: before.pending });
+/** What the action between `before` and `after` (public views) brought about, as lines of the
+ * log: the others' bonus draw as the turn ends (RULES.md §4.3), a round won and the next one
+ * dealt, the game won. @param {View} before @param {View} after @param {string[]} names */
+export function outcome(before, after, names) {
+  const lines = [];
+  if (before.bonuses && before.bonuses.double > 0 && after.turn !== before.turn) {
+    lines.push({ text: t("game.log_bonus_draw"), kind: "" });
   }
-  if (action === "draw") return t("game.log_draw", { player });
-  if (action === "timeout") return t("web.classic_log_timeout", { player });
-  const react = /^react (\d+) (\d+)ms$/.exec(action);
-  if (react) return tn("web.classic_log_react", react[1], { player, hits: react[1], ms: react[2] });
-  const [card, wish] = action.split("=");
-  const played = t("web.classic_log_play", { player, card: cardLabel(card) });
-  return wish && COLOURS[wish] ? `${played} ${t("web.classic_log_wish", { colour: colourName(wish) })}` : played;
+  if (roundsOf(after) > roundsOf(before)) {
+    const result = after.result ?? (after.round_results || [])[roundsOf(after) - 1];
+    lines.push({ text: t("game.log_round_won", { player: names[result.winner], points: result.points }), kind: "round" });
+    if (after.phase !== "over") {
+      lines.push({ text: t("game.log_round_start", { round: after.round, dealer: names[after.dealer ?? -1] }), kind: "round" });
+    }
+  }
+  if (after.phase === "over" && before.phase !== "over" && after.winner !== null && after.winner !== undefined) {
+    const winner = after.winner;
+    lines.push({ text: t("game.log_game_won", { player: names[winner], points: /** @type {number[]} */ (after.scores)[winner] }), kind: "round" });
+  }
+  return lines;
 }

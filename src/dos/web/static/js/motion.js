@@ -7,8 +7,6 @@
 // the version an action is made on, a reaction test on the server's clock) reads the newest
 // state received (`Pacer.latest`), never the state the animation has reached.
 
-import { cardElement } from "./cards.js";
-
 /** @typedef {import("./view").Arrived} Arrived */
 
 export const PACE_MS = 600;
@@ -31,6 +29,8 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * - `received(message)` runs on arrival, before the message waits its turn.
  * - A message that `urgent(message)` picks (the answer to this player's own action, their
  *   reaction test) does not wait: it is shown at once, with every message before it.
+ * - `waitFor(promise)`: the messages not shown yet wait until it settles (what they need to
+ *   be shown is loading), urgent or not.
  */
 export class Pacer {
   /** @param {{show: (message: Arrived) => boolean, received?: (message: Arrived) => void,
@@ -49,6 +49,18 @@ export class Pacer {
     this.wake = null;  // ends the wait now
     /** @type {import("./view").Received | null} the newest `state` or `update` */
     this.latest = null;
+    /** @type {Promise<unknown> | null} */
+    this.gate = null;  // what the next message waits for (waitFor)
+  }
+
+  /** The messages not shown yet wait until `promise` settles. @param {Promise<unknown>} promise */
+  waitFor(promise) {
+    const gate = promise.then(() => {}, () => {});
+    this.gate = gate;
+    gate.then(() => {
+      if (this.gate === gate) this.gate = null;
+      if (this.wake) this.wake();
+    });
   }
 
   /** @param {Arrived} message */
@@ -72,6 +84,7 @@ export class Pacer {
     this.rush.clear();
     this.nextAt = 0;
     this.latest = null;
+    this.gate = null;
     if (this.wake) this.wake();
   }
 
@@ -91,6 +104,10 @@ export class Pacer {
     this.draining = true;
     try {
       while (this.inbox.length) {
+        if (this.gate) {
+          await this.gate;
+          continue;  // settled (or another gate, a reset meanwhile): look again
+        }
         const wait = this.rush.size ? 0 : this.nextAt - performance.now();
         if (wait > 0) {
           await this.pause(wait);
@@ -112,14 +129,13 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** A copy of `card` flies from element `from` to element `to` (both as they are now).
- * @param {string} card @param {Element | null} from @param {Element | null} to */
-export function flyCard(card, from, to) {
+/** A card (`el`, made for it) flies from element `from` to element `to` (both as they are now).
+ * @param {HTMLElement} el @param {Element | null} from @param {Element | null} to */
+export function flyCard(el, from, to) {
   if (reducedMotion() || !from || !to) return;
   const a = from.getBoundingClientRect();
   const b = to.getBoundingClientRect();
   if (!a.width || !b.width) return;
-  const el = cardElement(card);
   el.classList.add("flying");
   el.setAttribute("aria-hidden", "true");
   el.removeAttribute("role");

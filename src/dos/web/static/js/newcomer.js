@@ -48,8 +48,9 @@ export function defaultLevel(levels, key) {
 }
 
 /** A level's strength in words for a rule set ("easy: plays any legal move at random; ...");
- * a level the catalog does not describe (a server's own) by its name alone. @param {string} level */
-export function levelWords(level, rules = "official") {
+ * a level the catalog does not describe (a server's own) by its name alone.
+ * @param {string} level @param {string} rules */
+export function levelWords(level, rules) {
   // A rule set whose levels play differently has words of its own for them.
   const own = `guide.level_words_${rules}_${level}`;
   const key = has(own) ? own : `guide.level_words_${level}`;
@@ -57,9 +58,10 @@ export function levelWords(level, rules = "official") {
   return has(key) ? t("guide.level_said", { level: name, words: t(key) }) : name;
 }
 
-/** The words under a level menu: a paragraph after `anchor`, which describes `select`.
- * @param {HTMLSelectElement} select @param {Element} anchor @param {string} id */
-export function describeLevel(select, anchor, id, rules = "official") {
+/** The words under a level menu of rule set `rules`: a paragraph after `anchor`, which
+ * describes `select`. @param {HTMLSelectElement} select @param {Element} anchor
+ * @param {string} id @param {string} rules */
+export function describeLevel(select, anchor, id, rules) {
   let words = $(id);
   if (!words) {
     words = document.createElement("p");

@@ -1,6 +1,7 @@
 // @ts-check
-// The draw pile and the discard pile, drawn as piles beside the Center Row (or the classic
-// table's discard): a stack of card backs with its count, and the discard pile's top card.
+// The draw pile and the discard pile, drawn as piles beside the Center Row (or the draw pile
+// alone, beside a table's own discard): a stack of card backs with its count, and the discard
+// pile's top card.
 
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";

@@ -1,7 +1,7 @@
 // @ts-check
 // Play now: one click from the lobby to a game against bots at a chosen level, for who came
-// alone. A private table of the official rules, the player at seat 0 and bots in the others,
-// started at once (main.js starts it when the table first shows). The level and the number
+// alone. A private table of the server's first rule set that bots play (GET /api/info, in its
+// order), the player at seat 0 and bots in the others, started at once (main.js starts it when the table first shows). The level and the number
 // of players are remembered for the next visit; until a first game is finished the level
 // starts at easy, and the chosen level's strength is said in words under its menu
 // (newcomer.js).
@@ -24,7 +24,10 @@ export class PlayNow {
   constructor({ onSeated, onError }) {
     this.onSeated = onSeated;
     this.onError = onError;
-    this.levels = ["easy", "medium", "hard", "expert"];
+    /** @type {string[]} */
+    this.levels = [];
+    /** @type {string | null} */
+    this.rules = null;
     $field("play-now-players").value = localStorage.getItem(PLAYERS) || "2";
     $("play-now-level").addEventListener("change", () => {
       localStorage.setItem(LEVEL, $field("play-now-level").value);
@@ -38,15 +41,18 @@ export class PlayNow {
     this.render();
   }
 
-  /** The official rules' bot levels, easiest first (GET /api/info). @param {string[]} [levels] */
-  setLevels(levels) {
-    if (levels && levels.length) this.levels = levels;
+  /** The rule set it plays, with its bot levels, easiest first (GET /api/info).
+   * @param {import("./view").RulesetInfo | null} ruleset */
+  setRuleset(ruleset) {
+    this.rules = ruleset ? ruleset.name : null;
+    this.levels = ruleset ? ruleset.levels : [];
     this.render();
   }
 
   /** The level menu, in the page's language. */
   render() {
     const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
+    if (!this.levels.length) return;  // until the server has said its rule sets
     const wanted = select.value || defaultLevel(this.levels, LEVEL);
     select.replaceChildren();
     for (const level of this.levels) {
@@ -62,10 +68,11 @@ export class PlayNow {
   /** The chosen level's strength in words, under the menu. */
   describe() {
     const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
-    describeLevel(select, /** @type {Element} */ (select.closest("label")), "play-now-level-words");
+    if (this.rules) describeLevel(select, /** @type {Element} */ (select.closest("label")), "play-now-level-words", this.rules);
   }
 
   async play() {
+    if (!this.rules) return;
     const level = $field("play-now-level").value;
     const players = Number($field("play-now-players").value) || 2;
     // One click: a player who has not typed a name plays under the catalog's guest name.
@@ -74,7 +81,7 @@ export class PlayNow {
     try {
       const grant = await postJSON("/api/tables", {
         name,
-        rules: "official",
+        rules: this.rules,
         seats: [null, ...Array(players - 1).fill(level)],
         public: false,
         player_token: session.playerToken(),

@@ -5,8 +5,7 @@
 // /replay/{id}?step=N, which opens the page on that step.
 
 import { t } from "./i18n.js";
-import { cardElement, cardLabel } from "./cards.js";
-import { describe } from "./log.js";
+import { tableClientFor, loadInfo, can } from "./rulesets.js";
 import { errorText, codeOf } from "./errors.js";
 import { icon } from "./sound.js";
 import { storedName } from "./seats.js";
@@ -28,6 +27,8 @@ export class ReplayView {
   /** @param {{onClose: () => void}} handlers */
   constructor({ onClose }) {
     this.replay = null;
+    /** @type {import("./view").TableClient | null} the client of the game's rule set */
+    this.client = null;
     /** @type {import("./view").Frame[]} */
     this.frames = [];
     this.step = 0;
@@ -85,6 +86,9 @@ export class ReplayView {
     this.frames = [];
     this.copied = null;
     const first = await this.fetchPage(gameId, 0);
+    // The game's rule set: its client draws the table and says the actions.
+    const [client] = await Promise.all([tableClientFor(first.rules), loadInfo().catch(() => null)]);
+    this.client = client;
     this.replay = { ...first, gameId, frames: undefined };
     this.replay.players = first.players.map((/** @type {string} */ player, /** @type {number} */ seat) => names[seat] ?? storedName(player, seat));
     $field("replay-slider").max = String(this.last());
@@ -92,7 +96,7 @@ export class ReplayView {
       const { ReviewPanel } = await import("./review.js");
       this.review = new ReviewPanel(this);
     }
-    this.review.reset(gameId, this.replay.players, first.rules);
+    this.review.reset(gameId, this.replay.players, can(first.rules, "reviews"));
     await this.go(step);
   }
 
@@ -167,6 +171,7 @@ export class ReplayView {
 
   render() {
     const { players } = this.replay;
+    const client = /** @type {import("./view").TableClient} */ (this.client);
     const frames = this.frames;
     const frame = frames[this.step];
     const position = frame.position;
@@ -174,8 +179,7 @@ export class ReplayView {
     this.showCopied();
     if (frame.action && this.step > 0) {
       const before = frames[this.step - 1].position;
-      $("replay-action").textContent = describe(frame.action, before.turn, before, players,
-        this.replay.rules);
+      $("replay-action").textContent = client.describe(frame.action, before.turn, before, players);
     } else $("replay-action").textContent = t("web.replay_start");
     const board = $("replay-board");
     board.replaceChildren();
@@ -184,16 +188,6 @@ export class ReplayView {
       t("game.round_number", { round: position.round ?? 1 }),
       t("game.turn_of", { player: players[position.turn] }),
     ].join(" · ");
-    const centerTitle = document.createElement("h3");
-    centerTitle.textContent = t("game.center_row");
-    const center = document.createElement("div");
-    center.className = "center-row";
-    center.setAttribute("role", "group");
-    center.setAttribute("aria-label", t("game.center_row"));
-    const classic = this.replay.rules === "classic";
-    centerTitle.textContent = t(classic ? "game.discard_pile" : "game.center_row");
-    const row = classic ? (position.discard || []).slice(-1) : position.center || [];
-    row.forEach((card) => center.append(cardElement(card)));
     const hands = document.createElement("ul");
     hands.className = "replay-hands";
     (position.hands || []).forEach((hand, seat) => {
@@ -203,12 +197,12 @@ export class ReplayView {
       head.textContent = `${players[seat]} · ${t("game.cards_count", { count: hand.length })} · ${t("game.points_count", { points: score })}`;
       const cards = document.createElement("div");
       cards.className = "cards";
-      cards.setAttribute("aria-label", hand.map(cardLabel).join(", "));
-      for (const card of hand) cards.append(cardElement(card));
+      cards.setAttribute("aria-label", hand.map(client.cardLabel).join(", "));
+      for (const card of hand) cards.append(client.cardElement(card));
       li.append(head, cards);
       hands.append(li);
     });
-    board.append(info, centerTitle, center, hands);
+    board.append(info, ...client.replayCenter(position), hands);
     if (this.review) this.review.render();
   }
 }

@@ -8,8 +8,8 @@
 // - the biggest mistakes (the judged decisions, largest loss first), each a link to its step;
 // - at a reviewed step: the chance, the action played and the better one, whose cards and
 //   target are lit on the board.
-// Only official games are reviewed. The replay viewer loads this module (and css/review.css)
-// with the first replay it shows.
+// Only the games of a rule set that has reviews (GET /api/info) are reviewed. The replay viewer
+// loads this module (and css/review.css) with the first replay it shows.
 
 import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
@@ -128,14 +128,15 @@ export class ReviewPanel {
   }
 
   /** A new game in the viewer: nothing reviewed yet.
-   * @param {number | null} gameId @param {string[]} players @param {string} rules */
-  reset(gameId, players, rules) {
+   * @param {number | null} gameId @param {string[]} players
+   * @param {boolean} reviewed  the game's rule set has reviews */
+  reset(gameId, players, reviewed) {
     this.token += 1;
     this.gameId = gameId;
     this.players = players;
     this.review = null;
     this.state = null;
-    this.panel.hidden = rules === "classic";
+    this.panel.hidden = !reviewed;
     this.select.replaceChildren(...players.map((name, seat) => {
       const option = document.createElement("option");
       option.value = String(seat);

@@ -1,16 +1,18 @@
 // @ts-check
-// The rules page: the official rules, each with a worked example drawn with the game's own card
+// The rules page: the rules of DOS, each with a worked example drawn with the game's own card
 // faces (rule_examples.json, which tests/web/test_rule_examples_engine.py plays in the engine),
-// links to the tutorial (/learn), the classic rules in short, how to read the cards without
-// colour, and the keyboard shortcuts. Every word from the catalog, in the player's language.
+// links to the tutorial (/learn), the other rule sets' rules in short (each from its client,
+// rulesets.js), how to read the cards without colour, and the keyboard shortcuts. Every word
+// from the catalog, in the player's language.
 
 import { t } from "./i18n.js";
 import { cardElement, colourName, cardOrder, COLOURS } from "./cards.js";
 import EXAMPLES from "./rule_examples.json" with { type: "json" };
 import { LEARN_URL } from "./newcomer.js";
+import { loadInfo, rulesets, clientFor } from "./rulesets.js";
 
 
-// Each official rule in the order of a turn: its title, its text, the rule whose worked
+// Each rule of DOS in the order of a turn: its title, its text, the rule whose worked
 // example follows it (the `rule` of an example in rule_examples.json), and whether it links
 // to the tutorial (the rules a newcomer practises there).
 const SECTIONS = [
@@ -31,9 +33,6 @@ const SECTIONS = [
   { title: "web.rules_scoring_title", text: "web.rules_scoring", rule: "scoring" },
   { title: "guide.rule_game_end_title", text: "guide.rule_game_end", rule: "game_end" },
 ];
-
-const CLASSIC = ["classic.help_goal", "classic.help_turn", "classic.help_special",
-  "classic.help_wild", "classic.help_reaction"];
 
 const KEYS = [
   ["1 … 9", "web.key_select"],
@@ -161,7 +160,17 @@ export function exampleFigure(example) {
   return figure;
 }
 
-export function renderRules() {
+/** The rule sets' rules in short, from their clients: [name, help]. */
+async function helps() {
+  await loadInfo().catch(() => null);  // (offline: the rules of DOS alone)
+  const clients = await Promise.all(rulesets().map(async (ruleset) => [
+    ruleset.name, await clientFor(ruleset.name).then((client) => client.help, () => undefined),
+  ]));
+  return /** @type {[string, {title: string, paragraphs: string[]}][]} */ (clients.filter(([, help]) => help));
+}
+
+export async function renderRules() {
+  const others = await helps();
   const body = /** @type {HTMLElement} */ (document.getElementById("rules-body"));
   body.replaceChildren();
   const intro = document.createElement("p");
@@ -183,15 +192,17 @@ export function renderRules() {
     }
     body.append(part);
   }
-  const classic = document.createElement("section");
-  classic.id = "rules-classic";
-  classic.append(heading(t("web.rules_classic_title")));
-  for (const key of CLASSIC) {
-    const p = document.createElement("p");
-    p.textContent = t(key);
-    classic.append(p);
+  for (const [name, help] of others) {
+    const section = document.createElement("section");
+    section.id = `rules-${name}`;
+    section.append(heading(t(help.title)));
+    for (const key of help.paragraphs) {
+      const p = document.createElement("p");
+      p.textContent = t(key);
+      section.append(p);
+    }
+    body.append(section);
   }
-  body.append(classic);
   body.append(heading(t("web.rules_legend_title")));
   const legend = document.createElement("p");
   legend.className = "example";

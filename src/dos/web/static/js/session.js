@@ -3,12 +3,12 @@
 // the seat token of every table joined, so that a reload comes back to the same seat.
 // Signing in (account.js) puts another player's token here; signing out forgets them all.
 
+import { store } from "./store.js";
+
 /** @param {string} key */
 const get = (key) => localStorage.getItem(key);
 /** @param {string} key @param {string} value */
 const set = (key, value) => localStorage.setItem(key, value);
-/** @type {Set<() => void>} */
-const listeners = new Set();
 
 export const name = () => get("dos.name") || "";
 /** @param {string} value */
@@ -18,11 +18,11 @@ export const playerId = () => get("dos.player_id");
 
 /** Calls `listener()` whenever the player this browser holds changes. @param {() => void} listener */
 export function onChange(listener) {
-  listeners.add(listener);
+  store.session.listeners.add(listener);
 }
 
 function changed() {
-  for (const listener of listeners) listener();
+  for (const listener of store.session.listeners) listener();
 }
 
 /** Keeps a seat grant (POST /api/tables or /join): the seat token opens the seat again.

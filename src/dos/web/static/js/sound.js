@@ -2,13 +2,12 @@
 // Sounds for play, draw, your turn, DOS!, catch, a catch too late and round end, made with the
 // Web Audio API (no sound files). A toggle mutes them; the choice is remembered (localStorage).
 
-import { cardsMoved } from "./actions.js";
+import { store } from "./store.js";
+import { roundsOf } from "./game.js";
 
 /** @typedef {import("./view").View} View */
 
 const KEY = "dos.sound";
-/** @type {AudioContext | null} */
-let context = null;
 
 /** @type {{[kind: string]: [number, number, number, OscillatorType][]}} */
 const TONES = {
@@ -30,24 +29,25 @@ export function setEnabled(on) {
   localStorage.setItem(KEY, on ? "on" : "off");
 }
 
+/** The page's audio, made at its first use (the store keeps it). */
 function audio() {
-  if (!context) {
+  const kept = store.sound;
+  if (!kept.context) {
     const Context = window.AudioContext
       || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
     if (!Context) return null;
-    context = new Context();
+    kept.context = new Context();
   }
+  const context = kept.context;
   if (context.state === "suspended") context.resume().catch(() => {});
   return context;
 }
 
-/** @param {View} view */
-const roundsOf = (view) => view.rounds ?? (view.round_results || []).length;
-
 /** An update's sound (null: none): a round's end, DOS!, a catch, this `seat`'s turn, a draw,
- * cards played. @param {string} action @param {View | null} before @param {View | null} after
- * @param {number | null} seat @param {string} rules */
-export function soundOf(action, before, after, seat, rules) {
+ * cards played (`moved`: the action moved cards to the table, as its rule set's client says).
+ * @param {string} action @param {View | null} before @param {View | null} after
+ * @param {number | null} seat @param {boolean} moved */
+export function soundOf(action, before, after, seat, moved) {
   if (!after) return null;
   const text = String(action).replace(/^\d+:\s*/, "");
   if (before && roundsOf(after) > roundsOf(before)) return "round";
@@ -55,7 +55,7 @@ export function soundOf(action, before, after, seat, rules) {
   if (text.startsWith("catch")) return "catch";
   if (before && after.turn === seat && before.turn !== seat && after.phase !== "over") return "turn";
   if (text === "draw") return "draw";
-  if (cardsMoved(text, rules)) return "play";
+  if (moved) return "play";
   return null;
 }
 

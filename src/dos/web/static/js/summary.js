@@ -1,5 +1,5 @@
 // @ts-check
-// The end of a round (every hand left and its points) and of the game (winner, rematch, replay).
+// The end of a round (every hand left and its points) and of the game (rematch, replay).
 // Both keep the table's chat in reach (people say "gg" then): the chat panel moves into the
 // dialog while it is open, and back when it closes (chat.js, `placeChat`).
 
@@ -113,22 +113,12 @@ export function showRound(result, names, scores, results = [result]) {
     { cancellable: false, kind: "round" }));
 }
 
-/** Game over: the winner, the scores; rematch (host), replay, back to the lobby.
- * @param {{winner: number | null, scores?: number[], names: string[], isHost: boolean,
- *   canReplay: boolean, lastRound?: import("./view").RoundResult, ranking?: HTMLElement,
- *   results?: import("./view").RoundResult[]}} game */
-export function showGameOver({ winner, scores, names, isHost, canReplay, lastRound, ranking, results }) {
+/** Game over: `top` (who won and how: the rule set's client says it, rulesets.js); rematch
+ * (host), replay, back to the lobby.
+ * @param {{top: Node, isHost: boolean, canReplay: boolean}} game */
+export function showGameOver({ top, isHost, canReplay }) {
   const body = document.createElement("div");
-  const intro = document.createElement("p");
-  intro.className = "winner-line";
-  if (ranking) body.append(ranking);
-  else {
-    const seat = winner ?? -1;  // (a ranking is given when there is no winner)
-    intro.textContent = t("game.log_game_won", { player: names[seat], points: (scores || [])[seat] });
-    body.append(intro);
-  }
-  if (lastRound) body.append(roundTable(lastRound, names, scores));
-  if (results && results.length) body.append(scoreSheet(results, names));
+  body.append(top);
   if (!isHost) {
     const wait = document.createElement("p");
     wait.textContent = t("web.rematch_wait");

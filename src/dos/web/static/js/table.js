@@ -1,16 +1,18 @@
 // @ts-check
-// The table: the Center Row, the player's hand, the other seats, the turn, the timer and the
-// action buttons. Plays by selection: one or two hand cards, then a lit Center Row card.
+// The official table: the status bar, the action buttons and the keys, and what the player
+// has selected. Plays by selection: one or two hand cards, then a lit Center Row card (the
+// board itself is drawn by board.js). DOS! and Catch! follow the newest state received.
 
 import { t, tn } from "./i18n.js";
-import { cardElement, cardLabel, cardPoints } from "./cards.js";
+import { cardPoints } from "./cards.js";
 import {
-  parseAction, targetsFor, playableCards, matchKindKey, dosWithMove, callsDos, race,
-  catchToSend, matchOfSelection, layOfSelection,
+  targetsFor, matchKindKey, dosWithMove, callsDos, race, catchToSend, matchOfSelection,
+  layOfSelection,
 } from "./actions.js";
+import { parseAction } from "./notation.js";
 import { ask, moveBody } from "./dialog.js";
-import { renderPiles } from "./piles.js";
-import { fan, placeSeats, nameTag } from "./seats.js";
+import { drawPlayers, drawCenter, drawHand } from "./board.js";
+import { playerName, turnText, renderTimer } from "./turn.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -23,13 +25,16 @@ const active = () => /** @type {HTMLElement | null} */ (document.activeElement);
 /** @typedef {import("./view").TableModel} TableModel */
 /** @typedef {import("./view").ParsedAction} ParsedAction */
 
+/** @typedef {import("./view").TableViewLike} TableViewLike */
+
+/** @implements {TableViewLike} */
 export class TableView {
-  /** @param {(text: string, dos?: boolean) => void} sendAction  sends one action in notation
-   * (`dos`: call DOS! with it) */
+  /** @param {import("./view").SendAction} sendAction  sends one action in notation */
   constructor(sendAction) {
     this.sendAction = sendAction;
     /** @type {TableModel | null} */
     this.model = null;
+    this.active = false;  // the table on show is an official one: the buttons and keys act
     /** @type {number[]} the hand's selected cards, by index */
     this.selected = [];
     // "DOS! with this move": the next move that leaves two cards carries the call.
@@ -40,17 +45,18 @@ export class TableView {
     this.centerKey = "";
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.timerHandle = undefined;
-    // The buttons are shared with the classic table (classic.js): act only at an official one.
+    // The buttons are the page's, shared by every rule set's table: they act while this one is
+    // on show.
     /** @param {() => void} handler */
-    const official = (handler) => () => {
-      if (document.body.dataset.rules !== "classic") handler();
+    const mine = (handler) => () => {
+      if (this.active) handler();
     };
-    $("btn-draw").addEventListener("click", official(() => this.act("draw")));
-    $("btn-end").addEventListener("click", official(() => this.act("end")));
-    $("btn-lay").addEventListener("click", official(() => this.layOrPlace("lay")));
-    $("btn-place").addEventListener("click", official(() => this.layOrPlace("place")));
-    $("btn-dos").addEventListener("click", official(() => this.act("dos")));
-    $("btn-dos-move").addEventListener("click", official(() => this.toggleDosWithMove()));
+    $("btn-draw").addEventListener("click", mine(() => this.act("draw")));
+    $("btn-end").addEventListener("click", mine(() => this.act("end")));
+    $("btn-lay").addEventListener("click", mine(() => this.layOrPlace("lay")));
+    $("btn-place").addEventListener("click", mine(() => this.layOrPlace("place")));
+    $("btn-dos").addEventListener("click", mine(() => this.act("dos")));
+    $("btn-dos-move").addEventListener("click", mine(() => this.toggleDosWithMove()));
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
@@ -66,8 +72,7 @@ export class TableView {
 
   /** @param {number} seat */
   playerName(seat) {
-    const player = /** @type {TableModel} */ (this.model).players[seat];
-    return (player && player.name) || t("web.seat_n", { seat: seat + 1 });
+    return playerName(this.model, seat);
   }
 
   /** Draws everything from the model {view, players, me, timer...}. @param {TableModel} model */
@@ -81,9 +86,9 @@ export class TableView {
       this.dosWithMove = false;
     }
     this.renderStatus();
-    this.renderPlayers();
-    this.renderCenter();
-    this.renderHand(handKey);
+    drawPlayers(this.view, model);
+    this.centerKey = drawCenter(this.view, this.legal, this.selected, this.centerKey, (i) => this.matchOn(i));
+    drawHand(this.view, this.legal, this.selected, handKey, this.handKey, (i) => this.toggle(i));
     this.renderButtons();
     this.renderHint();
     this.handKey = handKey;
@@ -92,9 +97,7 @@ export class TableView {
   renderStatus() {
     const view = this.view;
     $("round-info").textContent = t("game.round_number", { round: view.round });
-    const mine = view.turn === view.seat;
-    $("turn-info").textContent = view.phase === "over" ? t("game.game_over")
-      : mine ? t("web.your_turn") : t("game.turn_of", { player: this.playerName(view.turn) });
+    $("turn-info").textContent = turnText(/** @type {TableModel} */ (this.model), view);
     // At the end the turn line already says "Game over": no second "game over".
     $("phase-info").textContent = view.phase === "over" ? "" : t(`game.phase_${view.phase}`);
     $("pile-info").textContent = t("web.draw_pile_n", { count: view.draw_pile_size });
@@ -108,172 +111,7 @@ export class TableView {
   }
 
   renderTimer() {
-    clearInterval(this.timerHandle);
-    const el = $("timer-info");
-    const model = /** @type {TableModel} */ (this.model);
-    const deadline = model.deadline;
-    if (!deadline || this.view.phase === "over") {
-      el.hidden = true;
-      return;
-    }
-    el.hidden = false;
-    // The grace period after a turn timer ran out is not a new turn: it says what comes next.
-    const grace = model.timerPhase === "grace";
-    el.classList.toggle("grace", grace);
-    const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      el.textContent = grace
-        ? t("web.grace_n", { seconds: left, player: this.playerName(/** @type {number} */ (model.timerSeat)) })
-        : t("web.timer_n", { seconds: left });
-      if (!left) clearInterval(this.timerHandle);
-    };
-    tick();
-    this.timerHandle = setInterval(tick, 1000);
-  }
-
-  renderPlayers() {
-    const view = this.view;
-    const list = $("opponents");
-    list.replaceChildren();
-    list.setAttribute("aria-label", t("game.players"));
-    view.hand_sizes.forEach((size, seat) => {
-      const player = /** @type {Partial<import("./view").Player>} */ (
-        /** @type {TableModel} */ (this.model).players[seat] || {});
-      const li = document.createElement("li");
-      li.className = "opponent";
-      li.dataset.seat = String(seat);
-      if (seat === view.seat) li.classList.add("me");
-      if (seat === view.turn && view.phase !== "over") {
-        li.classList.add("turn");
-        li.setAttribute("aria-current", "true");
-      }
-      // The name, and a bot's level apart from it (seats.js): neither cuts the other.
-      const you = seat === view.seat ? ` (${t("game.you")})` : "";
-      const name = nameTag(player.seatName || this.playerName(seat), player.level, you);
-      const meta = document.createElement("span");
-      meta.className = "meta";
-      const cards = document.createElement("span");
-      cards.className = "hand-size";
-      cards.textContent = t("game.cards_count", { count: size });
-      const score = document.createElement("span");
-      score.textContent = t("web.score_n", { score: view.scores[seat] });
-      const conn = document.createElement("span");
-      conn.className = "conn";
-      if (player.away) {
-        conn.textContent = t("web.away");
-        conn.classList.add("off");
-      } else if (player.bot) conn.textContent = t("web.bot");
-      else if (player.connected === false) {
-        conn.textContent = t("web.disconnected");
-        conn.classList.add("off");
-      } else conn.textContent = t("web.connected");
-      meta.append(cards, score, conn);
-      if ((view.dos_open || []).includes(seat)) {
-        const flag = document.createElement("span");
-        flag.className = "dosflag";
-        flag.textContent = t("web.two_cards_flag");
-        meta.append(flag);
-      }
-      li.append(name, fan(size), meta);
-      const turnWord = seat === view.turn && view.phase !== "over" ? `, ${t("web.their_turn")}` : "";
-      li.setAttribute("aria-label", `${this.playerName(seat)}${you}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
-      list.append(li);
-    });
-    placeSeats(list, view.seat);
-  }
-
-  renderCenter() {
-    const view = this.view;
-    renderPiles(view.draw_pile_size, view.discard || []);
-    const row = $("center-row");
-    row.setAttribute("aria-label", t("game.center_row"));
-    const centerKey = view.center.join(",");
-    const previous = new Set(this.centerKey ? this.centerKey.split(",") : []);
-    const matched = new Map((view.matched || []).map((m) => [m.target, m.cards]));
-    const selectedCards = this.selected.map((i) => view.hand[i]);
-    const targets = selectedCards.length ? targetsFor(this.legal, selectedCards) : new Set();
-    const focus = active();
-    const focused = focus && focus.closest("#center-row") ? focus.dataset.index : null;
-    row.replaceChildren();
-    view.center.forEach((card, index) => {
-      const slot = document.createElement("div");
-      slot.className = "center-slot";
-      const el = cardElement(card, { interactive: true });
-      el.dataset.index = String(index);
-      el.id = `center-${index}`;
-      let label = `${index + 1}: ${cardLabel(card)}`;
-      if (matched.has(index)) {
-        el.classList.add("matched");
-        label += `, ${t("web.matched_with", { cards: (matched.get(index) || []).map(cardLabel).join(", ") })}`;
-      }
-      if (targets.has(index)) {
-        el.classList.add("target");
-        label += `, ${t("web.can_match")}`;
-      } else el.setAttribute("aria-disabled", "true");
-      if (this.centerKey && !previous.has(card)) el.classList.add("arrive");
-      el.setAttribute("aria-label", label);
-      el.addEventListener("click", () => this.matchOn(index));
-      const number = document.createElement("span");
-      number.className = "index";
-      number.textContent = String(index + 1);
-      number.setAttribute("aria-hidden", "true");
-      slot.append(el);
-      if (matched.has(index)) {
-        const played = document.createElement("div");
-        played.className = "played";
-        for (const c of matched.get(index) || []) played.append(cardElement(c, { extraClass: "arrive" }));
-        slot.append(played);
-      }
-      slot.append(number);
-      row.append(slot);
-    });
-    if (focused !== null) {
-      // Keep the keyboard where it was: the same Center Row place, else the hand.
-      const again = /** @type {HTMLElement | null} */ (row.querySelector(`button[data-index="${focused}"]`)) || $("hand-0");
-      if (again) again.focus();
-    }
-    this.centerKey = centerKey;
-  }
-
-  /** @param {string} handKey */
-  renderHand(handKey) {
-    const view = this.view;
-    const hand = $("hand");
-    hand.setAttribute("aria-label", t("web.your_hand_n", { count: view.hand.length }));
-    const playable = playableCards(this.legal);
-    // After a fruitless draw (or for a bonus): the cards that can be laid (placed) are marked.
-    const layable = new Set(this.legal.filter((a) => a.kind === "lay" || a.kind === "place")
-      .map((a) => a.cards[0]));
-    const before = this.handKey ? this.handKey.split(",") : [];
-    /** @type {(string | null)[]} the cards new in the hand (the others null) */
-    const fresh = [...view.hand];
-    for (const card of before) {
-      const at = fresh.indexOf(card);
-      if (at >= 0) fresh[at] = null;
-    }
-    const focus = active();
-    const focused = focus && focus.closest("#hand") ? focus.dataset.index : null;
-    hand.replaceChildren();
-    view.hand.forEach((card, index) => {
-      const el = cardElement(card, { interactive: true });
-      el.dataset.index = String(index);
-      el.id = `hand-${index}`;
-      const selected = this.selected.includes(index);
-      el.setAttribute("aria-pressed", selected ? "true" : "false");
-      if (selected) el.classList.add("selected");
-      if (playable.has(card.split("=")[0])) el.classList.add("playable");
-      if (layable.has(card)) el.classList.add("layable");
-      if (handKey !== this.handKey && this.handKey && fresh[index] !== null) el.classList.add("arrive");
-      el.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`
-        + (layable.has(card) ? `, ${t("web.can_lay")}` : ""));
-      el.addEventListener("click", () => this.toggle(index));
-      hand.append(el);
-    });
-    if (focused !== null) {
-      const again = /** @type {HTMLElement | null} */ (
-        hand.querySelector(`[data-index="${focused}"]`) || hand.lastElementChild);
-      if (again) again.focus();
-    }
+    this.timerHandle = renderTimer(/** @type {TableModel} */ (this.model), this.timerHandle);
   }
 
   renderButtons() {
@@ -282,6 +120,7 @@ export class TableView {
     const one = this.selected.length === 1 ? this.view.hand[this.selected[0]] : null;
     /** @param {string} kind */
     const canWith = (kind) => one !== null && legal.some((a) => a.kind === kind && a.cards[0] === one);
+    $("btn-draw").hidden = false;
     $button("btn-draw").disabled = !kinds.has("draw");
     $("btn-end").hidden = false;
     $button("btn-end").disabled = !kinds.has("end");
@@ -295,6 +134,11 @@ export class TableView {
     $("btn-place").classList.toggle("ready", canWith("place"));
     this.renderDosWithMove();
     this.renderRace();
+  }
+
+  /** A newer state has arrived (not yet on show): DOS! and Catch! follow it at once. */
+  received() {
+    if (this.active) this.renderRace();
   }
 
   /** The newest state the page has received (motion.js: maybe not yet on show): its version
@@ -351,7 +195,7 @@ export class TableView {
     const action = catchToSend(legal, seat, this.pressed, version);
     if (!action) return;
     this.pressed = { seat: action.target, version };
-    this.sendAction(action.text);
+    this.sendAction(action.text, { caught: action.target });
     this.renderRace();
   }
 
@@ -379,7 +223,7 @@ export class TableView {
   send(text) {
     const dos = callsDos(parseAction(text), this.view.hand.length, this.dosWithMove);
     if (dos) this.dosWithMove = false;
-    this.sendAction(text, dos);
+    this.sendAction(text, { dos });
   }
 
   renderHint() {
@@ -418,11 +262,8 @@ export class TableView {
   rerender() {
     const view = this.view;
     const handKey = view.hand.join(",");
-    const centerKey = this.centerKey;
-    this.centerKey = "";
-    this.renderCenter();
-    this.centerKey = centerKey;
-    this.renderHand(handKey);
+    drawCenter(view, this.legal, this.selected, "", (i) => this.matchOn(i));
+    drawHand(view, this.legal, this.selected, handKey, this.handKey, (i) => this.toggle(i));
     this.renderButtons();
     this.renderHint();
   }
@@ -477,7 +318,7 @@ export class TableView {
 
   /** @param {KeyboardEvent} event */
   onKey(event) {
-    if ($("view-table").hidden || !this.view || document.body.dataset.rules === "classic") return;
+    if ($("view-table").hidden || !this.view || !this.active) return;
     if ((event.target instanceof Element ? event.target : document.body).closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
     const handled = () => event.preventDefault();

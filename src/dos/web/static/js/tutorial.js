@@ -6,8 +6,8 @@
 // Where the learner is (lesson and actions) is kept in localStorage: leave and come back.
 
 import { t, tWords } from "./i18n.js";
-import { cardElement, cardLabel } from "./cards.js";
 import { describe } from "./log.js";
+import { drawPlayers, drawCenter, drawHand, drawButtons } from "./lessonboard.js";
 import { errorText, codeOf } from "./errors.js";
 
 /** @param {string} id */
@@ -250,10 +250,10 @@ export class LearnView {
     $("learn-play").hidden = !last;
     if (finished && last) $("learn-prompt").textContent = `${tWords(answer.prompt)} ${t("learn.all_done")}`;
     $("learn-hint").textContent = "";
-    this.renderPlayers();
-    this.renderCenter();
+    drawPlayers(answer, this.names());
+    drawCenter(answer, (index) => this.matchOn(index));
     this.renderHand();
-    this.renderButtons();
+    drawButtons(answer, this.names(), (seat) => this.send(`catch ${seat}`));
     this.renderMoves();
   }
 
@@ -277,105 +277,8 @@ export class LearnView {
     });
   }
 
-  renderPlayers() {
-    const view = this.answer.view;
-    const names = this.names();
-    const list = $("learn-players");
-    list.replaceChildren();
-    list.setAttribute("aria-label", t("game.players"));
-    view.hand_sizes.forEach((/** @type {number} */ size, /** @type {number} */ seat) => {
-      const li = el("li", { className: "learn-player" });
-      li.dataset.seat = String(seat);
-      if (seat === view.turn && view.phase !== "over") {
-        li.classList.add("turn");
-        li.setAttribute("aria-current", "true");
-      }
-      const parts = [names[seat], t("game.cards_count", { count: size }), t("web.score_n", { score: view.scores[seat] })];
-      if ((view.dos_open || []).includes(seat)) parts.push(t("web.two_cards_flag"));
-      li.textContent = parts.join(" · ");
-      list.append(li);
-    });
-  }
-
-  renderCenter() {
-    const view = this.answer.view;
-    const lit = new Set(this.answer.lit.center);
-    const matched = new Map((view.matched || []).map((/** @type {{target: number, cards: string[]}} */ m) => [m.target, m.cards]));
-    const row = $("learn-center");
-    $("learn-center-title").textContent = t("game.center_row");
-    row.replaceChildren();
-    view.center.forEach((/** @type {string} */ card, /** @type {number} */ index) => {
-      const slot = el("div", { className: "center-slot" });
-      const b = cardElement(card, { interactive: true });
-      b.id = `learn-center-${index}`;
-      b.dataset.index = String(index);
-      let label = `${index + 1}: ${cardLabel(card)}`;
-      if (matched.has(index)) {
-        b.classList.add("matched");
-        label += `, ${t("web.matched_with", { cards: matched.get(index).map(cardLabel).join(", ") })}`;
-      }
-      if (lit.has(index)) {
-        b.classList.add("target", "lit");
-        label += `, ${t("web.can_match")}`;
-      }
-      b.setAttribute("aria-label", label);
-      b.addEventListener("click", () => this.matchOn(index));
-      slot.append(b);
-      if (matched.has(index)) {
-        const played = el("div", { className: "played" });
-        for (const c of matched.get(index)) played.append(cardElement(c));
-        slot.append(played);
-      }
-      row.append(slot);
-    });
-  }
-
   renderHand() {
-    const view = this.answer.view;
-    const lit = new Set(this.answer.lit.hand);
-    const hand = $("learn-hand");
-    $("learn-hand-title").textContent = t("game.your_hand");
-    hand.replaceChildren();
-    view.hand.forEach((/** @type {string} */ card, /** @type {number} */ index) => {
-      const b = cardElement(card, { interactive: true });
-      b.id = `learn-hand-${index}`;
-      b.dataset.index = String(index);
-      const selected = this.selected.includes(index);
-      b.setAttribute("aria-pressed", String(selected));
-      if (selected) b.classList.add("selected");
-      if (lit.has(index)) b.classList.add("playable", "lit");
-      b.setAttribute("aria-label", `${index < 9 ? `${index + 1}: ` : ""}${cardLabel(card)}`);
-      b.addEventListener("click", () => this.toggle(index));
-      hand.append(b);
-    });
-  }
-
-  renderButtons() {
-    const answer = this.answer;
-    const lit = new Set(answer.lit.buttons);
-    const finished = answer.status === "finished";
-    for (const [id, kind] of [["learn-draw", "draw"], ["learn-lay", "lay"], ["learn-place", "place"],
-      ["learn-end", "end"], ["learn-dos", "dos"]]) {
-      const b = /** @type {HTMLButtonElement} */ ($(id));
-      b.disabled = finished;
-      b.classList.toggle("lit", lit.has(kind));
-      b.classList.toggle("urgent", lit.has(kind) && kind === "dos");
-    }
-    // Catch! for each player who has an open DOS! (and every seat the step asks to catch).
-    const view = answer.view;
-    const seats = new Set([...(view.dos_open || []).filter((/** @type {number} */ s) => s !== answer.seat), ...answer.lit.seats]);
-    const box = $("learn-catches");
-    box.replaceChildren();
-    const names = this.names();
-    for (const seat of [...seats].sort()) {
-      const b = el("button", { className: "catch-button", text: t("web.catch_name", { name: names[seat] }) });
-      b.type = "button";
-      b.dataset.seat = seat;
-      b.disabled = finished;
-      if (answer.lit.seats.includes(seat)) b.classList.add("lit");
-      b.addEventListener("click", () => this.send(`catch ${seat}`));
-      box.append(b);
-    }
+    drawHand(this.answer, this.selected, (index) => this.toggle(index));
   }
 
   /** What the other players did since the learner's last move, in the log's words. */

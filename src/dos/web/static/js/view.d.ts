@@ -116,31 +116,124 @@ export interface TableModel {
   receivedAt: number | null;
 }
 
-/** The page's state in main.js: the table this seat is at, and the game as it knows it. */
-export interface App {
+/** The game as this page knows it (store.js `store.game`; changed only by game.js's pure
+ * transitions). */
+export interface Game {
+  /** The code of the table the page is at. */
   code: string | null;
   seat: number | null;
-  conn: import("./net.js").Connection | null;
   table: import("./protocol").TableInfo | null;
   view: View | null;
   version: number;
   history: string[];
+  /** The game's result once it is over (a `state`'s or `update`'s `result`). */
+  result: { [key: string]: unknown } | null;
   /** When the turn timer runs out (Date.now() milliseconds). */
   deadline: number | null;
   timerSeat: number | null;
-  timerPhase?: string | null;
-  shown: string;
-  beforeRules: string;
-  rulesOpener: Element | null;
+  timerPhase: string | null;
+  /** When the state on show arrived (performance.now()). */
+  receivedAt: number | null;
+  /** The game whose end was shown. */
   overShownFor: number | null;
+  /** The rounds whose summary was shown. */
   roundsShown: number;
   actionCount: number;
   /** The catches sent and not yet answered: action id -> the seat caught. */
-  catches: Map<string | null | undefined, number>;
-  receivedAt: number | null | undefined;
-  pause: import("./pause.js").Pause;
+  catches: { [id: string]: number };
   /** The code of a table to start once it shows (Play now). */
   autostart: string | null;
+}
+
+/** The `timer` part of a `state`, or a `timer` message. */
+export interface TimerInfo {
+  seat: number | null;
+  seconds: number | null;
+  phase: string | null;
+}
+
+/** What a table view of a rule set offers the page (table.js, classic.js, generic.js). */
+export interface TableViewLike {
+  model: TableModel | null;
+  /** Whether its table is on show (the table's shared buttons and keys act on it only). */
+  active: boolean;
+  render(model: TableModel): void;
+  renderTimer(): void;
+  /** A newer state has arrived, not yet on show: what is decided on the newest state. */
+  received?(): void;
+  /** Another view takes the table: what it added to the page goes. */
+  leave?(): void;
+}
+
+/** Sends one action in notation (connection.js `sendAction`): `dos`, with the DOS! call;
+ * `caught`, the seat a catch tries to catch (a catch answered too late says so in the log). */
+export type SendAction = (text: string, how?: { dos?: boolean; caught?: number }) => void;
+
+/** What the page needs of one rule set (rulesets.js's map, or generic.js), the only place that
+ * knows a rule set's own options, views, words and cards: what the lobby and the rules page
+ * need at once, and its table's part, loaded at its first table or replay. */
+export interface RulesClient {
+  /** Its fields in the create form (a fieldset), or none. */
+  optionsPanel?(): HTMLElement;
+  /** Its options from the create form's fields. */
+  optionsOf?(form: HTMLFormElement): { [key: string]: unknown };
+  /** Its rules in short on the rules page: a title and paragraphs (catalog keys). */
+  help?: { title: string; paragraphs: string[] };
+  /** Its table, its words and its cards. */
+  table(): Promise<TableClient>;
+}
+
+/** A rule set's table, words and cards (`RulesClient.table`). */
+export interface TableClient {
+  /** One action in words for the log and the replay, given the public view before it. */
+  describe(action: string, seat: number, before: Partial<View> | null, names: string[]): string;
+  /** What an action brought about (a round won, the game won), in the log's lines. */
+  outcome(before: View, after: View, names: string[]): { text: string; kind: string }[];
+  /** A card in words. */
+  cardLabel(card: string): string;
+  /** A card drawn. */
+  cardElement(card: string): HTMLElement;
+  /** The cards an action moves to the table, or null. */
+  cardsMoved(action: string): string[] | null;
+  /** Where the cards of an action go on the table on show. */
+  flyTarget(action: string): Element | null;
+  /** Its table view, made once for the page. */
+  makeTableView(sendAction: SendAction): TableViewLike;
+  /** The top of the game-over dialog: who won, and how. */
+  ending(view: View, names: string[], result: { [key: string]: unknown } | null): Node;
+  /** The middle of the table at one step of a finished game (the replay viewer draws the
+   * hands around it). */
+  replayCenter(position: View & { hands?: string[][] }): Node[];
+}
+
+/** A rule set as GET /api/info lists it (`rulesets`, in registration order). */
+export type RulesetInfo = import("./protocol").RuleSetInfo;
+
+/** GET /api/info. */
+export type Info = import("./protocol").ServerInfo;
+
+/** What the table's messages do to the page besides the game state (dispatch.js's handlers
+ * call them; connection.js gives the page's own). */
+export interface Effects {
+  /** The table (or the waiting room) as the store says. */
+  render(): void;
+  renderTimer(): void;
+  clearError(): void;
+  /** Says a refusal (`game`: of an action of the game). */
+  refusal(message: import("./protocol").ErrorMessage, options: { game: boolean }): void;
+  clearLog(): void;
+  logStep(action: string, seat: number, before: View | null, after: View): void;
+  rebuildLog(message: ServerMessage & { type: "log" }): void;
+  lateCatch(caught: number): void;
+  sound(action: string, before: View | null, after: View | null): void;
+  isOpen(kind: string): boolean;
+  closeDialog(): void;
+  openRoundSummary(): void;
+  send(message: import("./protocol").ClientMessage): boolean;
+  names(): string[];
+  /** Says on <body> which action was refused. */
+  refused(id: string): void;
+  now(): number;
 }
 
 /** A seat as seats.js names it: a SeatInfo, or a stored game's bot (no `away`). */
@@ -150,8 +243,25 @@ export interface NamedSeat {
   away?: boolean;
 }
 
-/** A card in notation, parsed (cards.js `parseCard`). */
-export type Card = NonNullable<ReturnType<typeof import("./cards.js").parseCard>>;
+/** A card in notation, parsed (cards.js `parseCard`, or another deck's). */
+export interface Card {
+  name: string;
+  /** Its colour's letter; null: a wild that has none. */
+  colour: string | null;
+  /** What its face shows large ("7", "#", "DOS"; another deck's own). */
+  rank: string;
+  number: number | null;
+  wild: boolean;
+  /** A wild's designation ("R" in "DOS=R"), or null. */
+  designation: string | null;
+}
+
+/** How the cards of a deck read: parsed, in words, and the sign a face shows large. */
+export interface Deck {
+  parse(text: string): Card | null;
+  label(text: string): string;
+  sign(card: Card): string;
+}
 
 /** Server-sent words: a catalog key and its placeholders (i18n.js `tWords`). */
 export type Words = {
