@@ -79,6 +79,8 @@ class Server:
     port: int = field(default_factory=free_port)
     args: list[str] = field(default_factory=list)
     """More options of ``dos serve`` (``--grace 1``)."""
+    env: dict[str, str] = field(default_factory=dict)
+    """More environment of ``dos serve`` (``DOS_RULESETS``: rule sets to load)."""
     seeded: bool = True
     """Whether it deals from the suite's seed (``support.DEAL_SEED``); a server whose games
     must be rated deals at random (a seeded server's games never are)."""
@@ -115,7 +117,7 @@ class Server:
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1", **JOBS},
+                env={**os.environ, "PYTHONUNBUFFERED": "1", **JOBS, **self.env},
             )
         finally:
             log.close()
