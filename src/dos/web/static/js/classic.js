@@ -283,7 +283,7 @@ export class ClassicView {
     if (key === this.reactionKey) return;
     this.reactionKey = key;
     // The server's clock runs from the sending of the state that starts the test: count from
-    // its arrival (main.js shows it at once), not from this drawing.
+    // its arrival (connection.js shows it at once), not from this drawing.
     this.reactionStart = Math.min(performance.now(), /** @type {TableModel} */ (this.model).receivedAt ?? Infinity);
     this.hits = 0;
     if (area) area.remove();

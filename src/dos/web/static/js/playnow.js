@@ -1,10 +1,10 @@
 // @ts-check
 // Play now: one click from the lobby to a game against bots at a chosen level, for who came
 // alone. A private table of the server's first rule set that bots play (GET /api/info, in its
-// order), the player at seat 0 and bots in the others, started at once (main.js starts it when the table first shows). The level and the number
-// of players are remembered for the next visit; until a first game is finished the level
-// starts at easy, and the chosen level's strength is said in words under its menu
-// (newcomer.js).
+// order), the player at seat 0 and bots in the others, started at once (render.js starts it
+// when the table first shows). The level and the number of players are remembered for the
+// next visit; until a first game is finished the level starts at easy, and the chosen level's
+// strength is said in words under its menu (newcomer.js).
 
 import { t } from "./i18n.js";
 import { postJSON } from "./lobby.js";

@@ -11,7 +11,7 @@ export interface CommonView {
   options: { [key: string]: unknown };
   turn: number;
   phase: string;
-  /** The seat's cards (empty for a spectator: main.js `normalized`). */
+  /** The seat's cards (empty for a spectator: game.js `normalized`). */
   hand: string[];
   hand_sizes: number[];
   draw_pile_size: number;
@@ -70,7 +70,7 @@ export interface ClassicView extends CommonView {
   starter: number;
 }
 
-/** Either view, as main.js holds it: what only one rule set has may be missing. */
+/** Either view, as the store holds it (store.js `game.view`): what only one rule set has may be missing. */
 export type View = CommonView &
   Partial<Omit<OfficialView, keyof CommonView>> &
   Partial<Omit<ClassicView, keyof CommonView>> & {
@@ -89,7 +89,7 @@ export interface ParsedAction {
   text: string;
 }
 
-/** A player at the table as the table views draw them (main.js `model`). */
+/** A player at the table as the table views draw them (render.js `model`). */
 export interface Player extends SeatInfo {
   /** The name in running text ("Bot 2 (easy)" for a bot). */
   name: string;
@@ -104,7 +104,7 @@ export interface Received {
   view: View | null;
 }
 
-/** What a table view draws (main.js `model`). */
+/** What a table view draws (render.js `model`). */
 export interface TableModel {
   view: View | null;
   players: Player[];
@@ -269,7 +269,7 @@ export type Words = {
   params?: { [name: string]: unknown } | null;
 };
 
-/** Sends a message on the table's connection (main.js `send`). */
+/** Sends a message on the table's connection (connection.js `send`). */
 export type Send = (message: import("./protocol").ClientMessage) => unknown;
 
 /** A player's account as the server says it (`GET /api/account`: dos.server.accounts
