@@ -61,7 +61,7 @@ async def test_leaving_a_game_gives_the_seat_to_the_stand_in_until_the_agent_act
         seen = await agents.leave(guest["token"])
         assert seen.data["table"]["seats"][1]["away"] is True
         table = await service.table(host["code"])
-        assert table is not None and table.bot_level(1) is not None
+        assert table is not None and table.stand_ins.bot_level(1) is not None
         look = await agents.look(guest["token"])
         with pytest.raises(RefusedError):
             await agents.act(guest["token"], "R7@99", look.data["version"] + 1)  # stale

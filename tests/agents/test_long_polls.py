@@ -49,8 +49,8 @@ async def test_one_change_renders_one_view_per_seat_however_many_wait(
         renders.clear()
         table = await service.table(host["code"])
         assert table is not None
-        turn = table.rules.turn(table.state)
-        legal = [str(a) for a in table.rules.legal_actions(table.state, turn)]
+        turn = table.rules.turn(table.current.state)
+        legal = [str(a) for a in table.rules.legal_actions(table.current.state, turn)]
         # Whether a waiter parked before the action or saw it at once, the answer is shared.
         await table.submit(turn, next(a for a in legal if ":" not in a), version)
         answers = await asyncio.gather(*waiting)

@@ -17,6 +17,7 @@ from cluster.conftest import node_of
 from cluster.support import IN_LOOP_TTL
 from dos.cluster.handovers import Handovers, handover_key
 from dos.cluster.lease import lease_key
+from dos.server import seating
 from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.handover import Handover
@@ -43,7 +44,9 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     table = await first.table(code)
     assert table is not None
     for seat in (0, 1):
-        await table.attach(Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits())), seat)
+        await seating.attach(
+            table, Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits())), seat
+        )
     await table.start(0)
     await allow(table, 0, True)
     held = table.turn_timer.held()
@@ -60,7 +63,7 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     assert held_elsewhere.value.code == "elsewhere"
     await clock.advance(IN_LOOP_TTL)  # its lease, renewed last at most now, has run out
     taken = await second.table(code)
-    assert taken is not None and taken.version == table.version
+    assert taken is not None and taken.current.version == table.current.version
     again = taken.turn_timer.held()
     assert again is not None and again[:3] == held[:3]
     assert again[3] == pytest.approx(held[3], abs=0.05)  # not a fresh turn of TURN seconds

@@ -52,7 +52,7 @@ class _Recorder:
 @pytest.mark.parametrize("effort", [1.0, 0.25])
 async def test_the_bots_think_with_their_share_of_the_level_budget(effort: float) -> None:
     table = _Table()
-    driver = BotDriver(table, 0.0, 1, effort=effort)
+    driver = BotDriver(table, 0.0, 1, effort=effort, game=table, levels=table.bot_level)
     recorder = _Recorder()
     level = driver._player("expert")
     # The level's budget and reflexes, this bot's choices.

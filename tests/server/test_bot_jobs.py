@@ -166,7 +166,9 @@ class _FailingJobs:
 
 
 def _driver(table: _Table, jobs: Jobs, metrics: Metrics) -> BotDriver:
-    driver = BotDriver(table, 0.0, 42, metrics, effort=EFFORT, jobs=jobs)
+    driver = BotDriver(
+        table, 0.0, 42, metrics, effort=EFFORT, game=table, levels=table.bot_level, jobs=jobs
+    )
     driver.reset(42)
     return driver
 

@@ -187,13 +187,13 @@ async def _to_reaction(table: Table, rng: random.Random) -> int:
     """Plays random legal actions (passing every reaction test) until a reaction test is
     shown; returns the seat taking it."""
     for _ in range(3000):
-        state = table.state
+        state = table.current.state
         assert state.phase != Phase.OVER, "the game ended before a reaction test"
         if state.phase == Phase.REACTION and table.reaction.referee.running:
             seat: int = state.turn
             return seat
         legal = [str(a) for a in table.rules.legal_actions(state, state.turn)]
-        await table.submit(state.turn, rng.choice(legal), table.version)
+        await table.submit(state.turn, rng.choice(legal), table.current.version)
     raise AssertionError("no reaction test came")
 
 
@@ -203,22 +203,28 @@ async def test_the_server_clock_decides_a_forged_fast_answer(db: Database) -> No
     try:
         rng = random.Random(3)
         seat = await _to_reaction(table, rng)
-        targets = len(table.state.targets)
+        targets = len(table.current.state.targets)
         await clock.advance(1.2)  # in time: a fast claim is raised to what the server measured
-        await table.submit(seat, f"react {targets} 5ms", table.version)
-        assert table.game is not None and table.game.actions[-1] == f"react {targets} 1200ms"
+        await table.submit(seat, f"react {targets} 5ms", table.current.version)
+        assert (
+            table.current.stored is not None
+            and table.current.stored.actions[-1] == f"react {targets} 1200ms"
+        )
 
         seat = await _to_reaction(table, rng)
-        targets = len(table.state.targets)
-        cards = len(table.state.hands[seat])
-        version = table.version
+        targets = len(table.current.state.targets)
+        cards = len(table.current.state.hands[seat])
+        version = table.current.version
         assert await table.expire_reaction(("other", 0)) is False  # not this test
         await clock.advance(3.5)  # past the deadline: however fast it claims to be, it fails
-        await _until(lambda: table.version == version + 1, "the server timed the test out")
+        await _until(lambda: table.current.version == version + 1, "the server timed the test out")
         with pytest.raises(RefusedError):
             await table.submit(seat, f"react {targets} 5ms", version)
-        assert table.game.actions[-1] == "timeout"
-        assert len(table.state.hands[seat]) == cards + table.state.options.penalty_cards
+        assert table.current.stored.actions[-1] == "timeout"
+        assert (
+            len(table.current.state.hands[seat])
+            == cards + table.current.state.options.penalty_cards
+        )
     finally:
         table.close()
 
@@ -228,15 +234,18 @@ async def test_the_server_applies_timeout_when_the_time_runs_out(db: Database) -
     table = await _table(db, clock, "CLOCKB")
     try:
         seat = await _to_reaction(table, random.Random(4))
-        version = table.version
+        version = table.current.version
         await clock.advance(3.0)  # exactly at the deadline: still in time
         assert await table.expire_reaction() is False
-        assert table.version == version
+        assert table.current.version == version
         await clock.advance(0.001)  # the deadline wakes the table, which applies the timeout
-        await _until(lambda: table.version == version + 1, "the server timed the test out")
-        assert table.game is not None and table.game.actions[-1] == "timeout"
-        assert table.game.action_seats[-1] == seat and table.game.by_bot[-1] is False
-        assert table.version == version + 1
+        await _until(lambda: table.current.version == version + 1, "the server timed the test out")
+        assert table.current.stored is not None and table.current.stored.actions[-1] == "timeout"
+        assert (
+            table.current.stored.action_seats[-1] == seat
+            and table.current.stored.by_bot[-1] is False
+        )
+        assert table.current.version == version + 1
         assert await table.expire_reaction() is False  # nothing running now
     finally:
         table.close()

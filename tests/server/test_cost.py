@@ -168,7 +168,7 @@ async def test_many_long_polls_woken_at_once_cost_the_loop_little_each(
             look = await client.get("/api/agent/seat", headers={"authorization": f"Bearer {bob}"})
             legal = [a for a in look.json()["view"]["legal"] if ":" not in a]
             table = service.tables["LONG22"]
-            mover = table.rules.turn(table.state)
+            mover = table.rules.turn(table.current.state)
             mover_token = ada if mover == 0 else bob
             if mover == 0:
                 look = await client.get("/api/agent/seat", headers=auth)

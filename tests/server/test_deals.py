@@ -65,8 +65,8 @@ async def _first_seeds(service: Service, seed: int | None) -> tuple[int, int, bo
     table = await service.table(grant["code"])
     assert table is not None
     await table.start(0)
-    assert table.game is not None
-    first = table.game.seed
+    assert table.current.stored is not None
+    first = table.current.stored.seed
     second = Deals.deal_seed(table.deal_seed, 2)
     return first, second, grant["table"]["rated"], grant["table"]["seeded"]
 

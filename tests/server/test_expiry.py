@@ -11,6 +11,7 @@ from typing import cast
 import pytest
 from starlette.websockets import WebSocket
 
+from dos.server import seating
 from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.http_bodies import CreateTable
@@ -40,8 +41,8 @@ async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Pat
         table = await service.table(game)
         assert table is not None
         await table.start(0)
-        assert table.game is not None
-        game_id = table.game.id
+        assert table.current.stored is not None
+        game_id = table.current.stored.id
         await clock.advance(30)
         assert await service.expire_idle() == []
         await clock.advance(31)  # 61 s
@@ -65,11 +66,11 @@ async def test_a_table_with_somebody_connected_does_not_expire(tmp_path: Path) -
         table = await service.table(code)
         assert table is not None
         client = Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits()))  # never started
-        await table.attach(client, 0)
+        await seating.attach(table, client, 0)
         await clock.advance(10**6)
         assert await service.expire_idle() == []
         assert await service.table(code) is table
-        table.detach(client)  # the last one leaves: the clock starts
+        seating.detach(table, client)  # the last one leaves: the clock starts
         await clock.advance(30)
         assert await service.expire_idle() == []
         await clock.advance(31)  # 61 s

@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 from fastapi import WebSocket
 
+from dos.server import seating
 from dos.server.clock import ManualClock
 from dos.server.connections import Client
 from dos.server.game_at import GameAt
@@ -65,7 +66,7 @@ async def _playing(service: Service, rated: bool = False) -> Table:
     assert table is not None
     for seat in (0, 1):
         client = Client(cast(WebSocket, None), "127.0.0.1", Counters(Limits()))
-        await table.attach(client, seat)
+        await seating.attach(table, client, seat)
     await table.start(0)
     assert table.turn_timer.held() is not None
     return table
@@ -92,7 +93,11 @@ async def test_the_turn_timer_goes_on_from_the_former_owners_deadline(service: S
     handover = Handover.loads(table.handover().dumps())  # as written and read back
     assert handover is not None and handover.turn is not None
     turn = handover.turn
-    assert (turn.seat, turn.version, turn.phase) == (table.rules.turn(table.state), 0, "turn")
+    assert (turn.seat, turn.version, turn.phase) == (
+        table.rules.turn(table.current.state),
+        0,
+        "turn",
+    )
     # Taken over five seconds before its end: five seconds are left, not a fresh turn.
     soon = Handover(turn=TurnClock(turn.seat, turn.version, "turn", time.time() + 5))
     taken = await _next_owner(service, table, soon)
@@ -111,20 +116,20 @@ async def test_the_turn_timer_goes_on_from_the_former_owners_deadline(service: S
 
 async def test_a_grace_run_out_meanwhile_brings_the_stand_in_at_once(service: Service) -> None:
     table = await _playing(service)
-    seat = table.rules.turn(table.state)
-    gone = Handover(turn=TurnClock(seat, table.version, "grace", time.time() - 1))
+    seat = table.rules.turn(table.current.state)
+    gone = Handover(turn=TurnClock(seat, table.current.version, "grace", time.time() - 1))
     taken = await _next_owner(service, table, gone)
     async with asyncio.timeout(10):
-        while taken.version == table.version:  # the stand-in plays the seat's turn
-            await taken.changed(taken.change, 10)
+        while taken.current.version == table.current.version:  # the stand-in plays the seat's turn
+            await taken.audience.changed(taken.audience.change, 10)
     assert taken.seats[seat].away
     taken.close()
 
 
 async def test_a_clock_of_an_older_version_starts_in_full(service: Service) -> None:
     table = await _playing(service)
-    seat = table.rules.turn(table.state)
-    older = Handover(turn=TurnClock(seat, table.version - 1, "turn", time.time() + 2))
+    seat = table.rules.turn(table.current.state)
+    older = Handover(turn=TurnClock(seat, table.current.version - 1, "turn", time.time() + 2))
     taken = await _next_owner(service, table, older)
     assert _until(taken) > time.time() + TURN - 2  # a fresh turn, as after a restart
     taken.close()
@@ -135,7 +140,7 @@ async def test_a_clock_of_an_older_version_starts_in_full(service: Service) -> N
 
 async def test_the_pause_between_rounds_goes_on_with_whom_it_waits_for(service: Service) -> None:
     table = await _playing(service)
-    pause = PauseClock(round=1, version=table.version, waiting=(1,), until=time.time() + 8)
+    pause = PauseClock(round=1, version=table.current.version, waiting=(1,), until=time.time() + 8)
     taken = await _next_owner(service, table, Handover(pause=pause))
     assert taken.pause.active and taken.pause.waiting == {1}
     message = taken.pause.message()
@@ -144,9 +149,9 @@ async def test_the_pause_between_rounds_goes_on_with_whom_it_waits_for(service: 
     again = Handover.loads(taken.handover().dumps())  # what it hands over in turn
     assert again is not None and again.pause is not None
     assert again.pause.until == pytest.approx(pause.until, abs=0.01)
-    assert again.pause == PauseClock(1, table.version, (1,), again.pause.until)
+    assert again.pause == PauseClock(1, table.current.version, (1,), again.pause.until)
     taken.close()
-    over = PauseClock(round=1, version=table.version, waiting=(1,), until=time.time() - 1)
+    over = PauseClock(round=1, version=table.current.version, waiting=(1,), until=time.time() - 1)
     taken = await _next_owner(service, table, Handover(pause=over))
     assert not taken.pause.active  # its countdown ended meanwhile: the game goes on
     taken.close()
@@ -191,7 +196,7 @@ async def test_a_table_closed_here_stays_still_when_its_connections_end(
     table.close()
     for place in table.seats:
         assert place.client is not None
-        table.detach(place.client)
+        seating.detach(table, place.client)
         assert not place.leave_timer.running
     table.stand_ins.stand_in(0)
     table.after_change()

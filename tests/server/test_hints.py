@@ -8,6 +8,7 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -258,14 +259,12 @@ class _Table:
     rated = False
     rules_name = "official"
     hints_allowed = False
-    game = _Game()
 
     def __init__(self, state: Any) -> None:
         from dos.rules.official import RULES
 
-        self.state = state
+        self.current = SimpleNamespace(state=state, version=len(state.history), stored=_Game())
         self.rules = RULES
-        self.version = len(state.history)
         self.seats = [_Seat("Ada", None), _Seat(None, "easy")]
 
     def playing(self) -> bool:
@@ -423,9 +422,9 @@ def _moved_on(table: _Table) -> None:
     """An action of the game (a bot's call out of turn, say): a new version."""
     from dos.rules.official import RULES
 
-    seat = table.rules.turn(table.state)
-    apply(table.state, RULES.legal_actions(table.state, seat)[0])
-    table.version += 1
+    state = table.current.state
+    apply(state, RULES.legal_actions(state, table.rules.turn(state))[0])
+    table.current.version += 1
 
 
 async def _asked_while(change: Any) -> dict[str, Any]:
@@ -468,10 +467,10 @@ async def test_a_hint_whose_game_or_seat_is_gone_is_answered_stale() -> None:
         seed = 11
 
     def ended(table: _Table, client: _Client) -> None:
-        table.game = Ended()  # type: ignore[assignment]
+        table.current.stored = Ended()
 
     def no_game(table: _Table, client: _Client) -> None:
-        table.game = None  # type: ignore[assignment]
+        table.current.stored = None
 
     def left(table: _Table, client: _Client) -> None:
         client.seat = 1 - client.seat

@@ -63,30 +63,30 @@ async def official(tmp_path: Path) -> AsyncIterator[Table]:
     ],
 )
 async def test_a_seat_cannot_act_for_another(official: Table, sender: str, template: str) -> None:
-    turn = official.rules.turn(official.state)
+    turn = official.rules.turn(official.current.state)
     seats = {"turn": turn, "a": (turn + 1) % 3, "b": (turn + 2) % 3}
     text = template.format(**seats)
-    before = official.rules.to_position(official.state)
+    before = official.rules.to_position(official.current.state)
     with pytest.raises(RefusedError) as refused:
         await official.submit(seats[sender], text, 0)
     assert refused.value.code in ("not_your_seat", "notation"), refused.value.message
-    assert official.version == 0
-    assert official.rules.to_position(official.state) == before
+    assert official.current.version == 0
+    assert official.rules.to_position(official.current.state) == before
 
 
 @pytest.mark.asyncio
 async def test_an_unprefixed_action_is_the_connections_own(official: Table) -> None:
-    turn = official.rules.turn(official.state)
+    turn = official.rules.turn(official.current.state)
     other = (turn + 1) % 3
     # A seat not to act: its "draw" is its own (refused as out of turn), never the turn's.
     with pytest.raises(RefusedError) as refused:
         await official.submit(other, "draw", 0)
     assert refused.value.code == "illegal"
-    assert official.version == 0
+    assert official.current.version == 0
     await official.submit(turn, f"{turn}: draw", 0)  # one's own seat may be named
-    assert official.game is not None
-    assert official.game.actions == ["draw"]
-    assert official.game.action_seats == [turn]
+    assert official.current.stored is not None
+    assert official.current.stored.actions == ["draw"]
+    assert official.current.stored.action_seats == [turn]
 
 
 @settings(max_examples=60, deadline=None)
@@ -109,13 +109,13 @@ def test_whatever_the_text_the_action_applied_is_the_senders(
                     assert error.code in ("not_your_seat", "notation")
                 else:
                     assert error.code in ("notation", "illegal")
-                assert table.version == 0
+                assert table.current.version == 0
                 return
-            assert table.game is not None
-            assert table.game.action_seats == [seat]
+            assert table.current.stored is not None
+            assert table.current.stored.action_seats == [seat]
             rules = ruleset.get("official")
-            applied = rules.parse_action(table.game.actions[0])
-            assert rules.by_seat(table.state, applied, seat) is not None
+            applied = rules.parse_action(table.current.stored.actions[0])
+            assert rules.by_seat(table.current.state, applied, seat) is not None
         finally:
             await service.stop()
 

@@ -62,10 +62,10 @@ async def _until(table: Table, check: Callable[[], bool]) -> None:
     """Waits for ``check`` to hold, woken by the table's changes; fails after ``WAIT``."""
     async with asyncio.timeout(WAIT):
         while True:
-            change = table.change
+            change = table.audience.change
             if check():
                 return
-            await table.changed(change, WAIT)
+            await table.audience.changed(change, WAIT)
 
 
 async def _table(
@@ -86,7 +86,7 @@ async def _table(
     clients = []
     for seat in range(people):
         client = _client()
-        await table.attach(client, seat)
+        await seating.attach(table, client, seat)
         clients.append(client)
     return table, clients
 
@@ -101,13 +101,13 @@ async def test_leaving_between_games_opens_the_seat_and_the_host_role_passes_on(
     service: Service,
 ) -> None:
     table, clients = await _table(service, 3)
-    await table.leave(0)
+    await seating.leave(table, 0)
     assert table.seats[0].open and table.host == 1
     assert await _stored_host(service, table.code) == 1
     assert _closed_with(clients[0]) == 4000
     # Guests leave too; the last person keeps the role; a newcomer takes the empty seats.
-    await table.leave(2)
-    await table.leave(1)
+    await seating.leave(table, 2)
+    await seating.leave(table, 1)
     assert all(s.open for s in table.seats) and table.host == 1
     grant = await service.join(table.code, JoinTable(name="Newcomer"), "test")
     assert table.host == grant["seat"] == 0
@@ -120,7 +120,7 @@ async def test_the_host_replaces_an_absent_player_at_once(service: Service) -> N
     with pytest.raises(RefusedError) as here:
         await _replace(table, 0, 1)
     assert here.value.code == "bad_state"  # seat 1's player is here
-    table.detach(clients[1])
+    seating.detach(table, clients[1])
     assert not table.seats[1].away  # the grace (60 s) runs
     with pytest.raises(RefusedError) as not_host:
         await _replace(table, 2, 1)
@@ -129,9 +129,9 @@ async def test_the_host_replaces_an_absent_player_at_once(service: Service) -> N
         await _replace(table, None, 1)
     assert spectator.value.code == "not_seated"
     await _replace(table, 0, 1)
-    assert table.seats[1].away and table.bot_level(1) == STAND_IN
+    assert table.seats[1].away and table.stand_ins.bot_level(1) == STAND_IN
     # Back on a new connection, the player has the seat again.
-    await table.attach(_client(), 1)
+    await seating.attach(table, _client(), 1)
     assert not table.seats[1].away
 
 
@@ -151,7 +151,7 @@ async def test_the_host_removes_a_player_in_the_lobby_and_during_a_game(
     await seating.remove(table, 0, 2)
     assert table.seats[2].open
     assert _closed_with(clients[2]) == REMOVED_CLOSE
-    assert not table.opens(2, player_id)  # the seat token opens nothing any more
+    assert not seating.opens(table, 2, player_id)  # the seat token opens nothing any more
     # During a game the stand-in plays the removed player's seat, for good.
     await table.start(0)
     await seating.remove(table, 0, 1)
@@ -167,10 +167,10 @@ async def test_who_left_during_a_game_is_out_when_it_ends_and_who_came_back_is_i
 ) -> None:
     table, _ = await _table(service, 3)
     await table.start(0)
-    await table.leave(1)
-    await table.attach(_client(), 1)  # came back
-    await table.leave(2)
-    await table.leave(0)  # the host too: the role passes to P1, who is here
+    await seating.leave(table, 1)
+    await seating.attach(table, _client(), 1)  # came back
+    await seating.leave(table, 2)
+    await seating.leave(table, 0)  # the host too: the role passes to P1, who is here
     assert table.host == 1
     table.stand_ins.stand_in(1)  # stood in for, still seated: P1 stays after the game
     await _until(table, lambda: table.status == Status.FINISHED)
@@ -193,8 +193,8 @@ async def test_between_games_the_host_fills_open_seats_with_bots_and_newcomers_s
     with pytest.raises(RefusedError) as started:
         await service.join(table.code, JoinTable(name="Late"), "test")
     assert started.value.code == "started"
-    await table.leave(1)
-    await table.leave(0)
+    await seating.leave(table, 1)
+    await seating.leave(table, 0)
     await _until(table, lambda: table.status == Status.FINISHED)
     assert table.seats[0].open and table.seats[1].open
     grant = await service.join(table.code, JoinTable(name="Newcomer"), "test")
@@ -209,15 +209,15 @@ async def test_between_games_the_host_fills_open_seats_with_bots_and_newcomers_s
     with pytest.raises(RefusedError) as taken:
         await seating.set_seat(table, 0, 1, "easy")
     assert taken.value.code == "no_seat"
-    await table.attach(_client(), 0)
+    await seating.attach(table, _client(), 0)
     await table.rematch(0)
     assert table.status == Status.PLAYING
-    assert table.bot_level(2) == STAND_IN  # the open seat: a bot, as the host said
+    assert table.stand_ins.bot_level(2) == STAND_IN  # the open seat: a bot, as the host said
 
 
 async def test_the_host_hands_the_role_to_a_player_who_is_here(service: Service) -> None:
     table, clients = await _table(service, 3)
-    table.detach(clients[2])
+    seating.detach(table, clients[2])
     with pytest.raises(RefusedError) as absent:
         await seating.make_host(table, 0, 2)
     assert absent.value.code == "bad_state"
@@ -236,14 +236,14 @@ async def test_a_gone_host_hands_the_role_on_after_the_grace(tmp_path: Path) -> 
     await service.start()
     try:
         table, clients = await _table(service, 3)
-        table.detach(clients[0])  # the host's tab closes, in the lobby
+        seating.detach(table, clients[0])  # the host's tab closes, in the lobby
         await _until(table, lambda: table.host != 0)
         assert table.host == 1
         # A rematch deals in a player without a connection: the stand-in after the grace.
-        table.detach(clients[2])
+        seating.detach(table, clients[2])
         await table.start(1)
         await _until(table, lambda: table.seats[2].away)
-        assert table.bot_level(2) == STAND_IN and table.bot_level(0) == STAND_IN
+        assert table.stand_ins.bot_level(2) == STAND_IN and table.stand_ins.bot_level(0) == STAND_IN
     finally:
         await service.stop()
 
@@ -293,12 +293,12 @@ async def test_a_connection_seated_as_its_table_leaves_the_process_is_sent_to_co
     await table.start(0)
     late = _client()
     async with table.lock:  # a commit under way while the reconnection comes in
-        seating = asyncio.create_task(table.attach(late, 1))
+        attaching = asyncio.create_task(seating.attach(table, late, 1))
         await asyncio.sleep(0)  # one turn of the loop: the attach now waits for the lock
         table.close()  # what the cluster's node does as the table leaves (``lose``)
-        for client in table.clients():
+        for client in table.audience.clients():
             client.close(1012, "the table moved to another server process")
-    await seating
+    await attaching
     assert _closed_with(late) == 1012
-    assert late not in table.clients()
+    assert late not in table.audience.clients()
     assert _closed_with(guest) == 1012  # the connection it would have replaced, closed too

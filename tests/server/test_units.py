@@ -153,7 +153,7 @@ def test_every_searching_level_decides_off_the_event_loop(rules: str) -> None:
     assert rules == "classic" or "expert" in searching
     state = (classic if rules == "classic" else official).new_game(seed=1)
     table = SimpleNamespace(rules_name=rules, state=state)
-    driver = BotDriver(table, scale=0.0, seed=1)
+    driver = BotDriver(table, scale=0.0, seed=1, game=table, levels=lambda seat: None)
 
     async def decide(level: str) -> bool:
         """Whether the level's decision ran on another thread than the event loop's."""

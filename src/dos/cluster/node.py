@@ -385,7 +385,7 @@ class Node:
         self.handovers.drop(code)
         if table is not None:
             table.close()
-            for client in table.clients():
+            for client in table.audience.clients():
                 client.close(RESTARTING, why)
         self.on_lost(code)
 

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from dos.server.table_info import table_info
+
 if TYPE_CHECKING:
     from dos.server.tables import Table
 
@@ -101,7 +103,7 @@ class Presence:
         expiry = round(INFO_SECONDS * 1000)
         async with self.redis.pipeline(transaction=False) as pipe:
             for table in listed:
-                info = json.dumps(table.info(), separators=(",", ":"))
+                info = json.dumps(table_info(table), separators=(",", ":"))
                 pipe.set(info_key(table.code, self.prefix), info, px=expiry)
             await pipe.execute()
         return len(listed)

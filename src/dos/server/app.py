@@ -47,7 +47,7 @@ from dos.server.ownership import Ownership
 from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
 from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
-from dos.server.reviews import reviews_router
+from dos.server.reviews import Reviews, reviews_router
 from dos.server.routing import LocalRouting, Routing
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
 from dos.server.storage import Database, database_url
@@ -180,6 +180,7 @@ def create_app(
     )
     counters = service.counters
     accounts = Accounts(service, config.relying_party)
+    reviews = Reviews(service)
     running: list[Callable[[], contextlib.AbstractAsyncContextManager[Any]]] = []
 
     @contextlib.asynccontextmanager
@@ -193,6 +194,7 @@ def create_app(
                 await mounted.enter_async_context(run())
             yield
         sweeper.cancel()
+        reviews.stop()  # before the service's jobs stop: they wait for the running ones
         await routing.stop()
         await service.stop()
 
@@ -212,7 +214,7 @@ def create_app(
     app.include_router(accounts_router(accounts, counters))
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
-    app.include_router(reviews_router(service, counters))
+    app.include_router(reviews_router(reviews, counters))
     running.extend(mount(app, service) for mount in mounts)
     app.state.open_connections = open_connections
     app.add_middleware(routing.middleware)  # a table's requests go to its owner

@@ -30,7 +30,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dos import ruleset
@@ -93,27 +93,14 @@ def bot_support(rules: str) -> BotSupport | None:
 
 
 class BotTable(Protocol):
-    """What the driver needs from a table."""
+    """What the driver needs from a table: its rule set, whether a game is being played, and
+    the path every action takes."""
 
     rules_name: str
     rules: RuleSet[Any, Any]
 
-    @property
-    def state(self) -> Any:
-        """The game's state (read only: the driver plays through ``submit_bot``)."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """The game's version."""
-        ...
-
     def playing(self) -> bool:
         """Whether a game is being played."""
-        ...
-
-    def bot_level(self, seat: int) -> str | None:
-        """The level of the bot playing ``seat`` now (a bot seat or a stand-in), else None."""
         ...
 
     def submit_bot(self, seat: int, text: str, version: int) -> Awaitable[bool]:
@@ -121,8 +108,24 @@ class BotTable(Protocol):
         ...
 
 
+class GameInPlay(Protocol):
+    """The game the bots play (``dos.server.current_game.CurrentGame``), read only: the
+    driver plays through ``BotTable.submit_bot``."""
+
+    @property
+    def state(self) -> Any:
+        """The game's state."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The game's version."""
+        ...
+
+
 class BotDriver:
-    """Plays the bot seats of one table."""
+    """Plays the bot seats of one table: ``game`` its game in play, ``levels(seat)`` the level
+    of the bot playing ``seat`` now (a bot seat or a stand-in; ``None``: a person plays it)."""
 
     def __init__(
         self,
@@ -132,10 +135,14 @@ class BotDriver:
         metrics: Metrics | None = None,
         effort: float = 1.0,
         *,
+        game: GameInPlay,
+        levels: Callable[[int], str | None],
         jobs: Jobs | None = None,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.table = table
+        self.game = game
+        self.levels = levels
         self.clock = clock
         """The server's clock: the bots' human-like delays are slept on it."""
         self.decisions = (
@@ -170,8 +177,8 @@ class BotDriver:
         self._raced = {}
         if self.decisions is not None and self.support is not None:
             table = self.table
-            seats = range(table.rules.players(table.state))
-            if {table.bot_level(seat) for seat in seats} & self.support.search_levels():
+            seats = range(table.rules.players(self.game.state))
+            if {self.levels(seat) for seat in seats} & self.support.search_levels():
                 self.decisions.prepare()
 
     def stop(self) -> None:
@@ -199,14 +206,14 @@ class BotDriver:
         if self.support is None or not table.playing():
             self.stop()
             return
-        turn = table.rules.turn(table.state)
-        if table.bot_level(turn) is not None:
+        turn = table.rules.turn(self.game.state)
+        if self.levels(turn) is not None:
             if self._turn_task is None or self._turn_task.done():
                 self._turn_task = asyncio.get_running_loop().create_task(self._play_turns())
         elif self._turn_task is not None:
             self._turn_task.cancel()
             self._turn_task = None
-        self._race(self.support.obligations(table.state))
+        self._race(self.support.obligations(self.game.state))
 
     def _race(self, open_now: dict[int, Any]) -> None:
         for seat in list(self._raced):
@@ -216,9 +223,9 @@ class BotDriver:
             if self._raced.get(owner) == key:
                 continue
             self._raced[owner] = key
-            players = self.table.rules.players(self.table.state)
+            players = self.table.rules.players(self.game.state)
             for seat in range(players):
-                level = self.table.bot_level(seat)
+                level = self.levels(seat)
                 if level is None:
                     continue
                 player = self._player(level)
@@ -245,11 +252,11 @@ class BotDriver:
         await self.clock.sleep(delay)  # 0: at the next turn of the event loop, before any reply
         table = self.table
         assert self.support is not None
-        if not table.playing() or table.bot_level(seat) is None:
+        if not table.playing() or self.levels(seat) is None:
             return
-        if self.support.obligations(table.state).get(owner) != key:
+        if self.support.obligations(self.game.state).get(owner) != key:
             return  # closed already, or a different obligation
-        await table.submit_bot(seat, text, table.version)
+        await table.submit_bot(seat, text, self.game.version)
 
     async def _play_turns(self) -> None:
         table = self.table
@@ -257,22 +264,22 @@ class BotDriver:
         TABLE.set(getattr(table, "code", None))  # this task's log records name the table
         try:
             while table.playing():
-                seat = table.rules.turn(table.state)
-                level = table.bot_level(seat)
+                seat = table.rules.turn(self.game.state)
+                level = self.levels(seat)
                 if level is None:
                     return
-                if self.support.reacting(table.state):
+                if self.support.reacting(self.game.state):
                     await self._react(seat, level)
                     continue
                 await self.clock.sleep(self._delay(TURN_DELAY))
-                if not table.playing() or table.rules.turn(table.state) != seat:
+                if not table.playing() or table.rules.turn(self.game.state) != seat:
                     continue
-                level = table.bot_level(seat)
+                level = self.levels(seat)
                 if level is None:
                     return
-                version = table.version
+                version = self.game.version
                 action = await self._choose(seat, level)
-                if table.version != version or action is None:
+                if self.game.version != version or action is None:
                     if self.metrics is not None:
                         self.metrics.bot_stale_answers.inc()
                     continue  # something happened while thinking: look again
@@ -293,7 +300,7 @@ class BotDriver:
         """The bot of ``seat`` takes the reaction test: it answers (``react 2 1840ms``) once
         its reaction time has passed (scaled), unless the test is over by then."""
         table = self.table
-        version = table.version
+        version = self.game.version
         if self.decisions is not None:
             action = self._reflex_answer(seat, level)  # a reflex: on the event loop
         else:
@@ -301,20 +308,20 @@ class BotDriver:
         ms = getattr(action, "ms", 0)
         if self.scale > 0 and ms > 0:
             await self.clock.sleep(self.scale * ms / 1000)
-        if table.version != version or not table.playing():
+        if self.game.version != version or not table.playing():
             return  # timed out by the server, or the seat was taken back
-        if table.bot_level(seat) is None:
+        if self.levels(seat) is None:
             return
         if not await table.submit_bot(seat, str(action), version):
             await asyncio.sleep(0)
 
     def _decision_seed(self, seat: int) -> str:
-        return bot_seed(self._seed, seat, self.table.version)
+        return bot_seed(self._seed, seat, self.game.version)
 
     def _reflex_answer(self, seat: int, level: str) -> Any:
         """The bot's answer to the reaction test (drawn, no search), as its job would."""
         assert self.support is not None
-        view = self.support.seat_view(self.table.state, seat)
+        view = self.support.seat_view(self.game.state, seat)
         player = self._player(level)
         seed = self._decision_seed(seat)
         return decide(self.table.rules_name, level, view, effort=1.0, seed=seed, player=player)
@@ -343,23 +350,23 @@ class BotDriver:
     async def _by_job(self, seat: int, level: str, searching: bool) -> Any:
         assert self.support is not None and self.decisions is not None
         table = self.table
-        version = table.version
+        version = self.game.version
         lowest = self.support.levels()[0]
         return await self.decisions.decide(
             level,
-            self.support.seat_view(table.state, seat),
+            self.support.seat_view(self.game.state, seat),
             self.effort,
             self._decision_seed(seat),
             searching=searching,
             lowest=(lowest, self._player(lowest)),
             parse=table.rules.parse_action,
-            current=lambda: table.version == version and table.playing(),
+            current=lambda: self.game.version == version and table.playing(),
         )
 
     async def _in_process(self, seat: int, level: str, searching: bool) -> Any:
         assert self.support is not None
         player = self._player(level)
-        view = self.support.seat_view(self.table.state, seat)
+        view = self.support.seat_view(self.game.state, seat)
         rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
         bot: Any = player.bot
         budget = player.budget.scaled(self.effort)

@@ -211,7 +211,7 @@ class ChatRoom:
             self.lines.append(line)
             self._history = None
             message = server_message("chat", **line)
-            for each in table.clients():
+            for each in table.audience.clients():
                 each.send(message)
 
     def allow_spectators(self, table: Table, client: Client, allowed: bool) -> None:
@@ -220,5 +220,5 @@ class ChatRoom:
             raise ChatRefusedError("not_host", "only the host decides who may chat")
         self.spectators = allowed
         message = self.rules_message()
-        for each in table.clients():
+        for each in table.audience.clients():
             each.send(message)

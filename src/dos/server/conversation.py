@@ -108,7 +108,7 @@ async def hold(service: Service, table: Table, client: Client) -> None:
         pass
     finally:
         service.metrics.connections.dec()
-        table.detach(client)
+        seating.detach(table, client)
         if client.closed:
             await client.drain(1.0)
         await client.stop()
@@ -207,13 +207,13 @@ async def _hello(talk: Conversation, message: Hello) -> bool:
         except TokenError as error:
             talk.error(error.code, error.message)
             return await talk.end(4401, error.code)
-        if claim.code != table.code or not table.opens(claim.seat, claim.player_id):
+        if claim.code != table.code or not seating.opens(table, claim.seat, claim.player_id):
             talk.error("bad_token", "this token does not open a seat at this table")
             return await talk.end(4401, "bad_token")
         seat = claim.seat
         client.player_id = claim.player_id
     client.greeted = True
-    await table.attach(client, seat)
+    await seating.attach(table, client, seat)
     return False
 
 
@@ -226,7 +226,7 @@ async def _sync(talk: Conversation, message: Sync) -> bool:
     if not talk.client.allow_sync():
         raise RefusedError("rate_limited", "too many resyncs: use the state you were sent")
     async with talk.table.lock:
-        talk.client.send(talk.table.state_message(talk.client.seat))
+        talk.client.send(talk.table.broadcasts.state_message(talk.client.seat))
     return False
 
 
@@ -238,7 +238,7 @@ async def _action(talk: Conversation, message: ActionMessage) -> bool:
         talk.error(error.code, error.message, message.id, error.reason)
         if error.code == "storage":  # the game as the database has it
             async with talk.table.lock:
-                talk.client.send(talk.table.state_message(seat))
+                talk.client.send(talk.table.broadcasts.state_message(seat))
     return False
 
 
@@ -253,31 +253,32 @@ async def _rematch(talk: Conversation, message: Rematch) -> bool:
 
 
 async def _back(talk: Conversation, message: Back) -> bool:
-    talk.table.back(_seat(talk, "not_seated", "spectators have no seat to take back"))
+    talk.table.stand_ins.back(_seat(talk, "not_seated", "spectators have no seat to take back"))
     return False
 
 
 async def _log(talk: Conversation, message: LogRequest) -> bool:
     """A page of the log; one the table does not keep costs the client the replay."""
-    client, log = talk.client, talk.table.log
+    client, log = talk.client, talk.table.current.log
     if log is None:
         raise RefusedError("not_playing", "no game has been dealt at this table")
     cost = log.cost(message.before)
     if not client.counters.spend("work", cost, client.address):
         wait = client.counters.retry_after("work", client.address)
         raise RefusedError("rate_limited", f"too much replay work: try again in {wait} s")
-    await talk.table.send_log(client, message.before)
+    await talk.table.log_pages.send(client, message.before)
     return False
 
 
 async def _continue(talk: Conversation, message: Continue) -> bool:
     if talk.client.seat is not None:  # spectators do not hold the pause up
-        talk.table.proceed(talk.client.seat)
+        talk.table.pause.proceed(talk.client.seat)
     return False
 
 
 async def _leave(talk: Conversation, message: Leave) -> bool:
-    await talk.table.leave(_seat(talk, "not_seated", "leave: spectators have no seat to leave"))
+    seat = _seat(talk, "not_seated", "leave: spectators have no seat to leave")
+    await seating.leave(talk.table, seat)
     return False
 
 

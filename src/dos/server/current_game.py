@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from dos.errors import DosError, IllegalActionError
@@ -50,7 +51,15 @@ class CurrentGame:
     """The game in play at one table (none before its first deal)."""
 
     def __init__(
-        self, entry: Entry, rules: RuleSet[Any, Any], db: Database, code: str, clock: Clock
+        self,
+        entry: Entry,
+        rules: RuleSet[Any, Any],
+        db: Database,
+        code: str,
+        clock: Clock,
+        *,
+        epoch: int | None = None,
+        fenced: Callable[[], None] | None = None,
     ) -> None:
         self.entry = entry
         self.rules = rules
@@ -67,12 +76,13 @@ class CurrentGame:
         """Its log (``dos.server.history``), kept as it is played."""
         self.finish_pending = False
         """Its last action was committed but not its end (``finish``)."""
-        self.epoch: int | None = None
-        """The fencing epoch its actions commit under (``dos.cluster.ownership``): set by the
-        table's owner in a server of many processes; ``None`` in one process."""
-        self.on_fenced: list[Any] = []
-        """Called with no argument when the database refused a commit's epoch: another
-        process owns the table now."""
+        self.epoch = epoch
+        """The fencing epoch its actions commit under (``dos.server.fencing``), as the table's
+        owner claimed it (``None``: one process, unfenced); a new one when the owner takes
+        the table again in place."""
+        self.fenced = fenced
+        """Told when the database refused a commit's epoch: another process owns the table
+        now."""
         self._views: tuple[int, Views] | None = None
 
     def install(self, stored: StoredGame, state: Any) -> None:
@@ -189,8 +199,8 @@ class CurrentGame:
         except StaleEpochError as error:
             # A paused or cut-off former owner: the next owner has the table.
             log.warning("table %s: action %d not committed: %s", self.code, index, error)
-            for fenced in list(self.on_fenced):
-                fenced()
+            if self.fenced is not None:
+                self.fenced()
             raise RefusedError(
                 "storage", "another server process has this table now; nothing changed"
             ) from None

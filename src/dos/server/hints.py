@@ -188,9 +188,10 @@ def check_hint(table: Table, seat: int | None) -> None:
         raise HintRefusedError("hint_rules", f"no hints at a {table.rules_name} table")
     if not hints_open(table):
         raise HintRefusedError("hint_not_allowed", "the host has not allowed hints here")
-    if not table.playing() or table.game is None:
+    state = table.current.state
+    if not table.playing() or table.current.stored is None:
         raise HintRefusedError("hint_not_your_turn", "no game is being played")
-    if table.rules.turn(table.state) != seat or not turn_choices(view(table.state, seat)):
+    if table.rules.turn(state) != seat or not turn_choices(view(state, seat)):
         raise HintRefusedError("hint_not_your_turn", "hints are for your own turn")
 
 
@@ -227,12 +228,12 @@ class Hints:
     def _admit(self, table: Table, client: Client) -> tuple[int, int, int]:
         seat = client.seat
         check_hint(table, seat)
-        assert seat is not None and table.game is not None
+        assert seat is not None and table.current.stored is not None
         counters = self.service.counters
         if not counters.allow("hints", client.address):
             wait = counters.retry_after("hints", client.address)
             raise HintRefusedError("rate_limited", f"too many hints: try again in {wait} s")
-        return (table.game.id, table.version, seat)
+        return (table.current.stored.id, table.current.version, seat)
 
     async def _answer(self, table: Table, client: Client, key: tuple[int, int, int]) -> None:
         game_id, version, seat = key
@@ -255,8 +256,9 @@ class Hints:
             log.exception("table %s: the hint failed", table.code)
             _refuse(client, HintRefusedError("hint_failed", "the hint failed"))
             return
-        game = table.game
-        if game is None or game.id != game_id or table.version != version or client.seat != seat:
+        in_play = table.current
+        game = in_play.stored
+        if game is None or game.id != game_id or in_play.version != version or client.seat != seat:
             # The game moved on meanwhile (an action, a call out of turn, its end, the table
             # closed, the seat left): this answer is for a position gone. Said, so that the
             # page offers the hint again rather than wait for it.
@@ -268,11 +270,12 @@ class Hints:
         """The hint of ``key``, by a job (one per key however many ask), then kept."""
         task = self._running.get(key)
         if task is None:
-            assert table.game is not None
+            game = table.current.stored
+            assert game is not None
             _, version, seat = key
             payload = {
-                "view": view(table.state, seat).to_json(),
-                "seed": hint_seed(table.game.seed, version, seat),
+                "view": view(table.current.state, seat).to_json(),
+                "seed": hint_seed(game.seed, version, seat),
                 "iterations": self.service.job_settings.hint_iterations,
             }
             task = asyncio.get_running_loop().create_task(self.service.jobs.run("hint", payload))
@@ -308,5 +311,5 @@ async def allow(table: Table, by: int | None, allowed: bool) -> None:
         raise RefusedError("hint_rated", "allow_hints: no hints at a rated table")
     if table.hints_allowed != allowed:
         table.hints_allowed = allowed
-        table.broadcast_table()
+        table.broadcasts.table()
         table.handover_changed()

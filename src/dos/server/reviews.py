@@ -282,11 +282,11 @@ def reviewed(rules: str) -> bool:
     return entry is not None and entry.reviews
 
 
-def reviews_router(service: Service, counters: Counters) -> APIRouter:
-    """The review endpoints, to include in the server's application."""
+def reviews_router(reviews: Reviews, counters: Counters) -> APIRouter:
+    """The endpoints of ``reviews``, to include in the server's application (whose lifespan
+    stops them: ``Reviews.stop``)."""
     router = APIRouter(prefix="/api/games")
-    reviews = Reviews(service)
-    service.on_stop.append(reviews.stop)
+    service = reviews.service
 
     async def reviewable(game_id: int, seat: int) -> StoredGame:
         game = await service.db.read(load_game, game_id)

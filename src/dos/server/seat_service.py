@@ -22,11 +22,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dos.ratings.store import mark_agent
+from dos.server import seating
 from dos.server.auth import TokenError
 from dos.server.games import record_of
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
+from dos.server.table_info import table_info
 from dos.server.table_store import load_game
 from dos.server.tables import Status, Table
 
@@ -113,12 +115,12 @@ class SeatAt:
     @property
     def change(self) -> int:
         """The table's change counter now."""
-        return self._table.change
+        return self._table.audience.change
 
     @property
     def version(self) -> int:
         """The game's version now."""
-        return self._table.version
+        return self._table.current.version
 
     async def moment(self, *, last: int, history: bool = False) -> Moment:
         """What the seat sees now, with the game's ``last`` latest actions; read under the
@@ -130,21 +132,22 @@ class SeatAt:
         async with table.lock:
             known = self._seen.setdefault(table, {})
             cached = known.get(seat)
-            now = (table.change, table.version)
+            game = table.current
+            now = (table.audience.change, game.version)
             if not history and cached is not None and (cached.change, cached.version) == now:
                 return cached
-            view = table.view(seat, history=False)
+            view = game.view(seat, history=False)
             moment = Moment(
                 code=table.code,
                 seat=seat,
                 rules=table.rules_name,
-                version=table.version,
-                change=table.change,
-                info=table.info(),
+                version=game.version,
+                change=table.audience.change,
+                info=table_info(table),
                 view=view,
-                result=_result(table),
+                result=game.result(),
                 past=tuple(self._past(0, last)),
-                history=table.view(seat, history=True) if history and view is not None else None,
+                history=game.view(seat, history=True) if history and view is not None else None,
             )
             if not history:
                 known[seat] = moment
@@ -159,13 +162,13 @@ class SeatAt:
         """Plays ``action`` (notation), made on ``version``, for the seat, taking the seat
         back from its stand-in first. Refused exactly as the browser's ``action`` message."""
         table = self._table
-        table.back(self.seat)
+        table.stand_ins.back(self.seat)
         await table.submit(self.seat, action, version, dos=dos)
 
     async def leave(self) -> None:
-        """The seat leaves (``Table.leave``): in the lobby the seat opens again; during a game
-        the stand-in plays it until the seat acts again."""
-        await self._table.leave(self.seat)
+        """The seat leaves (``dos.server.seating.leave``): in the lobby the seat opens again;
+        during a game the stand-in plays it until the seat acts again."""
+        await seating.leave(self._table, self.seat)
 
     async def start(self) -> None:
         """The host starts the game (lobby), or deals a rematch (finished)."""
@@ -186,8 +189,8 @@ class SeatAt:
         deadline = clock.monotonic() + timeout
         with self._service.metrics.agent_waits.track_inprogress():
             while True:
-                seen = table.change
-                moved = table.version != version or (change is not None and seen != change)
+                seen = table.audience.change
+                moved = table.current.version != version or (change is not None and seen != change)
                 if moved and (until == "change" or _has_something_to_do(table, self.seat)):
                     return
                 left = deadline - clock.monotonic()
@@ -195,16 +198,16 @@ class SeatAt:
                     return
                 if moved:
                     change = seen  # a change that gives the seat nothing to do: the next
-                    version = table.version
-                await table.changed(seen, left)
+                    version = table.current.version
+                await table.audience.changed(seen, left)
 
     async def record(self) -> tuple[int, int, str]:
         """The table's last game, once it is finished: its number at the table, its id, and
         its record (JSON Lines, docs/records.md). ``bad_state`` before."""
         table = self._table
-        if table.game is None:
+        if table.current.stored is None:
             raise RefusedError("bad_state", "no game has been played at this table")
-        number, game_id = table.game.number, table.game.id
+        number, game_id = table.current.stored.number, table.current.stored.id
         game = await self._service.db.read(load_game, game_id)
         if game is None or game.status != "finished":
             raise RefusedError(
@@ -218,13 +221,13 @@ class SeatAt:
         """Makes sure the log of the table's game holds its latest ``last`` entries: a game
         loaded mid-way (a restart) has its log replayed once, on a worker thread, as for a
         WebSocket's first ``log``; otherwise nothing to do."""
-        log = self._table.log
+        log = self._table.current.log
         if log is not None and len(log.tail) < min(last, log.total):
             await log.page()
 
     def _past(self, since: int, last: int) -> list[PastAction]:
         table = self._table
-        game, log = table.game, table.log
+        game, log = table.current.stored, table.current.log
         if game is None or last <= 0:
             return []
         stop = len(game.actions)
@@ -289,12 +292,12 @@ class SeatService:
         table = await service.table(claim.code)
         if table is None:
             raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
-        if not table.opens(claim.seat, claim.player_id):
+        if not seating.opens(table, claim.seat, claim.player_id):
             raise RefusedError(
                 "bad_token", "this token does not open a seat at this table", field="token"
             )
-        if table.idle_since is not None:
-            table.idle_since = service.clock.monotonic()  # a request of the seat: presence
+        if table.audience.idle_since is not None:
+            table.audience.idle_since = service.clock.monotonic()  # a request of the seat: presence
         table.seats[claim.seat].remote = True  # no connection to wait for (Seat.remote)
         return SeatAt(service, self._seen, table, claim.seat, claim.player_id)
 
@@ -313,15 +316,7 @@ def _before(public: str | None) -> dict[str, Any] | None:
     return before
 
 
-def _result(table: Table) -> dict[str, Any] | None:
-    """The game's result once it is over (as the ``state`` message gives it), else ``None``."""
-    if table.state is None or not table.rules.is_over(table.state):
-        return None
-    result: dict[str, Any] = table.rules.result(table.state)
-    return result
-
-
 def _has_something_to_do(table: Table, seat: int) -> bool:
     if not table.playing():
         return True
-    return bool(table.rules.legal_actions(table.state, seat))
+    return bool(table.rules.legal_actions(table.current.state, seat))

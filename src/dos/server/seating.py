@@ -57,6 +57,11 @@ def present(place: Seat) -> bool:
     return person(place) and (place.client is not None or place.remote) and not place.away
 
 
+def opens(table: Table, seat: int, player_id: str) -> bool:
+    """Whether a seat token's claim (``seat``, ``player_id``) opens a seat of ``table``."""
+    return 0 <= seat < len(table.seats) and table.seats[seat].player_id == player_id
+
+
 def _refused(code: str, message: str, field: str | None = None) -> Exception:
     return RefusedError(code, message, field=field)
 
@@ -119,17 +124,17 @@ async def attach(table: Table, client: Client, seat: int | None) -> None:
         client.seat = seat
         welcome = {"protocol": PROTOCOL_VERSION, "seat": seat, "player_id": client.player_id}
         client.send(server_message("welcome", **welcome))
-        client.send(table.state_message(seat))
+        client.send(table.broadcasts.state_message(seat))
         if table.pause.active:
             client.send(server_message("pause", **table.pause.message()))
         client.send(table.chat.rules_message())
         client.send(table.chat.history_message())
         table.audience.present()
-    table.broadcast_table(spectators=seat is not None)
+    table.broadcasts.table(spectators=seat is not None)
     table.after_change()
     # The log may need a replay (a table loaded mid-game): it follows in its own task, and
     # the connection's messages are read meanwhile.
-    table.spawn(table.pages.send_first(client))
+    table.spawn(table.log_pages.send_first(client))
 
 
 def detach(table: Table, client: Client) -> None:
@@ -146,7 +151,7 @@ def detach(table: Table, client: Client) -> None:
         # game from its end (and its rating); nor a gone host the next game.
         table.stand_ins.await_return(seat)
     table.audience.check_idle()
-    table.broadcast_table(spectators=not watcher)
+    table.broadcasts.table(spectators=not watcher)
 
 
 async def join(table: Table, name: str, player_id: str, wanted: int | None) -> int:
@@ -175,7 +180,7 @@ async def join(table: Table, name: str, player_id: str, wanted: int | None) -> i
         place.name, place.player_id = name, player_id
         if not person(table.seats[table.host]):  # an empty host seat: the newcomer hosts
             await _set_host(table, place.index)
-    table.broadcast_table()
+    table.broadcasts.table()
     return place.index
 
 
@@ -198,7 +203,7 @@ async def leave(table: Table, seat: int) -> None:
     async with table.lock:
         await _open(table, place)
         await _pass_host(table)
-    table.broadcast_table()
+    table.broadcasts.table()
     table.after_change()
 
 
@@ -229,7 +234,7 @@ async def remove(table: Table, by: int | None, seat: int) -> None:
     if client is not None:
         client.seat = None
         client.close(REMOVED_CLOSE, "removed by the host")
-    table.broadcast_table()
+    table.broadcasts.table()
     table.after_change()
 
 
@@ -258,7 +263,7 @@ async def set_seat(table: Table, by: int | None, seat: int, bot: str | None) -> 
                     "bot",
                 )
         await _open(table, place, bot)
-    table.broadcast_table()
+    table.broadcasts.table()
     table.after_change()
 
 
@@ -271,7 +276,7 @@ async def make_host(table: Table, by: int | None, seat: int) -> None:
         if not present(place):
             raise _refused("bad_state", f"make_host: the player of seat {seat} is not here")
         await _set_host(table, seat)
-    table.broadcast_table()
+    table.broadcasts.table()
 
 
 async def _set_host(table: Table, seat: int) -> None:
@@ -299,7 +304,7 @@ async def pass_host(table: Table) -> None:
     async with table.lock:
         moved = await _pass_host(table)
     if moved:
-        table.broadcast_table()
+        table.broadcasts.table()
 
 
 async def after_game(table: Table) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,19 +20,21 @@ from sqlalchemy.exc import IntegrityError
 
 from dos import ruleset
 from dos.errors import DosError
+from dos.server import seating
 from dos.server.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.bots import bot_support
 from dos.server.chat import expire_with_chat
 from dos.server.clock import Clock
 from dos.server.handover_store import HandoverStore, NoHandovers
 from dos.server.hints import Hints
-from dos.server.hints import offered as hints_offered
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.limits import Counters, Limits
 from dos.server.ownership import Claim, Ownership, SoleOwnership
 from dos.server.refusals import RefusedError
 from dos.server.storage import Database
+from dos.server.table_info import stored_info, table_info
+from dos.server.table_owner import Owner
 from dos.server.table_settings import Settings
 from dos.server.table_store import (
     StoredSeat,
@@ -65,39 +66,6 @@ def turn_seconds(request: CreateTable) -> float | None:
         return request.turn_seconds
     people = sum(1 for seat in request.seats if seat is None)
     return DEFAULT_TURN_SECONDS if people > 1 else None
-
-
-def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
-    """A table as ``TableInfo`` from the database alone, for a lobby whose owner has not
-    written its entry (created a moment ago, or its owner just died): what only the owner
-    knows is left at its quietest (nobody connected but the bots, no spectators, hints as a
-    host who allowed none)."""
-    people = sum(1 for s in stored.seats if s.bot is None and s.player_id is not None)
-    return {
-        "code": stored.code,
-        "rules": stored.rules,
-        "options": dict(stored.options),
-        "public": stored.public,
-        "rated": stored.rated,
-        "status": stored.status,
-        "host": stored.host,
-        "turn_seconds": stored.turn_seconds,
-        "game": stored.games,
-        "game_id": game_id,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "bot": s.bot,
-                "connected": s.bot is not None,
-                "away": False,
-            }
-            for s in stored.seats
-        ],
-        "spectators": 0,
-        "hints": not stored.rated and hints_offered(stored.rules) and people <= 1,
-        "seeded": stored.deal_seed is not None,
-    }
 
 
 class Service:
@@ -154,8 +122,6 @@ class Service:
         (``dos.server.jobs``)."""
         self.settings = settings = replace(settings, jobs=self.jobs)  # the tables' bots use it
         self.hints = Hints(self)
-        self.on_stop: list[Callable[[], None]] = [self.hints.stop]
-        """What to stop with the server, before its jobs (the reviews under way)."""
 
     async def start(self) -> None:
         """Opens the database (migrating it) and loads every unfinished table this process
@@ -167,9 +133,9 @@ class Service:
             return
         stored = await self.db.call(load_active)
         for item in stored:
-            table = await Table.load(item, self.db, self.settings)
+            table = await Table.load(item, self.db, self.settings, self._owner(Claim(None)))
             self.tables[table.code] = table
-            await table.finish_if_pending()
+            await table.current.finish()
         for table in self.tables.values():
             table.after_change()
         log.info("loaded %d unfinished tables", len(stored))
@@ -179,8 +145,7 @@ class Service:
         await self.say_goodbye()
         for table in self.tables.values():
             table.close()
-        for stop in self.on_stop:
-            stop()
+        self.hints.stop()
         await self.ownership.stop()
         await asyncio.to_thread(self.jobs.stop)  # waits for the running jobs: off the loop
         self.counters.close()
@@ -190,7 +155,7 @@ class Service:
         """Closes every connection with 1001 "server shutting down" (docs/protocol.md)."""
         clients = []
         for table in self.tables.values():
-            for client in table.clients():
+            for client in table.audience.clients():
                 client.close(1001, "server shutting down")
                 clients.append(client)
         await asyncio.gather(*(client.drain(1.0) for client in clients))
@@ -211,13 +176,13 @@ class Service:
             stored = await self.db.read(load_table, code)
             if stored is None:
                 return None
-            table = await Table.load(stored, self.db, self.settings)
+            table = await Table.load(stored, self.db, self.settings, self._owner(claim))
             if code in self.tables:  # loaded meanwhile by another request
                 return self.tables[code]
             # The clocks go on where its former owner, if any, left them.
             table.take_over(await self.handovers.read(code))
-            self._own(table, claim)
-            await table.finish_if_pending()
+            self.tables[code] = table
+            await table.current.finish()
             table.after_change()
             return table
 
@@ -313,8 +278,8 @@ class Service:
             if claim is not None:
                 break
             stored.code = new_code(set(self.tables))
-        table = Table(stored, self.db, self.settings)
-        self._own(table, claim)
+        table = Table(stored, self.db, self.settings, owner=self._owner(claim))
+        self.tables[table.code] = table
         return self._grant(table, 0, player_id, player_token)
 
     async def _insert(self, stored: StoredTable) -> bool:
@@ -328,12 +293,10 @@ class Service:
             return False
         return True
 
-    def _own(self, table: Table, claim: Claim) -> None:
-        """Holds ``table`` here, its commits under ``claim``'s epoch."""
-        table.current.epoch = claim.epoch
-        table.current.on_fenced.append(lambda: self._fenced(table))
-        table.on_handover = self.handovers.note
-        self.tables[table.code] = table
+    def _owner(self, claim: Claim) -> Owner:
+        """This process, as a table it holds under ``claim`` meets it: its commits under the
+        claim's epoch, its handovers kept for its next owner."""
+        return Owner(claim.epoch, fenced=self._fenced, handover=self.handovers.note)
 
     def _fenced(self, table: Table) -> None:
         """A commit of ``table`` was refused for its epoch: another process owns it. The
@@ -350,7 +313,7 @@ class Service:
         if table is None:
             raise RefusedError("no_table", f"there is no table {code!r}", field="code")
         player_id, player_token = self.player(request.player_token)
-        seat = await table.join(request.name, player_id, request.seat)
+        seat = await seating.join(table, request.name, player_id, request.seat)
         return self._grant(table, seat, player_id, player_token)
 
     def _grant(self, table: Table, seat: int, player_id: str, player_token: str) -> dict[str, Any]:
@@ -360,7 +323,7 @@ class Service:
             "token": self.signer.seat_token(table.code, seat, player_id),
             "player_id": player_id,
             "player_token": player_token,
-            "table": table.info(),
+            "table": table_info(table),
         }
 
     async def public_tables(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
@@ -372,9 +335,9 @@ class Service:
         if ownership.owns_all:
             tables = [t for t in self.tables.values() if t.public and t.status != Status.FINISHED]
             tables.sort(key=lambda t: t.created_at, reverse=True)
-            return len(tables), [t.info() for t in tables[offset : offset + limit]]
+            return len(tables), [table_info(t) for t in tables[offset : offset + limit]]
         total, page = await self.db.read(public_page, offset, limit)
-        here = {code: t.info() for code, t in self.tables.items() if ownership.owns(code)}
+        here = {code: table_info(t) for code, t in self.tables.items() if ownership.owns(code)}
         there = await ownership.lobby(
             [stored.code for stored, _ in page if stored.code not in here]
         )
@@ -397,7 +360,7 @@ class Service:
         for table in list(self.tables.values()):
             if table.loaded_at is not None and now - table.loaded_at < self.settings.grace_seconds:
                 continue  # just loaded (a restart, a failover): its people are coming back
-            idle = table.idle_for(now)
+            idle = table.audience.idle_for(now)
             if table.status == Status.LOBBY:
                 limit = limits.lobby_idle
             elif table.status == Status.PLAYING:
@@ -410,7 +373,11 @@ class Service:
                 continue
             if limit is None or idle <= limit:
                 continue
-            game_id = table.game.id if table.playing() and table.game is not None else None
+            game_id = (
+                table.current.stored.id
+                if table.playing() and table.current.stored is not None
+                else None
+            )
             await self.db.call(expire_with_chat, table.code, game_id, self.clock.time())
             table.close()
             del self.tables[table.code]

@@ -24,6 +24,7 @@ from dos.server.refusals import RefusedError
 from dos.server.server_messages import TableInfo
 from dos.server.service import Service
 from dos.server.sockets import StarletteSocket
+from dos.server.table_info import table_info as info_of
 from dos.server.table_store import list_games
 from dos.server.tables import Table
 
@@ -94,7 +95,7 @@ def tables_router(
     @router.get("/api/tables/{code}", response_model=TableInfo, dependencies=lookup)
     async def table_info(code: Code) -> dict[str, Any]:
         """One table."""
-        return (await table_or_404(code)).info()
+        return info_of(await table_or_404(code))
 
     @router.post("/api/tables/{code}/join", response_model=SeatGrant)
     async def join_table(code: Code, request: JoinTable, http: Request) -> dict[str, Any]:

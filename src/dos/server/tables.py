@@ -16,8 +16,9 @@ how they meet (``after_change``):
 
 * ``current`` (``dos.server.current_game``): the game in play: dealt, an action read, applied
   to a copy, committed, then swapped in;
-* ``audience`` (``dos.server.audience``): the connections, and what reaches them; ``pages``
-  (``dos.server.log_pages``): the pages of the game's log they ask for;
+* ``audience`` (``dos.server.audience``): the connections, and what reaches them;
+  ``broadcasts`` (``dos.server.broadcasts``): what is sent them as the table changes;
+  ``log_pages`` (``dos.server.log_pages``): the pages of the game's log they ask for;
 * the seats (``dos.server.seat``): who sits where and who hosts (``dos.server.seating``), and
   who plays for a person who is away (``stand_ins``, ``dos.server.stand_ins``);
 * the clocks: ``turn_timer`` (``dos.server.turn_timer``), ``reaction``
@@ -25,10 +26,9 @@ how they meet (``after_change``):
   takes over (``dos.server.handover``);
 * ``bots`` (``dos.server.bots``) and ``chat`` (``dos.server.chat``).
 
-Longer than the usual module, by its callers: the conversation, the agents, the bots and the
-service reach a table's parts through a line each here (``attach``, ``back``, ``proceed``,
-``send_log``, ``view``, ``bot_level``, ``state``...), so that they depend on the table and
-not on how it is made.
+Callers reach a part for what is its own (``table.current.view(seat)``, ``table.log_pages``,
+the seats through ``dos.server.seating``). The process that holds the table is given as it is
+made (``owner``, ``dos.server.table_owner``), never assigned later.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from dos import ruleset
@@ -47,13 +48,10 @@ from dos.server.audience import Audience
 from dos.server.bots import BotDriver
 from dos.server.broadcasts import Broadcasts
 from dos.server.chat import ChatRoom, Line, load_lines
-from dos.server.connections import Client
 from dos.server.current_game import CurrentGame, replay_game
 from dos.server.deals import Deals
 from dos.server.game_at import GameAt
 from dos.server.handover import Handover
-from dos.server.hints import hints_open
-from dos.server.history import GameLog
 from dos.server.log_pages import LogPages
 from dos.server.pause import RoundPause
 from dos.server.reaction import ReactionClock, reaction_limit
@@ -61,8 +59,10 @@ from dos.server.refusals import RefusedError
 from dos.server.seat import Seat
 from dos.server.stand_ins import StandIns
 from dos.server.storage import Database
+from dos.server.table_info import table_info
+from dos.server.table_owner import NO_OWNER, Owner
 from dos.server.table_settings import Settings
-from dos.server.table_store import StoredGame, StoredTable
+from dos.server.table_store import StoredTable
 from dos.server.timers import Deadline
 from dos.server.turn_timer import TurnTimer
 
@@ -86,20 +86,23 @@ TRANSITIONS: dict[Status, frozenset[Status]] = {
 
 
 class Table:
-    """One table, in memory, backed by the database."""
+    """One table, in memory, backed by the database, held by ``owner``."""
 
     @classmethod
-    async def load(cls, stored: StoredTable, db: Database, settings: Settings) -> Table:
+    async def load(
+        cls, stored: StoredTable, db: Database, settings: Settings, owner: Owner = NO_OWNER
+    ) -> Table:
         """A stored table, its game rebuilt on a worker thread, with its chat's lines kept."""
         state = None
         if stored.game is not None and stored.status != Status.LOBBY.value:
             state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
-        table = cls(stored, db, settings, state, chat=await db.read(load_lines, stored.code))
+        chat = await db.read(load_lines, stored.code)
+        table = cls(stored, db, settings, state, chat=chat, owner=owner)
         # Idle since it was last active as stored, not since this process loaded it (after a
         # restart or a failover); ``loaded_at`` gives its people time to come back first.
         clock = settings.clock
         table.loaded_at = clock.monotonic()
-        table.idle_since = table.loaded_at - max(0.0, clock.time() - stored.active_at)
+        table.audience.idle_since = table.loaded_at - max(0.0, clock.time() - stored.active_at)
         if table.status == Status.PLAYING:
             # Back after a restart: whoever does not come back within the grace is stood in for.
             for place in table.seats:
@@ -114,6 +117,7 @@ class Table:
         state: Any = None,
         *,
         chat: Iterable[Line] = (),
+        owner: Owner = NO_OWNER,
     ) -> None:
         self.code = stored.code
         self.rules_name = stored.rules
@@ -132,6 +136,7 @@ class Table:
         self.games = stored.games
         self.db = db
         self.settings = settings
+        self.owner = owner
         self.lock = asyncio.Lock()
         self.closed = False
         """Whether it was closed here (``close``): it plays no more."""
@@ -139,17 +144,17 @@ class Table:
         """When this process loaded it from the database (``None``: created here)."""
         self.hints_allowed = False
         """The host allowed hints (``dos.server.hints``; in memory, as the chat's rules)."""
-        self.on_handover: Callable[[Table], None] | None = None
-        """Told whenever what the next owner takes over may have changed (``handover``): a
-        server of many writes it down (``dos.cluster.handovers``)."""
         clock = settings.clock
         self.seats = [
             Seat(s.seat, s.name, s.bot, s.player_id, leave_timer=Deadline(clock))
             for s in stored.seats
         ]
         self.audience = Audience(self.seats, clock)
-        self.current = CurrentGame(self.entry, self.rules, db, stored.code, clock)
-        self.pages = LogPages(stored.code, self.current)
+        fenced = partial(owner.fenced, self)  # the owner is told which table
+        self.current = CurrentGame(
+            self.entry, self.rules, db, stored.code, clock, epoch=owner.epoch, fenced=fenced
+        )
+        self.log_pages = LogPages(stored.code, self.current)
         self.stand_ins = StandIns(
             self.seats,
             settings.grace_seconds,
@@ -171,11 +176,15 @@ class Table:
             0,
             settings.metrics,
             effort=settings.bot_effort,
+            game=self.current,
+            levels=self.stand_ins.bot_level,
             jobs=settings.jobs,
             clock=clock,
         )
         self.chat = ChatRoom(stored.code, db, chat, clock=clock)
-        self.news = Broadcasts(self.audience, self.current, self.turn_timer, self.info)
+        self.broadcasts = Broadcasts(
+            self.audience, self.current, self.turn_timer, lambda: table_info(self)
+        )
         if stored.game is not None and self.status != Status.LOBBY:
             if state is None:
                 state = replay_game(self.rules, stored.game)
@@ -183,114 +192,23 @@ class Table:
             self.bots.reset(stored.game.seed)
             self._finish_if_over()
 
-    @property
-    def state(self) -> Any:
-        """The game's state (``None`` before the first game)."""
-        return self.current.state
-
-    @property
-    def version(self) -> int:
-        """The number of actions accepted in the game."""
-        return self.current.version
-
-    @property
-    def game(self) -> StoredGame | None:
-        """The game as stored (``None`` before the first game)."""
-        return self.current.stored
-
-    @property
-    def log(self) -> GameLog | None:
-        """The game's log (``dos.server.history``), kept as it is played."""
-        return self.current.log
-
-    @property
-    def change(self) -> int:
-        """Counts the changes of the table (actions, seats, status) since it was loaded."""
-        return self.audience.change
-
-    @property
-    def idle_since(self) -> float | None:
-        """Since when nobody has been connected (``None``: somebody is)."""
-        return self.audience.idle_since
-
-    @idle_since.setter
-    def idle_since(self, since: float | None) -> None:
-        self.audience.idle_since = since
-
     def _finish_if_over(self) -> None:
-        if self.status == Status.PLAYING and self.rules.is_over(self.state):
+        if self.status == Status.PLAYING and self.rules.is_over(self.current.state):
             # The last action was committed but not the game's end: finish it now.
             self.status = Status.FINISHED
             self.current.finish_pending = True
-
-    def opens(self, seat: int, player_id: str) -> bool:
-        """Whether a seat token's claim (``seat``, ``player_id``) opens a seat of this table."""
-        return 0 <= seat < len(self.seats) and self.seats[seat].player_id == player_id
 
     def playing(self) -> bool:
         """Whether a game is being played (not while it pauses between rounds, nor once the
         table is closed here)."""
         return (
             self.status == Status.PLAYING
-            and self.state is not None
+            and self.current.state is not None
             and not self.pause.active
             and not self.closed
         )
 
-    def bot_level(self, seat: int) -> str | None:
-        """The level of the bot playing ``seat`` now: its own, or the stand-in's."""
-        return self.stand_ins.bot_level(seat)
-
-    # --- what clients see -------------------------------------------------------------------
-
-    def info(self) -> dict[str, Any]:
-        """The table as ``TableInfo``."""
-        return {
-            "code": self.code,
-            "rules": self.rules_name,
-            "options": self.options,
-            "public": self.public,
-            "rated": self.rated,
-            "status": self.status.value,
-            "host": self.host,
-            "turn_seconds": self.turn_seconds,
-            "game": self.games,
-            "game_id": None if self.game is None else self.game.id,
-            "seats": [s.info() for s in self.seats],
-            "spectators": len(self.audience.spectators),
-            "hints": hints_open(self),
-            "seeded": self.deal_seed is not None,
-        }
-
-    def view(self, seat: int | None, history: bool = True) -> dict[str, Any] | None:
-        """The view of ``seat`` (``None``: a spectator's), or ``None`` before the first game."""
-        return self.current.view(seat, history)
-
-    def state_message(self, seat: int | None) -> str:
-        """A full ``state`` message for ``seat`` (``dos.server.broadcasts``)."""
-        return self.news.state_message(seat)
-
-    def broadcast_table(self, spectators: bool = True) -> None:
-        """Sends the table's info to everyone (``Broadcasts.table``)."""
-        self.news.table(spectators)
-
-    async def send_log(self, client: Client, before: int | None = None) -> None:
-        """Sends ``client`` a page of the current game's log (``dos.server.log_pages``)."""
-        await self.pages.send(client, before)
-
-    def clients(self) -> list[Client]:
-        """Every connection at the table."""
-        return self.audience.clients()
-
-    async def changed(self, change: int, timeout: float) -> None:
-        """Returns once ``self.change`` is not ``change``, or after ``timeout`` seconds."""
-        await self.audience.changed(change, timeout)
-
     # --- the life cycle ---------------------------------------------------------------------
-
-    async def join(self, name: str, player_id: str, wanted: int | None) -> int:
-        """Seats a guest (``dos.server.seating.join``); returns the seat."""
-        return await seating.join(self, name, player_id, wanted)
 
     async def start(self, seat: int | None) -> None:
         """The host starts the game; open seats get bots."""
@@ -323,12 +241,8 @@ class Table:
             self.bots.reset(seed)
             self.pause.cancel()
             self.turn_timer.renew()
-            self.news.state()
+            self.broadcasts.state()
         self.after_change()
-
-    async def finish_if_pending(self) -> None:
-        """Stores the end of a game whose last action was committed before a crash."""
-        await self.current.finish()
 
     def close(self) -> None:
         """Stops the bots and timers for good (a server shutdown; a table that left this
@@ -378,13 +292,16 @@ class Table:
         async with self.lock:
             await self._submit(seat, text, version, client_id, by_bot, received=received)
             if dos and self._owes_dos(seat):
-                await self._submit(seat, "dos", self.version, client_id, by_bot, received=received)
+                version = self.current.version
+                await self._submit(seat, "dos", version, client_id, by_bot, received=received)
         self.after_change()
 
     def _owes_dos(self, seat: int) -> bool:
         """Whether ``seat`` has an open DOS obligation in the game being played."""
         support = self.bots.support
-        return self.playing() and support is not None and seat in support.obligations(self.state)
+        if support is None or not self.playing():
+            return False
+        return seat in support.obligations(self.current.state)
 
     async def submit_bot(self, seat: int, text: str, version: int) -> bool:
         """A bot's action; whether it was accepted."""
@@ -406,33 +323,34 @@ class Table:
     ) -> None:
         if self.pause.active:
             raise RefusedError("paused", "the table waits for everyone to read the round summary")
-        if not self.playing() or self.game is None:
+        current = self.current
+        if not self.playing() or current.stored is None:
             raise RefusedError("not_playing", f"the table is {self.status.value}: no game to play")
-        action = self.current.read(seat, text, version)
+        action = current.read(seat, text, version)
         if not by_bot and self.reaction.watching(self._at()):
             action = self.reaction.referee.judge(action)  # the server's clock, not the client's
-        rounds_before = self.rules.rounds_played(self.state)
-        after = self.current.prepare(action, version)
+        rounds_before = self.rules.rounds_played(current.state)
+        after = current.prepare(action, version)
         canonical = str(action)
-        stored = self.current.stored
+        stored = current.stored
         try:
-            await self.current.commit(canonical, seat, by_bot, after)
+            await current.commit(canonical, seat, by_bot, after)
         except RefusedError:
             # The game is as the database has it: a game taken anew restarts the bots from it
             # and may have ended; everyone is sent it.
-            game = self.current.stored
+            game = current.stored
             if game is not None and game is not stored:
                 self.bots.reset(game.seed)
                 self._finish_if_over()
-            self.news.state()
+            self.broadcasts.state()
             raise
         metrics = self.settings.metrics
         metrics.action_done(by_bot, "committed", time.perf_counter() - received)
-        over = self.rules.is_over(self.state)
+        over = self.rules.is_over(current.state)
         if over:
             self.status = Status.FINISHED
-            self.current.finish_pending = True
-        self.news.update(seat, canonical, client_id, by_bot)
+            current.finish_pending = True
+        self.broadcasts.update(seat, canonical, client_id, by_bot)
         metrics.action_done(by_bot, "sent", time.perf_counter() - received)
         rounds = self.rules.rounds_played(after)
         if not over and rounds > rounds_before:
@@ -440,49 +358,23 @@ class Table:
             self.pause.after_round(rounds, readers)
         if over:
             try:
-                await self.finish_if_pending()
+                await current.finish()
                 await seating.after_game(self)
             except Exception:
                 log.exception("table %s: could not store the game's end", self.code)
-            self.broadcast_table()
+            self.broadcasts.table()
 
-    # --- connections and stand-ins ----------------------------------------------------------
-
-    async def attach(self, client: Client, seat: int | None) -> None:
-        """Connects a client to its seat or as a spectator (``dos.server.seating.attach``)."""
-        await seating.attach(self, client, seat)
-
-    def detach(self, client: Client) -> None:
-        """Forgets a closed connection (``dos.server.seating.detach``)."""
-        seating.detach(self, client)
-
-    def idle_for(self, now: float) -> float:
-        """Seconds nobody has been connected (0 while somebody is)."""
-        return self.audience.idle_for(now)
-
-    async def leave(self, seat: int) -> None:
-        """A player leaves the table (``dos.server.seating.leave``)."""
-        await seating.leave(self, seat)
-
-    def back(self, seat: int) -> None:
-        """A player takes their seat back from the stand-in bot (``dos.server.stand_ins``)."""
-        self.stand_ins.back(seat)
-
-    def proceed(self, seat: int) -> None:
-        """``seat`` has read the round summary (``continue``: ``dos.server.pause``)."""
-        self.pause.proceed(seat)
+    # --- how the parts meet, and what the next owner takes over -----------------------------
 
     def _seat_changed(self) -> None:
         """A seat's stand-in started or stopped: its turn timer starts afresh."""
         self.turn_timer.renew()
-        self.broadcast_table()
+        self.broadcasts.table()
         self.after_change()
 
     def _gone(self, seat: int) -> None:
         if seat == self.host:  # gone past the grace: the host's role passes on
             self.spawn(seating.pass_host(self))
-
-    # --- after each change, and what the next owner takes over ------------------------------
 
     def after_change(self) -> None:
         """Runs the reaction test's clock, wakes the bots and runs the turn timer; wakes the
@@ -498,17 +390,18 @@ class Table:
 
     def _at(self) -> GameAt | None:
         """Where the game being played is, as the clocks are told (``None``: none is)."""
-        if not self.playing() or self.game is None:
+        current = self.current
+        if not self.playing() or current.stored is None:
             return None
-        turn = self.rules.turn(self.state)
-        timed = self.turn_seconds if self.bot_level(turn) is None else None
-        limit = reaction_limit(self.entry, self.state)
-        return GameAt(self.game.id, self.version, turn, timed, limit)
+        turn = self.rules.turn(current.state)
+        timed = self.turn_seconds if self.stand_ins.bot_level(turn) is None else None
+        limit = reaction_limit(self.entry, current.state)
+        return GameAt(current.stored.id, current.version, turn, timed, limit)
 
     def handover(self) -> Handover:
         """The clocks and the host's choices, as another process takes them over."""
         return handover.hand_over(
-            self.version,
+            self.current.version,
             self.turn_timer,
             self.pause,
             self.reaction,
@@ -529,16 +422,15 @@ class Table:
             handover.take_over(former, at, self.turn_timer, self.pause, self.reaction)
 
     def handover_changed(self) -> None:
-        """What the next owner takes over may have changed: tell ``on_handover``."""
-        if self.on_handover is not None:
-            self.on_handover(self)
+        """What the next owner takes over may have changed: tell the owner."""
+        self.owner.handover(self)
 
     def _send_pause(self) -> None:
-        self.news.pause(self.pause.message())
+        self.broadcasts.pause(self.pause.message())
         self.handover_changed()
 
     def _send_timer(self) -> None:
-        self.news.timer()
+        self.broadcasts.timer()
         self.handover_changed()
 
     def _reaction_due(self, key: Any) -> None:
