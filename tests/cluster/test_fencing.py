@@ -1,6 +1,6 @@
 """Fencing in the database, on SQLite and PostgreSQL: an action commits only under its
 table's recorded epoch, so a former owner commits nothing once the next one has claimed
-(``dos.server.storage.claim_epoch``, ``NewAction.epoch``)."""
+(``dos.server.fencing.claim_epoch``, ``NewAction.epoch``)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ What it guarantees while Redis keeps its data:
 
 What it does not guarantee: that a holder paused past the expiry knows it is no longer the
 owner. The epoch takes care of that, checked by the database at every commit of an action
-(``dos.server.storage.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
+(``dos.server.fencing.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
 restart without persistence): the lease is then free at once and the counter starts again
 from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
 (``dos.cluster.ownership.take_table`` passes it).
