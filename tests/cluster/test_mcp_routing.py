@@ -19,7 +19,7 @@ from cluster.support import RedisServer
 from dos.house import create_app
 from dos.server.app import ServerConfig
 from dos.server.limits import Limits
-from dos.server.passkeys import RelyingParty
+from dos.server.relying_party import RelyingParty
 from dos.server.table_settings import Settings
 
 SECRET = "m" * 32

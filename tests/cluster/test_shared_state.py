@@ -21,7 +21,7 @@ from dos.server import service as service_module
 from dos.server.app import ServerConfig
 from dos.server.limits import Limits
 from dos.server.metrics import Metrics
-from dos.server.passkeys import RelyingParty
+from dos.server.relying_party import RelyingParty
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
 from dos.server.table_store import StoredTable, insert_table

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from dos import learn
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
-from dos.server.passkeys import RelyingParty
+from dos.server.relying_party import RelyingParty
 
 
 def client_for(data: Path, *limits: str) -> TestClient:

@@ -31,7 +31,8 @@ from dos.server.accounts import CEREMONY_SECONDS, Ceremonies, recovery_digest
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
 from dos.server.models import AccountRow
-from dos.server.passkeys import PasskeyError, RelyingParty
+from dos.server.passkeys import PasskeyError
+from dos.server.relying_party import RelyingParty
 from dos.server.storage import Database
 from dos.server.table_settings import Settings
 from dos.server.table_store import (

@@ -20,7 +20,7 @@ from dos.server.app import ServerConfig, create_app
 from dos.server.job_pool import process_pool, warmed
 from dos.server.jobs import LocalJobs
 from dos.server.limits import Limits
-from dos.server.passkeys import RelyingParty
+from dos.server.relying_party import RelyingParty
 from dos.server.table_settings import Settings
 from server.support import HTTP, TIMEOUT, ServerProcess
 

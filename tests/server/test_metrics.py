@@ -18,7 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from dos.server import logs
 from dos.server.app import ServerConfig, create_app
 from dos.server.limits import Limits
-from dos.server.passkeys import RelyingParty
+from dos.server.relying_party import RelyingParty
 from dos.server.table_settings import Settings
 from server.support import (
     BOT_REFLEXES,

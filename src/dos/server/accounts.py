@@ -58,7 +58,6 @@ from dos.server.clock import Clock
 from dos.server.errors import ApiError
 from dos.server.passkeys import (
     PasskeyError,
-    RelyingParty,
     authentication_options,
     b64encode,
     credential_id_of,
@@ -66,6 +65,7 @@ from dos.server.passkeys import (
     verify_assertion,
     verify_registration,
 )
+from dos.server.relying_party import RelyingParty
 from dos.server.storage import Database
 
 CEREMONY_SECONDS = 180.0

@@ -44,9 +44,9 @@ from dos.server.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.learn import learn_router
 from dos.server.limits import Counters, Limits
 from dos.server.ownership import Ownership
-from dos.server.passkeys import RelyingParty
 from dos.server.players import players_router
 from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
+from dos.server.relying_party import RelyingParty
 from dos.server.reviews import Reviews, reviews_router
 from dos.server.routing import LocalRouting, Routing
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
