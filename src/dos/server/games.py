@@ -21,7 +21,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
-from dos import records, ruleset
+from dos import ruleset
 from dos.server.errors import ApiError
 from dos.server.http_bodies import Replay
 from dos.server.limits import Counters, client_address
@@ -63,18 +63,6 @@ class Built:
             + ",".join(chosen)
             + "]}"
         )
-
-
-def record_of(game: StoredGame) -> records.Record:
-    """A stored game as its record (``docs/records.md``)."""
-    return records.Record(
-        rules=game.rules,
-        options=game.options,
-        seed=game.seed,
-        actions=game.actions,
-        result=game.result,
-        players=game.players,
-    )
 
 
 def build_replay(game: StoredGame) -> Built:
@@ -162,7 +150,7 @@ def games_router(service: Service, counters: Counters) -> Any:
         """A finished game's record (JSON Lines), replayable with ``dos replay``."""
         game = await finished_game(game_id)
         return Response(
-            await asyncio.to_thread(record_of(game).dumps),
+            await asyncio.to_thread(game.record().dumps),
             media_type="application/x-ndjson",
             headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
         )

@@ -34,7 +34,6 @@ from dos import records, ruleset
 from dos.review.cli import cache_path
 from dos.review.review import Entry, Obligation, Review, decisions, game_key, review_decisions
 from dos.server.errors import ApiError
-from dos.server.games import record_of
 from dos.server.jobs import BusyError, JobError
 from dos.server.limits import Counters
 from dos.server.limits import limited as limits_dependency
@@ -161,7 +160,7 @@ class Reviews:
         progress = self._progress.get(key)
         if progress is not None and progress.error is None:
             return self._running(game.id, seat, progress)
-        text = await asyncio.to_thread(record_of(game).dumps)
+        text = await asyncio.to_thread(game.record().dumps)
         path = self._path(text, seat)
         found = await asyncio.to_thread(_read, path)
         if found is not None:

@@ -24,7 +24,6 @@ from typing import Any, Literal
 from dos.ratings.store import mark_agent
 from dos.server import seating
 from dos.server.auth import TokenError
-from dos.server.games import record_of
 from dos.server.http_bodies import CreateTable, JoinTable
 from dos.server.refusals import RefusedError
 from dos.server.service import Service
@@ -214,7 +213,7 @@ class SeatAt:
                 "bad_state",
                 f"game {number} of table {table.code} is not finished: its record stays hidden",
             )
-        text = await asyncio.to_thread(record_of(game).dumps)
+        text = await asyncio.to_thread(game.record().dumps)
         return number, game_id, text
 
     async def _ready_log(self, last: int) -> None:

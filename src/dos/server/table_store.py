@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from dos import records
 from dos.ratings.store import rate_finished_game
 from dos.server.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
@@ -54,6 +55,17 @@ class StoredGame:
     """When it was dealt (wall clock)."""
     last_at: float | None = None
     """When its last action was committed (wall clock; ``None``: none yet)."""
+
+    def record(self) -> records.Record:
+        """The game as its record (``docs/records.md``)."""
+        return records.Record(
+            rules=self.rules,
+            options=self.options,
+            seed=self.seed,
+            actions=self.actions,
+            result=self.result,
+            players=self.players,
+        )
 
 
 @dataclass(slots=True)
