@@ -39,7 +39,7 @@ lint: setup lint-js
 	$(BIN)/ruff format --check src tests bench
 
 # The browser client's modules: types (tsc, JSDoc under // @ts-check, protocol.d.ts generated
-# by `python -m dos.server.protocol_types`) and ESLint, from package-lock.json.
+# by `python -m dos.server.protocol.typescript`) and ESLint, from package-lock.json.
 lint-js: node_modules/.installed
 	npx --no-install tsc --noEmit -p tsconfig.json
 	npx --no-install eslint src/dos/web/static/js tests/js

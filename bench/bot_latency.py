@@ -1,12 +1,13 @@
 """Bot decision latency in one server process: on a thread against the local pool of worker
-processes (``dos.server.jobs.LocalJobs``, the bots' lane, which the one-process server uses).
+processes (``dos.server.hosting.jobs.LocalJobs``, the bots' lane, which the one-process server
+uses).
 
 Positions come from seeded random games (official and classic), each a turn of a seat with
 more than one choice. For each level, the same positions are decided
 
 - ``thread``: on a thread of the server's process (``asyncio.to_thread``), as a table with no
-  job runner decides (``dos.server.bots``; the server always gives its tables one);
-- ``pool``: the ``bot`` job (``dos.server.bot_job``) through ``LocalJobs.run``, as the
+  job runner decides (``dos.server.tables.bots``; the server always gives its tables one);
+- ``pool``: the ``bot`` job (``dos.server.tables.bot_job``) through ``LocalJobs.run``, as the
   server decides (the view to JSON, a worker process, the action back in notation).
 
 Both decide with the job's function and budget (the level's iterations, no clock), so the
@@ -32,8 +33,8 @@ from typing import Any
 
 from dos import ruleset
 from dos.bots.registry import warm_up
-from dos.server.bot_job import bot_payload, bot_seed, decide
-from dos.server.jobs import LocalJobs
+from dos.server.hosting.jobs import LocalJobs
+from dos.server.tables.bot_job import bot_payload, bot_seed, decide
 
 
 def positions(rules: str, count: int, seed: int) -> list[Any]:

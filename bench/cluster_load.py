@@ -126,7 +126,7 @@ class Postgres:
         database would each run the migrations, and all but one fail."""
         from sqlalchemy import create_engine
 
-        from dos.server.schema import migrate
+        from dos.server.storage.schema import migrate
 
         name = f"dos_bench_{secrets.token_hex(5)}"
         with self._connect("postgres") as connection:

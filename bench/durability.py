@@ -291,7 +291,7 @@ class Client:
 
 
 def _db_url(database: str | None, data: Path) -> str:
-    from dos.server.storage import database_url
+    from dos.server.storage.database import database_url
 
     return database_url(database, data)
 

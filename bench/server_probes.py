@@ -176,10 +176,10 @@ def build_database(url: str, sizes: Sizes) -> Built:
 
     from dos import ruleset
     from dos.ratings.store import RatingHistoryRow, RatingRow
-    from dos.server.models import ActionRow, GamePlayerRow, GameRow, TableRow
-    from dos.server.schema import migrate
-    from dos.server.storage import make_engine
-    from dos.server.table_store import (
+    from dos.server.storage.database import make_engine
+    from dos.server.storage.models import ActionRow, GamePlayerRow, GameRow, TableRow
+    from dos.server.storage.schema import migrate
+    from dos.server.storage.table_store import (
         StoredGame,
         StoredSeat,
         StoredTable,

@@ -27,8 +27,8 @@ from dos import ruleset
 from dos.cli import build_parser, main
 from dos.house import create_app
 from dos.server.app import ServerConfig
-from dos.server.limits import Limits
-from dos.server.table_settings import Settings
+from dos.server.net.limits import Limits
+from dos.server.tables.settings import Settings
 
 TOY = "count-toy"
 TESTS = Path(__file__).parent

@@ -223,8 +223,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
     from dos.house import serve
     from dos.server.app import ServerConfig
     from dos.server.deals import Deals
-    from dos.server.limits import Limits
-    from dos.server.table_settings import Settings
+    from dos.server.net.limits import Limits
+    from dos.server.tables.settings import Settings
 
     if args.bot_delay < 0 or args.grace < 0 or args.pause < 0:
         raise _RejectedError("--bot-delay, --grace, --pause: not negative")
@@ -240,7 +240,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         if not LEASE_MIN <= args.lease <= LEASE_MAX:
             raise _RejectedError(f"--lease: {LEASE_MIN:g}-{LEASE_MAX:g} seconds")
     if args.redis is not None:
-        from dos.server.auth import load_secret
+        from dos.server.people.auth import load_secret
 
         if not args.redis.startswith(("redis://", "rediss://", "unix://")):
             raise _RejectedError("--redis: a redis://, rediss:// or unix:// URL")
@@ -304,8 +304,8 @@ def cmd_bot_worker(args: argparse.Namespace) -> None:
 
 def cmd_rerate(args: argparse.Namespace) -> None:
     from dos.ratings.store import rerate_all
-    from dos.server.schema import migrate
-    from dos.server.storage import Database, database_url
+    from dos.server.storage.database import Database, database_url
+    from dos.server.storage.schema import migrate
 
     db = Database(database_url(args.database, Path(args.data)))
     try:

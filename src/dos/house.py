@@ -1,10 +1,11 @@
 """The house: the DOS server put together, as ``dos serve`` runs it.
 
 The game server (``dos.server``) runs on its own, in one process: it owns small interfaces —
-which tables this process owns (``dos.server.ownership``), where each request is served
-(``dos.server.routing``), the handovers of its tables (``dos.server.handover_store``), its
-CPU jobs (``dos.server.jobs``), the bus between processes (``dos.server.bus``) — each with
-its implementation for one process. What sits on it plugs in here, above both:
+which tables this process owns (``dos.server.hosting.ownership``), where each request is served
+(``dos.server.hosting.routing``), the handovers of its tables
+(``dos.server.tables.handover_store``), its CPU jobs (``dos.server.hosting.jobs``), the bus between
+processes (``dos.server.hosting.bus``) — each with its implementation for one process. What sits on
+it plugs in here, above both:
 
 * the agents (``dos.agents``: the HTTP agent API and the MCP server), mounted on the
   application over the server's service API (``dos.server.seat_service``);
@@ -37,12 +38,12 @@ from dos.cluster.owner_side import Sides
 from dos.cluster.relay import Relay
 from dos.server import app as server_app
 from dos.server.app import ServerConfig
-from dos.server.http import Open
+from dos.server.net.guard import Open
 from dos.server.seat_service import SeatService
 from dos.server.service import Service
 
 if TYPE_CHECKING:
-    from dos.server.tables import Table
+    from dos.server.tables.table import Table
 
 
 def create_app(config: ServerConfig) -> FastAPI:

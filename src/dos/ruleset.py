@@ -117,7 +117,7 @@ class RuleSet(Protocol[StateT, ActionT]):
 @dataclass(frozen=True, slots=True)
 class ReactionTest:
     """What the server needs to time a rule set's real-time reaction test
-    (``dos.server.reaction``): how long the test under way allows, and an answer as the
+    (``dos.server.tables.reaction``): how long the test under way allows, and an answer as the
     server records it once it has measured the time."""
 
     time_limit: Callable[[Any], float | None]
@@ -214,11 +214,11 @@ class Entry:
     is_call: Callable[[Any], bool] | None = None
     """Whether an engine action is a seat's "DOS!" call (with ``dos_race``). A call changes
     nothing another seat may do but catch the caller, so the server takes an action made on
-    the version before a call if it is still legal (``dos.server.stale``)."""
+    the version before a call if it is still legal (``dos.server.tables.stale``)."""
     reaction: ReactionTest | None = None
     """Its real-time reaction test, which the server times (``None``: it has none)."""
     hints: bool = False
-    """Whether the server hints at its casual tables (``dos.server.hints``: the ``expert``
+    """Whether the server hints at its casual tables (``dos.server.tables.hints``: the ``expert``
     bot's pick for the seat's own view, and why, in the words of the official cards and
     matches, so only a rule set told in them offers it)."""
     reviews: bool = False

@@ -21,7 +21,7 @@ from dos.bots.loading import load
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from dos.ratings.store import RatingRow
 from dos.rules.official.views import view_from_json
-from dos.server.storage import Database
+from dos.server.storage.database import Database
 from server.support import HTTP, ServerProcess
 
 pytestmark = pytest.mark.asyncio

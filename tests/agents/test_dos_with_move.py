@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from dos.agents.service import Agents
-from dos.server.http_bodies import CreateTable
+from dos.server.protocol.http_bodies import CreateTable
 from dos.server.seat_service import SeatService
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
 from server.test_dos_with_move import leaving_two
 
 pytestmark = pytest.mark.asyncio

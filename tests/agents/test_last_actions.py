@@ -14,12 +14,12 @@ import pytest_asyncio
 
 from dos.agents.service import Agents, StaleError
 from dos.agents.text import LAST_ACTIONS
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.refusals import RefusedError
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
 from dos.server.seat_service import SeatService
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
 
 pytestmark = pytest.mark.asyncio
 

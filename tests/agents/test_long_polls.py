@@ -11,11 +11,11 @@ import pytest
 
 from dos.agents import service as agents_service
 from dos.agents.service import Agents
-from dos.server.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
 from dos.server.seat_service import Moment, SeatService
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
 
 WAITERS = 300
 

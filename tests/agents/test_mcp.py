@@ -259,9 +259,9 @@ from fastapi.testclient import TestClient
 
 from dos.house import create_app
 from dos.server.app import ServerConfig
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
-from dos.server.table_settings import Settings
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.tables.settings import Settings
 
 config = ServerConfig(
     data=Path(sys.argv[1]),

@@ -10,7 +10,7 @@ import pytest
 from dos import ruleset
 from dos.agents.seat_view import ViewError, seat_view
 from dos.rules import classic, official
-from dos.server.views import Views
+from dos.server.tables.views import Views
 from support import random_states
 
 ENGINE_VIEW = {"official": official.view, "classic": classic.view}

@@ -18,7 +18,7 @@ import pytest
 from dos import ruleset
 from dos.agents.text import FORMAT, LAST_ACTIONS, TABLE_EXAMPLE, described, meaning, past, render
 from dos.bots.registry import LEVELS
-from dos.server.history import brief, public
+from dos.server.tables.history import brief, public
 from support import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -17,11 +17,11 @@ from cluster.support import IN_LOOP_TTL, RedisServer
 from dos.cluster.jobqueue import RedisJobs
 from dos.cluster.node import Node
 from dos.server.clock import Clock
-from dos.server.limits import Counters, Limits
+from dos.server.net.limits import Counters, Limits
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.tables import Table
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
 from server.conftest import database, postgres  # noqa: F401 (SQLite and PostgreSQL in turn)
 from support import suite_deals
 

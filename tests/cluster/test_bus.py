@@ -1,4 +1,4 @@
-"""The bus between processes (``dos.server.bus``): the same tests for ``LocalBus`` and
+"""The bus between processes (``dos.server.hosting.bus``): the same tests for ``LocalBus`` and
 ``RedisBus`` (``dos.cluster.bus``, over a real redis-server), and Redis's own cases (a
 restart, two processes)."""
 
@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 
 from cluster.support import RedisServer
 from dos.cluster.bus import RedisBus, updates_key
-from dos.server.bus import (
+from dos.server.hosting.bus import (
     Bus,
     ForwardTimeoutError,
     Gap,

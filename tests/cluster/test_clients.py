@@ -15,8 +15,8 @@ from cluster.support import RedisServer
 from dos.cluster.bus import RedisBus
 from dos.cluster.lease import TableLease
 from dos.cluster.node import clients
-from dos.server.bus import Update
 from dos.server.clock import ManualClock
+from dos.server.hosting.bus import Update
 
 pytestmark = pytest.mark.asyncio
 

@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 from cluster.conftest import node_of
 from dos.server import service as service_module
 from dos.server.clock import ManualClock
-from dos.server.http_bodies import CreateTable
+from dos.server.protocol.http_bodies import CreateTable
 from dos.server.service import Service
-from dos.server.table_store import StoredTable, insert_table
+from dos.server.storage.table_store import StoredTable, insert_table
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,6 +1,6 @@
 """Fencing in the database, on SQLite and PostgreSQL: an action commits only under its
 table's recorded epoch, so a former owner commits nothing once the next one has claimed
-(``dos.server.fencing.claim_epoch``, ``NewAction.epoch``)."""
+(``dos.server.storage.fencing.claim_epoch``, ``NewAction.epoch``)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest_asyncio
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
-from dos.server.models import ActionRow
-from dos.server.storage import Database, NewAction
-from dos.server.table_store import StoredSeat, insert_game, insert_table, load_game
+from dos.server.storage.database import Database, NewAction
+from dos.server.storage.fencing import StaleEpochError, claim_epoch, table_epoch
+from dos.server.storage.models import ActionRow
+from dos.server.storage.table_store import StoredSeat, insert_game, insert_table, load_game
 from server.stored import stored_game, stored_table
 
 pytestmark = pytest.mark.asyncio

@@ -30,7 +30,7 @@ from dos.cluster.from_owner import (
 )
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.to_owner import ClientFrame, CloseSide, Forwarded, HttpRequest, OpenSide
-from dos.server.bus import LocalBus
+from dos.server.hosting.bus import LocalBus
 from server.support import TIMEOUT
 
 TO_OWNER: list[Frame] = [

@@ -1,5 +1,5 @@
 """A table's clocks and host's choices across a change of owner (``dos.cluster.handovers``,
-``dos.server.handover``): two server processes, played by two ``Service`` with their ``Node``
+``dos.server.tables.handover``): two server processes, played by two ``Service`` with their ``Node``
 in one event loop, on one Redis and one database. The owner dies (its leases left to expire,
 as after kill -9); the other takes the table over and goes on with the same turn deadline and
 the host's allowance of hints, not a fresh turn. A former owner's late write is refused."""
@@ -17,15 +17,15 @@ from cluster.conftest import node_of
 from cluster.support import IN_LOOP_TTL
 from dos.cluster.handovers import Handovers, handover_key
 from dos.cluster.lease import lease_key
-from dos.server import seating
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.handover import Handover
-from dos.server.hints import allow
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.limits import Counters, Limits
-from dos.server.refusals import RefusedError
+from dos.server.net.connections import Client
+from dos.server.net.limits import Counters, Limits
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
+from dos.server.tables import seating
+from dos.server.tables.handover import Handover
+from dos.server.tables.hints import allow
 
 pytestmark = pytest.mark.asyncio
 

@@ -22,9 +22,9 @@ from redis.asyncio import Redis
 from cluster.support import READY, RedisServer, Worker
 from dos.cluster.jobqueue import RedisJobs, queue_key, workers_key
 from dos.rules.official import new_game, view
-from dos.server.bot_job import bot_payload, bot_seed
-from dos.server.hints import hint_job
-from dos.server.jobs import BusyError, JobError, NoWorkersError, run_job
+from dos.server.hosting.jobs import BusyError, JobError, NoWorkersError, run_job
+from dos.server.tables.bot_job import bot_payload, bot_seed
+from dos.server.tables.hints import hint_job
 from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table
 
 pytestmark = pytest.mark.asyncio

@@ -18,9 +18,9 @@ from cluster.conftest import redis_server  # noqa: F401 (fixture)
 from cluster.support import RedisServer
 from dos.house import create_app
 from dos.server.app import ServerConfig
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
-from dos.server.table_settings import Settings
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.tables.settings import Settings
 
 SECRET = "m" * 32
 

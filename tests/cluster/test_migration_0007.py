@@ -1,4 +1,4 @@
-"""Migration 0007: the fencing epochs of tables and actions (``dos.server.storage``)."""
+"""Migration 0007: the fencing epochs of tables and actions (``dos.server.storage.database``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from dos.server import migrations
-from dos.server.fencing import table_epoch
-from dos.server.models import ActionRow
-from dos.server.schema import migrate
-from dos.server.storage import make_engine
+from dos.server.storage.database import make_engine
+from dos.server.storage.fencing import table_epoch
+from dos.server.storage.models import ActionRow
+from dos.server.storage.schema import migrate
 
 
 def test_migration_0007_gives_existing_tables_and_actions_epoch_0(tmp_path: Path) -> None:

@@ -13,9 +13,15 @@ from redis.asyncio import Redis
 from cluster.support import RedisServer
 from dos.cluster.lease import LeaseHeldError, TableLease
 from dos.cluster.ownership import take_table
-from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
-from dos.server.storage import Database, NewAction
-from dos.server.table_store import StoredGame, StoredTable, insert_game, insert_table, load_game
+from dos.server.storage.database import Database, NewAction
+from dos.server.storage.fencing import StaleEpochError, claim_epoch, table_epoch
+from dos.server.storage.table_store import (
+    StoredGame,
+    StoredTable,
+    insert_game,
+    insert_table,
+    load_game,
+)
 
 pytestmark = pytest.mark.asyncio
 

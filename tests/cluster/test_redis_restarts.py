@@ -24,8 +24,8 @@ from dos.cluster import bus as bus_module
 from dos.cluster import jobqueue
 from dos.cluster.bus import RedisBus
 from dos.cluster.jobqueue import RedisJobs, queue_key, workers_key
-from dos.server.bus import BusUnavailableError, Update
-from dos.server.jobs import NoWorkersError
+from dos.server.hosting.bus import BusUnavailableError, Update
+from dos.server.hosting.jobs import NoWorkersError
 from server.support import TIMEOUT
 
 pytestmark = pytest.mark.asyncio

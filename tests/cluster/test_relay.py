@@ -22,11 +22,11 @@ from dos.cluster.node import MOVED
 from dos.cluster.owner_side import OwnerSide, Side, Sides
 from dos.cluster.relayed import WATCH_SECONDS, RelayedConnection
 from dos.cluster.remote_socket import RemoteSocket, stream_of
-from dos.server.bus import BusUnavailableError, LocalBus, Subscription, Update
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.limits import Counters, Limits
-from dos.server.refusals import RefusedError
+from dos.server.hosting.bus import BusUnavailableError, LocalBus, Subscription, Update
+from dos.server.net.connections import Client
+from dos.server.net.limits import Counters, Limits
+from dos.server.protocol.refusals import RefusedError
 from server.support import TIMEOUT
 
 pytestmark = pytest.mark.asyncio

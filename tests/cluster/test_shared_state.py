@@ -19,12 +19,12 @@ from dos.cluster.ownership import take_table
 from dos.house import create_app
 from dos.server import service as service_module
 from dos.server.app import ServerConfig
-from dos.server.limits import Limits
 from dos.server.metrics import Metrics
-from dos.server.relying_party import RelyingParty
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import StoredTable, insert_table
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import StoredTable, insert_table
+from dos.server.tables.settings import Settings
 
 SECRET = "a-secret-every-process-shares-0123456789"
 

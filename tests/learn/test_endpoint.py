@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from dos import learn
 from dos.server.app import ServerConfig, create_app
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
 
 
 def client_for(data: Path, *limits: str) -> TestClient:

@@ -12,8 +12,8 @@ import pytest
 
 from dos.ratings.policy import BOARDS, ESTABLISHED_GAMES, board_of
 from dos.ratings.store import RatingRow, is_agent, leaderboard, mark_agent, player_ratings
-from dos.server.schema import migrate
-from dos.server.storage import Database
+from dos.server.storage.database import Database
+from dos.server.storage.schema import migrate
 
 
 @pytest.fixture

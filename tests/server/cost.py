@@ -32,12 +32,18 @@ from sqlalchemy import insert
 from dos import ruleset
 from dos.house import create_app
 from dos.server.app import ServerConfig, bind
-from dos.server.limits import Limits
-from dos.server.models import ActionRow
-from dos.server.schema import migrate
-from dos.server.storage import Database, database_url
-from dos.server.table_settings import Settings
-from dos.server.table_store import StoredGame, StoredSeat, StoredTable, insert_game, insert_table
+from dos.server.net.limits import Limits
+from dos.server.storage.database import Database, database_url
+from dos.server.storage.models import ActionRow
+from dos.server.storage.schema import migrate
+from dos.server.storage.table_store import (
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    insert_game,
+    insert_table,
+)
+from dos.server.tables.settings import Settings
 
 
 class LoopMeter:
@@ -213,7 +219,7 @@ def long_game(
     if finished:
         from sqlalchemy import update
 
-        from dos.server.models import GameRow, TableRow
+        from dos.server.storage.models import GameRow, TableRow
 
         def finish(session: Any) -> None:
             session.execute(

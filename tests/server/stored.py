@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dos.server.table_store import StoredGame, StoredSeat, StoredTable
+from dos.server.storage.table_store import StoredGame, StoredSeat, StoredTable
 
 
 def stored_table(

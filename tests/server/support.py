@@ -26,7 +26,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from dos import records
-from dos.server.server_messages import SERVER_MESSAGE
+from dos.server.protocol.server_messages import SERVER_MESSAGE
 from support import VIEW_KEYS, deal_seed_args
 
 TIMEOUT = 30.0

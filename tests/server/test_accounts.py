@@ -27,15 +27,14 @@ from sqlalchemy import select
 from webauthn.helpers import encode_cbor
 
 from dos.ratings.policy import MIN_TARGET
-from dos.server.accounts import CEREMONY_SECONDS, Ceremonies, recovery_digest
 from dos.server.app import ServerConfig, create_app
-from dos.server.limits import Limits
-from dos.server.models import AccountRow
-from dos.server.passkeys import PasskeyError
-from dos.server.relying_party import RelyingParty
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import (
+from dos.server.net.limits import Limits
+from dos.server.people.accounts import CEREMONY_SECONDS, Ceremonies, recovery_digest
+from dos.server.people.passkeys import PasskeyError
+from dos.server.people.relying_party import RelyingParty
+from dos.server.storage.database import Database
+from dos.server.storage.models import AccountRow
+from dos.server.storage.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,
@@ -43,6 +42,7 @@ from dos.server.table_store import (
     insert_game,
     insert_table,
 )
+from dos.server.tables.settings import Settings
 
 ORIGIN = "http://localhost:8000"
 UP, UV, AT = 0x01, 0x04, 0x40

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from dos.i18n import catalog, placeholders
-from dos.server.auth import TOKEN_DAYS, Signer
+from dos.server.people.auth import TOKEN_DAYS, Signer
 from server.support import HTTP, TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
 
 pytestmark = pytest.mark.asyncio

@@ -11,7 +11,7 @@ import pytest
 from dos.bots.registry import LEVELS
 from dos.play.bot import Budget
 from dos.rules.official import RULES, new_game
-from dos.server.bots import BotDriver
+from dos.server.tables.bots import BotDriver
 from support import run_cli
 
 

@@ -1,6 +1,6 @@
-"""Bots' decisions as jobs (``dos.server.bot_job``, ``dos.server.bot_decisions``): a function of
-the seat's view alone, answers for a version gone dropped, a failing runner never stalls a
-table, and the local pool of worker processes plays a whole game."""
+"""Bots' decisions as jobs (``dos.server.tables.bot_job``, ``dos.server.tables.bot_decisions``): a
+function of the seat's view alone, answers for a version gone dropped, a failing runner never stalls
+a table, and the local pool of worker processes plays a whole game."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from dos import ruleset
-from dos.server import bot_decisions
-from dos.server.bot_job import bot_job, bot_payload, bot_seed, decide
-from dos.server.bots import BotDriver
-from dos.server.jobs import BusyError, JobError, Jobs, LocalJobs, NoWorkersError, run_job
+from dos.server.hosting.jobs import BusyError, JobError, Jobs, LocalJobs, NoWorkersError, run_job
 from dos.server.metrics import Metrics
+from dos.server.tables import bot_decisions
+from dos.server.tables.bot_job import bot_job, bot_payload, bot_seed, decide
+from dos.server.tables.bots import BotDriver
 from server.support import CLASSIC_VIEW_KEYS, ServerProcess, WsPlayer, create_table
 from support import VIEW_KEYS
 

@@ -1,4 +1,4 @@
-"""What a table sends as it changes, on its own (``dos.server.broadcasts``): one message per
+"""What a table sends as it changes, on its own (``dos.server.tables.broadcasts``): one message per
 change, each seat with its own view, the actor's message id to the actor alone."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from typing import Any, cast
 import pytest
 
 from dos import ruleset
-from dos.server.audience import Audience
-from dos.server.broadcasts import Broadcasts
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.current_game import CurrentGame
-from dos.server.seat import Seat
-from dos.server.table_store import StoredGame
-from dos.server.turn_timer import TurnTimer
+from dos.server.net.connections import Client
+from dos.server.storage.table_store import StoredGame
+from dos.server.tables.audience import Audience
+from dos.server.tables.broadcasts import Broadcasts
+from dos.server.tables.current_game import CurrentGame
+from dos.server.tables.seat import Seat
+from dos.server.tables.turn_timer import TurnTimer
 
 pytestmark = pytest.mark.asyncio
 

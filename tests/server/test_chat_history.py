@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from dos.server.chat import (
+from dos.server.net.limits import Counters, Limits
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import insert_table, load_table
+from dos.server.tables.chat import (
     HISTORY_MAX,
     ChatRefusedError,
     ChatRoom,
@@ -23,11 +26,8 @@ from dos.server.chat import (
     load_lines,
     store_line,
 )
-from dos.server.limits import Counters, Limits
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import insert_table, load_table
-from dos.server.tables import Table
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
 from server.chat_fakes import FakeTable
 from server.stored import stored_table
 from server.support import ServerProcess, WsPlayer, create_table, join_table

@@ -15,11 +15,11 @@ import pytest
 from dos.cli import main as dos_main
 from dos.rules.classic import Phase
 from dos.server.clock import ManualClock
-from dos.server.refusals import RefusedError
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import StoredSeat, StoredTable, insert_table
-from dos.server.tables import Table
+from dos.server.protocol.refusals import RefusedError
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import StoredSeat, StoredTable, insert_table
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
 from server.support import (
     CLASSIC_VIEW_KEYS,
     HTTP,

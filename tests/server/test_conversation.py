@@ -1,11 +1,11 @@
-"""The WebSocket's dispatch (dos.server.conversation): one handler per client message type."""
+"""The WebSocket's dispatch (dos.server.http.conversation): one handler per client message type."""
 
 from __future__ import annotations
 
 import typing
 
-from dos.server.client_messages import CLIENT_TYPES, ClientMessage
-from dos.server.conversation import HANDLERS
+from dos.server.http.conversation import HANDLERS
+from dos.server.protocol.client_messages import CLIENT_TYPES, ClientMessage
 
 
 def _client_message_types() -> set[type]:

@@ -191,8 +191,8 @@ async def test_a_player_with_a_long_history_costs_the_loop_little(
     tmp_path: Path, meter: LoopMeter
 ) -> None:
     """20,000 rated games of one player: their page, results and the board."""
-    from dos.server.schema import migrate
-    from dos.server.storage import Database, database_url
+    from dos.server.storage.database import Database, database_url
+    from dos.server.storage.schema import migrate
     from server.test_player_pages import PLAYER, fill_busy
 
     db = Database(database_url(None, tmp_path))
@@ -219,8 +219,8 @@ async def test_every_endpoint_and_message_costs_the_loop_little(
     """Every GET of the OpenAPI document (so an endpoint added later is measured too), the
     writes, the WebSocket messages and an MCP call, on a server holding a long game in play, a
     long finished game and a player with thousands of rated games."""
-    from dos.server.schema import migrate
-    from dos.server.storage import Database, database_url
+    from dos.server.storage.database import Database, database_url
+    from dos.server.storage.schema import migrate
     from server.test_player_pages import PLAYER, fill_busy
 
     db = Database(database_url(None, tmp_path))

@@ -12,14 +12,13 @@ from sqlalchemy import select
 
 from dos.ratings.store import RatingRow
 from dos.server.deals import MAX_SEED, Deals, game_seed
-from dos.server.http_bodies import CreateTable, ServerInfo
-from dos.server.limits import Limits
-from dos.server.refusals import RefusedError
-from dos.server.schema import migrate
+from dos.server.net.limits import Limits
+from dos.server.protocol.http_bodies import CreateTable, ServerInfo
+from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import (
+from dos.server.storage.database import Database
+from dos.server.storage.schema import migrate
+from dos.server.storage.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,
@@ -27,6 +26,7 @@ from dos.server.table_store import (
     insert_game,
     insert_table,
 )
+from dos.server.tables.settings import Settings
 
 
 def test_game_1_is_the_table_seed_and_later_games_are_keyed_hashes_of_it() -> None:

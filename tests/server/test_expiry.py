@@ -11,15 +11,15 @@ from typing import cast
 import pytest
 from starlette.websockets import WebSocket
 
-from dos.server import seating
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.http_bodies import CreateTable
-from dos.server.limits import Counters, Limits
+from dos.server.net.connections import Client
+from dos.server.net.limits import Counters, Limits
+from dos.server.protocol.http_bodies import CreateTable
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import load_game
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import load_game
+from dos.server.tables import seating
+from dos.server.tables.settings import Settings
 
 
 def _service(data: Path, clock: ManualClock) -> Service:

@@ -1,5 +1,5 @@
-"""What a table's next owner takes over beyond its actions (``dos.server.handover``): the turn
-timer's deadline, the pause between rounds, the reaction test's clock and the host's choices.
+"""What a table's next owner takes over beyond its actions (``dos.server.tables.handover``): the
+turn timer's deadline, the pause between rounds, the reaction test's clock and the host's choices.
 
 The table is taken over the way another process takes it: loaded again from the database
 (``Table.load``, the game replayed), then ``take_over`` of what the first one handed over.
@@ -17,11 +17,16 @@ import pytest
 import pytest_asyncio
 from fastapi import WebSocket
 
-from dos.server import seating
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.game_at import GameAt
-from dos.server.handover import (
+from dos.server.net.connections import Client
+from dos.server.net.limits import Counters, Limits
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.service import Service
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import load_table
+from dos.server.tables import seating
+from dos.server.tables.game_at import GameAt
+from dos.server.tables.handover import (
     Handover,
     PauseClock,
     ReactionStart,
@@ -29,16 +34,11 @@ from dos.server.handover import (
     hand_over,
     take_over,
 )
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.limits import Counters, Limits
-from dos.server.pause import RoundPause
-from dos.server.reaction import ReactionClock
-from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import load_table
-from dos.server.tables import Table
-from dos.server.turn_timer import TurnTimer
+from dos.server.tables.pause import RoundPause
+from dos.server.tables.reaction import ReactionClock
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
+from dos.server.tables.turn_timer import TurnTimer
 
 pytestmark = pytest.mark.asyncio
 

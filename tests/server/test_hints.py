@@ -17,8 +17,8 @@ from dos.bots.registry import make_player
 from dos.play.bot import Budget, turn_choices
 from dos.rules.official import Options, apply, new_game, view
 from dos.rules.official.views import view_from_json
-from dos.server.hints import Hints, check_hint, choose_hint, hint_json, hint_seed
-from dos.server.jobs import run_job
+from dos.server.hosting.jobs import run_job
+from dos.server.tables.hints import Hints, check_hint, choose_hint, hint_json, hint_seed
 from server.support import HTTP, ServerProcess, WsPlayer, create_table, join_table
 
 ITERATIONS = 24
@@ -356,7 +356,7 @@ def test_a_view_survives_its_json() -> None:
 
 @pytest.mark.asyncio
 async def test_the_job_runner_refuses_past_its_queue() -> None:
-    from dos.server.jobs import BusyError, JobError, LocalJobs
+    from dos.server.hosting.jobs import BusyError, JobError, LocalJobs
 
     runner = LocalJobs(workers=1, queue=1)
     runner.start()
@@ -376,7 +376,7 @@ async def test_the_job_runner_refuses_past_its_queue() -> None:
 
 class _BusyJobs(_Jobs):
     async def run(self, name: str, payload: dict[str, Any]) -> Any:
-        from dos.server.jobs import BusyError
+        from dos.server.hosting.jobs import BusyError
 
         raise BusyError("full")
 

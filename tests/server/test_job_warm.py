@@ -1,4 +1,4 @@
-"""The job workers are warm before the first table needs them (``dos.server.jobs``,
+"""The job workers are warm before the first table needs them (``dos.server.hosting.jobs``,
 ``LocalJobs.warm``): ``dos serve`` starts them as it starts, in the background, the fork server
 up, the workers forked and each with its compiled rollouts ready before it takes a job, and
 ``/api/ready`` says 503 until then. No timing is asserted: what is checked is what exists and
@@ -17,11 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dos.server.app import ServerConfig, create_app
-from dos.server.job_pool import process_pool, warmed
-from dos.server.jobs import LocalJobs
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
-from dos.server.table_settings import Settings
+from dos.server.hosting.job_pool import process_pool, warmed
+from dos.server.hosting.jobs import LocalJobs
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.tables.settings import Settings
 from server.support import HTTP, TIMEOUT, ServerProcess
 
 
@@ -137,7 +137,7 @@ def test_dos_serve_is_ready_once_its_workers_are_warm(tmp_path: Path) -> None:
 
 
 def test_dos_job_warm_0_leaves_the_workers_cold(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dos.server.jobs import JobSettings
+    from dos.server.hosting.jobs import JobSettings
 
     monkeypatch.delenv("DOS_JOB_WARM", raising=False)
     assert JobSettings.from_environment().warm is True

@@ -1,4 +1,4 @@
-"""The log's pages on their own (``dos.server.log_pages``): a connection gets the page of the
+"""The log's pages on their own (``dos.server.tables.log_pages``): a connection gets the page of the
 game in play as its seat may read it, and nothing of a game that is no longer the table's."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any, cast
 import pytest
 
 from dos import ruleset
-from dos.server.history import GameLog
-from dos.server.log_pages import LogPages
-from dos.server.table_store import StoredGame
+from dos.server.storage.table_store import StoredGame
+from dos.server.tables.history import GameLog
+from dos.server.tables.log_pages import LogPages
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,6 +87,6 @@ async def test_a_first_page_that_fails_is_logged_and_ends_nothing(
             raise RuntimeError("a bug")
 
     ada = Reader(0)
-    with caplog.at_level(logging.ERROR, logger="dos.server.log_pages"):
+    with caplog.at_level(logging.ERROR, logger="dos.server.tables.log_pages"):
         await LogPages("ABCDEF", Game(cast(GameLog, Broken()))).send_first(ada)
     assert ada.sent == [] and "table ABCDEF: the log could not be sent" in caplog.text

@@ -1,5 +1,5 @@
 """What a server tells Prometheus and the load balancer (``dos.server.metrics``,
-``dos.server.health``) and the names its log records carry (``dos.server.logs``)."""
+``dos.server.http.health``) and the names its log records carry (``dos.server.logs``)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from dos.server import logs
 from dos.server.app import ServerConfig, create_app
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
-from dos.server.table_settings import Settings
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.tables.settings import Settings
 from server.support import (
     BOT_REFLEXES,
     HTTP,

@@ -4,7 +4,7 @@ bidi overrides or isolates, zero-width characters, only whitespace, or more than
 characters. The same rule on create and on join.
 
 Names and chat texts are decided by what renders
-(``dos.server.names``): every grapheme cluster starts with a character with ink, invisible
+(``dos.server.protocol.names``): every grapheme cluster starts with a character with ink, invisible
 characters (invisible operators, deprecated format characters, tag characters, Hangul
 fillers, the blank braille pattern, stray variation selectors) are refused alone, among spaces
 and inside text, and a cluster carries at most ``MARKS_MAX`` combining marks (no Zalgo); real
@@ -24,8 +24,14 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dos.server.chat import TEXT_MAX
-from dos.server.names import CLUSTER_MAX, MARKS_MAX, NAME_MAX, display_name, hidden_character
+from dos.server.protocol.names import (
+    CLUSTER_MAX,
+    MARKS_MAX,
+    NAME_MAX,
+    display_name,
+    hidden_character,
+)
+from dos.server.tables.chat import TEXT_MAX
 from server.support import TIMEOUT, TLS, ServerProcess, WsPlayer, create_table, join_table
 
 WALES = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbwls") + "\U000e007f"

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from dos import ruleset
-from dos.server.chat import TEXT_MAX, ChatRefusedError, ChatRoom
-from dos.server.history import log_entries
-from dos.server.limits import Counters, Limits
+from dos.server.net.limits import Counters, Limits
+from dos.server.tables.chat import TEXT_MAX, ChatRefusedError, ChatRoom
+from dos.server.tables.history import log_entries
 from server.chat_fakes import FakeTable
 
 

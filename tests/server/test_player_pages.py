@@ -18,10 +18,10 @@ from sqlalchemy.orm import Session
 from dos.ratings.api import HISTORY_PAGE, RECENT_GAMES
 from dos.ratings.policy import ESTABLISHED_GAMES
 from dos.ratings.store import RatingHistoryRow, RatingRow, leaderboard, player_ratings
-from dos.server.models import GamePlayerRow, GameRow, TableRow
-from dos.server.players import RESULTS_PAGE, ReadCache, results_page
-from dos.server.schema import migrate
-from dos.server.storage import Database
+from dos.server.http.players import RESULTS_PAGE, ReadCache, results_page
+from dos.server.storage.database import Database
+from dos.server.storage.models import GamePlayerRow, GameRow, TableRow
+from dos.server.storage.schema import migrate
 from server.support import HTTP, ServerProcess
 
 GAMES = 2_500

@@ -18,10 +18,16 @@ from dos.ratings.model import Rating, rate_game
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from dos.ratings.ranks import official_ranks
 from dos.ratings.store import RatingHistoryRow, RatingRow
-from dos.server.models import ActionRow
-from dos.server.schema import migrate
-from dos.server.storage import Database
-from dos.server.table_store import StoredGame, StoredSeat, StoredTable, insert_game, insert_table
+from dos.server.storage.database import Database
+from dos.server.storage.models import ActionRow
+from dos.server.storage.schema import migrate
+from dos.server.storage.table_store import (
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    insert_game,
+    insert_table,
+)
 from server.support import HTTP, ServerProcess, WsPlayer, create_table
 
 pytestmark = pytest.mark.asyncio

@@ -32,10 +32,10 @@ from dos.ratings.store import (
     player_ratings,
     rerate_all,
 )
-from dos.server.models import ActionRow
-from dos.server.schema import migrate
-from dos.server.storage import Database
-from dos.server.table_store import (
+from dos.server.storage.database import Database
+from dos.server.storage.models import ActionRow
+from dos.server.storage.schema import migrate
+from dos.server.storage.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,

@@ -1,4 +1,4 @@
-"""The reaction test's clock on its own (``dos.server.reaction.ReactionClock``): it starts on
+"""The reaction test's clock on its own (``dos.server.tables.reaction.ReactionClock``): it starts on
 a test it has not seen, wakes the table when the test's time has run out, and goes on from
 another process's start."""
 
@@ -11,8 +11,8 @@ import pytest
 from dos import ruleset
 from dos.rules.classic.actions import react
 from dos.server.clock import ManualClock
-from dos.server.game_at import GameAt
-from dos.server.reaction import ReactionClock
+from dos.server.tables.game_at import GameAt
+from dos.server.tables.reaction import ReactionClock
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,12 +1,12 @@
-"""The pause between rounds (``dos.server.pause``) on its own: who it waits for, its countdown,
-what it tells the table, and how another process goes on from it."""
+"""The pause between rounds (``dos.server.tables.pause``) on its own: who it waits for, its
+countdown, what it tells the table, and how another process goes on from it."""
 
 from __future__ import annotations
 
 import pytest
 
 from dos.server.clock import ManualClock
-from dos.server.pause import RoundPause
+from dos.server.tables.pause import RoundPause
 
 pytestmark = pytest.mark.asyncio
 

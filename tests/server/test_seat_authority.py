@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dos import ruleset
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.refusals import RefusedError
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.tables import Table
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
 
 
 async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:

@@ -1,7 +1,7 @@
 """An action naming another seat is ``not_your_seat``, however its seat prefixes nest
 (docs/protocol.md: ``2: dos`` from seat 2 is fine,
 ``1: dos`` or ``2: 1: dos`` from seat 2 is refused). The server reads every leading prefix
-before the notation (``dos.server.seat_claims``); the notation then allows one, so
+before the notation (``dos.server.tables.seat_claims``); the notation then allows one, so
 ``2: 2: dos`` from seat 2 is ``notation``."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from dos import ruleset
 from dos.errors import DosError, NotationError
-from dos.server.seat_claims import foreign_seat, seat_claims
+from dos.server.tables.seat_claims import foreign_seat, seat_claims
 from server.support import ServerProcess, WsPlayer, create_table, join_table
 
 CASES = [

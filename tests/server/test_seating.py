@@ -1,4 +1,4 @@
-"""Who sits where (``dos.server.seating``): leaving, the host's controls over the seats, the
+"""Who sits where (``dos.server.tables.seating``): leaving, the host's controls over the seats, the
 host role passing on, and the default turn timer of a table for people together."""
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ import pytest
 import pytest_asyncio
 from fastapi import WebSocket
 
-from dos.server import seating
-from dos.server.bots import STAND_IN
-from dos.server.connections import Client
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.limits import Counters, Limits
-from dos.server.refusals import RefusedError
-from dos.server.seating import REMOVED_CLOSE
+from dos.server.net.connections import Client
+from dos.server.net.limits import Counters, Limits
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
 from dos.server.service import DEFAULT_TURN_SECONDS, Service
-from dos.server.storage import Database
-from dos.server.table_settings import Settings
-from dos.server.table_store import load_table
-from dos.server.tables import Status, Table
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import load_table
+from dos.server.tables import seating
+from dos.server.tables.bots import STAND_IN
+from dos.server.tables.seating import REMOVED_CLOSE
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Status, Table
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,5 +1,5 @@
 """Per-client limits shared by the processes of one server through Redis
-(``dos serve --redis``, ``dos.server.limits.Counters``): a client spreading its requests over
+(``dos serve --redis``, ``dos.server.net.limits.Counters``): a client spreading its requests over
 several processes meets the same limits as on one. Needs Debian's ``redis-server``."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from cluster.conftest import own_redis, redis_server  # noqa: F401 (fixtures)
 from cluster.support import RedisServer
 from dos.house import create_app
 from dos.server.app import ServerConfig
-from dos.server.limits import Limits
-from dos.server.relying_party import RelyingParty
-from dos.server.table_settings import Settings
+from dos.server.net.limits import Limits
+from dos.server.people.relying_party import RelyingParty
+from dos.server.tables.settings import Settings
 
 SECRET = "s" * 32
 

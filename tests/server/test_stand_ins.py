@@ -1,5 +1,5 @@
-"""Stand-ins on their own (``dos.server.stand_ins``): the grace after a closed connection, the
-stand-in during a game only, and a person's return."""
+"""Stand-ins on their own (``dos.server.tables.stand_ins``): the grace after a closed connection,
+the stand-in during a game only, and a person's return."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import cast
 
 import pytest
 
-from dos.server.bots import STAND_IN
 from dos.server.clock import ManualClock
-from dos.server.connections import Client
-from dos.server.seat import Seat
-from dos.server.stand_ins import StandIns
-from dos.server.timers import Deadline
+from dos.server.net.connections import Client
+from dos.server.tables.bots import STAND_IN
+from dos.server.tables.seat import Seat
+from dos.server.tables.stand_ins import StandIns
+from dos.server.tables.timers import Deadline
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,11 +11,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy.exc import IntegrityError
 
-from dos.server.models import Base
-from dos.server.players import player_results
-from dos.server.schema import migrate
-from dos.server.storage import Database, NewAction, make_engine
-from dos.server.table_store import (
+from dos.server.http.players import player_results
+from dos.server.storage.database import Database, NewAction, make_engine
+from dos.server.storage.models import Base
+from dos.server.storage.schema import migrate
+from dos.server.storage.table_store import (
     StoredSeat,
     finish_game,
     insert_game,
@@ -50,8 +50,8 @@ def test_processes_starting_at_once_on_an_empty_postgresql_all_migrate_it(
     empty = cluster.new_database(url)
     script = (
         "import sys\n"
-        "from dos.server.schema import migrate\n"
-        "from dos.server.storage import make_engine\n"
+        "from dos.server.storage.schema import migrate\n"
+        "from dos.server.storage.database import make_engine\n"
         "engine = make_engine(sys.argv[1])\n"
         "print('ready', flush=True)\n"
         "sys.stdin.readline()\n"  # all at once: each waits for the word to go

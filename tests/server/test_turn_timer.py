@@ -1,4 +1,4 @@
-"""The turn timer on its own (``dos.server.turn_timer``): a turn, then a grace, then the
+"""The turn timer on its own (``dos.server.tables.turn_timer``): a turn, then a grace, then the
 stand-in; restarted only by something new; and taken over from another process's deadline."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from dos.server.clock import ManualClock
-from dos.server.game_at import GameAt
-from dos.server.turn_timer import TurnTimer
+from dos.server.tables.game_at import GameAt
+from dos.server.tables.turn_timer import TurnTimer
 
 pytestmark = pytest.mark.asyncio
 

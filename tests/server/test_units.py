@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from dos.server.auth import Signer, TokenError, load_secret
-from dos.server.client_messages import ActionMessage, parse_client_message
-from dos.server.limits import Counters, Limits
-from dos.server.protocol import MAX_MESSAGE_BYTES, ProtocolError
-from dos.server.protocol_schemas import schemas_markdown
-from dos.server.tables import TRANSITIONS, Status
+from dos.server.net.limits import Counters, Limits
+from dos.server.people.auth import Signer, TokenError, load_secret
+from dos.server.protocol.base import MAX_MESSAGE_BYTES, ProtocolError
+from dos.server.protocol.client_messages import ActionMessage, parse_client_message
+from dos.server.protocol.schemas import schemas_markdown
+from dos.server.tables.table import TRANSITIONS, Status
 
 
 def test_an_action_message_is_read_with_its_version() -> None:
@@ -52,7 +52,7 @@ def test_a_bad_message_names_the_field() -> None:
 
 def test_the_protocol_document_shows_the_current_schemas() -> None:
     document = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
-    assert schemas_markdown() in document, "run: python -m dos.server.protocol_schemas"
+    assert schemas_markdown() in document, "run: python -m dos.server.protocol.schemas"
 
 
 def test_a_seat_token_opens_its_seat_until_it_expires() -> None:
@@ -143,7 +143,7 @@ class _ThreadRecorder:
 def test_every_searching_level_decides_off_the_event_loop(rules: str) -> None:
     from dos.bots.registry import CLASSIC_LEVELS, LEVELS, SEARCH_BOTS
     from dos.rules import classic, official
-    from dos.server.bots import BotDriver, bot_support
+    from dos.server.tables.bots import BotDriver, bot_support
 
     levels = CLASSIC_LEVELS if rules == "classic" else LEVELS
     support = bot_support(rules)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from dos import ruleset
-from dos.server.views import Views
+from dos.server.tables.views import Views
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -50,7 +50,7 @@ JOBS = {
     "DOS_JOB_WORKERS": "1",
     "DOS_JOB_WARM": "0",
 }
-"""Hints and reviews (``dos.server.jobs``) cheap, in one worker process: a hint searches few
+"""Hints and reviews (``dos.server.hosting.jobs``) cheap, in one worker process: a hint searches few
 iterations (fast, and still the `expert`'s search), a review takes few samples a decision (yet
 enough to judge a gift of a round a mistake). The workers start cold: warming them at each
 server's start costs the suite's cores more than the first search it spares."""

@@ -6,8 +6,8 @@ reaction test answered while the last move is still on show. With a real server 
 moments come when the cards allow, and late. Here the page's WebSocket is routed to the test
 (Playwright ``route_web_socket``, never reaching a server), which sends what the game server
 would send, when the test says so: every frame is made by the server's own code
-(``dos.server.views``: ``Views``, ``head``) from a state of the real engine, so the page reads
-exactly the messages of a real table. Everything else (the page, its HTTP requests) comes from
+(``dos.server.tables.views``: ``Views``, ``head``) from a state of the real engine, so the page
+reads exactly the messages of a real table. Everything else (the page, its HTTP requests) comes from
 the real server of the tests.
 """
 
@@ -23,8 +23,8 @@ from typing import Any
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from dos import ruleset
-from dos.server.server_messages import server_message
-from dos.server.views import Views, head
+from dos.server.protocol.server_messages import server_message
+from dos.server.tables.views import Views, head
 
 CODE = "SCRIPT"
 NAMES = ("Ada", None)

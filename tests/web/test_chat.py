@@ -2,7 +2,7 @@
 texts shown as text (never HTML), quick reactions in the reader's language, a length cap and
 a rate limit; a player can mute another; spectators read, and write once the host allows.
 
-The chat is kept with the table, bounded (``dos.server.chat.HISTORY_MAX``):
+The chat is kept with the table, bounded (``dos.server.tables.chat.HISTORY_MAX``):
 a reload, a player or spectator who comes later, and a server restart get the lines said
 before; the waiting room has the chat, the round summary leaves it in reach, and long words
 and links wrap inside the list."""
@@ -12,7 +12,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from dos.i18n import text
-from dos.server.chat import TEXT_MAX
+from dos.server.tables.chat import TEXT_MAX
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import create_table, join_by_link, open_page, play_away, set_language, start

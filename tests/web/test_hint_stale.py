@@ -18,8 +18,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from dos.i18n import text
-from dos.server.hints import HintRefusedError
-from dos.server.server_messages import server_message
+from dos.server.protocol.server_messages import server_message
+from dos.server.tables.hints import HintRefusedError
 
 from .conftest import DESKTOP, Server
 from .pages import open_page, set_language
@@ -45,7 +45,7 @@ def caught_on_my_turn(table: ScriptedTable) -> bool:
 
 
 def stale() -> str:
-    """The server's answer to a hint outdated before it was ready (``dos.server.hints``)."""
+    """The server's answer to a hint outdated before it was ready (``dos.server.tables.hints``)."""
     error = HintRefusedError("hint_stale", "the game moved on: ask again")
     return server_message(
         "error", code=error.code, message=error.message, id=None, **error.reason.json()

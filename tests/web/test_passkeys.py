@@ -25,8 +25,8 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 
 from dos.i18n import text
 from dos.ratings.policy import MIN_TARGET
-from dos.server.storage import Database
-from dos.server.table_store import (
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import (
     StoredGame,
     StoredSeat,
     StoredTable,

@@ -1,5 +1,5 @@
 """The browser client's protocol types (``static/js/protocol.d.ts``) are generated from the
-server's models (``dos.server.protocol_types``): the checked-in file must be what the generator
+server's models (``dos.server.protocol.typescript``): the checked-in file must be what the generator
 makes now, so a message changed without regenerating fails here (no browser needed)."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dos.server import protocol_types
-from dos.server.client_messages import CLIENT_TYPES
+from dos.server.protocol import typescript as protocol_types
+from dos.server.protocol.client_messages import CLIENT_TYPES
 
 
 def test_the_checked_in_protocol_types_are_what_the_models_make_now() -> None:
     written = protocol_types.TARGET.read_text(encoding="utf-8")
     assert written == protocol_types.generate(), (
-        "static/js/protocol.d.ts is out of date: run `python -m dos.server.protocol_types`"
+        "static/js/protocol.d.ts is out of date: run `python -m dos.server.protocol.typescript`"
     )
 
 

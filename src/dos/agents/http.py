@@ -31,10 +31,10 @@ from dos.agents.service import (
     StaleError,
     rules_text,
 )
-from dos.server.errors import ErrorBody, SafeJSONResponse
-from dos.server.limits import Counters
-from dos.server.limits import limited as limits_dependency
-from dos.server.refusals import RefusedError
+from dos.server.net.errors import ErrorBody, SafeJSONResponse
+from dos.server.net.limits import Counters
+from dos.server.net.limits import limited as limits_dependency
+from dos.server.protocol.refusals import RefusedError
 from dos.server.seat_service import MAX_WAIT_SECONDS, Until
 
 __all__ = ["AgentAction", "AgentView", "LegalAction", "PastAction", "Refusal", "agent_router"]

@@ -19,9 +19,9 @@ from fastapi import FastAPI
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dos.server.bodies import JsonErrors
-from dos.server.errors import error_response
-from dos.server.limits import Counters
+from dos.server.net.bodies import JsonErrors
+from dos.server.net.errors import error_response
+from dos.server.net.limits import Counters
 
 if TYPE_CHECKING:
     from dos.agents.service import Agents

@@ -43,10 +43,10 @@ from dos.agents.service import (
 )
 from dos.agents.text import past_line
 from dos.i18n.explain import Words
-from dos.server.http_bodies import CreateTable, JoinTable, SeatGrant, TableList
-from dos.server.limits import Counters, client_address
-from dos.server.names import NAME_MAX
-from dos.server.refusals import RefusedError
+from dos.server.net.limits import Counters, client_address
+from dos.server.protocol.http_bodies import CreateTable, JoinTable, SeatGrant, TableList
+from dos.server.protocol.names import NAME_MAX
+from dos.server.protocol.refusals import RefusedError
 from dos.server.seat_service import MAX_WAIT_SECONDS, Until
 
 INSTRUCTIONS = """\

@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict
 
 from dos import ruleset
 from dos.agents.text import LAST_ACTIONS, meaning, past, render
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.refusals import RefusedError
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
+from dos.server.protocol.server_messages import TableInfo
 from dos.server.seat_service import (
     Moment,
     SeatAt,
@@ -40,7 +41,6 @@ from dos.server.seat_service import (
 from dos.server.seat_service import (
     PastAction as SeatPast,
 )
-from dos.server.server_messages import TableInfo
 
 log = logging.getLogger(__name__)
 

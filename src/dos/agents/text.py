@@ -337,7 +337,7 @@ def described(
 ) -> str:
     """What ``seat``'s ``action`` did, in one English line of public facts (a draw is "drew a
     card"), for ``viewer`` ("you"); ``before`` is the public brief of the game just before it
-    (``dos.server.history.brief``: the Center Row, the phase, the pending draw), or ``None``
+    (``dos.server.tables.history.brief``: the Center Row, the phase, the pending draw), or ``None``
     (fewer words then).
 
     >>> before = {"center": ["R7", "B3"], "phase": "start"}

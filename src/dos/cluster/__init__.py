@@ -5,7 +5,7 @@ cluster depends on the server, never the reverse.
 
 Each table has one owner process at a time. ``lease`` holds that ownership in Redis (a lease
 with expiry, kept by ``renewal``) and numbers each new owner with a fencing epoch;
-``ownership`` records the epoch in the database (``dos.server.fencing``), which then refuses
+``ownership`` records the epoch in the database (``dos.server.storage.fencing``), which then refuses
 the actions of any former owner. ``node`` takes, keeps, loses and adopts a process's tables
 (the server's ``Ownership`` and ``HandoverStore``); ``presence`` says which processes are up
 and writes their tables' lobby entries; ``handovers`` keeps each owned table's clocks and
@@ -15,7 +15,7 @@ host's choices in Redis for its next owner.
 ``forwarding`` sends an HTTP request to the owner, ``relayed`` holds a WebSocket here and
 relays it, ``owner_side`` serves what others forward (each relayed connection over a
 ``remote_socket``). They talk over ``bus`` (``RedisBus``, the contract of
-``dos.server.bus``), in typed frames, one module per direction: ``to_owner``,
+``dos.server.hosting.bus``), in typed frames, one module per direction: ``to_owner``,
 ``from_owner``. ``jobqueue`` hands the bots' decisions, hints and reviews to ``jobworker``
 processes.
 

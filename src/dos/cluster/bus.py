@@ -1,5 +1,5 @@
 """The bus between the server's processes over Redis: ``RedisBus`` keeps the contract of
-``dos.server.bus.Bus`` (whose docstring has it) between processes and machines, with
+``dos.server.hosting.bus.Bus`` (whose docstring has it) between processes and machines, with
 redis-py's asyncio client.
 
 ``dos.cluster.relay`` forwards clients' HTTP requests and WebSocket frames to a table's
@@ -46,7 +46,7 @@ from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Answer, decode_answer
 from dos.cluster.tasks import stop as stop_task
 from dos.cluster.to_owner import Forwarded, decode_forwarded
-from dos.server.bus import (
+from dos.server.hosting.bus import (
     DEFAULT_TIMEOUT,
     MAX_UPDATES,
     BusUnavailableError,

@@ -24,9 +24,9 @@ from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import HttpReply, HttpResponse, Moved, Refused, decode_http_reply
 from dos.cluster.relayed import TAKE_SECONDS, WATCH_SECONDS, Route
 from dos.cluster.to_owner import HttpRequest
-from dos.server.bus import BusError, ForwardTimeoutError, NoOwnerError
-from dos.server.errors import error_response
-from dos.server.refusals import RefusedError
+from dos.server.hosting.bus import BusError, ForwardTimeoutError, NoOwnerError
+from dos.server.net.errors import error_response
+from dos.server.protocol.refusals import RefusedError
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

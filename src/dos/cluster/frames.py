@@ -2,7 +2,7 @@
 
 The frames a relaying process sends a table's owner are ``dos.cluster.to_owner``; what the
 owner sends back, ``dos.cluster.from_owner``. Each is a frozen model of its own (as the
-client protocol's messages are, ``dos.server.client_messages`` and ``server_messages``),
+client protocol's messages are, ``dos.server.protocol.client_messages`` and ``server_messages``),
 written as JSON by ``Frame.encode`` and read back by its module's ``decode``, which refuses
 anything else with ``FrameError``: its reason said in words, for the log line that drops the
 frame (a frame from a process of another version, or a bug), never a traceback that ends a

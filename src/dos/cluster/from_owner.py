@@ -33,7 +33,7 @@ from typing import Any, Literal
 from pydantic import TypeAdapter
 
 from dos.cluster.frames import Frame, FrameError, read
-from dos.server.bus import encode
+from dos.server.hosting.bus import encode
 
 
 class Taken(Frame):

@@ -1,6 +1,6 @@
 """The handovers of the tables a process owns, kept in Redis for their next owner.
 
-A table's ``Handover`` (``dos.server.handover``: its clocks and the host's choices held in
+A table's ``Handover`` (``dos.server.tables.handover``: its clocks and the host's choices held in
 memory) is written under ``dos:table:{CODE}:handover`` whenever it changes, and read by the
 process that takes the table over, before the table goes on. Writes are batched: a table
 notes its handover (``note``, no I/O) and one task writes what changed since its last round
@@ -24,7 +24,7 @@ from redis.exceptions import NoScriptError, RedisError
 
 from dos.cluster.lease import clock_ms, lease_key
 from dos.server.clock import SYSTEM_CLOCK, Clock
-from dos.server.handover import Handover
+from dos.server.tables.handover import Handover
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
-"""The job runner of a server of many processes: ``Jobs`` (``dos.server.jobs``) over Redis, the
-jobs run by ``dos bot-worker`` processes (``dos.cluster.jobworker``), as many as wanted.
+"""The job runner of a server of many processes: ``Jobs`` (``dos.server.hosting.jobs``) over Redis,
+the jobs run by ``dos bot-worker`` processes (``dos.cluster.jobworker``), as many as wanted.
 
 **The queue is a Redis stream read by a consumer group**, ``dos:{jobs}``, group
 ``workers``: the well-known reliable-queue pattern of Redis itself. ``XADD`` queues a job; a
@@ -26,8 +26,8 @@ Answers wait in the list while the server is briefly cut off from Redis.
 **Workers alive**: each worker notes the time in a sorted set, ``dos:{jobs}:workers``, every
 second (Redis's clock, so the machines' clocks need not agree); with no worker seen for
 ``ALIVE_SECONDS`` a job is refused at once (``NoWorkersError``), so that a table's bots play
-the lowest level (``dos.server.bot_decisions``) rather than wait for nobody. A server's runner
-reads the latest note every ``CHECK_EVERY`` s and remembers it: Redis restarted without its
+the lowest level (``dos.server.tables.bot_decisions``) rather than wait for nobody. A server's
+runner reads the latest note every ``CHECK_EVERY`` s and remembers it: Redis restarted without its
 data forgets the notes until the workers' next, and a job asked meanwhile, by any server, is
 queued for them, not refused.
 
@@ -60,7 +60,7 @@ from redis.exceptions import RedisError
 from dos.cluster.frames import FrameError
 from dos.cluster.lease import new_owner_id
 from dos.server.clock import SYSTEM_CLOCK, Clock
-from dos.server.jobs import JOBS, BusyError, JobError, NoWorkersError
+from dos.server.hosting.jobs import JOBS, BusyError, JobError, NoWorkersError
 
 log = logging.getLogger(__name__)
 

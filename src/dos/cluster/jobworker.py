@@ -1,7 +1,7 @@
 """A worker of the Redis job queue (``dos.cluster.jobqueue``): what ``dos bot-worker`` runs.
 
 It takes jobs from the stream as a consumer of the ``workers`` group, ``concurrency`` at a
-time, runs each in a process of its pool (``dos.server.job_pool.process_pool``, forked warm:
+time, runs each in a process of its pool (``dos.server.hosting.job_pool.process_pool``, forked warm:
 the jobs' modules loaded and the compiled rollouts ready in every process before its first
 job, a process that replaces one that died too), touches each running job every
 ``claim_after / 3`` seconds, and answers it, acknowledging and deleting it in the same
@@ -43,8 +43,8 @@ from dos.cluster.jobqueue import (
     workers_key,
 )
 from dos.server.clock import SYSTEM_CLOCK, Clock
-from dos.server.job_pool import process_pool
-from dos.server.jobs import run_job
+from dos.server.hosting.job_pool import process_pool
+from dos.server.hosting.jobs import run_job
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ What it guarantees while Redis keeps its data:
 
 What it does not guarantee: that a holder paused past the expiry knows it is no longer the
 owner. The epoch takes care of that, checked by the database at every commit of an action
-(``dos.server.fencing.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
+(``dos.server.storage.fencing.claim_epoch``, ``NewAction.epoch``). Redis may also lose its data (a
 restart without persistence): the lease is then free at once and the counter starts again
 from 0, which is why ``acquire`` takes a ``floor``, the epoch the database holds
 (``dos.cluster.ownership.take_table`` passes it).
@@ -30,7 +30,7 @@ at the clock's time plus the TTL, and every script, given the clock's time, take
 whose expiry has passed for gone (Redis removes it by its own clock too, at the same moment
 when the clock is the real one). So a test moves a ``ManualClock`` past a lease's expiry
 instead of waiting for it. Processes on several machines must keep their wall clocks in step
-(NTP), as their tables' handovers already require (``dos.server.handover``): a process whose
+(NTP), as their tables' handovers already require (``dos.server.tables.handover``): a process whose
 clock is ahead by a second sees leases expire a second early, which the epoch makes safe.
 
 >>> lease_key("ABCDEF"), epoch_key("ABCDEF")

@@ -2,8 +2,8 @@
 adopting the tables a dead process left.
 
 Every process runs a ``Node`` when the server is given Redis (``dos serve --redis``): the
-server's ``Ownership`` (``dos.server.ownership``) and ``HandoverStore``
-(``dos.server.handover_store``) among many processes. A table is owned by exactly one
+server's ``Ownership`` (``dos.server.hosting.ownership``) and ``HandoverStore``
+(``dos.server.tables.handover_store``) among many processes. A table is owned by exactly one
 process at a time, under its lease (``dos.cluster.lease``) and fencing epoch
 (``dos.cluster.ownership``): only the owner holds the table in memory, applies its actions,
 runs its bots and clocks. The others reach it through the bus (``dos.cluster.relay``:
@@ -57,16 +57,16 @@ from dos.cluster.presence import Presence
 from dos.cluster.renewal import LeaseRenewal
 from dos.cluster.tasks import stop as stop_task
 from dos.server.clock import Clock
-from dos.server.fencing import StaleEpochError
+from dos.server.hosting.ownership import Claim
 from dos.server.metrics import Metrics
-from dos.server.ownership import Claim
-from dos.server.refusals import RefusedError
-from dos.server.storage import Database
-from dos.server.table_store import active_codes, code_exists
+from dos.server.protocol.refusals import RefusedError
+from dos.server.storage.database import Database
+from dos.server.storage.fencing import StaleEpochError
+from dos.server.storage.table_store import active_codes, code_exists
 
 if TYPE_CHECKING:
-    from dos.server.handover import Handover
-    from dos.server.tables import Table
+    from dos.server.tables.handover import Handover
+    from dos.server.tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ class Node:
             with contextlib.suppress(LeaseError):
                 await lease.release()
 
-    # --- the handovers (``dos.server.handover_store.HandoverStore``) ---------------------------
+    # --- the handovers (``dos.server.tables.handover_store.HandoverStore``) -------------------
 
     def note(self, table: Table) -> None:
         """Notes ``table``'s handover for its next owner (``dos.cluster.handovers``), if

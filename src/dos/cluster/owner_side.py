@@ -4,7 +4,7 @@ Each message forwarded to this process (``dos.cluster.to_owner``) is read here, 
 place, and answered (``dos.cluster.from_owner``): an HTTP request is run through the
 application if this process still holds its table (``Moved`` if not); ``OpenSide`` opens a
 side of a relayed connection — a ``RemoteSocket`` with its ``Client``, holding the same
-conversation as a connection of this process's own (``dos.server.conversation.hold``);
+conversation as a connection of this process's own (``dos.server.http.conversation.hold``);
 ``ClientFrame`` and ``CloseSide`` go to that side. A message that is none of these is
 refused (``Refused``) with its reason logged.
 
@@ -33,10 +33,10 @@ from dos.cluster.node import RESTARTING
 from dos.cluster.remote_socket import RemoteSocket, stream_of
 from dos.cluster.tasks import stop as stop_task
 from dos.cluster.to_owner import ClientFrame, CloseSide, HttpRequest, OpenSide
-from dos.server.bus import Serving
-from dos.server.connections import Client
-from dos.server.conversation import hold
+from dos.server.hosting.bus import Serving
+from dos.server.http.conversation import hold
 from dos.server.logs import TABLE
+from dos.server.net.connections import Client
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

@@ -2,7 +2,7 @@
 
 A process becomes a table's owner in two steps, in this order: it acquires the table's lease
 (``dos.cluster.lease``) with the database's epoch as the floor, then records the new epoch
-with ``dos.server.fencing.claim_epoch``. Only then may it commit actions, each under that
+with ``dos.server.storage.fencing.claim_epoch``. Only then may it commit actions, each under that
 epoch (``NewAction.epoch``). The database refuses:
 
 * any action under an epoch other than the table's recorded one, so a former owner that was
@@ -18,9 +18,9 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from dos.cluster.lease import LeaseError, LeaseHeldError, TableLease
-from dos.server.fencing import StaleEpochError, claim_epoch, table_epoch
 from dos.server.metrics import Metrics
-from dos.server.storage import Database
+from dos.server.storage.database import Database
+from dos.server.storage.fencing import StaleEpochError, claim_epoch, table_epoch
 
 
 async def take_table(

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from dos.server.table_info import table_info
+from dos.server.tables.info import table_info
 
 if TYPE_CHECKING:
-    from dos.server.tables import Table
+    from dos.server.tables.table import Table
 
 ALIVE_SECONDS = 5.0
 """How long a process's ``alive`` key outlives its last renewal."""

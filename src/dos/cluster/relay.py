@@ -1,4 +1,4 @@
-"""The routing of a server of many processes: ``Relay`` keeps ``dos.server.routing.Routing``
+"""The routing of a server of many processes: ``Relay`` keeps ``dos.server.hosting.routing.Routing``
 over the bus, so that any process serves any request.
 
 Its parts, each a concept of its own module:
@@ -27,9 +27,9 @@ from dos.cluster.forwarding import Forwarder
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.relayed import RelayedConnection
 from dos.cluster.routing import OwnerRouting, Router
-from dos.server.http import Open
-from dos.server.limits import client_address
-from dos.server.sockets import StarletteSocket
+from dos.server.net.guard import Open
+from dos.server.net.limits import client_address
+from dos.server.net.sockets import StarletteSocket
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

@@ -42,10 +42,10 @@ from dos.cluster.from_owner import Close, Moved, Refused, Reply, Taken, decode_r
 from dos.cluster.node import MOVED, RESTARTING
 from dos.cluster.remote_socket import stream_of
 from dos.cluster.to_owner import ClientFrame, CloseSide, OpenSide
-from dos.server.bus import BusError, Gap, NoOwnerError, Subscription
+from dos.server.hosting.bus import BusError, Gap, NoOwnerError, Subscription
 from dos.server.logs import TABLE
-from dos.server.refusals import RefusedError
-from dos.server.sockets import Socket
+from dos.server.net.sockets import Socket
+from dos.server.protocol.refusals import RefusedError
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

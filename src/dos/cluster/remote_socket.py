@@ -1,11 +1,11 @@
 """At a table's owner: the socket of a client relayed by another process.
 
 A client connected to another process reaches the table's owner as a ``RemoteSocket``: a
-``dos.server.sockets.Socket`` whose incoming frames are those the relay forwarded
+``dos.server.net.sockets.Socket`` whose incoming frames are those the relay forwarded
 (``dos.cluster.to_owner.ClientFrame``, put here in order), and whose outgoing frames are
 published on that connection's stream (``stream_of``) for the relay to read and send on
 (``dos.cluster.from_owner``: ``Text``, then ``Close`` last). The owner holds the very same
-conversation over it as over its own clients' WebSockets (``dos.server.conversation.hold``).
+conversation over it as over its own clients' WebSockets (``dos.server.http.conversation.hold``).
 
 **An owner's frames are never dropped**: while the bus does not take a frame (Redis away), it
 is tried again (the conversation's writer waits, its queue bounded as for a slow client), so
@@ -21,7 +21,7 @@ import logging
 from starlette.websockets import WebSocketDisconnect
 
 from dos.cluster.from_owner import Close, SideFrame, Text
-from dos.server.bus import Bus, BusUnavailableError, StaleVersionError
+from dos.server.hosting.bus import Bus, BusUnavailableError, StaleVersionError
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from starlette.websockets import WebSocket
 
 from dos.cluster.forwarding import FORWARDED
 from dos.cluster.relayed import REATTACH_SECONDS
-from dos.server.auth import Signer
-from dos.server.errors import error_response
-from dos.server.refusals import RefusedError
+from dos.server.net.errors import error_response
+from dos.server.people.auth import Signer
+from dos.server.protocol.refusals import RefusedError
 
 if TYPE_CHECKING:
     from dos.cluster.node import Node

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from dos.cluster.frames import Frame, FrameError, read
-from dos.server.bus import encode
+from dos.server.hosting.bus import encode
 
 
 class HttpRequest(Frame):

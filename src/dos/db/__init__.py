@@ -3,8 +3,8 @@
 - ``dos.db.base``: the declarative base, so one metadata holds every table.
 - ``dos.db.games``: the stored games: tables, seats, games, who played them, their actions.
 
-The server (``dos.server.models``: accounts, passkeys, sign-outs) and the ratings
+The server (``dos.server.storage.models``: accounts, passkeys, sign-outs) and the ratings
 (``dos.ratings.store``) build their own tables on the same base and read the games from here,
 so the ratings need nothing of the server. The schema is created and upgraded by the Alembic
-migrations in ``dos/server/migrations``.
+migrations in ``dos/server/storage/migrations``.
 """

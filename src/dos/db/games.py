@@ -2,7 +2,7 @@
 
 A game is stored as its rule set, options and seed plus the append-only list of its accepted
 actions; its state is rebuilt by replaying them (the engine is deterministic). The server
-writes them (``dos.server.storage``); the ratings read them (``dos.ratings.store``).
+writes them (``dos.server.storage.database``); the ratings read them (``dos.ratings.store``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class TableRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
     """Whether its games update the players' ratings (``dos.ratings``); else casual."""
     epoch: Mapped[int] = mapped_column(Integer, server_default="0")
-    """The fencing epoch of its current owner (``dos.server.fencing.claim_epoch``): only
+    """The fencing epoch of its current owner (``dos.server.storage.fencing.claim_epoch``): only
     actions committed under this epoch are accepted. 0 for the single-process server."""
     epoch_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """Who claimed ``epoch`` (a process's owner id), so that a claim can be repeated."""

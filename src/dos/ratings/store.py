@@ -2,8 +2,8 @@
 history row per rated game and player (for the rating-over-time plot).
 
 ``rate_finished_game`` runs inside the transaction that stores a game's end
-(``dos.server.table_store.finish_game``), so a game's ratings are committed together with its
-result: a crash loses neither, and a game is never rated twice.
+(``dos.server.storage.table_store.finish_game``), so a game's ratings are committed together with
+its result: a crash loses neither, and a game is never rated twice.
 
 Players are guests by their player id and bot levels as ``bot:<level>`` (``bot:hard``): a
 person sees where they stand against a level. A seat played by the stand-in bot after its

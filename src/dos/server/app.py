@@ -2,12 +2,12 @@
 client.
 
 ``create_app(config)`` builds it from the routers: the tables and their WebSocket
-(``dos.server.table_routes``; the conversation is ``dos.server.conversation``), the finished
-games (``games``), players (``players``), accounts (``accounts``) and the browser client's
+(``dos.server.http.table_routes``; the conversation is ``dos.server.http.conversation``), the
+finished games (``games``), players (``players``), accounts (``accounts``) and the browser client's
 pages and files (``client_routes``), over a ``Service`` (``service_for``) of one process. What
 plugs into the server comes in as arguments, from above it (``dos.house``): a service built
 with other implementations of the server's interfaces, the routing of a server of many
-(``dos.server.routing``), and what mounts itself on the application (``Mount``: the agents).
+(``dos.server.hosting.routing``), and what mounts itself on the application (``Mount``: the agents).
 ``serve(app, config, host, port)`` runs an application on uvicorn and prints the address to
 open. The protocol is ``docs/protocol.md``.
 """
@@ -29,31 +29,32 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
 from dos import ruleset
-from dos.server import errors, logs
-from dos.server.account_routes import accounts_router
-from dos.server.accounts import Accounts
-from dos.server.auth import load_secret
-from dos.server.bodies import BodyLimit
-from dos.server.client_routes import client_router
-from dos.server.games import games_router
-from dos.server.handover_store import HandoverStore
-from dos.server.health import health_router
-from dos.server.http import GuardedWebSockets, Open, guarded_protocol
-from dos.server.http_bodies import ServerInfo
-from dos.server.jobs import Jobs, JobSettings, LocalJobs
-from dos.server.learn import learn_router
-from dos.server.limits import Counters, Limits
-from dos.server.ownership import Ownership
-from dos.server.players import players_router
-from dos.server.protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
-from dos.server.relying_party import RelyingParty
-from dos.server.reviews import Reviews, reviews_router
-from dos.server.routing import LocalRouting, Routing
+from dos.server import logs
+from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
+from dos.server.hosting.ownership import Ownership
+from dos.server.hosting.routing import LocalRouting, Routing
+from dos.server.http.account_routes import accounts_router
+from dos.server.http.client_routes import client_router
+from dos.server.http.games import games_router
+from dos.server.http.health import health_router
+from dos.server.http.learn import learn_router
+from dos.server.http.players import players_router
+from dos.server.http.reviews import Reviews, reviews_router
+from dos.server.http.table_routes import tables_router
+from dos.server.net import errors
+from dos.server.net.bodies import BodyLimit
+from dos.server.net.guard import GuardedWebSockets, Open, guarded_protocol
+from dos.server.net.limits import Counters, Limits
+from dos.server.people.accounts import Accounts
+from dos.server.people.auth import load_secret
+from dos.server.people.relying_party import RelyingParty
+from dos.server.protocol.base import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
+from dos.server.protocol.http_bodies import ServerInfo
 from dos.server.service import MAX_SEATS, MIN_SEATS, Service
-from dos.server.storage import Database, database_url
-from dos.server.table_routes import tables_router
-from dos.server.table_settings import Settings
-from dos.server.tables import Table
+from dos.server.storage.database import Database, database_url
+from dos.server.tables.handover_store import HandoverStore
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +73,11 @@ class ServerConfig:
     settings: Settings = field(default_factory=Settings)
     sqlite_synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
-    """What one client may ask (``dos.server.limits``)."""
+    """What one client may ask (``dos.server.net.limits``)."""
     relying_party: RelyingParty = field(default_factory=RelyingParty.from_environment)
     """Who passkeys are made for: ``DOS_RP_ID``, ``DOS_ORIGINS`` (docs/accounts.md)."""
     jobs: JobSettings = field(default_factory=JobSettings.from_environment)
-    """Hints' and reviews' CPU jobs (``dos.server.jobs``): ``DOS_HINT_ITERATIONS``..."""
+    """Hints' and reviews' CPU jobs (``dos.server.hosting.jobs``): ``DOS_HINT_ITERATIONS``..."""
     redis: str | None = None
     """A Redis URL (``redis://host:6379/0``): the server is one of many processes, which
     share there the per-client limits and one token secret (``DOS_SECRET``), and, plugged in
@@ -291,7 +292,7 @@ def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int
     # The job workers start now, in the background, warm: the fork server up, the workers
     # forked, the searching bots' compiled rollouts ready in each (never in this process),
     # so that no table's first hint or bot decision waits for them; /api/ready says 503
-    # until they are (``dos.server.health``). With Redis, ``dos bot-worker`` runs the jobs.
+    # until they are (``dos.server.http.health``). With Redis, ``dos bot-worker`` runs the jobs.
     if isinstance(service.jobs, LocalJobs) and service.job_settings.warm:
         service.jobs.warm()
 

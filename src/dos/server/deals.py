@@ -7,7 +7,7 @@ server's, or one its creator asked for with ``CreateTable.seed``), game 1 of the
 with exactly that seed, and game ``n`` with ``game_seed(table_seed, n)``, a keyed hash that no
 earlier game's seed predicts. So the same server options, table seed and actions give the same
 games, whatever other tables did meanwhile and in whatever order. A seeded table is never
-rated (``dos.server.table_store.finish_game``): its deals are known in advance.
+rated (``dos.server.storage.table_store.finish_game``): its deals are known in advance.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ that reaches the handlers it is installed on (``install``, which ``dos serve`` c
     any table. asyncio copies the context into every task and timer created from there, so
     the table's own work carries its code too.
 
-``FORMAT`` shows them: ``INFO web-1:4242 K7M2QX dos.server.tables: ...``.
+``FORMAT`` shows them: ``INFO web-1:4242 K7M2QX dos.server.tables.table: ...``.
 
 >>> import logging
 >>> record = logging.LogRecord("dos", logging.INFO, __file__, 1, "hello", None, None)

@@ -20,7 +20,7 @@ label when it scrapes them). What is measured:
     how long a bot took to choose (its thinking, not its human-like delay);
 ``dos_bot_decisions_pending``
     bot decisions asked for and not yet made (the bots' queue: searching bots decide in
-    worker processes, ``dos.server.bot_decisions``);
+    worker processes, ``dos.server.tables.bot_decisions``);
 ``dos_bot_stale_answers_total``
     bot decisions dropped because their table moved on before the answer came;
 ``dos_bot_fallbacks_total``

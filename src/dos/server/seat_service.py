@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dos.ratings.store import mark_agent
-from dos.server import seating
-from dos.server.auth import TokenError
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.refusals import RefusedError
+from dos.server.people.auth import TokenError
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
-from dos.server.table_info import table_info
-from dos.server.table_store import load_game
-from dos.server.tables import Status, Table
+from dos.server.storage.table_store import load_game
+from dos.server.tables import seating
+from dos.server.tables.info import table_info
+from dos.server.tables.table import Status, Table
 
 Until = Literal["change", "turn"]
 """What a wait waits for: any change of the table, or a change after which the seat has
@@ -165,7 +165,7 @@ class SeatAt:
         await table.submit(self.seat, action, version, dos=dos)
 
     async def leave(self) -> None:
-        """The seat leaves (``dos.server.seating.leave``): in the lobby the seat opens again;
+        """The seat leaves (``dos.server.tables.seating.leave``): in the lobby the seat opens again;
         during a game the stand-in plays it until the seat acts again."""
         await seating.leave(self._table, self.seat)
 

@@ -3,9 +3,9 @@
 At start every unfinished table is loaded and its game rebuilt from its seed and actions, so
 a server that was killed resumes every game where it stood; finished tables are loaded when
 someone asks for them (a rematch, a late visitor). A table is held here only while this
-process owns it (``dos.server.ownership``: one process owns every table; among many, each is
+process owns it (``dos.server.hosting.ownership``: one process owns every table; among many, each is
 taken before it is loaded, and the unfinished ones are adopted one by one), and goes on from
-its former owner's handover (``dos.server.handover_store``).
+its former owner's handover (``dos.server.tables.handover_store``).
 """
 
 from __future__ import annotations
@@ -20,23 +20,15 @@ from sqlalchemy.exc import IntegrityError
 
 from dos import ruleset
 from dos.errors import DosError
-from dos.server import seating
-from dos.server.auth import Signer, TokenError, load_secret, new_player_id
-from dos.server.bots import bot_support
-from dos.server.chat import expire_with_chat
 from dos.server.clock import Clock
-from dos.server.handover_store import HandoverStore, NoHandovers
-from dos.server.hints import Hints
-from dos.server.http_bodies import CreateTable, JoinTable
-from dos.server.jobs import Jobs, JobSettings, LocalJobs
-from dos.server.limits import Counters, Limits
-from dos.server.ownership import Claim, Ownership, SoleOwnership
-from dos.server.refusals import RefusedError
-from dos.server.storage import Database
-from dos.server.table_info import stored_info, table_info
-from dos.server.table_owner import Owner
-from dos.server.table_settings import Settings
-from dos.server.table_store import (
+from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
+from dos.server.hosting.ownership import Claim, Ownership, SoleOwnership
+from dos.server.net.limits import Counters, Limits
+from dos.server.people.auth import Signer, TokenError, load_secret, new_player_id
+from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import (
     StoredSeat,
     StoredTable,
     code_exists,
@@ -46,7 +38,15 @@ from dos.server.table_store import (
     new_code,
     public_page,
 )
-from dos.server.tables import Status, Table
+from dos.server.tables import seating
+from dos.server.tables.bots import bot_support
+from dos.server.tables.chat import expire_with_chat
+from dos.server.tables.handover_store import HandoverStore, NoHandovers
+from dos.server.tables.hints import Hints
+from dos.server.tables.info import stored_info, table_info
+from dos.server.tables.owner import Owner
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Status, Table
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class Service:
         self.counters = counters if counters is not None else Counters(self.limits)
         """The per-client rate counters of every path (HTTP, WebSocket, agents, MCP)."""
         self.ownership: Ownership = ownership if ownership is not None else SoleOwnership()
-        """Which tables this process owns (``dos.server.ownership``)."""
+        """Which tables this process owns (``dos.server.hosting.ownership``)."""
         self.handovers: HandoverStore = handovers if handovers is not None else NoHandovers()
         """Where the tables' handovers wait for their next owner."""
         self.db = db
@@ -119,7 +119,7 @@ class Service:
         self.job_settings = jobs or JobSettings()
         self.jobs: Jobs = runner if runner is not None else LocalJobs.of(self.job_settings)
         """CPU work off the event loop: bots' decisions, hints and reviews
-        (``dos.server.jobs``)."""
+        (``dos.server.hosting.jobs``)."""
         self.settings = settings = replace(settings, jobs=self.jobs)  # the tables' bots use it
         self.hints = Hints(self)
 
@@ -188,7 +188,7 @@ class Service:
 
     def player(self, token: str | None) -> tuple[str, str]:
         """The player id of a player token (a fresh one without); and a fresh player token
-        (of the same session, for a device signed in: ``dos.server.accounts``)."""
+        (of the same session, for a device signed in: ``dos.server.people.accounts``)."""
         session = None
         if token is None:
             player_id = new_player_id()

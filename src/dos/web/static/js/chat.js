@@ -18,7 +18,7 @@ const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const REACTIONS = ["gg", "nice", "oops", "wow", "thanks", "hurry"];
-/** The lines a page keeps: the server's `dos.server.chat.HISTORY_MAX`. */
+/** The lines a page keeps: the server's `dos.server.tables.chat.HISTORY_MAX`. */
 const LINES_MAX = 200;
 
 

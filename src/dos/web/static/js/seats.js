@@ -110,7 +110,7 @@ export function nameTag(name, level = null, suffix = "") {
 }
 
 /** A player's name as a game keeps it, shown as the table shows it: the server keeps a bot
- * seat's as "<level> bot" (dos.server.tables), shown "Bot 2 (easy)" in the page's words.
+ * seat's as "<level> bot" (dos.server.tables.table), shown "Bot 2 (easy)" in the page's words.
  * @param {string} name @param {number} index */
 export function storedName(name, index) {
   const bot = /^([a-z]+) bot$/.exec(String(name));

@@ -74,7 +74,7 @@ export interface ClassicView extends CommonView {
 export type View = CommonView &
   Partial<Omit<OfficialView, keyof CommonView>> &
   Partial<Omit<ClassicView, keyof CommonView>> & {
-    /** A log brief's round count and last result (dos.server.history). */
+    /** A log brief's round count and last result (dos.server.tables.history). */
     rounds?: number;
     result?: RoundResult;
   };
@@ -272,7 +272,7 @@ export type Words = {
 /** Sends a message on the table's connection (connection.js `send`). */
 export type Send = (message: import("./protocol").ClientMessage) => unknown;
 
-/** A player's account as the server says it (`GET /api/account`: dos.server.accounts
+/** A player's account as the server says it (`GET /api/account`: dos.server.people.accounts
  * `AccountStatus`), as account.js reads it. */
 export interface Account {
   player_id: string;
@@ -295,7 +295,7 @@ export interface SignedIn {
   account: Account;
 }
 
-/** One action of a `log` (dos.server.history): its seat, a brief of the public view just
+/** One action of a `log` (dos.server.tables.history): its seat, a brief of the public view just
  * before it, and for the connection's own draws the cards drawn. */
 export interface LogEntry {
   action: string;

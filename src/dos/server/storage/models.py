@@ -1,0 +1,106 @@
+"""The server's own tables (SQLAlchemy 2): accounts, passkeys, sign-outs and the tables' chat
+lines; and, named here
+too, the base and the stored games of ``dos.db`` that the rest of the server reads.
+
+The schema is created and upgraded by the Alembic migrations in ``dos/server/storage/migrations``,
+which compare against ``Base.metadata`` imported from here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from dos.db.base import Base
+from dos.db.games import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
+
+__all__ = [
+    "AccountRow",
+    "ActionRow",
+    "Base",
+    "ChatLineRow",
+    "GamePlayerRow",
+    "GameRow",
+    "PasskeyRow",
+    "SeatRow",
+    "SignedOutRow",
+    "TableRow",
+]
+
+
+class AccountRow(Base):
+    """A player kept beyond one browser (``dos.server.people.accounts``): keyed by the player id
+    their ratings and results hang off, with at most one unused recovery code, as a hash."""
+
+    __tablename__ = "dos_accounts"
+
+    player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """The WebAuthn user handle of the player's passkeys (random, base64url)."""
+    recovery_hash: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, unique=True, index=True
+    )
+    """SHA-256 of the unused recovery code (hex), null when there is none."""
+    recovery_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """One passkey of a player: its credential id, public key and signature counter."""
+
+    __tablename__ = "dos_passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential id, base64url."""
+    player_id: Mapped[str] = mapped_column(
+        String(48), ForeignKey("dos_accounts.player_id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The COSE public key, as the authenticator gave it."""
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    transports: Mapped[list[str]] = mapped_column(JSON)
+    backed_up: Mapped[bool] = mapped_column(Boolean)
+    """Synced to other devices by its provider (a password manager, a platform account)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SignedOutRow(Base):
+    """A session signed out: the player tokens of that device open nothing (kept as long as
+    a token lives, ``dos.server.people.auth.TOKEN_DAYS``)."""
+
+    __tablename__ = "dos_signed_out"
+
+    session: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(48))
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ChatLineRow(Base):
+    """One line of a table's chat (``dos.server.tables.chat``), in the order said (``id``): the
+    author's seat (null: a spectator) and name then, and a text or a quick reaction."""
+
+    __tablename__ = "dos_chat_lines"
+    __table_args__ = (Index("ix_dos_chat_lines_table", "table_code", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("dos_tables.code", ondelete="CASCADE")
+    )
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+    """When it was said (seconds since the epoch)."""
