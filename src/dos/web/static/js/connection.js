@@ -184,11 +184,13 @@ export function enterTable(code) {
   if (parts.pacer) parts.pacer.reset();
   if (parts.chat) parts.chat.reset();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  parts.conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
-    onOpen: (conn) => conn.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
-    onMessage: (message) => { if (store.parts.pacer) store.parts.pacer.push(message); },
+  const conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
+    onOpen: (opened) => opened.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
+    // Only the page's current connection speaks: a table left (or another entered) says no more.
+    onMessage: (message) => { if (store.parts.conn === conn && store.parts.pacer) store.parts.pacer.push(message); },
     onStatus,
   });
+  parts.conn = conn;
   showView("waiting");
   $("waiting-code").textContent = code;
   clearLog();
@@ -201,6 +203,7 @@ export function leaveTable() {
   const parts = store.parts;
   if (parts.conn) parts.conn.close();
   parts.conn = null;
+  if (parts.pacer) parts.pacer.reset();  // what the table sent and the page has not shown yet
   store.game = left(store.game);
   $("conn-status").hidden = true;
   history.pushState({}, "", "/");
