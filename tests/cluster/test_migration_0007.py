@@ -9,7 +9,7 @@ from alembic.config import Config
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from dos.server import migrations
+from dos.server.storage import migrations
 from dos.server.storage.database import make_engine
 from dos.server.storage.fencing import table_epoch
 from dos.server.storage.models import ActionRow

@@ -427,12 +427,16 @@ class WsPlayer:
         else:
             await self.act(action)
 
-    async def rematch(self) -> None:
-        """Deals the next game, as the host, once the table says the last one's end is stored
-        (as the page offers it then: the last update may come a moment before), and reads up
-        to the new deal."""
+    async def stored_end(self) -> None:
+        """Reads until the table says the game's end is stored (the last update may come a
+        moment before the game is recorded as finished)."""
         while self.table is None or self.table["status"] != "finished":
             await self.recv()
+
+    async def rematch(self) -> None:
+        """Deals the next game, as the host, once the table says the last one's end is stored
+        (as the page offers it then), and reads up to the new deal."""
+        await self.stored_end()
         await self.send({"type": "rematch"})
         await self.expect("state")
 

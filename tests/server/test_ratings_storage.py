@@ -22,7 +22,6 @@ from alembic.config import Config
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from dos import server
 from dos.ratings.model import Rating, rate_game
 from dos.ratings.policy import ESTABLISHED_GAMES, MIN_TARGET
 from dos.ratings.store import (
@@ -32,6 +31,7 @@ from dos.ratings.store import (
     player_ratings,
     rerate_all,
 )
+from dos.server import storage
 from dos.server.storage.database import Database
 from dos.server.storage.models import ActionRow
 from dos.server.storage.schema import migrate
@@ -425,7 +425,7 @@ def test_the_migration_keeps_tables_made_before_it_and_rates_them(database: str)
     db = Database(database)
     try:
         config = Config()
-        config.set_main_option("script_location", str(Path(server.__file__).parent / "migrations"))
+        config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
         with db.engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, "0001")
