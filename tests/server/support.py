@@ -441,10 +441,11 @@ class WsPlayer:
         await self.expect("state")
 
     async def play_to_end(self, rng: random.Random, limit: int = 5000) -> dict[str, Any]:
-        """Plays until the game is over, reading each round's summary at once; returns the
-        result."""
+        """Plays until the game is over, reading each round's summary at once, and until the
+        table says the game's end is stored; returns the result."""
         for _ in range(limit):
             if self.result is not None:
+                await self.stored_end()
                 return self.result
             await self.step(rng)
         raise AssertionError("the game did not end")
@@ -542,13 +543,16 @@ async def drive(
     players: list[WsPlayer], rng: random.Random, stop_version: int | None = None
 ) -> None:
     """Plays a game between WebSocket players only (no bots), one action at a time, until
-    the game ends or reaches ``stop_version``; every player has then seen every action."""
+    the game ends or reaches ``stop_version``; every player has then seen every action (and,
+    at the end, that the game's end is stored)."""
     while True:
         target = max(p.version for p in players)
         for player in players:
             while player.version < target:
                 await player.recv()
         if players[0].result is not None:
+            for player in players:
+                await player.stored_end()
             return
         if stop_version is not None and target >= stop_version:
             return

@@ -108,7 +108,6 @@ async def test_a_rematch_deals_a_new_game_with_the_same_seats(server: ServerProc
     assert ada.table is not None and ada.table["game"] == 2
     second = await ada.play_to_end(random.Random(4))
     assert set(first) == set(second)
-    await ada.stored_end()
     games = HTTP.get(f"{server.url}/api/tables/{code}/games").json()["games"]
     assert [g["status"] for g in games] == ["finished", "finished"]
     await ada.close()

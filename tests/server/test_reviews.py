@@ -55,6 +55,7 @@ async def _finished_game(server: ServerProcess, seed: int) -> int:
             await ada.act(rng.choice(matches or turn))
         else:
             await ada.recv()
+    await ada.stored_end()
     assert ada.table is not None
     game_id: int = ada.table["game_id"]
     await ada.close()

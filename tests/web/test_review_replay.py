@@ -57,6 +57,7 @@ async def _careless_game(url: str) -> int:
             await ada.act(rng.choice(careless))
         else:
             await ada.recv()
+    await ada.stored_end()  # the record is served once the game's end is stored
     assert ada.table is not None
     game: int = ada.table["game_id"]
     await ada.close()

@@ -348,9 +348,13 @@ class Table:
         metrics = self.settings.metrics
         metrics.action_done(by_bot, "committed", time.perf_counter() - received)
         over = self.rules.is_over(current.state)
-        if over:
+        if over:  # stored before anyone learns it: whoever sees the result finds the record
             self.status = Status.FINISHED
             current.finish_pending = True
+            try:
+                await current.finish()
+            except Exception:
+                log.exception("table %s: could not store the game's end", self.code)
         self.broadcasts.update(seat, canonical, client_id, by_bot)
         metrics.action_done(by_bot, "sent", time.perf_counter() - received)
         rounds = self.rules.rounds_played(after)
@@ -359,10 +363,9 @@ class Table:
             self.pause.after_round(rounds, readers)
         if over:
             try:
-                await current.finish()
                 await seating.after_game(self)
             except Exception:
-                log.exception("table %s: could not store the game's end", self.code)
+                log.exception("table %s: could not open the seats of those who left", self.code)
             self.broadcasts.table()
 
     # --- how the parts meet, and what the next owner takes over -----------------------------
