@@ -57,8 +57,11 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
-# The fast core compiled into numba's disk cache now, rather than by the suite's workers.
+# The fast core compiled into numba's disk cache now, rather than by the suite's workers; and
+# the package's bytecode, as an installed package has it, rather than by each of the hundreds of
+# processes the suite starts (servers, workers), which may not write it (PYTHONDONTWRITEBYTECODE).
 precompile: setup
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m dos.fast.precompile
 
 pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
