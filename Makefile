@@ -23,8 +23,11 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
 
+# Bytecode compiled at install, as a wheel installer does: the suite starts hundreds of Python
+# processes (servers, pool workers), which otherwise compile every dependency from source again
+# wherever bytecode may not be written (PYTHONDONTWRITEBYTECODE).
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --all-extras
+	$(UV) sync --frozen --all-extras --compile-bytecode
 	touch $@
 
 # The main job (see README): the game server with the browser client, SQLite in data/.
@@ -94,7 +97,7 @@ flake-hunt: pytest-needs precompile
 # The peers live in the `bench` dependency group only; the next `make setup` drops them again.
 bench: | $(UV)
 	rm -f $(VENV)/.synced
-	$(UV) sync --frozen --all-extras --group bench
+	$(UV) sync --frozen --all-extras --compile-bytecode --group bench
 	$(BIN)/python bench/speed.py
 
 clean:
