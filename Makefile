@@ -14,7 +14,7 @@ export UV_PYTHON := $(PYTHON)
 
 setup: $(VENV)/.synced
 
-# Debian packages the browser and PostgreSQL tests need (chromium, a Japanese font, postgresql).
+# Debian packages the browser and PostgreSQL tests need (chromium-headless-shell, a Japanese font, postgresql, redis-server).
 # CI installs them itself; on your machine run `make system-packages` once (root or sudo).
 system-packages:
 	sh scripts/system-packages.sh

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages the test suite needs and that PyPI does not provide:
-#   chromium          the browser the Playwright tests drive (Playwright's own download is never used)
+#   chromium-headless-shell  the browser the Playwright tests drive (Chromium without its
+#                     desktop layers; Playwright's own download is never used)
 #   fonts-noto-cjk    a Japanese font, without which Japanese renders as empty boxes
 #   postgresql        the server the persistence tests also run against
 #   redis-server      the server the cluster tests (table leases, tests/cluster) run against
@@ -8,7 +9,7 @@
 # Run by `make test` when CI=true (and by `make system-packages` by hand). Needs root or sudo.
 set -eu
 missing=""
-command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v chromium-headless-shell >/dev/null 2>&1 || missing="$missing chromium-headless-shell"
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
