@@ -4,6 +4,7 @@ since the version it was made on: a lost DOS race says who caught the agent."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,8 @@ import pytest_asyncio
 
 from dos.agents.service import Agents, StaleError
 from dos.agents.text import LAST_ACTIONS
+from dos.i18n.describe import card_name
+from dos.rules.official.cards import parse_card
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
 from dos.server.protocol.refusals import RefusedError
 from dos.server.seat_service import SeatService
@@ -85,8 +88,29 @@ async def test_the_view_tells_the_last_actions_at_most_a_page(game: Game) -> Non
         section = seen["text"].split("\nlast actions:\n", 1)[1].split("\nlegal:", 1)[0]
         assert len(section.splitlines()) == LAST_ACTIONS
         assert section.splitlines()[-1].startswith(f"- {seen['version'] - 1} seat ")
-        draws = [e for e in last if e["action"] == "draw"]
-        assert all(e["words"].endswith("drew a card") for e in draws)  # never which card
+        others = [e for e in last if e["action"] == "draw" and e["seat"] != seat]
+        assert all(e["words"].endswith(" drew a card") for e in others)  # never which card
+
+
+async def test_your_own_draw_names_the_card_and_nobody_elses(game: Game) -> None:
+    """The seat that drew reads which card it drew (in its view and its text); the other
+    seat reads "drew a card", and the card is nowhere in its answer."""
+    views = [await game.look(seat) for seat in (0, 1)]
+    drawer = views[0]["view"]["turn"]
+    other = 1 - drawer
+    held = list(views[drawer]["view"]["hand"])
+    await game.act(drawer, "draw", views[drawer]["version"])
+    hand = list((await game.look(drawer))["view"]["hand"])
+    for card in held:
+        hand.remove(card)
+    (card,) = hand
+    name = card_name("en", parse_card(card))
+    mine, theirs = await game.look(drawer), await game.look(other)
+    assert mine["last_actions"][-1]["words"] == f"you drew {name}"
+    assert f"- 0 seat {drawer}: draw | you drew {name}" in mine["text"]
+    assert theirs["last_actions"][-1]["words"] == f"seat {drawer} drew a card"
+    assert f"- 0 seat {drawer}: draw | seat {drawer} drew a card" in theirs["text"]
+    assert name not in json.dumps(theirs["last_actions"])
 
 
 async def test_a_lost_dos_race_says_who_caught_you(game: Game) -> None:

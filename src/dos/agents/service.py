@@ -68,8 +68,8 @@ class LegalAction(_Answer):
 
 class PastAction(_Answer):
     """An action of the game: the version it was made on, its seat, its notation and what it
-    did in one English line of public facts ("you" for the reader; a draw never says which
-    card)."""
+    did in one English line ("you" for the reader): public facts, but for the reader's own
+    draw the card it drew (another seat's draw says "drew a card")."""
 
     version: int
     seat: int
@@ -295,8 +295,11 @@ def _answer(moment: Moment) -> dict[str, Any]:
 
 def _words(rules: str, viewer: int, actions: Sequence[SeatPast]) -> list[dict[str, Any]]:
     """The game's actions, each as ``PastAction`` for ``viewer``: in words from the public
-    brief before it, never a hand."""
-    return [past(rules, a.index, a.seat, a.action, viewer, before=a.before) for a in actions]
+    brief before it, and for the viewer's own draws the cards drawn; never another's card."""
+    return [
+        past(rules, a.index, a.seat, a.action, viewer, before=a.before, drawn=a.drawn)
+        for a in actions
+    ]
 
 
 def _meanings(rules: str, view: dict[str, Any] | None) -> list[dict[str, str]]:

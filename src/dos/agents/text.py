@@ -8,10 +8,11 @@ new ``FORMAT`` number.
 
 Every line is ``key: value``; the keys come in a fixed order for each rule set; then
 ``last actions:``, followed by one line per action of the game's latest (at most
-``LAST_ACTIONS``), ``- VERSION seat SEAT: ACTION | WORDS`` (``described``: public facts only,
-a draw is "drew a card"); ``legal:`` comes last, followed by one line per legal action,
-``- ACTION | MEANING``. Card and action texts are the engine's notation (``docs/notation.md``,
-``docs/classic.md``); words come from the English message catalog (``dos.i18n``).
+``LAST_ACTIONS``), ``- VERSION seat SEAT: ACTION | WORDS`` (``described``: public facts, and
+for the reader's own draw the card it drew; another seat's draw is "drew a card");
+``legal:`` comes last, followed by one line per legal action, ``- ACTION | MEANING``. Card
+and action texts are the engine's notation (``docs/notation.md``, ``docs/classic.md``);
+words come from the English message catalog (``dos.i18n``).
 
 >>> from dos.rules.official import new_game, RULES
 >>> state = new_game(seed=3)
@@ -52,6 +53,7 @@ from dos.i18n.explain import classic_card_words
 from dos.i18n.explain import render as render_words
 from dos.rules.classic.actions import Kind as ClassicKind
 from dos.rules.classic.actions import parse_action as parse_classic
+from dos.rules.classic.cards import parse_card as parse_classic_card
 from dos.rules.official.actions import Kind
 from dos.rules.official.actions import parse_action as parse_official
 from dos.rules.official.cards import parse_card
@@ -314,14 +316,16 @@ def past(
     viewer: int,
     *,
     before: Mapping[str, Any] | None = None,
+    drawn: Sequence[str] = (),
 ) -> dict[str, Any]:
     """An action of the game as a view tells it (``PastAction``): the ``version`` it was made
-    on, its ``seat``, its notation and what it did in words, for ``viewer``."""
+    on, its ``seat``, its notation and what it did in words, for ``viewer`` (``drawn``: the
+    cards a draw gave, told only when ``seat`` is the viewer's)."""
     return {
         "version": version,
         "seat": seat,
         "action": action,
-        "words": described(rules, action, seat, viewer, before),
+        "words": described(rules, action, seat, viewer, before, drawn=drawn),
     }
 
 
@@ -333,12 +337,19 @@ def past_line(entry: Mapping[str, Any]) -> str:
 
 
 def described(
-    rules: str, action: str, seat: int, viewer: int, before: Mapping[str, Any] | None = None
+    rules: str,
+    action: str,
+    seat: int,
+    viewer: int,
+    before: Mapping[str, Any] | None = None,
+    *,
+    drawn: Sequence[str] = (),
 ) -> str:
-    """What ``seat``'s ``action`` did, in one English line of public facts (a draw is "drew a
-    card"), for ``viewer`` ("you"); ``before`` is the public brief of the game just before it
-    (``dos.server.tables.history.brief``: the Center Row, the phase, the pending draw), or ``None``
-    (fewer words then).
+    """What ``seat``'s ``action`` did, in one English line, for ``viewer`` ("you"); ``before``
+    is the public brief of the game just before it (``dos.server.tables.history.brief``: the
+    Center Row, the phase, the pending draw), or ``None`` (fewer words then). The words are
+    public facts, but for the viewer's own draw: ``drawn``, the cards it gave (in notation),
+    is told to the seat that drew them and to nobody else ("drew a card").
 
     >>> before = {"center": ["R7", "B3"], "phase": "start"}
     >>> described("official", "R5+DOS@0", 1, 0, before)
@@ -347,19 +358,27 @@ def described(
     'seat 1 caught you, who had not called "DOS!": two penalty cards'
     >>> described("classic", "W=R", 0, 0)
     'you played Wild and wished red'
+    >>> [described("official", "draw", 0, reader, before, drawn=["G7"]) for reader in (0, 1)]
+    ['you drew green 7', 'seat 0 drew a card']
     """
     names = ["you" if s == viewer else f"seat {s}" for s in range(max(seat, viewer) + 1)]
-    return text_view(rules).described(action, names, seat, viewer, before)
+    seen = tuple(drawn) if seat == viewer else ()
+    return text_view(rules).described(action, names, seat, before, seen)
 
 
 def _official_described(
-    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+    action: str,
+    names: list[str],
+    seat: int,
+    before: Mapping[str, Any] | None,
+    drawn: Sequence[str],
 ) -> str:
     parsed = parse_official(action)
-    if parsed.kind == Kind.CATCH:
+    if parsed.kind == Kind.DRAW and drawn:
+        cards = ", ".join(card_name(LANG, parse_card(card)) for card in drawn)
+        return text(LANG, "game.log_draw_seen", player=names[seat], card=cards).rstrip(".")
+    if parsed.kind == Kind.CATCH:  # ``names`` reach the viewer: a seat past it is another
         names += [f"seat {s}" for s in range(len(names), parsed.target + 1)]
-        if parsed.target == viewer:
-            names[viewer] = "you"
     center = before.get("center") if before is not None else None
     if parsed.kind == Kind.MATCH and (center is None or parsed.target >= len(center)):
         cards = cards_text(LANG, parsed.cards, parsed.designations)
@@ -370,7 +389,11 @@ def _official_described(
 
 
 def _classic_described(
-    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+    action: str,
+    names: list[str],
+    seat: int,
+    before: Mapping[str, Any] | None,
+    drawn: Sequence[str],
 ) -> str:
     who = names[seat]
     parsed = parse_classic(action)
@@ -386,6 +409,11 @@ def _classic_described(
         pending = before.get("pending", 0) if before is not None else 0
         if pending:
             words = text(LANG, "classic.log_draw_pending", player=who, count=pending)
+        elif drawn:
+            cards = ", ".join(
+                render_words(LANG, classic_card_words(parse_classic_card(c))) for c in drawn
+            )
+            words = text(LANG, "classic.log_draw_seen", player=who, card=cards)
         else:
             words = text(LANG, "classic.log_draw", player=who)
     elif kind == ClassicKind.REACT:
@@ -398,13 +426,15 @@ def _classic_described(
 @dataclass(frozen=True, slots=True)
 class TextView:
     """How the text format tells one rule set: the lines of a seat's view (``view_json``),
-    what a legal action does, and what a seat's action did (``names``: each seat as told to
-    the viewer, ``"you"`` for the viewer). A rule set's registry entry gives it
-    (``dos.ruleset.Entry.text``)."""
+    what a legal action does, and what a seat's action did: from its notation, ``names`` (each
+    seat as told to the viewer, ``"you"`` for the viewer, at least up to the viewer's and
+    the acting seat's), the acting seat, the public brief before it, and the cards the
+    viewer's own draw gave (empty for any other action). A rule set's registry entry gives
+    it (``dos.ruleset.Entry.text``)."""
 
     state_lines: Callable[[dict[str, Any], int], list[str]]
     meaning: Callable[[dict[str, Any], str], str]
-    described: Callable[[str, list[str], int, int, Mapping[str, Any] | None], str]
+    described: Callable[[str, list[str], int, int, Mapping[str, Any] | None, Sequence[str]], str]
 
 
 def _plain_lines(view: dict[str, Any], seat: int) -> list[str]:
@@ -417,7 +447,11 @@ def _plain_lines(view: dict[str, Any], seat: int) -> list[str]:
 
 
 def _plain_described(
-    action: str, names: list[str], seat: int, viewer: int, before: Mapping[str, Any] | None
+    action: str,
+    names: list[str],
+    seat: int,
+    before: Mapping[str, Any] | None,
+    drawn: Sequence[str],
 ) -> str:
     return f"{names[seat]} played {action}"
 

@@ -28,6 +28,7 @@ from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
 from dos.server.storage.table_store import load_game
 from dos.server.tables import seating
+from dos.server.tables.history import Entry
 from dos.server.tables.info import table_info
 from dos.server.tables.table import Status, Table
 
@@ -43,12 +44,14 @@ MAX_WAIT_SECONDS = 30.0
 class PastAction:
     """An action of the game: its ``index`` (the version it was made on), its ``seat``, its
     notation, and the public brief of the game just before it (``None``: not kept), from
-    which it is told in words."""
+    which it is told in words; ``drawn``: the cards a draw gave, only in the past actions of
+    the seat that drew them (empty otherwise)."""
 
     index: int
     seat: int
     action: str
     before: dict[str, Any] | None
+    drawn: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
@@ -231,17 +234,25 @@ class SeatAt:
             return []
         stop = len(game.actions)
         start = max(since, stop - last, 0)
-        briefs: dict[int, str] = {}
+        entries: dict[int, Entry] = {}
         if log is not None and log.game is game:
             for entry in reversed(log.tail):
                 if entry.index < start:
                     break
                 if entry.index < stop:
-                    briefs[entry.index] = entry.public
-        return [
-            PastAction(i, game.action_seats[i], game.actions[i], _before(briefs.get(i)))
-            for i in range(start, stop)
-        ]
+                    entries[entry.index] = entry
+        return [self._past_action(i, entries.get(i)) for i in range(start, stop)]
+
+    def _past_action(self, index: int, entry: Entry | None) -> PastAction:
+        """Action ``index`` of the game, from its log ``entry`` if kept: the cards it drew
+        only for this seat's own draws."""
+        game = self._table.current.stored
+        assert game is not None
+        seat = game.action_seats[index]
+        if entry is None:
+            return PastAction(index, seat, game.actions[index], None)
+        drawn = entry.drawn if entry.drawn is not None and entry.seat == self.seat else ()
+        return PastAction(index, seat, game.actions[index], _before(entry.public), drawn)
 
 
 class SeatService:
