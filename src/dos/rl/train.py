@@ -34,6 +34,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jax
@@ -41,8 +42,12 @@ import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from dos.bots import registry
 from dos.rl.aec import choose_backend
 from dos.rl.features import action_features
+from dos.rl.league import LEAGUE_STREAM, League, LeagueSettings
+from dos.rl.official_actions import SIZE
+from dos.rl.official_observation import official_layout
 from dos.rl.policy import PARAMS, PLAYED, init_params, save
 from dos.rl.vector import VectorGames
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
@@ -92,6 +97,12 @@ class Settings:
     seed: int = 0
     save_every: int = 20
     """Write the policy file every this many iterations (and at the end)."""
+    league: LeagueSettings | None = None
+    """A league (``dos.rl.league``): the policy's snapshots, and bots, drawn as opponents in
+    batches of their own beside those of ``opponents``; ``None``: none."""
+    league_folder: str | None = None
+    """Where the league's snapshots are written; ``None``: beside the policy file, in
+    ``<its name>-league/``."""
 
 
 @dataclass
@@ -102,6 +113,8 @@ class History:
     wins: list[int] = field(default_factory=list)
     losses: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    league: list[list[str]] = field(default_factory=list)
+    """The league's draws, one list per snapshot (empty without a league)."""
 
 
 def _state_vector(p: dict[str, jax.Array], obs: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -208,17 +221,21 @@ def train(
     s = settings
     if s.layout == "exact" and len(s.players) != 1:
         raise ValueError("the exact layout plays one player count: give one, or the padded one")
-    kinds = [(players, name, games) for players in s.players for name, games in s.opponents]
+    if not s.opponents and s.league is None:
+        raise ValueError("no opponents: name bots, or play a league")
+    league = None if s.league is None else League(s.league, _league_folder(s, out), s.seed)
+    fixed = [(players, name, games) for players in s.players for name, games in s.opponents]
+    kinds = list(fixed)
     batches = [
         _batch(s.backend, players, games, [name], layout=s.layout, target_score=s.round_target)
-        for players, name, games in kinds
+        for players, name, games in fixed
     ]
-    n = sum(games for _, _, games in kinds)
     first = [batch.reset(seed=s.seed * 1000 + k) for k, batch in enumerate(batches)]
-    obs = np.concatenate([f[0] for f in first])
-    mask = np.concatenate([f[1] for f in first])
+    width = official_layout(s.players[0], s.layout).size
+    obs = np.concatenate([f[0] for f in first] or [np.zeros((0, width), np.float32)])
+    mask = np.concatenate([f[1] for f in first] or [np.zeros((0, SIZE), np.int8)])
     rng = np.random.default_rng(s.seed)
-    params_np = initial or init_params(rng, obs.shape[1], s.hidden, s.embed)
+    params_np = initial or init_params(rng, width, s.hidden, s.embed)
     params = {k: jnp.asarray(v) for k, v in params_np.items()}
     optimiser = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(s.learning_rate))
     opt_state = optimiser.init(params)
@@ -233,6 +250,33 @@ def train(
         "players": s.players[0] if len(s.players) == 1 else list(s.players),
         "training": _jsonable(asdict(s)),
     }
+
+    def play_league(iteration: int) -> None:
+        """A snapshot after ``iteration`` iterations joins the pool, and the league's batches
+        (after the fixed ones) are dealt against new draws."""
+        nonlocal kinds, batches, obs, mask
+        assert league is not None
+        league.snapshot({k: np.asarray(v) for k, v in params.items()}, meta, iteration)
+        drawn = league.draw()
+        history.league.append(drawn)
+        if log is not None:
+            log(f"league after {iteration} iterations: {', '.join(drawn)}")
+        games = league.settings.games
+        new = [(players, name, games) for players in s.players for name in drawn]
+        dealt = [
+            _batch(s.backend, players, games, [name], layout=s.layout, target_score=s.round_target)
+            for players, name, games in new
+        ]
+        seeds = np.random.default_rng([s.seed, LEAGUE_STREAM, iteration])
+        starts = [batch.reset(seed=int(seeds.integers(2**62))) for batch in dealt]
+        rows = sum(games for _, _, games in fixed)
+        kinds, batches = [*fixed, *new], [*batches[: len(fixed)], *dealt]
+        obs = np.concatenate([obs[:rows], *(f[0] for f in starts)])
+        mask = np.concatenate([mask[:rows], *(f[1] for f in starts)])
+
+    if league is not None:
+        play_league(0)
+    n = len(obs)
     for iteration in range(s.iterations):
         emb = embed(params)
         shape = (s.steps, n)
@@ -326,6 +370,8 @@ def train(
             save(out, {k: np.asarray(v) for k, v in params.items()}, meta)
         if done_training:
             break
+        if league is not None and (iteration + 1) % league.settings.every == 0:
+            play_league(iteration + 1)
     return {k: np.asarray(params[k]) for k in PARAMS}, history
 
 
@@ -340,16 +386,49 @@ def _batch(
     return VectorGames(PLAYED, players, games, opponents=opponents, **options)
 
 
+def _league_folder(settings: Settings, out: str | None) -> Path:
+    """Where a run's league writes its snapshots (``Settings.league_folder``)."""
+    if settings.league_folder is not None:
+        return Path(settings.league_folder)
+    if out is None:
+        raise ValueError("a league writes snapshots: give a league folder or a policy file")
+    return Path(out).with_name(f"{Path(out).stem}-league")
+
+
 def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = json.loads(json.dumps(data))
     return result
 
 
-def _opponents(text: str) -> tuple[tuple[str, int], ...]:
+GAMES_EACH = 32
+"""``--opponents``: the games in the batch against an opponent whose entry does not say."""
+
+
+def parse_opponents(text: str) -> tuple[tuple[str, int], ...]:
+    """``--opponents``: comma-separated entries ``NAME`` or ``NAME:GAMES``, each a name
+    ``make_player`` takes (a bot or level, ``policy:FILE``, ``FILE.py`` or ``FILE.py:CLASS``)
+    and the games against it in a batch (``GAMES_EACH`` unless said). ``GAMES`` is a trailing
+    ``:N`` whose left side is itself a name; so ``policy:7`` is the policy file ``7``, and a
+    name never loses a ``:`` of its own. Raises ``ValueError`` for an empty entry or a count
+    below 1.
+
+    >>> parse_opponents("greedy,random:16")
+    (('greedy', 32), ('random', 16))
+    >>> parse_opponents("policy:runs/p.npz:8,bots/mine.py:MyBot")
+    (('policy:runs/p.npz', 8), ('bots/mine.py:MyBot', 32))
+    """
     found = []
     for part in text.split(","):
-        name, _, games = part.strip().partition(":")
-        found.append((name, int(games or 32)))
+        entry = part.strip()
+        name, colon, games = entry.rpartition(":")
+        if not (colon and games.isdigit() and name in registry.names(PLAYED)):
+            name, games = entry, ""
+        if not name:
+            raise ValueError(f"an empty opponent in {text!r}")
+        count = int(games) if games else GAMES_EACH
+        if count < 1:
+            raise ValueError(f"{entry!r}: at least 1 game, not {count}")
+        found.append((name, count))
     return tuple(found)
 
 
@@ -371,6 +450,32 @@ def _positive(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value
+
+
+def _chance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a chance from 0 to 1, not {text}")
+    return value
+
+
+def _names(
+    parser: argparse.ArgumentParser, option: str, text: str, counts: Sequence[int]
+) -> tuple[tuple[str, int], ...]:
+    """The opponents of ``--opponents`` or ``--league-pool``, each made once for every
+    player count trained at, so that a name that cannot play is refused (exit status 2)
+    before any training."""
+    try:
+        found = parse_opponents(text) if text.strip() else ()
+        for name, _ in found:
+            for players in counts:
+                registry.make_player(name, PLAYED, players=players)
+    except (ValueError, OSError) as error:
+        parser.error(f"{option}: {error}")
+    return found
 
 
 def _counts(text: str) -> tuple[int, ...]:
@@ -412,7 +517,61 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponents",
         default="random:32",
-        help="NAME:GAMES,...: bots and how many games against each in a batch (default random:32)",
+        help="NAME[:GAMES],...: the opponents and how many games against each in a batch "
+        f"(default random:32; {GAMES_EACH} where not said): a bot or level (greedy, hard), a "
+        "checkpoint (policy:FILE.npz), a bot by path (FILE.py:CLASS); none with --opponents ''"
+        " and a league",
+    )
+    league = parser.add_argument_group(
+        "league", "the policy's snapshots and bots as a pool of opponents (dos.rl.league)"
+    )
+    league.add_argument(
+        "--league",
+        type=_at_least_one,
+        metavar="K",
+        help="play a league: every K iterations a snapshot of the policy joins the pool and "
+        "the league's opponents are drawn again (default: no league)",
+    )
+    league.add_argument(
+        "--league-pool",
+        default="",
+        metavar="NAME,...",
+        help="bots and checkpoints in the pool for the whole run, beside the snapshots",
+    )
+    league.add_argument(
+        "--league-games",
+        type=_at_least_one,
+        default=LeagueSettings(every=1).games,
+        metavar="N",
+        help=f"games in the batch against each drawn opponent (default "
+        f"{LeagueSettings(every=1).games})",
+    )
+    league.add_argument(
+        "--league-draws",
+        type=_at_least_one,
+        default=LeagueSettings(every=1).draws,
+        metavar="D",
+        help=f"opponents drawn at each snapshot (default {LeagueSettings(every=1).draws})",
+    )
+    league.add_argument(
+        "--league-latest",
+        type=_chance,
+        default=LeagueSettings(every=1).latest,
+        metavar="P",
+        help="the chance that a draw is the newest snapshot, else any member of the pool "
+        f"uniformly (default {LeagueSettings(every=1).latest:g})",
+    )
+    league.add_argument(
+        "--league-keep",
+        type=_at_least_one,
+        default=LeagueSettings(every=1).keep,
+        metavar="N",
+        help=f"the newest snapshots kept in the pool (default {LeagueSettings(every=1).keep})",
+    )
+    league.add_argument(
+        "--league-folder",
+        metavar="DIR",
+        help="where the snapshots are written (default: OUT's name with -league, beside it)",
     )
     parser.add_argument(
         "--minutes",
@@ -464,7 +623,14 @@ def _minutes(args: argparse.Namespace) -> float | None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    opponents = _names(parser, "--opponents", args.opponents, args.players)
+    pool = _names(parser, "--league-pool", args.league_pool, args.players)
+    if pool and args.league is None:
+        parser.error("--league-pool: a pool for a league: give --league K too")
+    if not opponents and args.league is None:
+        parser.error("--opponents: none; name some, or play a league (--league K)")
     initial = None
     layout = args.layout
     if args.init:
@@ -482,13 +648,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings = Settings(
         players=args.players,
         layout=layout or Settings().layout,
-        opponents=_opponents(args.opponents),
+        opponents=opponents,
         minutes=_minutes(args),
         iterations=Settings().iterations if args.iterations is None else args.iterations,
         round_target=args.round_target,
         reward=args.reward,
         seed=args.seed,
         save_every=args.save_every,
+        league=None
+        if args.league is None
+        else LeagueSettings(
+            every=args.league,
+            games=args.league_games,
+            draws=args.league_draws,
+            latest=args.league_latest,
+            keep=args.league_keep,
+            pool=tuple(name for name, _ in pool),
+        ),
+        league_folder=args.league_folder,
     )
     train(settings, args.out, initial, log=lambda line: print(line, flush=True))
 
