@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from dos.agents.mcp_mount import RATE_LIMITED
 from server.support import HTTP, TIMEOUT, ServerProcess, create_table
 
 
@@ -115,7 +116,9 @@ async def test_mcp_actions_count_as_messages_of_their_client(
         first = await session.call_tool("act", args)
         assert first.is_error and "rate_limited" not in first.content[0].text
         second = await session.call_tool("act", args)
-        assert second.is_error and "refused (rate_limited)" in second.content[0].text
+        said = second.content[0].text
+        assert second.is_error and "refused (rate_limited)" in said
+        assert "(client_messages: 1/day per client): try again in " in said
 
 
 @pytest.mark.asyncio
@@ -186,3 +189,37 @@ def test_get_mcp_opens_no_stream(few: ServerProcess) -> None:
     assert answer.status_code == 405
     assert answer.json()["code"] == "method_not_allowed"
     assert "POST" in answer.headers.get("allow", "")
+
+
+@pytest.mark.asyncio
+async def test_mcp_past_the_lookup_limit_is_a_json_rpc_error_with_the_wait(
+    strict_server: ServerProcess, loopback: str
+) -> None:
+    """Past its look-ups, an MCP SDK client gets the server's refusal as a JSON-RPC error
+    that names the limit and the seconds to wait (not the SDK's bare "Server returned an
+    error response"); the HTTP answer is still 429 with ``Retry-After``."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.exceptions import MCPError
+
+    async with (
+        _mcp_http(loopback) as client,
+        streamable_http_client(f"{strict_server.url}/mcp", http_client=client) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        refused: MCPError | None = None
+        for _ in range(8):  # 6 look-ups a day: initialize and its notice count
+            try:
+                await session.call_tool("rules", {"rules": "official"})
+            except MCPError as error:
+                refused = error
+                break
+    assert refused is not None, "the limit never refused"
+    error = refused.error
+    assert error.code == RATE_LIMITED
+    assert "lookup" in error.message and "6/day" in error.message
+    assert isinstance(error.data, dict) and error.data["code"] == "rate_limited"
+    assert error.data["limit"] == "lookup" and error.data["rate"] == "6/day"
+    wait = error.data["retry_after"]
+    assert isinstance(wait, int) and wait >= 1 and f"try again in {wait} s" in error.message

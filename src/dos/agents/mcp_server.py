@@ -31,7 +31,7 @@ from pydantic import AfterValidator, Field
 from starlette.types import ASGIApp
 
 from dos import ruleset
-from dos.agents.mcp_mount import MCP_BODY_MAX
+from dos.agents.mcp_mount import MCP_BODY_MAX, over_limit
 from dos.agents.service import (
     UNTIL,
     AgentJson,
@@ -466,10 +466,9 @@ class InProcess:
         self.counters = counters
 
     async def admit(self, ctx: Context | None) -> None:
-        who = _who(ctx)
-        if not self.counters.allow("client_messages", who):
-            wait = self.counters.retry_after("client_messages", who)
-            raise RefusedError("rate_limited", f"too many actions: try again in {wait} s")
+        limited = over_limit(self.counters, "client_messages", _who(ctx))
+        if limited is not None:
+            raise RefusedError("rate_limited", limited.message)
 
     async def tables(self, offset: int) -> dict[str, Any]:
         limit = self.agents.seats.table_page
