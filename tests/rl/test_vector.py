@@ -15,8 +15,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 import dos.rl
 from dos.rl.codec import make_codec
-from dos.rl.fast_vector import FastVectorEnv, FastVectorGames
+from dos.rl.fast_vector import FastVectorGames
 from dos.rl.vector import VectorGames, random_actions
+from dos.rl.vector_env import DosVectorEnv
 from rl.support import DealLog, Returned
 
 
@@ -76,13 +77,13 @@ def test_nothing_the_python_batch_returns_reveals_the_deal(
 def test_nothing_the_fast_batch_returns_reveals_the_deal() -> None:
     games = FastVectorGames(2, 4, target_score=40)
     log = DealLog(make_codec("official", 2, target_score=40))
-    deal = games.batch.reset
+    deal = games._new_game
 
     def watched(g: int, seed: int) -> None:
         log.record(seed)
         deal(g, seed)
 
-    games.batch.reset = watched  # type: ignore[method-assign]
+    games._new_game = watched  # type: ignore[method-assign]
     returned = Returned()
     returned.add(games.reset(seed=3))
     for _ in range(300):
@@ -126,7 +127,8 @@ def test_each_fast_batch_draws_from_generators_of_its_own(own_actions: bool) -> 
 
 def test_the_fast_vector_environment_is_a_gymnasium_vector_env() -> None:
     games = gymnasium.make_vec("dos/Official-v0", num_envs=4, opponents=["greedy"])
-    assert isinstance(games, FastVectorEnv)
+    assert isinstance(games, DosVectorEnv)
+    assert type(games.games) is FastVectorGames
     assert isinstance(games, VectorEnv)
     assert games.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     single = gymnasium.make("dos/Official-v0")
@@ -151,7 +153,7 @@ def test_the_fast_vector_environment_is_a_gymnasium_vector_env() -> None:
 
 
 def test_a_game_that_ends_is_dealt_anew_in_the_same_step() -> None:
-    games = FastVectorEnv(6, 2, ["random"], target_score=30)
+    games = DosVectorEnv(6, "official", 2, ["random"], target_score=30)
     obs, infos = games.reset(seed=2)
     layout = games.games.layout
     ended = 0
@@ -182,7 +184,7 @@ def test_a_game_that_ends_is_dealt_anew_in_the_same_step() -> None:
 
 
 def test_self_play_reports_every_seats_rewards() -> None:
-    games = FastVectorEnv(4, 3, None, target_score=30)
+    games = DosVectorEnv(4, "official", 3, None, target_score=30)
     _, infos = games.reset(seed=3)
     seen_seats = set()
     ended = 0
@@ -200,15 +202,15 @@ def test_self_play_reports_every_seats_rewards() -> None:
 
 
 def test_nothing_the_fast_vector_environment_returns_reveals_the_deal() -> None:
-    games = FastVectorEnv(3, 2, ["random"], target_score=40)
+    games = DosVectorEnv(3, "official", 2, ["random"], target_score=40)
     log = DealLog(make_codec("official", 2, target_score=40))
-    deal = games.games.batch.reset
+    deal = games.games._new_game
 
     def watched(g: int, seed: int) -> None:
         log.record(seed)
         deal(g, seed)
 
-    games.games.batch.reset = watched  # type: ignore[method-assign]
+    games.games._new_game = watched  # type: ignore[method-assign]
     returned = Returned()
     returned.add(games.reset(seed=3))
     for _ in range(300):
@@ -218,26 +220,27 @@ def test_nothing_the_fast_vector_environment_returns_reveals_the_deal() -> None:
 
 
 def test_the_generator_a_vector_environment_exposes_does_not_deal() -> None:
-    games = FastVectorEnv(2, 2, ["random"])
+    games = DosVectorEnv(2, "official", 2, ["random"])
     games.reset(seed=3)
     exposed = np.random.default_rng()
     exposed.bit_generator.state = games.np_random.bit_generator.state
     log = DealLog(make_codec("official", 2))
-    deal = games.games.batch.reset
+    deal = games.games._new_game
 
     def watched(g: int, seed: int) -> None:
         log.record(seed)
         deal(g, seed)
 
-    games.games.batch.reset = watched  # type: ignore[method-assign]
+    games.games._new_game = watched  # type: ignore[method-assign]
     games.reset()
     assert not log.rebuilds(int(exposed.integers(0, 2**63 - 1)))
     assert not log.rebuilds(int(np.random.default_rng(3).integers(0, 2**63 - 1)))
 
 
-def test_without_numba_make_vec_falls_back_to_gymnasiums_sync_vector_env(
+def test_without_numba_make_vec_runs_the_python_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(dos.rl.gym_env.importlib.util, "find_spec", lambda name: None)
-    games = dos.rl.gym_env.vector_env(2, rules="official")
-    assert isinstance(games, gymnasium.vector.SyncVectorEnv)
+    monkeypatch.setattr(dos.rl.aec.importlib.util, "find_spec", lambda name: None)
+    games = gymnasium.make_vec("dos/Official-v0", num_envs=2)
+    assert isinstance(games, DosVectorEnv)
+    assert type(games.games) is VectorGames

@@ -3,7 +3,8 @@
 ``FastGame`` plays what the Python engine plays for ``dos.rl.aec.DosAEC`` and
 ``dos.rl.gym_env.DosGym``, on a flat game of ``dos.fast``: the same deal from the same game
 seed; the DOS race of the runner's referee, compiled (``dos.rl.flat.race``) and drawing what
-the referee's ``random.Random`` draws; the bots at their seats with the same generators and
+the referee's ``random.Random`` draws; the bots at their seats with the same generators
+(``dos.seeds.generator(seed, "seat", s)``, the race's ``(seed, "race")``) and
 the same views (``dos.fast.official_convert.view_of``); the registry's ``random`` bot
 compiled (its ``random.Random`` as a compiled Mersenne Twister, so it draws the same
 numbers). So for the same seed and the same actions both backends give the same
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from dos import seeds
 from dos.bots.random_bot import RandomBot
 from dos.fast import core
 from dos.fast import official as fast_official
@@ -209,7 +211,8 @@ class FastGame:
         self.over = False
         self.turn = 0
         """The seat to act."""
-        self.seed = 0
+        self._seed = 0
+        """The game seed: hidden information, never shown (only ``state`` works it in)."""
         self.record = Record()
         self.rngs: dict[int, random.Random] = {}
 
@@ -218,14 +221,14 @@ class FastGame:
     def new(self, seed: int) -> None:
         """Deals a new game from ``seed`` (a game seed: hidden information, never shown) and
         plays on until a caller decides."""
-        self.seed = seed
+        self._seed = seed
         _CORE.new_game(self.s, self.options_json, seed)
         self.ext[:] = 0
         self.count = 0
         self.mask[:] = 0
         self.record = Record()
-        self.mts[self.players] = mt_state(random.Random(f"{seed}/race"))  # as Race's
-        self.rngs = {seat: random.Random(f"{seed}/seat{seat}") for seat in self.bots}
+        self.mts[self.players] = mt_state(seeds.generator(seed, "race"))  # as Race's
+        self.rngs = {seat: seeds.generator(seed, "seat", seat) for seat in self.bots}
         for seat, player in self.bots.items():
             if is_compiled(player):
                 self.mts[seat] = mt_state(self.rngs[seat])
@@ -344,7 +347,7 @@ class FastGame:
     def state(self) -> official.State:
         """The game as the engine's ``State``, equal to the Python backend's in every field
         (a copy: changing it changes nothing here; assign it to load a state)."""
-        return self.record.state(self.s, self.ext, self.seed)
+        return self.record.state(self.s, self.ext, self._seed)
 
     @state.setter
     def state(self, state: official.State) -> None:

@@ -263,7 +263,8 @@ def observe(s: Any, seat: int, obs: Any, at: Any) -> None:
         obs[at[10] + r] = s[official_layout.HAND_SIZE + other] / SIZE_SCALE
         obs[at[11] + r] = (open_bits >> other) & 1
         obs[at[12] + r] = s[official_layout.PENALTIES + other]
-        obs[at[13] + r] = s[official_layout.SCORES + other] / s[official_layout.TARGET]
+        # At most 1: only a winner's final score passes the target, by up to a round's points.
+        obs[at[13] + r] = min(s[official_layout.SCORES + other] / s[official_layout.TARGET], 1.0)
     obs[at[14]] = s[official_layout.N_DRAW] / DECK_SIZE
 
 

@@ -12,20 +12,25 @@ The agent sits at ``seat``; the other seats are played by the bots named in ``op
 (``dos.bots.registry``: ``random``, ``greedy``, ``mcts`` or a level), one name per other seat
 or one name for all. An opponent sees only its seat's view, as in ``dos tournament``. DOS calls
 and catches follow ``race`` (``dos.rl.race``): with ``"reflex"`` each seat races with its
-player's reflexes (the agent's are ``reflex``). Each bot's generator and the race's are seeded
-from the game's seed, itself drawn from a generator of the environment's own seeded by
-``reset(seed=...)``, so a seeded episode repeats exactly. The game seed is never shown: it
-would deal the other hands and the draw pile again (``codec.new_game(seed)``), so ``info``
-holds only ``seat`` (and ``illegal_action``), and the deals do not come from ``np_random``,
-which Gymnasium exposes. The reward is 0 until the game ends, then the codec's
-(``dos.rl.codec``). An action outside the mask is never replaced by a legal one: it ends the
-episode with reward ``ILLEGAL_REWARD`` and ``info["illegal_action"]``. ``render()``
+player's reflexes (the agent's are ``reflex``).
+
+Seeds: each game seed is derived one way from the seed of ``reset`` (``dos.rl.deals``; with
+``deal_key``, the caller's secret, too), and each bot's generator and the race's one way from
+the game seed (``dos.seeds.generator(game_seed, "seat", s)``, ``(game_seed, "race")``), so a
+seeded episode repeats exactly and nothing an opponent or the agent is handed leads back to
+a game seed, which would deal the other hands and the draw pile again
+(``codec.new_game(seed)``). ``info`` holds only ``seat`` and ``legal_actions`` (and
+``illegal_action``), and the deals do not come from ``np_random``. ``reset`` never returns a
+game that is over: a deal the bots finish before the agent acts is replaced by the next.
+
+The reward is 0 until the game ends, then the codec's (``dos.rl.codec``). An action outside
+the mask is never replaced by a legal one: it ends the episode with reward ``ILLEGAL_REWARD``
+and ``info["illegal_action"]``, an all-zero mask and no ``legal_actions``. ``render()``
 (``render_mode="ansi"``) writes the agent's view as ``dos.rl.aec.render_view`` does.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -34,7 +39,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.bots import registry
 from dos.play.reflex import Reflex
 from dos.rl.aec import (
@@ -45,11 +50,9 @@ from dos.rl.aec import (
     render_view,
 )
 from dos.rl.codec import make_codec
+from dos.rl.deals import Deals
 from dos.rl.layout import check_layout
 from dos.rl.race import Race
-
-_DEALS = 0xDEA15
-"""Keeps the generator of the game seeds apart from ``np_random`` for the same seed."""
 
 
 class Opponents:
@@ -76,7 +79,8 @@ class Opponents:
         return [agent if s == self.seat else self.players[s].reflex for s in seats]
 
     def seed(self, game_seed: int) -> None:
-        self.rngs = {s: random.Random(f"{game_seed}/seat{s}") for s in self.players}
+        """Seeds each bot's generator one way from ``game_seed`` (``dos.seeds``)."""
+        self.rngs = {s: seeds.generator(game_seed, "seat", s) for s in self.players}
 
     def choose(self, codec: Any, state: Any) -> Any:
         """The action of the opponent to act."""
@@ -102,6 +106,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         render_mode: str | None = None,
         backend: str = "auto",
         layout: str = "padded",
+        deal_key: bytes | None = None,
         **options: Any,
     ) -> None:
         self.codec = make_codec(rules, players, layout=check_layout(layout), **options)
@@ -133,8 +138,8 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 bots=self.opponents.players,
                 observer=seat,
             )
-        self._deals: np.random.Generator | None = None
-        """Draws the game seeds: private, never returned (see the module docstring)."""
+        self._deals = Deals(deal_key)
+        """The game seeds: private, never returned (see the module docstring)."""
         self._zeros = np.zeros(self.codec.size, np.int8)
 
     @property
@@ -181,21 +186,24 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None or self._deals is None:
-            self._deals = np.random.default_rng(None if seed is None else [seed, _DEALS])
-        game_seed = int(self._deals.integers(0, 2**63 - 1))
+        self._deals.reset(seed)
         self.ended = False
-        if self.fast is not None:
-            self.fast.new(game_seed)
-            return self._observation()
-        self._state = self.codec.new_game(game_seed)
-        self.opponents.seed(game_seed)
-        self.race = Race(
-            self.codec.rules, self.codec.players, self.race_mode, game_seed, self._reflexes()
-        )
-        self.race.settle(self._state)
-        self._play_opponents()
-        return self._observation()
+        while True:  # a game the bots finish before the agent acts is dealt anew
+            game_seed = self._deals.next()
+            if self.fast is not None:
+                self.fast.new(game_seed)
+                if not self.fast.over:
+                    return self._observation()
+                continue
+            self._state = self.codec.new_game(game_seed)
+            self.opponents.seed(game_seed)
+            self.race = Race(
+                self.codec.rules, self.codec.players, self.race_mode, game_seed, self._reflexes()
+            )
+            self.race.settle(self._state)
+            self._play_opponents()
+            if not self.codec.is_over(self._state):
+                return self._observation()
 
     def _legal(self, index: int) -> bool:
         if not 0 <= index < self.codec.size:
@@ -224,6 +232,8 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             # TerminateIllegalWrapper does); the state is left as it was.
             self.ended = True
             obs, info = self._observation()
+            obs["action_mask"] = self._zeros.copy()
+            info["legal_actions"] = ()
             info["illegal_action"] = index
             return obs, ILLEGAL_REWARD, True, False, info
         fast = self.fast
@@ -245,19 +255,6 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return render_view(self.codec.view(self._state, self.seat))
 
 
-def vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
-    """The vector entry point of a rule set the compiled core plays (``fast_rl``:
-    ``dos/Official-v0``; ``gymnasium.make_vec``'s default): ``dos.rl.fast_vector.FastVectorEnv``
-    on the compiled core, or, without numba (the ``fast`` extra), Gymnasium's
-    ``SyncVectorEnv`` over ``DosGym``."""
-    fast_rl = ruleset.entry(kwargs.get("rules", ruleset.DEFAULT)).fast_rl
-    if fast_rl and importlib.util.find_spec("numba"):
-        from dos.rl.fast_vector import vector_env as fast
-
-        return fast(num_envs, **kwargs)
-    return gymnasium.vector.SyncVectorEnv([lambda: DosGym(**kwargs)] * num_envs)
-
-
 def env_id(rules: str) -> str:
     """The Gymnasium id of the environment of the rule set ``rules``.
 
@@ -270,13 +267,13 @@ def env_id(rules: str) -> str:
 def register() -> None:
     """Registers an environment with Gymnasium for every rule set with an RL codec
     (``env_id``: ``dos/Official-v0``, ``dos/Classic-v0``; done on ``import dos.rl``);
-    ``gymnasium.make_vec("dos/Official-v0", num_envs=N)`` makes the fast vector environment
-    (``vector_env``) of a rule set that the compiled core plays (``fast_rl``)."""
+    ``gymnasium.make_vec(env_id, num_envs=N)`` makes the vector environment of the rule set
+    (``dos.rl.vector_env``)."""
     for entry in ruleset.entries():
         if entry.codec is not None and env_id(entry.name) not in gymnasium.registry:
             gymnasium.register(
                 env_id(entry.name),
                 entry_point=DosGym,
-                vector_entry_point=vector_env if entry.fast_rl else None,
+                vector_entry_point="dos.rl.vector_env:vector_env",
                 kwargs={"rules": entry.name},
             )

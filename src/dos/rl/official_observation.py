@@ -61,7 +61,7 @@ def official_layout(players: int, layout: str = "padded") -> Layout:
             Slice("hand_sizes", (n,), f"hand sizes / {SIZE_SCALE:g}, relative seats"),
             Slice("dos_open", (n,), "1 where a DOS obligation is open, relative seats"),
             Slice("penalties", (n,), "DOS penalty cards owed at the end of the turn"),
-            Slice("scores", (n,), "scores / target score, relative seats"),
+            Slice("scores", (n,), "scores / target score, at most 1, relative seats"),
             Slice("draw_pile", (1,), f"draw pile size / {DECK_SIZE:g}"),
         ]
     )
@@ -142,7 +142,7 @@ def _fill(
         + pad
         + [owed[s] for s in rel]
         + pad
-        + [points[s] / target_score for s in rel]
+        + [min(points[s] / target_score, 1.0) for s in rel]
         + pad
         + [draw_pile / DECK_SIZE]
     )

@@ -7,8 +7,9 @@ steps one agent at a time, so it needs a rule for who wins the race. Two are off
   reliability and a reaction time); after each action, each DOS obligation that has just
   opened is raced at once by the runner's own referee (``dos.play.official.DosReferee``): the
   owner's call against the others' catches, the quickest wins, all of it drawn from the race
-  generator seeded from the game's seed. An obligation nobody acted on stays open, and then the
-  ``dos`` / ``catch +r`` indices appear in the mask of the seat to act.
+  generator seeded one way from the game's seed (``dos.seeds.generator(seed, "race")``: its
+  state does not lead back to the game's seed). An obligation nobody acted on stays open, and
+  then the ``dos`` / ``catch +r`` indices appear in the mask of the seat to act.
 * ``"agents"``: nothing is settled automatically; the seat to act finds its own call and its
   catches in its mask at every decision point, so the race goes to whoever is to act first.
 
@@ -30,7 +31,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.play.bot import Budget
 from dos.play.official import DosReferee, Player
 from dos.play.reflex import Reflex
@@ -66,7 +67,7 @@ class Race:
             raise ValueError(f"{len(reflexes)} reflexes for {players} seats")
         self.active = ruleset.entry(rules).dos_race and mode == "reflex"
         self.players = [Player(_RaceOnly(), reflex) for reflex in reflexes]
-        self.random = random.Random(f"{seed}/race")
+        self.random = seeds.generator(seed, "race")
         self._referee: DosReferee | None = None
 
     def settle(self, state: Any) -> list[Action]:
