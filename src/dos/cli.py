@@ -157,6 +157,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
         out=None if args.out is None else Path(args.out),
         progress=False if args.no_progress else None,
         rules=args.rules,
+        **_bot_settings(args),
     )
     if args.json:
         print(json.dumps({"tournament": result.settings, "summary": result.summary.to_json()}))
@@ -164,6 +165,22 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     print(result.table())
     if result.files:
         print(f"\nwrote {', '.join(str(path) for path in result.files)}")
+
+
+def _bot_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """How ``dos tournament`` and ``dos ladder`` run bots by path and key their deals."""
+    from dos.bots.sandbox.bot import Sandbox
+
+    if args.move_seconds <= 0:
+        raise _RejectedError(f"--move-seconds: must be positive, not {args.move_seconds:g}")
+    try:
+        key = None if args.deal_key is None else bytes.fromhex(args.deal_key)
+    except ValueError:
+        raise _RejectedError("--deal-key: hexadecimal digits, as the results write it") from None
+    if key is not None and not 1 <= len(key) <= 64:
+        raise _RejectedError("--deal-key: 1 to 64 bytes")
+    sandbox = None if args.in_process else Sandbox(move_seconds=args.move_seconds)
+    return {"sandbox": sandbox, "deal_key": key}
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
@@ -181,6 +198,7 @@ def cmd_ladder(args: argparse.Namespace) -> None:
         out=None if args.out is None else Path(args.out),
         progress=False if args.no_progress else None,
         rules=args.rules,
+        **_bot_settings(args),
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -375,6 +393,25 @@ def _arena_options(p: argparse.ArgumentParser, files: str) -> None:
     p.add_argument("--out", metavar="DIR", help=f"write {files} into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run bots by path in this process (trusted code; default: each in its own)",
+    )
+    p.add_argument(
+        "--move-seconds",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="most wall time a sandboxed bot may take for one move (default 10; a bot gets "
+        "its budget's seconds + 2 if less)",
+    )
+    p.add_argument(
+        "--deal-key",
+        metavar="HEX",
+        help="key of the deal seeds, to deal a run again (its results give it; by default a "
+        "secret is drawn where a bot by path plays)",
+    )
 
 
 def cmd_review(args: argparse.Namespace) -> int:

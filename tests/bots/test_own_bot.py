@@ -134,7 +134,7 @@ def test_dos_play_seats_your_bot_in_every_other_seat() -> None:
         controller = getattr(app, "controller", None)
         assert isinstance(controller, GameController)
         bots = [player.bot for player in controller.players[1:] if player is not None]
-        assert [type(bot).__name__ for bot in bots] == ["Shedder", "Shedder"]
+        assert [type(bot.bot).__name__ for bot in bots] == ["Shedder", "Shedder"]  # checked
     finally:
         app.thinker.shutdown(cancel_futures=True)  # type: ignore[attr-defined]
     clock = ManualClock()

@@ -35,7 +35,7 @@ from dos.arena.ladder_report import (
     write_ladder,
 )
 from dos.arena.played import PlayedGame
-from dos.arena.report import check_out, run_line
+from dos.arena.report import check_out, format_forfeits, run_line
 from dos.arena.schedule import (
     GameSpec,
     TournamentError,
@@ -46,8 +46,9 @@ from dos.arena.schedule import (
     seating,
 )
 from dos.arena.stats import BotSummary, Summary, summarize
-from dos.arena.tournament import check_bots, play_schedule
+from dos.arena.tournament import arena_settings, check_bots, deal_key_for, play_schedule
 from dos.bots.registry import names
+from dos.bots.sandbox.bot import SANDBOX, Sandbox, stop_all
 from dos.extras import require
 
 PLAYERS = 2
@@ -72,9 +73,12 @@ def ladder_schedule(
     target_score: int = 200,
     known: Sequence[str] | None = None,
     rules: str = ruleset.DEFAULT,
+    deal_key: bytes | None = None,
+    sandbox: Sandbox | None = None,
 ) -> list[GameSpec]:
     """Every game of a ladder in rating order (see the module); ``games`` per pair, a
-    multiple of 2. Checks the input first (``TournamentError``).
+    multiple of 2. Checks the input first (``TournamentError``). ``deal_key`` and ``sandbox``
+    as for ``dos.arena.schedule.make_schedule``.
 
     >>> specs = ladder_schedule(["random", "greedy", "medium"], 4, seed=1)
     >>> len(specs), len({spec.seed for spec in specs})
@@ -93,8 +97,9 @@ def ladder_schedule(
             seating=seating(pair, rotation),
             options=options,
             rules=rules,
+            sandbox=sandbox,
         )
-        for deal, deal_seed in enumerate(deal_seeds(seed, games // PLAYERS))
+        for deal, deal_seed in enumerate(deal_seeds(seed, games // PLAYERS, deal_key))
         for number, pair in enumerate(pairs)
         for rotation in range(PLAYERS)
     ]
@@ -130,7 +135,8 @@ class LadderResult:
 
     def table(self) -> str:
         """The headline, the standings and the pairwise matrix, as ``dos ladder`` prints them."""
-        return self.headline() + "\n\n" + format_ladder(self.summary, self.pairwise)
+        figures = format_ladder(self.summary, self.pairwise)
+        return self.headline() + "\n\n" + figures + format_forfeits(self.games)
 
     def to_json(self) -> dict[str, Any]:
         """The settings, the standings and the pairwise figures (``ladder.json`` less the
@@ -149,10 +155,13 @@ def run_ladder(
     out: Path | None = None,
     progress: bool | None = None,
     rules: str = ruleset.DEFAULT,
+    sandbox: Sandbox | None = SANDBOX,
+    deal_key: bytes | None = None,
 ) -> LadderResult:
     """Plays a ladder of ``bots`` (by default ``default_names(rules)``), ``games`` per pair,
     and writes its files into ``out`` if given. Raises ``TournamentError`` on bad input (and
-    ``MissingExtraError`` for ``out`` without matplotlib), before any game.
+    ``MissingExtraError`` for ``out`` without matplotlib), before any game. ``sandbox`` and
+    ``deal_key`` as for ``dos.arena.tournament.run_tournament``.
 
     >>> result = run_ladder(["random", "greedy"], 2, target_score=30, progress=False)
     >>> sorted(bot.name for bot in result.standings()), result.settings["pairs"]
@@ -161,13 +170,20 @@ def run_ladder(
     if players != PLAYERS:
         raise TournamentError(f"--players: a ladder plays two-player games only, not {players}")
     bots = default_names(rules) if bots is None else list(bots)
-    specs = ladder_schedule(bots, games, seed=seed, target_score=target_score, rules=rules)
-    check_bots(bots, rules, PLAYERS)
+    deal_key = deal_key_for(bots, deal_key)
+    specs = ladder_schedule(
+        bots, games, seed=seed, target_score=target_score, rules=rules, deal_key=deal_key,
+        sandbox=sandbox,
+    )  # fmt: skip
     if out is not None:
         check_out(out)
         require("matplotlib", "arena", "dos ladder --out (ladder.png)")
     backend = backend or Sequential()
-    played, seconds = play_schedule(specs, backend, progress, "ladder")
+    try:
+        check_bots(bots, rules, PLAYERS, sandbox)
+        played, seconds = play_schedule(specs, backend, progress, "ladder")
+    finally:
+        stop_all()
     summary = summarize(played, bots)
     wins = pairwise(played, bots)
     settings: dict[str, Any] = {
@@ -179,6 +195,7 @@ def run_ladder(
         "seed": seed,
         "rules": rules,
         "options": specs[0].options.to_json(),
+        **arena_settings(sandbox, deal_key, played),
         "backend": backend.describe(),
         "seconds": round(seconds, 3),
         "dos_version": __version__,

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from dos.arena.played import PlayedGame
-from dos.arena.report import align, percent, write_atomically, write_csv, write_json
+from dos.arena.report import (
+    align,
+    forfeits_json,
+    percent,
+    write_atomically,
+    write_csv,
+    write_json,
+)
 from dos.arena.stats import BotSummary, Summary, wilson_interval
 
 FILES = ("games.csv", "ladder.json", "ladder.txt", "ladder.png")
@@ -208,7 +215,11 @@ def write_ladder(
         f"ladder: {len(settings['bots'])} names, {settings['games_per_pair']} games per pair, "
         f"{settings['rules']} rules"
     )
-    document = {**ladder_json(settings, summary, wins), "games": [g.to_json() for g in games]}
+    document = {
+        **ladder_json(settings, summary, wins),
+        "forfeits": forfeits_json(games),
+        "games": [g.to_json() for g in games],
+    }
     writers: dict[str, Callable[[Path], None]] = {
         "games.csv": lambda path: write_csv(path, games, 2),
         "ladder.json": lambda path: write_json(path, document),

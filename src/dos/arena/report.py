@@ -101,12 +101,37 @@ def write_csv(path: Path, games: Sequence[PlayedGame], players: int) -> None:
 def results_json(
     settings: dict[str, Any], summary: Summary, games: Sequence[PlayedGame]
 ) -> dict[str, Any]:
-    """The content of ``tournament.json``."""
+    """The content of ``tournament.json``; ``forfeits``: each forfeited game's ``game``,
+    ``seed`` and forfeit (``dos.arena.forfeits.Forfeit``)."""
     return {
         "tournament": settings,
         "summary": summary.to_json(),
+        "forfeits": forfeits_json(games),
         "games": [game.to_json() for game in games],
     }
+
+
+def forfeits_json(games: Sequence[PlayedGame]) -> list[dict[str, Any]]:
+    """Every forfeit of ``games``, with its game's number and seed."""
+    return [
+        {"game": game.index, "seed": game.seed, **game.forfeit.to_json()}
+        for game in games
+        if game.forfeit is not None
+    ]
+
+
+def format_forfeits(games: Sequence[PlayedGame]) -> str:
+    """The forfeits as lines under a heading (empty if there are none): the game, its seed,
+    the seat, the decision (the game's actions before it) and what the bot did."""
+    lines = [
+        f"game {game.index} (seed {game.seed}), seat {game.forfeit.seat}, decision "
+        f"{len(game.forfeit.actions) + 1}: {game.forfeit.reason}"
+        for game in games
+        if game.forfeit is not None
+    ]
+    if not lines:
+        return ""
+    return f"\n\nforfeits ({len(lines)}):\n" + "\n".join(lines)
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:

@@ -11,9 +11,10 @@ bot in turn and its luck cancels out. A tournament of ``games`` games therefore 
 ``games / players`` deals, and ``games`` must be a multiple of ``players``.
 
 Game ``i`` is deal ``i // players`` under rotation ``i % players``. The deal seeds come from
-the tournament seed through the engine's SplitMix64 generator (``dos.rng``), 53 bits each
-(exact in any JSON reader); the seed is mixed first, so tournaments with nearby seeds share no
-deals.
+the tournament seed, 53 bits each (exact in any JSON reader): through the engine's SplitMix64
+generator (``dos.rng``; the seed mixed first, so tournaments with nearby seeds share no
+deals), or, where a bot by path plays, through a keyed hash whose key is the tournament's
+secret (``deal_seeds``), so that no bot can compute the deals from the seed.
 
 >>> lineup(["mcts", "greedy"], 4)
 ('mcts', 'greedy', 'greedy', 'greedy')
@@ -30,11 +31,13 @@ from dataclasses import dataclass
 
 from dos import ruleset
 from dos.bots.registry import names
+from dos.bots.sandbox.bot import Sandbox
 from dos.errors import DosError
 from dos.rng import next_u64, seed_state
 from dos.rules.classic import Options as ClassicOptions
 from dos.rules.official import Options
 from dos.rules.official.options import MAX_PLAYERS, MIN_PLAYERS
+from dos.seeds import derive
 
 
 class TournamentError(DosError, ValueError):
@@ -55,6 +58,8 @@ class GameSpec:
     options: Options | ClassicOptions
     rules: str = ruleset.DEFAULT
     """The rule set: ``official`` or ``classic`` (RULES.md §9; ``options`` are its options)."""
+    sandbox: Sandbox | None = None
+    """How bots by path play (``dos.bots.sandbox``): ``None``, in this process."""
 
 
 def lineup(bots: Sequence[str], players: int) -> tuple[str, ...]:
@@ -68,10 +73,18 @@ def seating(base: tuple[str, ...], rotation: int) -> tuple[str, ...]:
     return tuple(base[(seat - rotation) % count] for seat in range(count))
 
 
-def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The seed of each deal: successive SplitMix64 outputs cut to 53 bits, from a state that
-    is itself the first output of ``seed`` (so that nearby seeds start far apart: the streams
-    of plain ``seed_state(1)`` and ``seed_state(2)`` are one step apart)."""
+def deal_seeds(seed: int, deals: int, key: bytes | None = None) -> list[int]:
+    """The seed of each deal, 53 bits each. Without ``key``: successive SplitMix64 outputs
+    from a state that is itself the first output of ``seed`` (so that nearby seeds start far
+    apart: the streams of plain ``seed_state(1)`` and ``seed_state(2)`` are one step apart), a
+    public function of ``seed``. With ``key``: ``dos.seeds.derive(seed, "deal", n, key=key)``,
+    which no one without the key can compute.
+
+    >>> deal_seeds(1, 2, key=b"k") == deal_seeds(1, 2, key=b"k") != deal_seeds(1, 2)
+    True
+    """
+    if key is not None:
+        return [derive(seed, "deal", number, key=key) >> 75 for number in range(deals)]
     _, state = next_u64(seed_state(seed))
     seeds = []
     for _ in range(deals):
@@ -156,11 +169,15 @@ def make_schedule(
     target_score: int = 200,
     known: Sequence[str] | None = None,
     rules: str = ruleset.DEFAULT,
+    deal_key: bytes | None = None,
+    sandbox: Sandbox | None = None,
 ) -> list[GameSpec]:
     """Every game of a tournament, in order; checks the input first (``TournamentError``).
 
     ``known`` lists the accepted names (by default those of ``dos.bots.registry`` for
     ``rules``). A classic game has no target score (it is one hand played to a full ranking).
+    ``deal_key``: the key of the deal seeds (``deal_seeds``); ``sandbox``: how bots by path
+    play (``GameSpec.sandbox``).
     """
     _tournament_rules(rules)
     if known is None:
@@ -178,7 +195,8 @@ def make_schedule(
             seating=seatings[rotation],
             options=options,
             rules=rules,
+            sandbox=sandbox,
         )
-        for deal, deal_seed in enumerate(deal_seeds(seed, games // players))
+        for deal, deal_seed in enumerate(deal_seeds(seed, games // players, deal_key))
         for rotation in range(players)
     ]

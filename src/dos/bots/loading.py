@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from dos import ruleset
+from dos.bots.answers import Checked
 from dos.bots.base import Budget
 from dos.bots.reflex import Reflex
 from dos.errors import DosError
@@ -78,7 +79,11 @@ class FileBot:
 
     def make(self, name: str) -> Any:
         """A new bot of the class (``name``: the bot's name on the command line, for
-        messages)."""
+        messages), its answers checked to be actions (``dos.bots.answers.Checked``)."""
+        return Checked(self.instance(name))
+
+    def instance(self, name: str) -> Any:
+        """A new bot of the class itself (``name`` as for ``make``)."""
         try:
             return self.cls()
         except Exception as error:
