@@ -89,7 +89,7 @@ def test_a_resampled_state_keeps_what_the_seat_knows_and_nothing_of_the_others()
     seat = state.current_player()
     other = 1 - seat
     uniform = iter(np.random.default_rng(4).random(10).tolist())
-    samples = [state.resample_from_infostate(seat, lambda: next(uniform)) for _ in range(4)]
+    samples = [state.resample_from_infostate(seat, uniform.__next__) for _ in range(4)]
     for sample in samples:
         assert sample.information_state_string(seat) == state.information_state_string(seat)
         assert sample.observation_string(seat) == state.observation_string(seat)
@@ -98,6 +98,30 @@ def test_a_resampled_state_keeps_what_the_seat_knows_and_nothing_of_the_others()
         first_hand = state.information_state_string(other).splitlines()[0]
         assert first_hand not in sample.information_state_string(other).splitlines()
     assert len({tuple(s.engine.hands[other]) for s in samples}) > 1
+
+
+def test_an_information_state_always_offers_the_same_legal_actions() -> None:
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 2})
+    offered: dict[tuple[int, str], list[int]] = {}
+    for deal in range(3):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        rng = np.random.default_rng(deal)
+        for _ in range(6):
+            legal = state.legal_actions()
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+        uniform = iter(rng.random(40).tolist())
+        for _ in range(40):  # worlds the seat to act cannot tell apart, played on at random
+            world = state.resample_from_infostate(state.current_player(), uniform.__next__)
+            for _ in range(25):
+                if world.is_terminal():
+                    break
+                seat = world.current_player()
+                legal = world.legal_actions()
+                key = (seat, world.information_state_string(seat))
+                assert offered.setdefault(key, legal) == legal
+                # The choice by position in the legal list, so that the worlds stay alike.
+                world.apply_action(legal[len(key[1]) % len(legal)])
 
 
 def test_openspiel_ismcts_plays_dos_to_the_end() -> None:

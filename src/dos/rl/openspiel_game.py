@@ -21,9 +21,10 @@ The game is our engine (``dos.rules.official``) behind the RL codec (``dos.rl.co
   the game (``target_score``: 1 by default, so one round is a game).
 * **Observation**: the tensor is the padded official observation
   (``dos.rl.official_observation``; its named slices in docs/rl.md); the string is the seat's
-  view in card notation. **Information state** (perfect recall): the seat, its first hand,
-  then every action in order as any seat saw it, with the cards this seat gained after it
-  (draws, penalties). Its tensor is not provided: the observation tensor is the network's
+  view in card notation. **Information state** (perfect recall): the seat's view after the
+  deal, then every action in order, each with the seat's view after it; so two states with
+  the same information state offer the seat the same legal actions (OpenSpiel's ISMCTS keys
+  its nodes by it). Its tensor is not provided: the observation tensor is the network's
   input.
 * ``resample_from_infostate(p, sampler)`` deals the cards ``p`` has not seen at random
   (``dos.rl.sampler``), drawing its generator's seed from ``sampler``: OpenSpiel's ISMCTS
@@ -42,7 +43,6 @@ The game is our engine (``dos.rules.official``) behind the RL codec (``dos.rl.co
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -125,8 +125,8 @@ class DosState(pyspiel.State):  # type: ignore[misc]
         self.deals = game.deals
         self.engine: State | None = None
         self.seen: list[list[str]] = [[] for _ in range(game.players)]
-        """Per seat, its information state's lines: its first hand, then each action and the
-        cards the seat gained after it."""
+        """Per seat, its information state's lines: its view after the deal, then each action
+        with its view after it."""
         self.public: list[str] = []
         """Every action since the deal, as every seat saw it."""
 
@@ -150,18 +150,15 @@ class DosState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
             self.engine = self.codec.new_game(int(action))
-            self.seen = [[f"p{s} hand {_cards(h)}"] for s, h in enumerate(self.engine.hands)]
+            self.seen = [[_view_text(self.codec, self.engine, s)] for s in range(len(self.seen))]
             return
         state = self.engine
         seat = self.codec.turn(state)
-        before = [Counter(hand) for hand in state.hands]
         self.codec.apply(state, self.codec.action(state, seat, int(action)))
         public = f"p{seat} {self.codec.names[action]}"
         self.public = [*self.public, public]
-        for s, hand in enumerate(state.hands):
-            gained = Counter(hand) - before[s]
-            line = f"{public} +{_cards(sorted(gained.elements()))}" if gained else public
-            self.seen[s] = [*self.seen[s], line]
+        for s in range(len(self.seen)):
+            self.seen[s] = [*self.seen[s], f"{public} => {_view_text(self.codec, state, s)}"]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -187,9 +184,12 @@ class DosState(pyspiel.State):  # type: ignore[misc]
             )
             # The other seats' information states would give their real cards away: in the
             # sample each starts from the hand it was dealt there, then the public actions.
-            for s, hand in enumerate(engine.hands):
+            for s in range(len(self.seen)):
                 if s != player_id:
-                    sample.seen[s] = [f"p{s} sampled hand {_cards(hand)}", *self.public]
+                    sample.seen[s] = [
+                        *self.public,
+                        f"sampled => {_view_text(self.codec, engine, s)}",
+                    ]
         return sample
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DosState:
@@ -229,14 +229,19 @@ class DosObserver:
             return f"p{player} before the deal"
         if self.perfect_recall:
             return "\n".join(state.seen[player])
-        view = self.codec.view(state.engine, player)
-        others = " ".join(f"p{s}:{n}" for s, n in enumerate(view.hand_sizes))
-        return (
-            f"p{player} hand {_cards(view.hand)} | center {_cards(view.center)} | "
-            f"hands {others} | pile {view.draw_pile_size} | turn p{view.turn} | "
-            f"phase {view.phase.name.lower()}{' drew' if view.drew else ''} | "
-            f"dos open {list(view.dos_open)} | scores {list(view.scores)}"
-        )
+        return _view_text(self.codec, state.engine, player)
+
+
+def _view_text(codec: OfficialCodec, state: State, seat: int) -> str:
+    """What ``seat`` sees of ``state``, in card notation."""
+    view = codec.view(state, seat)
+    sizes = " ".join(f"p{s}:{n}" for s, n in enumerate(view.hand_sizes))
+    return (
+        f"p{seat} hand {_cards(view.hand)} | center {_cards(view.center)} | hands {sizes} | "
+        f"pile {view.draw_pile_size} | turn p{view.turn} | phase {view.phase.name.lower()}"
+        f"{' drew' if view.drew else ''} | dos open {list(view.dos_open)} | "
+        f"scores {list(view.scores)} | round {view.round}"
+    )
 
 
 def _cards(cards: Any) -> str:
