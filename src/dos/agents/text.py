@@ -434,7 +434,7 @@ class TextView:
 
     state_lines: Callable[[dict[str, Any], int], list[str]]
     meaning: Callable[[dict[str, Any], str], str]
-    described: Callable[[str, list[str], int, int, Mapping[str, Any] | None, Sequence[str]], str]
+    described: Callable[[str, list[str], int, Mapping[str, Any] | None, Sequence[str]], str]
 
 
 def _plain_lines(view: dict[str, Any], seat: int) -> list[str]:
