@@ -21,11 +21,14 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sqlalchemy.orm import Session
+
 from dos.ratings.store import mark_agent
 from dos.server.people.auth import TokenError
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
 from dos.server.protocol.refusals import RefusedError
 from dos.server.service import Service
+from dos.server.storage.models import GamePlayerRow
 from dos.server.storage.table_store import load_game
 from dos.server.tables import seating
 from dos.server.tables.history import Entry
@@ -95,7 +98,14 @@ class SeatAt:
     """A seat at a table, as its seat token opens it (``SeatService.seat``)."""
 
     def __init__(
-        self, service: Service, seen: _Seen, table: Table, seat: int, player_id: str
+        self,
+        service: Service,
+        seen: _Seen,
+        table: Table,
+        seat: int,
+        player_id: str,
+        *,
+        left_game: int | None = None,
     ) -> None:
         self._service = service
         self._seen = seen
@@ -103,6 +113,28 @@ class SeatAt:
         self.seat = seat
         self.player_id = player_id
         """The player whose token it is."""
+        self.left_game = left_game
+        """The id of the finished game the token only reads, its player having left the
+        seat (``SeatService.seat``; ``None``: the player holds the seat): acting, starting
+        and leaving are refused, and once another game is dealt, reading too."""
+
+    def _same_game(self) -> None:
+        """For a token that reads the game its player left: refused (``bad_token``) once the
+        table has dealt another."""
+        stored = self._table.current.stored
+        if self.left_game is not None and (stored is None or stored.id != self.left_game):
+            raise RefusedError(
+                "bad_token",
+                "you left this table, and the game you left is no longer its last",
+                field="token",
+            )
+
+    def _seated(self, doing: str) -> None:
+        if self.left_game is not None:
+            raise RefusedError(
+                "not_seated",
+                f"{doing}: you left this table; your token reads the game you left, no more",
+            )
 
     @property
     def code(self) -> str:
@@ -132,6 +164,7 @@ class SeatAt:
         await self._ready_log(last)
         table, seat = self._table, self.seat
         async with table.lock:
+            self._same_game()
             known = self._seen.setdefault(table, {})
             cached = known.get(seat)
             game = table.current
@@ -163,6 +196,7 @@ class SeatAt:
     async def act(self, action: str, version: int, dos: bool = False) -> None:
         """Plays ``action`` (notation), made on ``version``, for the seat, taking the seat
         back from its stand-in first. Refused exactly as the browser's ``action`` message."""
+        self._seated("act")
         table = self._table
         table.stand_ins.back(self.seat)
         await table.submit(self.seat, action, version, dos=dos)
@@ -170,10 +204,12 @@ class SeatAt:
     async def leave(self) -> None:
         """The seat leaves (``dos.server.tables.seating.leave``): in the lobby the seat opens again;
         during a game the stand-in plays it until the seat acts again."""
+        self._seated("leave")
         await seating.leave(self._table, self.seat)
 
     async def start(self) -> None:
         """The host starts the game (lobby), or deals a rematch (finished)."""
+        self._seated("start")
         table = self._table
         if table.status == Status.FINISHED:
             await table.rematch(self.seat)
@@ -207,6 +243,7 @@ class SeatAt:
         """The table's last game, once it is finished: its number at the table, its id, and
         its record (JSON Lines, docs/records.md). ``bad_state`` before."""
         table = self._table
+        self._same_game()
         if table.current.stored is None:
             raise RefusedError("bad_state", "no game has been played at this table")
         number, game_id = table.current.stored.number, table.current.stored.id
@@ -293,7 +330,13 @@ class SeatService:
     async def seat(self, token: str) -> SeatAt:
         """The seat a seat token opens; ``RefusedError`` (``bad_token``, ``expired_token``,
         ``no_table``) as the WebSocket refuses the token (its ``hello``, or its address for
-        ``no_table``). Counts as the seat's presence."""
+        ``no_table``). Counts as the seat's presence.
+
+        A player who left keeps reading the game it left: while the table's last game is
+        finished and the token's player played it in the token's seat (as stored, ``who
+        sat where``), the token opens that seat to read it (``SeatAt.left_game``): the seat's view
+        of that game, its result and record, and waits; nothing else, and nothing of a game
+        dealt after it (then the token opens nothing)."""
         service = self._service
         try:
             claim = service.signer.read_seat(token)
@@ -303,6 +346,10 @@ class SeatService:
         if table is None:
             raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
         if not seating.opens(table, claim.seat, claim.player_id):
+            game = await self._last_game_played(table, claim.seat, claim.player_id)
+            if game is not None:
+                seen = self._seen
+                return SeatAt(service, seen, table, claim.seat, claim.player_id, left_game=game)
             raise RefusedError(
                 "bad_token", "this token does not open a seat at this table", field="token"
             )
@@ -311,10 +358,27 @@ class SeatService:
         table.seats[claim.seat].remote = True  # no connection to wait for (Seat.remote)
         return SeatAt(service, self._seen, table, claim.seat, claim.player_id)
 
+    async def _last_game_played(self, table: Table, seat: int, player_id: str) -> int | None:
+        """The id of the table's last game if it is finished and ``player_id`` played
+        ``seat`` in it (else ``None``)."""
+        game = table.current.stored
+        if table.status != Status.FINISHED or game is None or game.status != "finished":
+            return None
+        if not 0 <= seat < len(game.players):
+            return None
+        played = await self._service.db.read(_sat, game.id, seat) == player_id
+        return game.id if played else None
+
     async def mark_agent(self, player_id: str) -> None:
         """Marks the player as an AI (``dos.ratings.store.mark_agent``): listed on the bots'
         leaderboard, apart from people (docs/ratings.md)."""
         await self._service.db.call(mark_agent, player_id)
+
+
+def _sat(session: Session, game_id: int, seat: int) -> str | None:
+    """The player who played ``seat`` in the stored game ``game_id`` (``None``: none)."""
+    row = session.get(GamePlayerRow, (game_id, seat))
+    return None if row is None else row.player_id
 
 
 @functools.lru_cache(maxsize=512)
