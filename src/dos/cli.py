@@ -363,6 +363,7 @@ def cmd_agent_play(args: argparse.Namespace) -> None:
         identity=None if args.identity is None else Path(args.identity),
         seed=args.seed,
         say=print,
+        note=lambda line: print(f"dos agent-play: {line}", file=sys.stderr),
     )
 
 

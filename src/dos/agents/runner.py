@@ -15,6 +15,15 @@ call of its own is due, and catches whoever it sees has not called, as any agent
 classic table the bot's reaction-test answer is sent as it chose it (the server records the
 larger of its time and the one it measured).
 
+The server may ask the runner to slow down (429, or 503 while it is busy): the runner waits as
+long as the answer's ``Retry-After`` says (in seconds), or backs off (1, 2, 4... s, at most
+``BACKOFF_MOST``) when it says nothing, and asks again; one request waits ``patience`` seconds
+in all at most. A runner that cannot go on (the server keeps refusing past its patience, a
+refusal it cannot get past, the bot fails) never abandons its seat silently: it leaves the
+table (``POST /api/agent/seat/leave``: during a game the server's stand-in plays the seat to
+the game's end, so the table is not held up) and raises ``AgentPlayError`` saying why it
+stopped and what became of the seat.
+
 The seat plays as one player: the grant's ``player_token``, kept in an identity file and
 passed to every later create and join, keeps it one player (one rating, one line on the
 bots' leaderboard: it plays through the agent API, so it is marked an AI, ``docs/ratings.md``).
@@ -24,6 +33,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +50,19 @@ from dos.rules import classic, official
 
 TIMEOUT = 40.0
 """Seconds an HTTP request may take (a long poll lasts at most 30)."""
+PATIENCE = 600.0
+"""The most seconds the runner waits, in all, for one request the server asks it to send
+later (429 or 503): past it, the runner stops."""
+BACKOFF_FIRST = 1.0
+"""The first wait, in seconds, after a refusal for now that names no ``Retry-After``; each
+next one doubles."""
+BACKOFF_MOST = 60.0
+"""The longest single wait of the back-off."""
+LATER = frozenset({429, 503})
+"""The statuses that ask a client to send the same request later."""
+
+Sleep = Callable[[float], None]
+"""Waits that many seconds (``time.sleep``; a test passes its own)."""
 
 
 class AgentPlayError(DosError):
@@ -96,18 +119,80 @@ def write_identity(path: Path | None, token: str) -> None:
         raise AgentPlayError(f"--identity: cannot write {path}: {error.strerror}") from None
 
 
-def _refused(answer: httpx.Response, doing: str) -> AgentPlayError:
+def _said(answer: httpx.Response) -> str:
+    """What a refusal says: ``CODE: MESSAGE`` of the server's error body, or its text."""
     try:
         body = answer.json()
-        said = f"{body.get('code')}: {body.get('message')}"
+        return f"{body.get('code')}: {body.get('message')}"
+    except (ValueError, AttributeError):
+        return answer.text[:200]
+
+
+def _refused(answer: httpx.Response, doing: str) -> AgentPlayError:
+    return AgentPlayError(
+        f"{doing}: the server refused (HTTP {answer.status_code}) {_said(answer)}"
+    )
+
+
+def retry_after(answer: httpx.Response) -> float | None:
+    """The seconds the answer's ``Retry-After`` asks to wait (``None``: none, or not a number
+    of seconds, as an HTTP date is not: the runner backs off then).
+
+    >>> retry_after(httpx.Response(429, headers={"Retry-After": "12"}))
+    12.0
+    >>> retry_after(httpx.Response(429, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}))
+    """
+    value = answer.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        seconds = float(value.strip())
     except ValueError:
-        said = answer.text[:200]
-    return AgentPlayError(f"{doing}: the server refused (HTTP {answer.status_code}) {said}")
+        return None
+    return seconds if 0 <= seconds < float("inf") else None
+
+
+def send(
+    http: httpx.Client,
+    method: str,
+    path: str,
+    *,
+    sleep: Sleep = time.sleep,
+    patience: float = PATIENCE,
+    note: Callable[[str], None] | None = None,
+    **request: Any,
+) -> httpx.Response:
+    """Sends a request and answers the server's answer, sending it again after the wait a
+    429 or 503 asks (its ``Retry-After``, else a back-off from ``BACKOFF_FIRST`` doubling up
+    to ``BACKOFF_MOST``) as long as the waits stay within ``patience`` seconds in all;
+    ``note`` is told each wait. Past the patience: ``AgentPlayError`` naming the refusal
+    and the waits."""
+    waited = 0.0
+    backoff = BACKOFF_FIRST
+    while True:
+        answer = http.request(method, path, **request)
+        if answer.status_code not in LATER:
+            return answer
+        asked = retry_after(answer)
+        wait = asked if asked is not None else backoff
+        backoff = min(backoff * 2, BACKOFF_MOST)
+        if waited + wait > patience:
+            raise AgentPlayError(
+                f"{method} {path}: the server refused (HTTP {answer.status_code}) "
+                f"{_said(answer)}; waited {waited:g} s, it asks {wait:g} s more, past the "
+                f"patience of {patience:g} s"
+            )
+        if note is not None:
+            note(f"{method} {path}: HTTP {answer.status_code}, waiting {wait:g} s")
+        sleep(wait)
+        waited += wait
 
 
 class SeatRunner:
     """One seat of one table, played by a bot over the agent API (``http`` has the server's
-    base URL; the seat token is sent with each request)."""
+    base URL; the seat token is sent with each request). A request the server asks to send
+    later is sent again after ``sleep`` waited as it asked (``send``, within ``patience``
+    seconds); ``note`` is told each wait."""
 
     def __init__(
         self,
@@ -116,8 +201,18 @@ class SeatRunner:
         bot: str,
         seed: int = 0,
         say: Callable[[str], None] | None = None,
+        *,
+        sleep: Sleep = time.sleep,
+        patience: float = PATIENCE,
+        note: Callable[[str], None] | None = None,
     ) -> None:
         self.http = http
+        self.sleep = sleep
+        self.patience = patience
+        self.note = note
+        """Told each wait the server asked for (``send``)."""
+        self.game: int | None = None
+        """The number of the game the seat is playing now (``None``: none)."""
         self.grant = grant
         self.code: str = grant["code"]
         self.seat: int = grant["seat"]
@@ -131,8 +226,20 @@ class SeatRunner:
 
     # --- requests -----------------------------------------------------------------------
 
+    def _send(self, method: str, path: str, **request: Any) -> httpx.Response:
+        return send(
+            self.http,
+            method,
+            path,
+            sleep=self.sleep,
+            patience=self.patience,
+            note=self.note,
+            headers=self.auth,
+            **request,
+        )
+
     def _get(self, path: str, **params: Any) -> dict[str, Any]:
-        answer = self.http.get(path, params=params, headers=self.auth)
+        answer = self._send("GET", path, params=params)
         if answer.status_code != 200:
             raise _refused(answer, f"GET {path}")
         data: dict[str, Any] = answer.json()
@@ -149,7 +256,7 @@ class SeatRunner:
         return self._get("/api/agent/seat/wait", history="true", **since)
 
     def _post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
-        return self.http.post(path, json=body, headers=self.auth)
+        return self._send("POST", path, json=body)
 
     # --- the game -----------------------------------------------------------------------
 
@@ -181,10 +288,11 @@ class SeatRunner:
 
     def play_game(self, seen: dict[str, Any]) -> Outcome:
         """Plays the game under way (``seen``: the seat's view in it) to its end."""
-        game = seen["table"]["game"]
+        game = self.game = seen["table"]["game"]
         while True:
             if seen["result"] is not None and seen["table"]["game"] == game:
                 table = seen["table"]
+                self.game = None
                 return Outcome(self.code, game, table.get("game_id"), self.seat, seen["result"])
             move = self.decide(seen)
             if move is None:
@@ -222,17 +330,55 @@ class SeatRunner:
         return seen
 
     def play(self, games: int) -> list[Outcome]:
-        """Plays ``games`` games at the table, one after another; the host deals them."""
+        """Plays ``games`` games at the table, one after another; the host deals them. If it
+        cannot go on, it leaves the table (``stop``) and raises ``AgentPlayError`` saying
+        why, how many games it played and what became of the seat; interrupted
+        (``KeyboardInterrupt``), it leaves the table too, says so, and lets the interrupt
+        go on."""
         outcomes: list[Outcome] = []
         played = self.grant["table"]["game"]
-        for _ in range(games):
-            host = self.look()["table"]["host"] == self.seat
-            seen = self.start() if host else self.next_game(played)
-            outcome = self.play_game(seen)
-            self.say(outcome.line())
-            outcomes.append(outcome)
-            played = outcome.game
+        try:
+            for _ in range(games):
+                host = self.look()["table"]["host"] == self.seat
+                seen = self.start() if host else self.next_game(played)
+                outcome = self.play_game(seen)
+                self.say(outcome.line())
+                outcomes.append(outcome)
+                played = outcome.game
+        except KeyboardInterrupt:
+            self.say(f"interrupted; {self.stop()}")
+            raise
+        except (AgentPlayError, httpx.HTTPError) as error:
+            why = str(error) if isinstance(error, AgentPlayError) else _failed(error)
+            raise AgentPlayError(self._stopped(why, len(outcomes), games)) from None
+        except Exception as error:  # the bot failed: its own message, and the seat left
+            why = f"{self.player.bot.name} failed: {type(error).__name__}: {error}"
+            raise AgentPlayError(self._stopped(why, len(outcomes), games)) from error
         return outcomes
+
+    def _stopped(self, why: str, done: int, games: int) -> str:
+        where = f"game {self.game}" if self.game is not None else "between games"
+        return f"stopped at table {self.code} ({where}; {done} of {games} played): {why}; " + (
+            self.stop()
+        )
+
+    def stop(self) -> str:
+        """Leaves the table, for a runner that cannot go on (as patient with the server as
+        any request); returns what became of the seat, in words. During a game the stand-in
+        plays the seat to its end."""
+        try:
+            answer = self._post("/api/agent/seat/leave")
+        except (AgentPlayError, httpx.HTTPError) as error:
+            why = str(error) if isinstance(error, AgentPlayError) else _failed(error)
+            return f"could not leave the table: {why}"
+        if answer.status_code != 200:
+            return f"could not leave the table: HTTP {answer.status_code} {_said(answer)}"
+        if self.game is None:
+            return f"left the table: seat {self.seat} is open again"
+        return (
+            f"left the table: the server's stand-in plays seat {self.seat} to the end of "
+            f"game {self.game}"
+        )
 
 
 def _code(answer: httpx.Response) -> str | None:
@@ -254,11 +400,15 @@ def take_seat(
     rated: bool = True,
     public: bool = False,
     player_token: str | None = None,
+    sleep: Sleep = time.sleep,
+    patience: float = PATIENCE,
 ) -> dict[str, Any]:
     """A seat grant: a new table with the bot as its host at seat 0 and ``opponents`` in the
     other seats (server bot levels; ``None``: a seat left open for a person or another agent),
-    or an open seat of the table ``table``. ``player_token`` keeps the same player."""
+    or an open seat of the table ``table``. ``player_token`` keeps the same player. Sent
+    again after the waits the server asks for (``send``)."""
     keep = {} if player_token is None else {"player_token": player_token}
+    patient: dict[str, Any] = {"sleep": sleep, "patience": patience}
     if table is None:
         body = {
             "name": name,
@@ -269,11 +419,12 @@ def take_seat(
             "public": public,
             **keep,
         }
-        answer = http.post("/api/tables", json=body)
+        answer = send(http, "POST", "/api/tables", json=body, **patient)
         if answer.status_code != 201:
             raise _refused(answer, "creating a table")
     else:
-        answer = http.post(f"/api/tables/{table}/join", json={"name": name, **keep})
+        join = {"name": name, **keep}
+        answer = send(http, "POST", f"/api/tables/{table}/join", json=join, **patient)
         if answer.status_code != 200:
             raise _refused(answer, f"joining table {table}")
     grant: dict[str, Any] = answer.json()
@@ -322,12 +473,17 @@ def agent_play(
     seed: int = 0,
     say: Callable[[str], None] | None = None,
     transport: httpx.BaseTransport | None = None,
+    sleep: Sleep = time.sleep,
+    patience: float = PATIENCE,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], list[Outcome]]:
     """Plays ``games`` games of the bot ``bot`` at the server ``server`` (see the module);
     returns the seat grant and how each game ended. ``identity``: the file that keeps the
-    player token (read first if it exists, written after the grant). Raises
-    ``AgentPlayError`` (and ``DosError`` for a bot that cannot play this table) with a
-    message that says why."""
+    player token (read first if it exists, written after the grant). A request the server
+    asks to send later is sent again after ``sleep`` waited as it asked, within
+    ``patience`` seconds (``note`` is told each wait). Raises ``AgentPlayError`` (and
+    ``DosError`` for a bot that cannot play this table) with a message that says why; once
+    seated, a runner that stops has left the table first (``SeatRunner.play``)."""
     if games < 1:
         raise AgentPlayError(f"--games: at least 1, not {games}")
     if not server.startswith(("http://", "https://")):
@@ -341,7 +497,7 @@ def agent_play(
             if table is None:
                 seats = 1 + len(opponents)
             else:  # the bot is checked against the table before it takes a seat
-                answer = http.get(f"/api/tables/{table}")
+                answer = send(http, "GET", f"/api/tables/{table}", sleep=sleep, patience=patience)
                 if answer.status_code != 200:
                     raise _refused(answer, f"table {table}")
                 info = answer.json()
@@ -357,11 +513,19 @@ def agent_play(
                 rated=rated,
                 public=public,
                 player_token=player_token,
+                sleep=sleep,
+                patience=patience,
             )
             write_identity(identity, grant["player_token"])
             if say is not None:
                 say(f"table {grant['code']}, seat {grant['seat']}: player {grant['player_id']}")
-            runner = SeatRunner(http, grant, bot, seed, say)
+            runner = SeatRunner(
+                http, grant, bot, seed, say, sleep=sleep, patience=patience, note=note
+            )
             return grant, runner.play(games)
     except httpx.HTTPError as error:
-        raise AgentPlayError(f"--server {server}: {type(error).__name__}: {error}") from None
+        raise AgentPlayError(f"--server {server}: {_failed(error)}") from None
+
+
+def _failed(error: httpx.HTTPError) -> str:
+    return f"{type(error).__name__}: {error}"
