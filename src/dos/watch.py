@@ -6,10 +6,9 @@ prints the games of that engine alone (``prints``).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.bots.registry import make_player
 from dos.play.official import DosReferee
 from dos.rules.official import (
@@ -87,8 +86,8 @@ def bot_game(
     seated = [make_player(bots[seat % len(bots)]) for seat in range(players)]
     names = [bots[seat % len(bots)] for seat in range(players)]
     state = new_game(Options(players=players, target_score=target_score), seed)
-    rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(players)]
-    referee = DosReferee(state, seated, random.Random(f"{seed}/race"))
+    rngs = [seeds.generator(seed, "seat", seat) for seat in range(players)]
+    referee = DosReferee(state, seated, seeds.generator(seed, "race"))
     out(f"DOS · official rules · {players} players · target {target_score} · seed {seed}")
     out("Seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(names)))
     for number, drawn in enumerate(state.dealer_draws, 1):

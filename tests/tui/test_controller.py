@@ -99,8 +99,9 @@ def test_acting_out_of_turn_is_refused() -> None:
 
 def test_a_bot_catches_the_person_who_forgets_after_its_reaction_delay() -> None:
     clock = ManualClock()
-    game = controller(seed=5, clock=clock, bots=bots(1, call=1.0, catch=1.0, reaction=3.0))
+    game = controller(seed=1, clock=clock, bots=bots(1, call=1.0, catch=1.0, reaction=3.0))
     play_until(game, clock, lambda: HUMAN in game.dos_open() and game.human_turn)
+    assert game.dos_open() == [HUMAN]  # a deal where the bot owes no call of its own
     owed = game.state.penalties[HUMAN]
     catch = next(e for e in game.pending() if e.kind == EventKind.CATCH)
     assert (catch.seat, catch.target) == (1, HUMAN)

@@ -1,10 +1,13 @@
 """The one interface every bot implements (bot writers import it as ``dos.bots.base``).
 
 A bot is handed a ``SeatView`` (what its seat may know: its own hand, public facts, the public
-history, its legal actions), a seeded ``random.Random`` and a ``Budget``, and returns one of
-the view's legal turn actions. It never receives the game's ``State``: the runner builds the
-view and passes only that, and a ``SeatView`` holds copies (tuples and numbers), no reference
-to the state. So a bot cannot read another hand or the draw pile, by construction.
+history, its legal actions), a ``random.Random`` and a ``Budget``, and returns one of the
+view's legal turn actions. It never receives the game's ``State``: the runner builds the view
+and passes only that, and a ``SeatView`` holds copies (tuples and numbers), no reference to
+the state. Its generator is seeded from the game's seed one way (``dos.seeds``), so its state
+does not lead back to the seed, which would deal the game again. So a bot that keeps to its
+arguments cannot read another hand or the draw pile; one by path in a tournament plays in a
+process of its own (``dos.bots.sandbox``), which holds nothing else.
 
 DOS calls and catches are not chosen here: they are reflexes with a reliability and a
 reaction time (``dos.play.reflex``), raced by the runner between actions. A classic bot

@@ -2,7 +2,8 @@
 
 Everything random in a game comes from its seed: the deal and the reaction targets (the
 engine's own generator) and each seat's bot generator (its choices and reaction times). So the
-same seed and seating give the same game on any machine.
+same seed and seating give the same game on any machine. The bots' generators are derived from
+the seed one way (``dos.seeds``): their state does not lead back to the seed, nor so to the deal.
 
 >>> from dos.bots.classic.random_bot import ClassicRandomBot
 >>> players = [ClassicPlayer(ClassicRandomBot()), ClassicPlayer(ClassicRandomBot())]
@@ -13,11 +14,11 @@ same seed and seating give the same game on any machine.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from dos import seeds
 from dos.play.bot import BotError, Budget, ClassicBot
 from dos.rules.classic import Kind, Options, Phase, apply, new_game, view
 
@@ -71,7 +72,7 @@ def play_game(
     if options.players != len(players):
         raise ValueError(f"{len(players)} players for a {options.players}-seat game")
     state = new_game(options, seed)
-    rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(len(players))]
+    rngs = [seeds.generator(seed, "seat", seat) for seat in range(len(players))]
     decisions = [0] * len(players)
     seconds: list[list[float]] = [[] for _ in players]
     passed = [0] * len(players)

@@ -2,7 +2,8 @@
 
 Everything random in a game comes from its seed: the deal (the engine's own generator), each
 seat's bot generator and the race generator. So the same seed and seating give the same game
-on any machine and any backend.
+on any machine and any backend. The bots' and the race's generators are derived from the seed
+one way (``dos.seeds``): their state does not lead back to the seed, nor so to the deal.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from dos import seeds
 from dos.play.bot import OUT_OF_TURN, Bot, BotError, Budget
 from dos.play.reflex import Reflex
 from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
@@ -125,8 +127,8 @@ def play_game(
     if options.players != len(players):
         raise ValueError(f"{len(players)} players for a {options.players}-seat game")
     state = new_game(options, seed)
-    rngs = [random.Random(f"{seed}/seat{seat}") for seat in range(len(players))]
-    race = random.Random(f"{seed}/race")
+    rngs = [seeds.generator(seed, "seat", seat) for seat in range(len(players))]
+    race = seeds.generator(seed, "race")
     referee = DosReferee(state, players, race)
     decisions = [0] * len(players)
     seconds: list[list[float]] = [[] for _ in players]

@@ -21,7 +21,9 @@ decision is computed at once on the caller's thread, which is what tests use wit
 same seed and the same actions give the same game.
 
 Everything random comes from the seed: the deal (the engine), each bot's generator
-(``"{seed}/seat{n}"``) and the race generator (``"{seed}/race"``), as in ``dos.arena``.
+(``seeds.generator(seed, "seat", n)``) and the race generator (``seeds.generator(seed,
+"race")``), as in ``dos.play.official``. Both are derived one way (``dos.seeds``): their state
+does not lead back to the seed, nor so to the deal.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from enum import Enum
 from functools import partial
 from typing import TypeVar
 
-from dos import records
+from dos import records, seeds
 from dos.bots.registry import make_player
 from dos.errors import DosError
 from dos.i18n import text
@@ -137,6 +139,12 @@ def resumable(record: records.Record, rules: str, refusal: str, lang: str) -> tu
     return record.seed, player_names(lang, records.start(record).players)
 
 
+def resumed_at(actions: int) -> tuple[str | int, ...]:
+    """The labels that set the generators of a game resumed after ``actions`` actions apart
+    from those of the game as first played (``dos.seeds``)."""
+    return ("resume", actions)
+
+
 A = TypeVar("A")
 
 
@@ -183,10 +191,10 @@ class LiveGame:
         self._version = 0
         self._held_since: float | None = None
 
-    def _seat(self, count: int, suffix: str) -> None:
-        """Names the ``count`` seats and seeds their generators (``"{seed}/seat{n}{suffix}"``,
-        where a resumed game's ``suffix`` tells how far it had gone)."""
-        self.rngs = [random.Random(f"{self.seed}/seat{seat}{suffix}") for seat in range(count)]
+    def _seat(self, count: int, since: tuple[str | int, ...]) -> None:
+        """Names the ``count`` seats and seeds their generators (``seeds.generator(seed,
+        "seat", n, *since)``, where a resumed game's ``since`` is ``resumed_at(state)``)."""
+        self.rngs = [seeds.generator(self.seed, "seat", seat, *since) for seat in range(count)]
         self.names = player_names(self.lang, count)
 
     def _rng_copy(self, seat: int) -> random.Random:
@@ -252,9 +260,9 @@ class GameController(LiveGame):
             raise ValueError(f"bots: {count - 1} needed, {len(bots)} given")
         seated = list(bots) if bots is not None else [make_player(level) for _ in range(1, count)]
         self.players: list[Player | None] = [None, *seated]
-        suffix = f"/resume{len(self.state.history)}" if resumed else ""
-        self._seat(count, suffix)
-        self.race = random.Random(f"{seed}/race{suffix}")
+        since = resumed_at(len(self.state.history)) if resumed else ()
+        self._seat(count, since)
+        self.race = seeds.generator(seed, "race", *since)
         self.summary: RoundResult | None = None
         """The round just ended, while its summary waits to be dismissed (play is paused)."""
         self._events: list[Event] = []

@@ -16,7 +16,8 @@ due, so tests drive a whole game by moving a ``ManualClock``.
   every target is hit or the time has run out.
 
 Everything random comes from the seed: the deal and the targets (the engine) and each bot's
-generator (``"{seed}/seat{n}"``), as in ``dos.play.classic``.
+generator (``seeds.generator(seed, "seat", n)``, derived one way: ``dos.seeds``), as in
+``dos.play.classic``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,15 @@ from dos.rules.classic.cards import IS_WILD
 from dos.tui.classic.replay import ClassicReplay
 from dos.tui.classic.words import Before, log_lines, log_start
 from dos.tui.clock import Clock
-from dos.tui.controller import HUMAN, LiveGame, Outcome, Timing, decide, resumable
+from dos.tui.controller import (
+    HUMAN,
+    LiveGame,
+    Outcome,
+    Timing,
+    decide,
+    resumable,
+    resumed_at,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +101,7 @@ class ClassicController(LiveGame):
         """A new game (``players`` or ``options``, bots of ``level``, ``seed``), or the game
         ``state`` goes on. ``bots`` replaces the level's bots (seats 1, 2, …). ``resumed``:
         ``state`` is a saved game's, whose bots' generators are seeded anew from the seed and
-        the number of actions (``"{seed}/seat{n}/resume{actions}"``), as in the official
-        game."""
+        the number of actions (``resumed_at``), as in the official game."""
         if state is None and options is None and not 2 <= players <= 4:
             raise ValueError(f"players: 2 to 4, not {players}")
         super().__init__(
@@ -109,8 +117,7 @@ class ClassicController(LiveGame):
             else [make_player(level, "classic") for _ in range(1, count)]
         )
         self.players: list[ClassicPlayer | None] = [None, *seated]
-        suffix = f"/resume{len(self.state.history)}" if resumed else ""
-        self._seat(count, suffix)
+        self._seat(count, resumed_at(len(self.state.history)) if resumed else ())
         self.reaction: ReactionTest | None = None
         """The person's reaction test while it runs."""
         self._bot: BotTurn | None = None
