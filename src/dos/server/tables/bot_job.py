@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.bots.registry import make_player
 from dos.play.bot import Budget
 
@@ -36,12 +36,15 @@ JOB: Final = "bot"
 
 def bot_seed(game_seed: int, seat: int, version: int) -> str:
     """The seed of the decision of ``seat`` at ``version`` of the game dealt with
-    ``game_seed``.
+    ``game_seed``: derived one way (``dos.seeds``), so neither the payload nor the bot's
+    generator leads back to the game's seed.
 
-    >>> bot_seed(42, 1, 17)
-    'dos-bot:42:1:17'
+    >>> bot_seed(42, 1, 17) == bot_seed(42, 1, 17) != bot_seed(42, 1, 18)
+    True
+    >>> "42" in bot_seed(42, 1, 17).split(":")
+    False
     """
-    return f"dos-bot:{game_seed}:{seat}:{version}"
+    return f"dos-bot:{seeds.derive(game_seed, 'seat', seat, 'version', version):032x}"
 
 
 def bot_payload(rules: str, level: str, seen: Any, effort: float, seed: str) -> dict[str, Any]:

@@ -19,6 +19,8 @@ Decisions are jobs of the table's service's runner (``jobs``; ``dos.server.table
 worker processes of this machine, or ``dos bot-worker`` processes through Redis. Each is asked
 at the table's version and seeded from the game's seed, the seat and that version, so it is a
 function of what the seat sees; an answer that comes after the table moved on is dropped.
+Every generator here, a bot's or the delays', is derived from the game's seed one way
+(``dos.seeds``): none leads back to the seed, nor so to the deal.
 Reflexes (DOS calls and catches, the classic reaction test) stay here, on the event loop, with
 their timing. Without a runner (tools, tests) the bots decide in this process, the searching
 ones on a thread.
@@ -33,7 +35,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.bots.registry import make_player
 from dos.play.official import Player
 from dos.server.clock import SYSTEM_CLOCK, Clock
@@ -158,7 +160,7 @@ class BotDriver:
         self.scale = scale
         self.support = bot_support(table.rules_name)
         self._seed = seed
-        self._rng = random.Random(f"{seed}/delays")
+        self._rng = seeds.generator(seed, "delays")
         self._players: dict[str, Player | ClassicPlayer] = {}
         self._bot_rngs: dict[int, random.Random] = {}
         self._turn_task: asyncio.Task[None] | None = None
@@ -172,7 +174,7 @@ class BotDriver:
         """Forgets everything (a new game): cancels pending decisions."""
         self.stop()
         self._seed = seed
-        self._rng = random.Random(f"{seed}/delays")
+        self._rng = seeds.generator(seed, "delays")
         self._bot_rngs = {}
         self._raced = {}
         if self.decisions is not None and self.support is not None:
@@ -367,7 +369,9 @@ class BotDriver:
         assert self.support is not None
         player = self._player(level)
         view = self.support.seat_view(self.game.state, seat)
-        rng = self._bot_rngs.setdefault(seat, random.Random(f"{self._seed}/seat{seat}"))
+        rng = self._bot_rngs.get(seat)
+        if rng is None:
+            rng = self._bot_rngs[seat] = seeds.generator(self._seed, "seat", seat)
         bot: Any = player.bot
         budget = player.budget.scaled(self.effort)
         if searching:
