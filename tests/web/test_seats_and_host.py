@@ -173,7 +173,7 @@ def test_who_left_is_out_of_the_rematch_and_the_host_fills_the_seat(
     # a spectator sees; then the host comes back.
     context = host.context
     host.close()
-    _, watcher = open_page(browser, quick.url, DESKTOP)
+    watching, watcher = open_page(browser, quick.url, DESKTOP)
     watcher.fill("#join-code", code)
     watcher.click("#watch-button")
     expect(watcher.locator("body")).to_have_attribute("data-phase", "over", timeout=WAIT_MS)
@@ -187,9 +187,19 @@ def test_who_left_is_out_of_the_rematch_and_the_host_fills_the_seat(
     bar = page.locator("#host-bar")
     expect(bar).to_contain_text("Hosta")
     expect(bar).to_contain_text("empty")
-    bar.locator("li[data-seat='1'] select").select_option("hard")
+    select = bar.locator("li[data-seat='1'] select")
+    select.select_option("hard")
+    # The spectator goes: the table's update draws the seats again, and the host's choice
+    # stays what the seat shows and what "add a bot" sends.
+    select.evaluate("element => { element.dataset.drawn = 'before' }")
+    watching.close()
+    page.wait_for_function(
+        "() => !document.querySelector(\"#host-bar li[data-seat='1'] select[data-drawn]\")"
+    )
+    expect(select).to_have_value("hard")
     bar.locator("li[data-seat='1'] [data-control='add_bot']").click()
-    expect(bar.locator("li[data-seat='1']")).to_contain_text("hard")
+    expect(bar.locator("li[data-seat='1'] [data-control='open']")).to_be_visible()
+    assert _table(quick, code)["seats"][1]["bot"] == "hard"
     page.click("#btn-rematch")
     expect(page.locator("#over-actions")).to_be_hidden(timeout=WAIT_MS)
     table = _table(quick, code)

@@ -33,11 +33,26 @@ function person(seat) {
   return seat.name !== null && seat.name !== undefined && !seat.bot;
 }
 
+/** The level the host last chose for an open seat, by table and seat: the seats are drawn
+ * again at every update of the table (someone connects, a spectator comes), and a choice made
+ * before it must still be what "add a bot" sends after it.
+ * @type {Map<string, string>} */
+const chosenLevels = new Map();
+
+/** The level an open seat's select shows: the host's last choice there, else medium (else
+ * the first level).
+ * @param {string} key @param {string[]} levels */
+export function shownLevel(key, levels) {
+  const chosen = chosenLevels.get(key);
+  if (chosen !== undefined && levels.includes(chosen)) return chosen;
+  return levels.includes("medium") ? "medium" : levels[0];
+}
+
 /** @typedef {import("./protocol").SeatInfo} SeatInfo @typedef {import("./protocol").TableInfo} TableInfo */
 /** The host's buttons for one seat between games (none for the host's own seat).
- * @param {TableInfo} _table @param {SeatInfo} seat @param {number | null} me
+ * @param {TableInfo} table @param {SeatInfo} seat @param {number | null} me
  * @param {import("./view").Send} send @param {string[]} levels */
-function seatControls(_table, seat, me, send, levels) {
+function seatControls(table, seat, me, send, levels) {
   const box = document.createElement("span");
   box.className = "host-controls";
   const label = seatText(seat, seat.seat);
@@ -67,7 +82,9 @@ function seatControls(_table, seat, me, send, levels) {
       option.textContent = t(`web.level_${level}`);
       select.append(option);
     }
-    select.value = levels.includes("medium") ? "medium" : levels[0];
+    const key = `${table.code}/${seat.seat}`;
+    select.value = shownLevel(key, levels);
+    select.addEventListener("change", () => chosenLevels.set(key, select.value));
     const add = button(t("web.add_bot"), () => send({ type: "set_seat", seat: seat.seat, bot: select.value }));
     add.setAttribute("aria-label", `${t("web.add_bot")}: ${label}`);
     add.dataset.control = "add_bot";
