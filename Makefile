@@ -10,7 +10,9 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: setup system-packages run test lint lint-js test-js types precompile pytest-needs pytest flake-hunt bench clean
+.PHONY: setup system-packages run test lint lint-py lint-js test-js types precompile \
+	precompile-src precompile-cores precompile-rl precompile-tests pytest-needs pytest flake-hunt \
+	bench clean
 
 setup: $(VENV)/.synced
 
@@ -37,7 +39,9 @@ PORT ?= 8000
 run: setup
 	$(BIN)/dos serve --host $(HOST) --port $(PORT) --data data
 
-lint: setup lint-js
+lint: lint-py lint-js
+
+lint-py: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
@@ -63,9 +67,18 @@ node_modules/.installed: package.json package-lock.json
 # The fast core compiled into numba's disk cache now, rather than by the suite's workers; and
 # the package's bytecode, as an installed package has it, rather than by each of the hundreds of
 # processes the suite starts (servers, workers), which may not write it (PYTHONDONTWRITEBYTECODE).
-precompile: setup
+precompile: precompile-src precompile-cores precompile-rl precompile-tests
+
+precompile-src: setup
 	$(BIN)/python -m compileall -q src
-	$(BIN)/python -m dos.fast.precompile
+
+# The test modules as pytest rewrites their asserts, cached by one collection (pytest reads the
+# cache even where it may not write it, as each of the suite's workers otherwise rewrites them all).
+precompile-tests: precompile-src
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest --collect-only -q -p no:cacheprovider >/dev/null
+
+precompile-cores precompile-rl: precompile-%: setup
+	$(BIN)/python -m dos.fast.precompile $*
 
 pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
 
@@ -80,10 +93,11 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# The type check keeps one core busy: the fast core compiles and the suite's needs install
-# on the other meanwhile; then the suite.
-test: lint
-	$(MAKE) --no-print-directory -j3 types precompile pytest-needs test-js
+# Lint, the type check, the fast core's compilation (in two processes) and the suite's needs
+# share the cores first, longest first; then the suite.
+test: setup
+	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl types lint-js lint-py \
+		precompile-tests pytest-needs test-js
 	$(MAKE) --no-print-directory pytest
 
 # The flake hunt: tests/web, tests/server and tests/cluster ROUNDS times, each round under

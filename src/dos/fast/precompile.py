@@ -6,17 +6,30 @@ about half a minute of one CPU) and loads it from the cache (``dos.fast._jit``) 
 rollouts, random play and batch steps of every rule set with a compiled core (its registry
 entry's ``fast_core``: official and classic), and the RL environments' compiled observer,
 masks, DOS race and ``random`` bot. ``make test`` runs it
-beside the type check, on the core that check leaves idle, so that the suite's workers load
-the compiled code instead of each compiling it on first use.
+beside the type check and the linters, in two processes (``python -m dos.fast.precompile
+cores`` and ``... rl``), so that the suite's workers load the compiled code instead of each
+compiling it on first use.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
+PARTS = ("cores", "rl")
+"""What one process compiles: the rule sets' cores, or the RL environments' functions."""
 
-def compile_all() -> None:
-    """Calls every compiled function of the fast core once (see the module docstring)."""
+
+def compile_all(parts: tuple[str, ...] = PARTS) -> None:
+    """Calls every compiled function of the fast core in ``parts`` once (see the module
+    docstring)."""
+    if "cores" in parts:
+        _cores()
+    if "rl" in parts:
+        _rl()
+
+
+def _cores() -> None:
     import numpy as np
 
     from dos import ruleset
@@ -32,6 +45,9 @@ def compile_all() -> None:
         batch.core.random_games(batch.states, new_mts([1, 2]), 4)
         batch.step(np.zeros(batch.size, np.int64))
         batch.over()
+
+
+def _rl() -> None:
     import dos.rl
     from dos.rl.fast_vector import FastVectorGames
 
@@ -47,10 +63,16 @@ def compile_all() -> None:
 
 
 def main() -> None:
-    """Compiles what is not compiled yet; says how long it took."""
+    """Compiles what is not compiled yet (the parts named on the command line, else all);
+    says how long it took."""
+    parts = tuple(sys.argv[1:]) or PARTS
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown:
+        sys.exit(f"unknown part {unknown[0]!r}: the parts are {', '.join(PARTS)}")
     began = time.perf_counter()
-    compile_all()
-    print(f"fast core compiled or loaded in {time.perf_counter() - began:.1f} s", flush=True)
+    compile_all(parts)
+    took = time.perf_counter() - began
+    print(f"fast core ({', '.join(parts)}) compiled or loaded in {took:.1f} s", flush=True)
 
 
 if __name__ == "__main__":
