@@ -13,8 +13,9 @@ matches a hint's words tell), and at a table with more than one person only when
 allowed hints (``{"type": "allow_hints", "allowed": true}``). Bounded: each request counts
 against the client's ``hints`` limit (``dos.server.net.limits``); the search runs as a job of the
 server's job runner (``dos.server.hosting.jobs``), never on the event loop, with the ``expert``
-level's iterations (``JobSettings.hint_iterations``) and no clock, seeded from the game's
-seed, its version and the seat, so that the same request gives the same hint. Every request
+level's iterations (``JobSettings.hint_iterations``) and no clock, seeded one way
+(``dos.seeds``) from the game's seed, its version and the seat, so that the same request
+gives the same hint and nothing the search is handed leads back to the deal. Every request
 is answered, on its connection: a hint, or an ``error`` that says why not
 (``HintRefusedError``), ``hint_stale`` when the game moved on (or ended, or the seat was left)
 before the search was done. Answers are kept per game, version and seat: asking again costs
@@ -23,8 +24,10 @@ nothing.
 The job's payload carries the seat's view as JSON (``SeatView.to_json``), read back by the
 rule set's own reader (``dos.rules.official.views.view_from_json``).
 
->>> hint_seed(42, 17, 1)
-'dos-hint:42:17:1'
+>>> hint_seed(42, 17, 1) == hint_seed(42, 17, 1) != hint_seed(42, 18, 1)
+True
+>>> "42" in hint_seed(42, 17, 1).split(":")
+False
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import random
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
-from dos import ruleset
+from dos import ruleset, seeds
 from dos.bots.registry import LEVELS, make_player
 from dos.i18n.explain import Words, card_words, cards_words, words
 from dos.play.bot import Budget, turn_choices
@@ -85,8 +88,10 @@ class HintRefusedError(Exception):
 
 
 def hint_seed(game_seed: int, version: int, seat: int) -> str:
-    """The seed of the hint for ``seat`` at ``version`` of the game dealt with ``game_seed``."""
-    return f"dos-hint:{game_seed}:{version}:{seat}"
+    """The seed of the hint for ``seat`` at ``version`` of the game dealt with ``game_seed``:
+    derived one way, so neither the job's payload nor the bot's generator leads back to the
+    game's seed."""
+    return f"dos-hint:{seeds.derive(game_seed, 'hint', version, seat):032x}"
 
 
 def choose_hint(seen: SeatView, seed: str, iterations: int = HINT_ITERATIONS) -> Action:
