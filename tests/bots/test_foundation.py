@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -204,3 +205,25 @@ def test_the_runner_hands_each_bot_the_view_of_its_own_seat() -> None:
 def test_legal_actions_of_a_view_equal_the_engines() -> None:
     state = random_states(3, 4, 40)[-1]
     assert list(view(state, state.turn).legal) == legal_actions(state, state.turn)
+
+
+class _Speaker:
+    name = "speaker"
+
+    def choose(self, view: Any, rng: random.Random, budget: Budget) -> Any:
+        return "draw"  # notation, not an Action
+
+
+def test_a_bot_that_answers_a_string_is_told_it_returned_a_str() -> None:
+    with pytest.raises(BotError, match=r"^speaker returned a str, expected an Action$"):
+        play_game([Player(_Speaker()), Player(RandomBot())], seed=1)
+
+
+def test_a_classic_bot_that_answers_a_string_is_told_it_returned_a_str() -> None:
+    from dos.bots.classic.random_bot import ClassicRandomBot
+    from dos.play.classic import ClassicPlayer
+    from dos.play.classic import play_game as play_classic
+
+    players = [ClassicPlayer(_Speaker()), ClassicPlayer(ClassicRandomBot())]
+    with pytest.raises(BotError, match=r"^speaker returned a str, expected an Action$"):
+        play_classic(players, seed=1)

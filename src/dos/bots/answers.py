@@ -4,15 +4,7 @@ The runners (``dos.play``) judge whether an action is legal; a bot that answers 
 is no action at all (a notation string, ``None``) is told so in those words, both in process
 (``Checked``, which ``dos.bots.loading`` puts round every bot by path) and in the sandbox
 (``dos.bots.sandbox``), so that "not a legal turn action" always means a real action that is
-not legal here.
-
->>> from dos.rules.official import new_game, view
->>> state = new_game(seed=3)
->>> seen = view(state, state.turn)
->>> wrong_type("draw", seen)
-'returned a str, expected an Action'
->>> wrong_type(seen.legal[0], seen) is None
-True
+not legal here. The runners ask ``dos.play.bot.wrong_type`` too, for every bot.
 """
 
 from __future__ import annotations
@@ -20,16 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dos.play.bot import BotError, Budget
-
-
-def wrong_type(answer: object, view: Any) -> str | None:
-    """Why ``answer`` is no action of the view's rule set (the type of its legal actions),
-    or ``None`` if it is one (or the view has no legal action to compare with: a bot is asked
-    only when it has one)."""
-    if not view.legal or isinstance(answer, type(view.legal[0])):
-        return None
-    return f"returned a {type(answer).__name__}, expected an Action"
+from dos.play.bot import BotError, Budget, wrong_type
 
 
 class Checked:

@@ -61,6 +61,25 @@ class BotError(Exception):
     """A bot returned something that is not one of its legal turn actions."""
 
 
+def wrong_type(answer: object, view: SeatView | classic.SeatView) -> str | None:
+    """Why ``answer`` is no action of the view's rule set (the type of its legal actions), or
+    ``None`` if it is one (or the view has no legal action to compare with: a bot is asked
+    only when it has one). The runners ask it before they judge legality, so that "not a
+    legal action" always means a real action that is not legal here.
+
+    >>> from dos.rules.official import new_game, view
+    >>> state = new_game(seed=3)
+    >>> seen = view(state, state.turn)
+    >>> wrong_type("draw", seen)
+    'returned a str, expected an Action'
+    >>> wrong_type(seen.legal[0], seen) is None
+    True
+    """
+    if not view.legal or isinstance(answer, type(view.legal[0])):
+        return None
+    return f"returned a {type(answer).__name__}, expected an Action"
+
+
 class Bot(Protocol):
     """A player program. ``choose`` is called only when the bot's seat is to act."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dos import seeds
-from dos.play.bot import BotError, Budget, ClassicBot
+from dos.play.bot import BotError, Budget, ClassicBot, wrong_type
 from dos.rules.classic import Kind, Options, Phase, apply, new_game, view
 
 
@@ -85,6 +85,9 @@ def play_game(
         player = players[seat]
         action = player.bot.choose(seat_view, rngs[seat], player.budget)
         seconds[seat].append(clock() - began)
+        problem = wrong_type(action, seat_view)
+        if problem is not None:
+            raise BotError(f"{player.bot.name} {problem}")
         reacting = state.phase == Phase.REACTION
         allowed = (
             action.kind in (Kind.REACT, Kind.TIMEOUT) if reacting else action in seat_view.legal

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dos import seeds
-from dos.play.bot import OUT_OF_TURN, Bot, BotError, Budget
+from dos.play.bot import OUT_OF_TURN, Bot, BotError, Budget, wrong_type
 from dos.play.reflex import Reflex
 from dos.rules.official import Action, Kind, Options, Phase, State, apply, new_game, view
 
@@ -146,6 +146,9 @@ def play_game(
         began = clock()
         action = players[seat].bot.choose(seat_view, rngs[seat], players[seat].budget)
         seconds[seat].append(clock() - began)
+        problem = wrong_type(action, seat_view)
+        if problem is not None:
+            raise BotError(f"{players[seat].bot.name} {problem}")
         if action not in seat_view.legal or action.kind in OUT_OF_TURN:
             raise BotError(f"{players[seat].bot.name} returned {action!s}, not a legal turn action")
         apply(state, action)

@@ -31,10 +31,10 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from dos import ruleset
-from dos.bots.answers import wrong_type
 from dos.bots.base import Budget
 from dos.bots.loading import FileBot, load_for
 from dos.errors import DosError
+from dos.play.bot import wrong_type
 
 Message = dict[str, Any]
 
