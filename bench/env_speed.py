@@ -16,14 +16,17 @@ the observation tensor and the legal-action mask of the player who decides next.
   step is one of the agent's), ``reset`` when an episode ends, on both backends;
 * **DOS codec**: the Python engine's work without an environment: ``apply`` an index,
   ``observe`` and ``mask`` into preallocated arrays (what ``VectorGames`` does per game);
-* **DOS VectorEnv (64)**: ``dos.rl.fast_vector.FastVectorEnv`` with 64 games, ``step`` of
+* **DOS VectorEnv (64)**: ``dos.rl.vector_env.DosVectorEnv`` on the fast core, 64 games, ``step`` of
   each game's random legal index (``random_actions``), counted as 64 steps: self-play (the
   caller plays every seat), against the ``random`` bot (compiled) and against ``greedy`` (a
   Python bot, shown its view); one core;
 * **DOS VectorGames (64) vs greedy**: the same on the Python engine (``dos.rl.vector``), what
   training against bots used before;
 * **OpenSpiel crazy_eights** (C++ through ``pyspiel``): ``apply_action``, chance outcomes
-  sampled, then ``observation_tensor`` and ``legal_actions_mask`` of the player to act;
+  sampled, then the observation and ``legal_actions_mask`` of the player to act, two ways: its
+  fastest observation path, the numpy observer (``make_observation(game)``, ``set_from`` then
+  ``.tensor``, a view of the C++ buffer, no list), which the ratios are taken against, and the
+  list of ``observation_tensor``;
 * **RLCard UNO**: ``env.step(action)``, which returns the next state with its observation
   and legal actions.
 
@@ -131,9 +134,9 @@ def dos_codec(seed: int) -> Stepper:
 
 def dos_vector_env(opponents: list[str] | None) -> Callable[[int], Stepper]:
     def make(seed: int) -> Stepper:
-        from dos.rl.fast_vector import FastVectorEnv
+        from dos.rl.vector_env import DosVectorEnv
 
-        games = FastVectorEnv(BATCH, 2, opponents)
+        games = DosVectorEnv(BATCH, "official", 2, opponents, backend="fast")
         games.reset(seed=seed)
 
         def run(n: int) -> int:
@@ -165,10 +168,19 @@ def dos_vector_games_greedy(seed: int) -> Stepper:
     return run
 
 
-def openspiel(seed: int) -> Stepper:
+def openspiel(numpy_observer: bool) -> Callable[[int], Stepper]:
+    def make(seed: int) -> Stepper:
+        return _openspiel(seed, numpy_observer)
+
+    return make
+
+
+def _openspiel(seed: int, numpy_observer: bool) -> Stepper:
     import pyspiel  # type: ignore[import-not-found]
+    from open_spiel.python.observation import make_observation  # type: ignore[import-not-found]
 
     game = pyspiel.load_game("crazy_eights", {"players": 2})
+    observer = make_observation(game)
     picker = random.Random(seed)
 
     def fresh() -> Any:
@@ -192,7 +204,11 @@ def openspiel(seed: int) -> Stepper:
             if state.is_terminal():
                 state = fresh()
             player = state.current_player()
-            np.asarray(state.observation_tensor(player), np.float32)
+            if numpy_observer:
+                observer.set_from(state, player)
+                observer.tensor  # noqa: B018 (the observation, as an agent reads it)
+            else:
+                np.asarray(state.observation_tensor(player), np.float32)
             np.asarray(state.legal_actions_mask(player), np.int8)
         holder[0] = state
         return n
@@ -230,19 +246,26 @@ ENVIRONMENTS: dict[str, Callable[[int], Stepper]] = {
     "DOS Gymnasium vs random, Python engine": dos_gym("python"),
     "DOS codec, Python engine": dos_codec,
     f"DOS VectorGames ({BATCH}) vs greedy, Python engine": dos_vector_games_greedy,
-    "OpenSpiel crazy_eights": openspiel,
+    "OpenSpiel crazy_eights, numpy observer": openspiel(True),
+    "OpenSpiel crazy_eights, list observation": openspiel(False),
     "RLCard UNO": rlcard_uno,
 }
-PEERS = ("OpenSpiel crazy_eights", "RLCard UNO")
+PEERS = ("OpenSpiel crazy_eights, numpy observer", "RLCard UNO")
+"""The peers of the ratio columns: OpenSpiel's fastest observation path, RLCard."""
 
 
-def timed(step: Stepper, seconds: float) -> float:
-    """Steps per second over about ``seconds`` of wall time."""
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+"""``cpu``: the process's CPU time (the default: other work on a shared machine weighs less);
+``wall``: elapsed time."""
+
+
+def timed(step: Stepper, seconds: float, clock: Callable[[], float] = time.process_time) -> float:
+    """Steps per second over about ``seconds`` of ``clock``."""
     done = 0
-    began = time.perf_counter()
+    began = clock()
     while True:
         done += step(CLOCK_EVERY)
-        spent = time.perf_counter() - began
+        spent = clock() - began
         if spent >= seconds:
             return done / spent
 
@@ -253,9 +276,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    parser.add_argument("--only", help="time only the environments whose name has this text")
     args = parser.parse_args()
+    clock = CLOCKS[args.clock]
     steppers: dict[str, Stepper] = {}
     for name, make in ENVIRONMENTS.items():
+        if args.only and args.only not in name and not name.startswith("OpenSpiel"):
+            continue
         try:
             steppers[name] = make(args.seed)
             timed(steppers[name], 0.5)  # warm-up
@@ -265,9 +293,12 @@ def main() -> None:
     rates: dict[str, list[float]] = {name: [] for name in steppers}
     for _ in range(args.repeats):
         for name, step in steppers.items():
-            rates[name].append(timed(step, args.seconds / args.repeats))
+            rates[name].append(timed(step, args.seconds / args.repeats, clock))
     medians = {name: statistics.median(r) for name, r in rates.items()}
-    print(f"steps/s with observation and mask, 2 players ({platform.processor() or 'cpu'})")
+    print(
+        f"steps/s with observation and mask, 2 players, {args.clock} time "
+        f"({platform.processor() or 'cpu'})"
+    )
     print()
     print(table(medians))
     if args.json:
@@ -283,7 +314,8 @@ def table(medians: dict[str, float]) -> str:
         "|---|---:|" + "---:|" * len(peers),
     ]
     for name, rate in medians.items():
-        ratios = ["" if name in PEERS else f"{rate / medians[peer]:.2f}x" for peer in peers]
+        peer_row = name.startswith(("OpenSpiel", "RLCard"))
+        ratios = ["" if peer_row else f"{rate / medians[peer]:.2f}x" for peer in peers]
         rows.append(f"| {name} | {rate:,.0f} | " + " | ".join(ratios) + " |")
     return "\n".join(rows)
 

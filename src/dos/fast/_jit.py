@@ -82,3 +82,10 @@ popcount = cast(Callable[[int], int], intrinsic(_popcount))
 """The number of set bits of an integer, inside compiled code."""
 lowest_bit = cast(Callable[[int], int], trailing_zeros)
 """The index of the lowest set bit of a non-zero integer, inside compiled code."""
+
+
+def njit_inline(function: F) -> F:
+    """``njit``, and inlined into every compiled caller (numba's ``inline="always"``): such a
+    call costs no call and no reference counting of its array arguments, which weighs on the
+    small functions called once per step."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))

@@ -225,6 +225,10 @@ class DosAEC(AECEnv):  # type: ignore[misc]
             self.fast = FastGame(players, options, layout=layout, race=race, reflexes=reflexes)
         self._state: Any = None
         self._zeros = np.zeros(self.codec.size, np.int8)
+        self._size = self.codec.size
+        self._deciding: str | None = None
+        """The fast backend's agent whose observation and mask the last step wrote (the
+        agent to act; ``None`` once the game is over)."""
 
     @property
     def state_(self) -> Any:
@@ -238,6 +242,8 @@ class DosAEC(AECEnv):  # type: ignore[misc]
     def state_(self, state: Any) -> None:
         if self.fast is not None:
             self.fast.state = state
+            over = self.fast.over
+            self._deciding = None if over else self.possible_agents[self.fast.turn]
         else:
             self._state = state
             self._mask_step = -1
@@ -263,6 +269,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
             self.fast.new(game_seed)
             turn = self.fast.turn
             legal = self.fast.legal_indices()
+            self._deciding = self.possible_agents[turn]
         else:
             self._state = self.codec.new_game(game_seed)
             self._race = Race(
@@ -284,12 +291,15 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         return self._mask_now
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seat[agent]
         fast = self.fast
         if fast is not None:
-            if seat == fast.turn and not fast.over:
+            if agent == self._deciding:  # the hot path: the arrays the last step wrote
                 return {"observation": fast.obs.copy(), "action_mask": fast.mask.copy()}
-            return {"observation": fast.observe(seat), "action_mask": self._zeros.copy()}
+            return {
+                "observation": fast.observe(self._seat[agent]),
+                "action_mask": self._zeros.copy(),
+            }
+        seat = self._seat[agent]
         state = self._state
         if not self.codec.is_over(state) and seat == self.codec.turn(state):
             mask = self._mask().copy()
@@ -299,8 +309,16 @@ class DosAEC(AECEnv):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         agent = self.agent_selection
+        fast = self.fast
+        if observe and fast is not None and agent == self._deciding:  # the hot path
+            obs: Observation | None = {
+                "observation": fast.obs.copy(),
+                "action_mask": fast.mask.copy(),
+            }
+        else:
+            obs = self.observe(agent) if observe else None
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -333,9 +351,21 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         ``False`` if it is not legal (nothing changed)."""
         fast = self.fast
         if fast is not None:
-            if action is None or not 0 <= action < self.codec.size or not fast.act(int(action)):
+            if action is None or not 0 <= action < self._size or not fast.act(int(action)):
                 return False
-            over = fast.over
+            if not fast.over:  # the hot path: the next agent to act and its legal indices
+                # (every reward is 0 until the game ends: the cumulative rewards stay 0)
+                self.steps += 1
+                selected = self.agent_selection = self._deciding = self.possible_agents[fast.turn]
+                infos = self.infos
+                if selected != agent:
+                    infos[agent] = {}
+                infos[selected] = {"legal_actions": tuple(fast.indices[: fast.count].tolist())}
+                if self.max_steps is not None and self.steps >= self.max_steps:
+                    self.truncations = dict.fromkeys(self.agents, True)
+                return True
+            self._deciding = None
+            over = True
             turn = fast.turn
         else:
             if not self.legal(action):
@@ -360,12 +390,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         selected = self.agent_selection = self.possible_agents[turn]
         if selected != agent:
             self.infos[agent] = {}
-        legal = (
-            fast.legal_indices()
-            if fast is not None
-            else legal_indices(self.codec, self._state, turn)
-        )
-        self.infos[selected] = {"legal_actions": legal}
+        self.infos[selected] = {"legal_actions": legal_indices(self.codec, self._state, turn)}
         # Every reward is 0 until the game ends: nothing to add to the cumulative rewards.
         return True
 
@@ -472,7 +497,8 @@ class Checked(OrderEnforcingWrapper):  # type: ignore[misc]
             self._has_updated = True
             agent = raw.agent_selection
             ended = raw.terminations[agent] or raw.truncations[agent]
-            if not (action is None and ended) and not _in_space(action, raw.codec.size):
+            inside = type(action) is int and 0 <= action < raw._size  # the common case, cheap
+            if not inside and not (action is None and ended) and not _in_space(action, raw._size):
                 raise AssertionError("action is not in action space")
             if ended:
                 raw.step(action)

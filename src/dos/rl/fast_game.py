@@ -39,7 +39,7 @@ from dos.fast.official_convert import (
     view_and_codes,
     view_of,
 )
-from dos.fast.rng import MT_SIZE
+from dos.fast.rng import MT_SIZE, mt_seed, seed_key
 from dos.play.official import Player
 from dos.play.reflex import Reflex
 from dos.rl import flat
@@ -51,6 +51,12 @@ from dos.rules import official
 CODES = 4096
 """Room for the legal codes of a position (more are found again one by one)."""
 _CORE = core("official")
+_play_packed = flat.play_packed
+_TRAIL_N = flat.TRAIL_N
+_HALF_TRAIL = flat.TRAIL_SIZE // 2
+_OVER = flat.OVER
+_COUNT_BITS = flat.COUNT_BITS
+_TURN_SHIFT = flat.TURN_SHIFT
 
 
 def is_compiled(player: Player) -> bool:
@@ -68,34 +74,60 @@ def seat_kinds(players: int, bots: dict[int, Player]) -> list[int]:
     ]
 
 
-def mt_state(rng: random.Random) -> np.ndarray:
-    """The Mersenne Twister state of ``rng`` as ``dos.fast.rng`` keeps one (624 words, then
-    the index of the next)."""
-    return np.array(rng.getstate()[1], np.int64)
-
-
 class Record:
     """A flat game's past as its bots see it: its actions (the codes the compiled code
-    applied come through ``ext``'s trail) and its round results."""
+    applied come through ``ext``'s trail) and its round results.
 
-    __slots__ = ("actions", "round_results")
+    The codes, and the flat game at each round's end, are kept as they come and made
+    ``Action``s and ``RoundResult``s only when ``actions`` or ``round_results`` is read (a
+    bot's view, the engine's state): a game nobody looks back on never pays for them."""
+
+    __slots__ = ("_actions", "_codes", "_ends", "_rounds")
 
     def __init__(self) -> None:
-        self.actions: list[official.Action] = []
-        self.round_results: list[official.RoundResult] = []
+        self._actions: list[official.Action] = []
+        self._codes: list[int] = []
+        self._rounds: list[official.RoundResult] = []
+        self._ends: list[np.ndarray] = []
+
+    @property
+    def round_results(self) -> list[official.RoundResult]:
+        """The results of the rounds finished so far, in order."""
+        if self._ends:
+            self._rounds.extend(last_round(s) for s in self._ends)
+            self._ends = []
+        return self._rounds
+
+    @round_results.setter
+    def round_results(self, results: list[official.RoundResult]) -> None:
+        self._rounds = results
+        self._ends = []
+
+    @property
+    def actions(self) -> list[official.Action]:
+        """The game's actions, in order (the list itself: append to it)."""
+        if self._codes:
+            self._actions.extend(action_of(code) for code in self._codes)
+            self._codes = []
+        return self._actions
+
+    @actions.setter
+    def actions(self, actions: list[official.Action]) -> None:
+        self._actions = actions
+        self._codes = []
 
     def flush(self, ext: np.ndarray) -> None:
-        """Moves the codes applied in compiled code to ``actions``, in order."""
+        """Moves the codes applied in compiled code out of the trail, in order."""
         n = int(ext[flat.TRAIL_N])
         if n:
             start = flat.TRAIL
-            self.actions.extend(action_of(code) for code in ext[start : start + n].tolist())
+            self._codes.extend(ext[start : start + n].tolist())
             ext[flat.TRAIL_N] = 0
 
     def round_ended(self, s: np.ndarray, ext: np.ndarray) -> None:
         """Keeps the result of the round that just ended (``advance`` stopped for it)."""
         self.flush(ext)
-        self.round_results.append(last_round(s))
+        self._ends.append(s.copy())
         ext[flat.ROUNDS_SEEN] = s[fast_layout.ROUNDS]
 
     def view(
@@ -196,16 +228,29 @@ class FastGame:
         mode = flat.RACE_EXACT if race == "reflex" else flat.RACE_NONE
         self.cfg = flat.new_cfg(kinds, mode, record=True)
         self.observer = observer
-        self.states = np.zeros((1, fast_layout.SIZE), np.int64)
-        self.s = self.states[0]
-        self.ext = np.zeros(flat.EXT, np.int64)
-        self.mts = np.zeros((players + 1, MT_SIZE), np.int64)
-        """The compiled ``random`` seats' generators, then the race's."""
-        self.obs = np.zeros(self.layout.size, np.float32)
-        self.mask = np.zeros(table.SIZE, np.int8)
-        self.legal = np.zeros((2, table.SIZE), np.int64)
-        """``legal[0, :count]``: the legal indices, ascending; ``legal[1]``: their codes."""
-        self.codes = np.zeros(CODES, np.int64)
+        self.buffer, parts = flat.pack(
+            [
+                np.zeros(fast_layout.SIZE, np.int64),
+                np.zeros(flat.EXT, np.int64),
+                self.cfg,
+                self.at,
+                np.zeros(CODES, np.int64),
+                np.zeros((2, table.SIZE), np.int64),
+                np.zeros((players + 1, MT_SIZE), np.int64),
+                self.reflex,
+                np.zeros(self.layout.size, np.float32),
+                np.zeros(table.SIZE, np.int8),
+            ]
+        )
+        """Every array of the game in one buffer (``flat.pack``), each below as a view."""
+        self.s, self.ext, self.cfg, self.at, self.codes, self.legal = parts[:6]
+        self.mts, self.reflex, self.obs, self.mask = parts[6:]
+        """``mts``: the compiled ``random`` seats' generators, then the race's. ``legal[0,
+        :count]``: the legal indices, ascending; ``legal[1]``: their codes. ``obs``,
+        ``mask``: the deciding seat's (or, once over, ``observer``'s observation)."""
+        self.states = self.s[None, :]
+        self.indices = self.legal[0]
+        """``legal[0]``: ``indices[:count]`` are the legal indices."""
         self.count = 0
         """Legal indices in ``legal`` (0 when no caller decides)."""
         self.over = False
@@ -215,6 +260,7 @@ class FastGame:
         """The game seed: hidden information, never shown (only ``state`` works it in)."""
         self.record = Record()
         self.rngs: dict[int, random.Random] = {}
+        """The generators of the bots asked in Python (the compiled ones' are in ``mts``)."""
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -227,11 +273,14 @@ class FastGame:
         self.count = 0
         self.mask[:] = 0
         self.record = Record()
-        self.mts[self.players] = mt_state(seeds.generator(seed, "race"))  # as Race's
-        self.rngs = {seat: seeds.generator(seed, "seat", seat) for seat in self.bots}
+        # The compiled generators start where ``seeds.generator`` starts (Race's, the bots').
+        mt_seed(self.mts[self.players], seed_key(seeds.derive(seed, "race")))
+        self.rngs = {}
         for seat, player in self.bots.items():
             if is_compiled(player):
-                self.mts[seat] = mt_state(self.rngs[seat])
+                mt_seed(self.mts[seat], seed_key(seeds.derive(seed, "seat", seat)))
+            else:
+                self.rngs[seat] = seeds.generator(seed, "seat", seat)
         answer = self._go_on(False)
         if answer & 7 > flat.OVER:
             answer = self._run(answer & 7)
@@ -242,50 +291,23 @@ class FastGame:
     def act(self, index: int) -> bool:
         """Applies the deciding seat's action ``index`` and plays on until a caller decides
         or the game ends; ``False`` (nothing changed) if the index is not legal."""
-        ext = self.ext
-        if ext[flat.TRAIL_N] > flat.TRAIL_SIZE // 2:
-            self.record.flush(ext)
-        answer = flat.play(
-            self.s,
-            ext,
-            self.mts,
-            self.cfg,
-            self.reflex,
-            self.codes,
-            index,
-            False,
-            self.observer,
-            self.obs,
-            self.mask,
-            self.legal,
-            self.at,
-        )
+        # The hot path of every step: module constants bound to globals, one compiled call.
+        if self.ext[_TRAIL_N] > _HALF_TRAIL:
+            self.record.flush(self.ext)
+        answer = _play_packed(self.buffer, index, False, self.observer)
         if answer < 0:
             return False
         status = answer & 7
-        if status > flat.OVER:
+        if status > _OVER:
             answer = self._run(status)
-        self.count = (answer >> 3) & flat.COUNT_BITS
-        self.turn = answer >> flat.TURN_SHIFT
-        self.over = answer & 7 == flat.OVER
+            status = answer & 7
+        self.count = (answer >> 3) & _COUNT_BITS
+        self.turn = answer >> _TURN_SHIFT
+        self.over = status == _OVER
         return True
 
     def _go_on(self, settled: bool) -> int:
-        return flat.play(
-            self.s,
-            self.ext,
-            self.mts,
-            self.cfg,
-            self.reflex,
-            self.codes,
-            -1,
-            settled,
-            self.observer,
-            self.obs,
-            self.mask,
-            self.legal,
-            self.at,
-        )
+        return flat.play_packed(self.buffer, -1, settled, self.observer)
 
     def _run(self, status: int) -> int:
         """Does what ``play`` stopped for (``status``), and goes on until a caller decides or
@@ -323,7 +345,7 @@ class FastGame:
 
     def legal_indices(self) -> tuple[int, ...]:
         """The deciding seat's legal indices, ascending."""
-        return tuple(self.legal[0, : self.count].tolist())
+        return tuple(self.indices[: self.count].tolist())
 
     def rewards(self) -> list[float]:
         """Each seat's reward, as ``dos.rl.codec.OfficialCodec.rewards``."""

@@ -44,12 +44,12 @@ import numpy as np
 from dos import seeds
 from dos.fast import core
 from dos.fast import official_layout as fast_layout
-from dos.fast.rng import MT_SIZE
+from dos.fast.rng import MT_SIZE, mt_seed, seed_key
 from dos.play.official import Player
 from dos.play.reflex import Reflex
 from dos.rl import flat
 from dos.rl import official_actions as table
-from dos.rl.fast_game import CODES, Record, is_compiled, mt_state, seat_kinds
+from dos.rl.fast_game import CODES, Record, is_compiled, seat_kinds
 from dos.rl.gym_env import Opponents
 from dos.rl.layout import check_layout
 from dos.rl.official_observation import official_layout
@@ -149,10 +149,12 @@ class FastVectorGames:
         ext[flat.RACED] = ext[flat.TRAIL_N] = ext[flat.ROUNDS_SEEN] = 0
         if self.bots:
             self.records[g] = Record()
-            rngs = self._rngs[g] = {s: seeds.generator(seed, "seat", s) for s in self.bots}
+            rngs = self._rngs[g] = {}
             for s, player in self.bots.items():
-                if is_compiled(player):
-                    self.mts[g, s] = mt_state(rngs[s])
+                if is_compiled(player):  # starts where seeds.generator starts
+                    mt_seed(self.mts[g, s], seed_key(seeds.derive(seed, "seat", s)))
+                else:
+                    rngs[s] = seeds.generator(seed, "seat", s)
 
     def _go_on(self, g: int, status: int, rewards: np.ndarray, done: np.ndarray) -> None:
         """Does what game ``g`` stopped for, dealing it anew when it ends (its rewards kept

@@ -41,8 +41,8 @@ import numpy as np
 
 from dos.fast import official as fast_official
 from dos.fast import official_layout
-from dos.fast._jit import njit
-from dos.fast.rng import mt_next32, mt_randbelow, splitmix_next
+from dos.fast._jit import njit, njit_inline
+from dos.fast.rng import MT_SIZE, mt_next32, mt_randbelow, splitmix_next
 from dos.rl import official_actions as table
 from dos.rl.official_observation import DECK_SIZE, SIZE_SCALE
 from dos.rules.official.cards import DECK_COUNTS, N_TYPES
@@ -193,7 +193,7 @@ def _code(s: Any, codes: Any, k: int) -> int:
     return int(fast_official.legal(s, codes[:0], k))
 
 
-@njit
+@njit_inline
 def find(legal: Any, count: int, action: int) -> int:
     """The code behind index ``action`` among the ``count`` legal indices ``look`` wrote
     (``legal[0]`` ascending, ``legal[1]`` their codes), or ``-1`` if it is not one of them."""
@@ -210,7 +210,7 @@ def find(legal: Any, count: int, action: int) -> int:
     return -1
 
 
-@njit
+@njit_inline
 def observe(s: Any, seat: int, obs: Any, at: Any) -> None:
     """The observation of ``seat`` (``dos.rl.official_observation.observe``) into ``obs``;
     ``at``: the layout's ``offsets``."""
@@ -268,7 +268,7 @@ def observe(s: Any, seat: int, obs: Any, at: Any) -> None:
     obs[at[14]] = s[official_layout.N_DRAW] / DECK_SIZE
 
 
-@njit
+@njit_inline
 def look(  # noqa: PLR0917 (compiled: positional arguments)
     s: Any, ext: Any, seat: int, obs: Any, mask: Any, legal: Any, codes: Any, at: Any
 ) -> int:
@@ -302,14 +302,14 @@ def look(  # noqa: PLR0917 (compiled: positional arguments)
     return found
 
 
-@njit
+@njit_inline
 def _record(ext: Any, cfg: Any, code: int) -> None:
     if cfg[RECORD]:
         ext[TRAIL + ext[TRAIL_N]] = code
         ext[TRAIL_N] += 1
 
 
-@njit
+@njit_inline
 def apply(s: Any, ext: Any, cfg: Any, code: int) -> None:
     """Applies a legal code, recorded in the trail when the table records."""
     fast_official.apply(s, code, -1)
@@ -439,7 +439,7 @@ def _random_turn(s: Any, mt: Any, codes: Any) -> int:
     return _code(s, codes, mt_randbelow(mt, count))
 
 
-@njit
+@njit_inline
 def advance(  # noqa: PLR0917 (compiled: positional arguments)
     s: Any, ext: Any, mts: Any, cfg: Any, reflex: Any, codes: Any, settled: bool
 ) -> int:
@@ -470,7 +470,7 @@ def advance(  # noqa: PLR0917 (compiled: positional arguments)
         apply(s, ext, cfg, _random_turn(s, mts[turn], codes))
 
 
-@njit
+@njit_inline
 def play(  # noqa: PLR0917 (compiled: positional arguments)
     s: Any,
     ext: Any,
@@ -554,3 +554,50 @@ def sample(ext: Any, legal: Any, counts: Any, out: Any) -> None:
     """A uniformly random legal index per game, from each game's ``RNG_PICK`` generator."""
     for g in range(out.size):
         out[g] = legal[g, 0, below(ext[g], RNG_PICK, counts[g])]
+
+
+# One game in one buffer: the single-game environments call ``play_packed`` with every array of
+# a game in one int64 array, since each array argument of a compiled call costs on every call.
+PARTS = 10
+"""The parts of a packed game, in order: the game, ``ext``, ``cfg``, the layout's offsets,
+the codes, the legal indices and codes [2, SIZE], the Mersenne Twisters [players + 1,
+MT_SIZE], the reflexes (float64 [players, 4]), the observation (float32), the mask (int8)."""
+_OBS_SIZE = PARTS + 1
+_HEADER = PARTS + 2
+"""``buffer[0:PARTS + 1]``: where each part starts, then where the last ends; then the
+observation's size."""
+
+
+def pack(parts: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One int64 buffer holding the ``PARTS`` arrays ``parts`` (each part in whole words,
+    after a header saying where), and each part again as a view of the buffer, of its own
+    dtype and shape: write to the views, the compiled code reads the buffer."""
+    words = [-(-part.nbytes // 8) for part in parts]
+    starts = np.cumsum([_HEADER, *words])
+    buffer = np.zeros(int(starts[-1]), np.int64)
+    buffer[: PARTS + 1] = starts
+    buffer[_OBS_SIZE] = parts[8].size
+    views = []
+    for part, start, size in zip(parts, starts[:-1].tolist(), words, strict=True):
+        view = buffer[start : start + size].view(part.dtype)[: part.size].reshape(part.shape)
+        view[...] = part
+        views.append(view)
+    return buffer, views
+
+
+@njit
+def play_packed(buffer: Any, action: int, settled: bool, seat: int) -> int:
+    """``play`` of the game packed in ``buffer`` (``pack``)."""
+    s = buffer[buffer[0] : buffer[1]]
+    ext = buffer[buffer[1] : buffer[2]]
+    cfg = buffer[buffer[2] : buffer[3]]
+    at = buffer[buffer[3] : buffer[4]]
+    codes = buffer[buffer[4] : buffer[5]]
+    legal = buffer[buffer[5] : buffer[6]].reshape((2, table.SIZE))
+    mts = buffer[buffer[6] : buffer[7]]
+    mts = mts.reshape((mts.size // MT_SIZE, MT_SIZE))
+    reflex = buffer[buffer[7] : buffer[8]].view(np.float64)
+    reflex = reflex.reshape((reflex.size // 4, 4))
+    obs = buffer[buffer[8] : buffer[9]].view(np.float32)[: buffer[_OBS_SIZE]]
+    mask = buffer[buffer[9] : buffer[10]].view(np.int8)[: table.SIZE]
+    return play(s, ext, mts, cfg, reflex, codes, action, settled, seat, obs, mask, legal, at)

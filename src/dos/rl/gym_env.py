@@ -141,6 +141,7 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._deals = Deals(deal_key)
         """The game seeds: private, never returned (see the module docstring)."""
         self._zeros = np.zeros(self.codec.size, np.int8)
+        self._size = self.codec.size
 
     @property
     def state(self) -> Any:
@@ -206,11 +207,8 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 return self._observation()
 
     def _legal(self, index: int) -> bool:
-        if not 0 <= index < self.codec.size:
+        if not 0 <= index < self._size:
             return False
-        fast = self.fast
-        if fast is not None:
-            return fast.act(index)  # type: ignore[no-any-return]
         state = self._state
         if self.codec.is_over(state) or self.codec.turn(state) != self.seat:
             return False
@@ -227,25 +225,33 @@ class DosGym(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if self.ended:
             raise RuntimeError("the episode is over: call reset()")
         index = int(action)
-        if not self._legal(index):  # plays the action and the opponents when it is legal
-            # Never replaced by a legal action: the episode ends, lost (as PettingZoo's
-            # TerminateIllegalWrapper does); the state is left as it was.
-            self.ended = True
-            obs, info = self._observation()
-            obs["action_mask"] = self._zeros.copy()
-            info["legal_actions"] = ()
-            info["illegal_action"] = index
-            return obs, ILLEGAL_REWARD, True, False, info
         fast = self.fast
-        if fast is not None:
-            over = fast.over
-            reward = fast.rewards()[self.seat] if over else 0.0
-        else:
-            over = self.codec.is_over(self._state)
+        if fast is not None:  # the hot path: one compiled call, then the agent's arrays
+            if 0 <= index < self._size and fast.act(index):
+                over = self.ended = fast.over
+                return (
+                    {"observation": fast.obs.copy(), "action_mask": fast.mask.copy()},
+                    fast.rewards()[self.seat] if over else 0.0,
+                    over,
+                    False,
+                    {
+                        "seat": self.seat,
+                        "legal_actions": tuple(fast.indices[: fast.count].tolist()),
+                    },
+                )
+        elif self._legal(index):  # plays the action and the opponents when it is legal
+            over = self.ended = self.codec.is_over(self._state)
             reward = self.codec.rewards(self._state)[self.seat] if over else 0.0
-        self.ended = over
+            obs, info = self._observation()
+            return obs, reward, over, False, info
+        # Never replaced by a legal action: the episode ends, lost (as PettingZoo's
+        # TerminateIllegalWrapper does); the state is left as it was.
+        self.ended = True
         obs, info = self._observation()
-        return obs, reward, over, False, info
+        obs["action_mask"] = self._zeros.copy()
+        info["legal_actions"] = ()
+        info["illegal_action"] = index
+        return obs, ILLEGAL_REWARD, True, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -274,6 +280,9 @@ def register() -> None:
             gymnasium.register(
                 env_id(entry.name),
                 entry_point=DosGym,
+                # Gymnasium's passive checker would wrap every step; the environments pass
+                # its full check_env instead (tests/rl/test_environments.py).
+                disable_env_checker=True,
                 vector_entry_point="dos.rl.vector_env:vector_env",
                 kwargs={"rules": entry.name},
             )

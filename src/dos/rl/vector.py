@@ -23,8 +23,7 @@ compiled core does not play, and for every rule set without numba.
 >>> obs, mask, seats = games.reset(seed=1)
 >>> obs.shape[0], mask.shape[0], seats.tolist()
 (4, 4, [0, 0, 0, 0])
->>> actions = [int(np.flatnonzero(m)[0]) for m in mask]
->>> obs, mask, seats, rewards, done = games.step(actions)
+>>> obs, mask, seats, rewards, done = games.step(games.random_actions())
 >>> rewards.shape
 (4, 2)
 """
