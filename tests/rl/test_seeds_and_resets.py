@@ -207,3 +207,21 @@ def test_make_vec_keeps_one_contract_for_every_rule_set(
             assert not final["action_mask"].any()
             assert rewards[g] == infos["rewards"][g, acted[g]]
     assert ended > 0
+
+
+@pytest.mark.parametrize(
+    ("rules", "backend"), [("official", "fast"), ("official", "python"), ("classic", "python")]
+)
+def test_after_an_illegal_aec_action_no_agent_has_a_mask_or_legal_actions(
+    rules: str, backend: str
+) -> None:
+    game = dos.rl.env(rules=rules, players=3, backend=backend)
+    game.reset(seed=4)
+    obs, *_ = game.last()
+    game.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    for _agent in game.agent_iter():
+        obs, _, terminated, _, info = game.last()
+        assert terminated
+        assert not obs["action_mask"].any()
+        assert "legal_actions" not in info
+        game.step(None)

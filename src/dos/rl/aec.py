@@ -226,6 +226,8 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         self._state: Any = None
         self._zeros = np.zeros(self.codec.size, np.int8)
         self._size = self.codec.size
+        self._lost = False
+        """Whether the game ended on an illegal action (``lose``)."""
         self._deciding: str | None = None
         """The fast backend's agent whose observation and mask the last step wrote (the
         agent to act; ``None`` once the game is over)."""
@@ -259,6 +261,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
             self._seeds, _ = seeding.np_random(seed)
         game_seed = int(self._seeds.integers(0, 2**63 - 1))
         self.steps = 0
+        self._lost = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -301,7 +304,7 @@ class DosAEC(AECEnv):  # type: ignore[misc]
             }
         seat = self._seat[agent]
         state = self._state
-        if not self.codec.is_over(state) and seat == self.codec.turn(state):
+        if not self._lost and not self.codec.is_over(state) and seat == self.codec.turn(state):
             mask = self._mask().copy()
         else:
             mask = self._zeros.copy()
@@ -399,6 +402,9 @@ class DosAEC(AECEnv):  # type: ignore[misc]
         ``TerminateIllegalWrapper`` does: ``ILLEGAL_REWARD`` for it, 0 for the others, every
         agent terminated and truncated (the action is never applied)."""
         EnvLogger.warn_on_illegal_move()
+        self._lost = True  # nobody decides any more: no mask, no legal actions
+        self._deciding = None
+        self.infos = {a: {} for a in self.agents}
         self._cumulative_rewards[agent] = 0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
