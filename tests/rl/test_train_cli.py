@@ -7,25 +7,12 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dos.rl import train as train_module
 
 DOCS = Path(__file__).parents[2] / "docs" / "rl.md"
-
-
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[train_module.Settings]:
-    """The settings ``main`` would train with, one per call (nothing is trained)."""
-    seen: list[train_module.Settings] = []
-
-    def fake(settings: train_module.Settings, *args: Any, **kwargs: Any) -> None:
-        seen.append(settings)
-
-    monkeypatch.setattr(train_module, "train", fake)
-    return seen
 
 
 def _help(capsys: pytest.CaptureFixture[str]) -> str:

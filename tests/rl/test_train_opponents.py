@@ -8,7 +8,6 @@ replaced by a stub that records the settings it is given.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -18,17 +17,6 @@ from dos.rl.codec import make_codec
 from dos.rl.policy import init_params, save
 
 SHEDDER = Path(__file__).parents[2] / "docs" / "examples" / "shedder.py"
-
-
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[train_module.Settings]:
-    seen: list[train_module.Settings] = []
-
-    def fake(settings: train_module.Settings, *args: Any, **kwargs: Any) -> None:
-        seen.append(settings)
-
-    monkeypatch.setattr(train_module, "train", fake)
-    return seen
 
 
 @pytest.fixture
