@@ -12,7 +12,6 @@ evaluates by one random rollout per simulation and determinizes through the game
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
@@ -20,17 +19,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from dos.arena.stats import wilson_interval
 from dos.bots.registry import make_player
 from dos.rl import openspiel_game
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate."""
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:
@@ -68,7 +59,7 @@ def main() -> None:
                 action = codec.indices(state.engine, turn, [chosen])[0]
             state.apply_action(action)
         wins += state.returns()[seat] > 0
-        low, high = wilson(wins, g + 1)
+        low, high = wilson_interval(wins, g + 1)
         print(
             f"game {g + 1}: ISMCTS won {wins}/{g + 1} ({wins / (g + 1):.1%}, "
             f"95% CI {low:.1%}-{high:.1%}), {time.perf_counter() - began:.0f} s",
