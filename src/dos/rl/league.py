@@ -15,8 +15,7 @@ number of iterations repeats its pool and its draws exactly. Each opponent is a 
 ``dos tournament`` (``policy:FILE``, the policy bot: the highest logit of its seat's view).
 
 >>> from pathlib import Path
->>> import tempfile
->>> league = League(LeagueSettings(every=5, pool=("greedy",)), Path(tempfile.mkdtemp()), seed=3)
+>>> league = League(LeagueSettings(every=5, pool=("greedy",)), Path("snapshots"), seed=3)
 >>> league.members
 ['greedy']
 >>> league.draw()
