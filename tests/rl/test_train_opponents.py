@@ -123,3 +123,15 @@ def test_the_league_options_reach_the_training(
     )
     assert league.pool == ("greedy", f"policy:{checkpoint}")
     assert runs[-1].league_folder == str(tmp_path / "pool")
+
+
+def test_a_count_in_the_league_pool_is_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, runs: list[train_module.Settings]
+) -> None:
+    out = str(tmp_path / "p.npz")
+    with pytest.raises(SystemExit) as exited:
+        train_module.main(["--league", "5", "--league-pool", "greedy:8", "--out", out])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--league-pool" in err and "'greedy:8'" in err and "--league-games" in err
+    assert runs == []

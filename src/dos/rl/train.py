@@ -404,13 +404,14 @@ GAMES_EACH = 32
 """``--opponents``: the games in the batch against an opponent whose entry does not say."""
 
 
-def parse_opponents(text: str) -> tuple[tuple[str, int], ...]:
+def parse_opponents(text: str, counted: bool = True) -> tuple[tuple[str, int], ...]:
     """``--opponents``: comma-separated entries ``NAME`` or ``NAME:GAMES``, each a name
     ``make_player`` takes (a bot or level, ``policy:FILE``, ``FILE.py`` or ``FILE.py:CLASS``)
     and the games against it in a batch (``GAMES_EACH`` unless said). ``GAMES`` is a trailing
     ``:N`` whose left side is itself a name; so ``policy:7`` is the policy file ``7``, and a
     name never loses a ``:`` of its own. Raises ``ValueError`` for an empty entry or a count
-    below 1.
+    below 1, and for any count where the entries are not ``counted`` (``--league-pool``: the
+    games against a member are ``--league-games``).
 
     >>> parse_opponents("greedy,random:16")
     (('greedy', 32), ('random', 16))
@@ -423,6 +424,8 @@ def parse_opponents(text: str) -> tuple[tuple[str, int], ...]:
         name, colon, games = entry.rpartition(":")
         if not (colon and games.isdigit() and name in registry.names(PLAYED)):
             name, games = entry, ""
+        elif not counted:
+            raise ValueError(f"{entry!r}: no count here (the games against it: --league-games)")
         if not name:
             raise ValueError(f"an empty opponent in {text!r}")
         count = int(games) if games else GAMES_EACH
@@ -469,7 +472,7 @@ def _names(
     player count trained at, so that a name that cannot play is refused (exit status 2)
     before any training."""
     try:
-        found = parse_opponents(text) if text.strip() else ()
+        found = parse_opponents(text, counted=option != "--league-pool") if text.strip() else ()
         for name, _ in found:
             for players in counts:
                 registry.make_player(name, PLAYED, players=players)
