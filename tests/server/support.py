@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from dos import records
 from dos.server.protocol.server_messages import SERVER_MESSAGE
+from forked import ForkedServer, start_server
 from support import VIEW_KEYS, deal_seed_args
 
 TIMEOUT = 30.0
@@ -75,7 +76,7 @@ class ServerProcess:
         self.args = args
         self.env = dict(env or {})
         """Environment variables of the server's own (``DOS_HINT_ITERATIONS``...)."""
-        self.process: subprocess.Popen[str] | None = None
+        self.process: ForkedServer | subprocess.Popen[str] | None = None
         self.reader: threading.Thread | None = None
         self.url = ""
         self.lines: queue.Queue[str] = queue.Queue()
@@ -98,9 +99,7 @@ class ServerProcess:
         # tests/server/test_job_warm.py checks the warm start.
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "DOS_JOB_WARM": "0", **self.env}
         env.pop("DATABASE_URL", None)
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
-        )
+        self.process = start_server(command[3:], env)
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, args=(self.process,), daemon=True)
         self.reader.start()
@@ -119,7 +118,7 @@ class ServerProcess:
                 self.url = self.url.replace("//localhost:", "//127.0.0.1:")
                 return self.url
 
-    def _read(self, process: subprocess.Popen[str]) -> None:
+    def _read(self, process: ForkedServer | subprocess.Popen[str]) -> None:
         assert process.stdout is not None
         for line in process.stdout:
             self.output.append(line)

@@ -17,7 +17,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,6 +27,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright
 
+from forked import ForkedServer, start_server
 from support import deal_seed_args
 
 CHROMIUM_ARGS = [
@@ -91,7 +91,7 @@ class Server:
     seeded: bool = True
     """Whether it deals from the suite's seed (``support.DEAL_SEED``); a server whose games
     must be rated deals at random (a seeded server's games never are)."""
-    process: subprocess.Popen[bytes] | None = None
+    process: ForkedServer | subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
@@ -101,11 +101,8 @@ class Server:
         self.data.mkdir(parents=True, exist_ok=True)
         log = (self.data / "server.log").open("ab")
         try:
-            self.process = subprocess.Popen(
+            self.process = start_server(
                 [
-                    sys.executable,
-                    "-m",
-                    "dos",
                     "serve",
                     "--port",
                     str(self.port),
@@ -122,9 +119,8 @@ class Server:
                     *([] if "--deal-seed" in self.args or not self.seeded else deal_seed_args()),
                     *self.args,
                 ],
+                {**os.environ, "PYTHONUNBUFFERED": "1", **JOBS, **self.env},
                 stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1", **JOBS, **self.env},
             )
         finally:
             log.close()
