@@ -44,6 +44,7 @@ def _cores() -> None:
         batch = Batch(entry.name, [1, 2], {"players": 2})
         batch.core.random_games(batch.states, new_mts([1, 2]), 4)
         batch.step(np.zeros(batch.size, np.int64))
+        batch.apply(0, batch.legal_actions(0)[0])  # an engine action, checked and applied
         batch.over()
 
 
@@ -60,6 +61,13 @@ def _rl() -> None:
         game.reset(seed=1)
         _, _, _, _, info = game.last()
         game.step(info["legal_actions"][0])
+        for agent in game.possible_agents:  # every seat's observation, not only the deciding one's
+            game.observe(agent)
+    game = dos.rl.env(players=2)
+    game.reset(seed=1)
+    fast = game.unwrapped.fast
+    if fast is not None:  # a game set from an engine state
+        fast.state = fast.state
 
 
 def main() -> None:
