@@ -94,13 +94,19 @@ def test_a_tournament_of_bots_that_raise_hang_and_answer_strings_reports_each_fo
     assert ruleset.get("official").turn(position) == first["seat"]
 
 
-def test_a_bot_error_in_process_still_ends_the_tournament(tmp_path: Path) -> None:
-    raiser, _, _ = _bots(tmp_path)
-    with pytest.raises(ValueError, match="no idea"):
-        run_tournament(
-            [raiser, "greedy"], 2, 2, target_score=30, progress=False, sandbox=None,
-            deal_key=b"test",
-        )  # fmt: skip
+def test_in_process_a_bot_that_raises_or_answers_strings_forfeits_and_the_run_goes_on(
+    tmp_path: Path,
+) -> None:
+    raiser, _, stringer = _bots(tmp_path)
+    result = run_tournament(
+        [raiser, stringer, "greedy"], 3, 3, target_score=30, progress=False, sandbox=None,
+        deal_key=b"test",
+    )  # fmt: skip
+    assert len(result.games) == 3
+    reasons = {game.forfeit.bot: game.forfeit.reason for game in result.games if game.forfeit}
+    assert reasons[raiser].endswith("raised ValueError: no idea")
+    assert reasons[stringer].endswith("returned a str, expected an Action")
+    assert "forfeits (3):" in result.table()
 
 
 def test_a_bot_by_path_gets_deals_from_a_secret_key_the_results_give_back(

@@ -128,9 +128,10 @@ def _classic_player(spec: GameSpec, name: str) -> Any:
 def _played(
     spec: GameSpec, players: list[Any], game: Callable[[list[Any]], PlayedGame]
 ) -> PlayedGame:
-    """``game`` played with ``players``; in a sandboxed tournament, a ``BotError`` forfeits the
-    game of the seat deciding (``dos.arena.forfeits``)."""
-    if spec.sandbox is None:
+    """``game`` played with ``players``; in a sandboxed tournament, or where a bot by path
+    plays in process, a ``BotError`` forfeits the game of the seat deciding
+    (``dos.arena.forfeits``)."""
+    if spec.sandbox is None and not any(is_file_bot(name) for name in spec.seating):
         return game(players)
     deciding = Deciding()
     watched = [

@@ -17,8 +17,8 @@ from dos.play.bot import BotError, Budget, wrong_type
 
 class Checked:
     """A bot whose every answer is checked to be an action (``wrong_type``) before the runner
-    judges it; anything else raises ``BotError`` naming the type returned. ``name`` is the
-    bot's."""
+    judges it; anything else raises ``BotError`` naming the type returned, as does an
+    exception the bot raises (naming it). ``name`` is the bot's."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -26,7 +26,12 @@ class Checked:
 
     def choose(self, view: Any, rng: random.Random, budget: Budget) -> Any:
         """The bot's answer, if it is an action; ``BotError`` otherwise."""
-        answer = self.bot.choose(view, rng, budget)
+        try:
+            answer = self.bot.choose(view, rng, budget)
+        except BotError:
+            raise
+        except Exception as error:  # the bot's own failure: its game's forfeit, not a crash
+            raise BotError(f"{self.name} raised {type(error).__name__}: {error}") from error
         problem = wrong_type(answer, view)
         if problem is not None:
             raise BotError(f"{self.name} {problem}")
