@@ -19,7 +19,11 @@ Every rule of it is here (docs/protocol.md, "Seats and the host"):
 - **The host role passes on by itself** when the host leaves, or has been gone longer than
   the grace (``Settings.grace_seconds``): to the next player who is here, in seat order. A
   table whose host seat is empty gets the next player who sits down as its host.
-- **Nobody is dealt in absent.** A rematch deals to the players seated; one without a
+- **A rematch deals only those who chose it.** Staying at the table after a game is choosing
+  the rematch; leaving it (the lobby, a closed tab) is not. When the host deals the rematch,
+  the seat of every player who has no connection there opens and the stand-in bot is dealt it
+  under no one's name, so nobody plays, nor is rated, in a game they were not dealt into.
+- **Nobody is dealt in absent.** A first game deals to the players seated; one without a
   connection gets the stand-in after the grace, as if they had just left.
 """
 
@@ -314,6 +318,20 @@ async def after_game(table: Table) -> None:
         if place.left and person(place):
             await _open(table, place)
     await _pass_host(table)
+
+
+def at_table(place: Seat) -> bool:
+    """Whether the seat's person is at the table: connected, or an agent (whose presence is
+    its requests)."""
+    return person(place) and (place.client is not None or place.remote)
+
+
+async def stay_for_rematch(table: Table) -> None:
+    """Under the lock, before a rematch is dealt: the seats of the players who are not at the
+    table open (see the module's rules)."""
+    for place in table.seats:
+        if person(place) and not at_table(place):
+            await _open(table, place)
 
 
 def deal_seats(table: Table) -> list[StoredSeat]:

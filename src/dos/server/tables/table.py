@@ -216,7 +216,8 @@ class Table:
         await self._deal(seat, Status.LOBBY)
 
     async def rematch(self, seat: int | None) -> None:
-        """The host deals a new game with the same seats."""
+        """The host deals a new game to the players at the table; the seats of those who are
+        not open to the stand-in bot (``dos.server.tables.seating``)."""
         await self._deal(seat, Status.FINISHED)
 
     async def _deal(self, by: int | None, expected: Status) -> None:
@@ -231,6 +232,8 @@ class Table:
                     "bad_state",
                     f"the table is {self.status.value}: {what} needs it {expected.value}",
                 )
+            if expected == Status.FINISHED:
+                await seating.stay_for_rematch(self)
             seats = seating.deal_seats(self)
             number = self.games + 1
             seed = Deals.deal_seed(self.deal_seed, number)

@@ -8,8 +8,9 @@
 // - During a game: a bar names each player who is not connected and offers the host to have
 //   a bot play for them at once (or to remove them); everyone else reads that the table waits
 //   for them, and that a bot takes over after the grace.
-// - After a game: who stays and who has gone; the host reads that the empty seats get bots
-//   at the rematch, and may give them bots of a level, or wait for people to join.
+// - After a game: who stays (the players at the table: the rematch deals only them) and who
+//   has gone; the host reads that the empty seats, and those of players not at the table, get
+//   bots at the rematch, and may give them bots of a level, or wait for people to join.
 
 import { t } from "./i18n.js";
 import { seatText } from "./seats.js";
@@ -128,8 +129,10 @@ export function renderTable(table, me, send, levels) {
       bar.append(line);
     }
   } else if (table.status === "finished") {
-    const staying = table.seats.filter((s) => person(s) && s.connected && !s.away);
-    const gone = table.seats.filter((s) => !person(s) && !s.bot);
+    // The rematch deals the players at the table (a connection); the seats of the others
+    // open to bots, as the empty ones.
+    const staying = table.seats.filter((s) => person(s) && s.connected);
+    const gone = table.seats.filter((s) => !s.bot && !(person(s) && s.connected));
     const line = document.createElement("p");
     line.className = "who-stays";
     line.textContent = t("web.staying", { names: staying.map((s) => seatText(s, s.seat)).join(", ") || "—" });

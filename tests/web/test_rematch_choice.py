@@ -1,0 +1,60 @@
+"""A rematch deals only those who chose it, in Chromium: a friend whose tab closed is not
+dealt into the host's rematch, and the host's bar never says they stay."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from web.conftest import DESKTOP, Server
+from web.pages import WAIT_MS, create_table, join_by_link, open_page, play_away
+
+pytestmark = pytest.mark.usefixtures("chromium")
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose grace is 0.2 s: a closed page's seat gets the stand-in at once."""
+    server = Server(data=tmp_path_factory.mktemp("quick"), args=["--grace", "0.2"])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _table(server: Server, code: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/tables/{code}", timeout=10) as answer:
+        table: dict[str, Any] = json.loads(answer.read())
+    return table
+
+
+def test_a_friend_whose_tab_closed_is_not_dealt_into_the_rematch(
+    browser: Browser, quick: Server
+) -> None:
+    _, host = open_page(browser, quick.url, DESKTOP)
+    host.fill("#create-target", "1")  # one round: the game
+    host.fill("#create-timer", "0")
+    code = create_table(host, "Hosta", 2, 0)
+    friend_context, friend = open_page(browser, quick.url, DESKTOP)
+    join_by_link(friend, quick.url, code, "Ada")
+    expect(host.locator("#seat-list li[data-seat='1']")).to_contain_text("Ada")
+    friend_context.close()  # Ada's tab closes, and never comes back
+    play_away(host, quick.url, code)  # the game, to its end; the stand-in plays Ada's seat
+    expect(host.locator("#over-actions")).to_be_visible(timeout=WAIT_MS)
+    host.keyboard.press("Escape")  # the game-over summary
+    staying = host.locator("#host-bar .who-stays").first
+    expect(staying).to_contain_text("Hosta")
+    expect(staying).not_to_contain_text("Ada")
+    host.click("#btn-rematch")
+    expect(host.locator("#over-actions")).to_be_hidden(timeout=WAIT_MS)
+    table = _table(quick, code)
+    assert table["status"] == "playing"
+    assert table["seats"][1]["name"] is None and table["seats"][1]["bot"] is not None
+    expect(host.locator("#opponents li[data-seat='1']")).not_to_contain_text("Ada")
+    assert not host.errors  # type: ignore[attr-defined]
