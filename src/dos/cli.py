@@ -100,6 +100,23 @@ def cmd_replay(args: argparse.Namespace) -> None:
     )
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``dos verify``: every deal of a record follows from its commitment (docs/records.md)."""
+    from dos.records.verify import verify
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise _RejectedError(f"{args.file}: cannot read: {error.strerror}") from None
+    report = verify(records.loads(text))
+    for line in report.lines:
+        print(line)
+    if not report.verified:
+        return 1
+    print(f"verified: the {report.rounds} deals follow from the commitment")
+    return 0
+
+
 def cmd_perft(args: argparse.Namespace) -> None:
     _, state = _position(args)
     if args.depth < 1:
@@ -470,6 +487,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("-v", "--verbose", action="store_true", help="print each action")
     p.set_defaults(func=cmd_replay)
+
+    about = "check that every deal of a game record follows from its commitment"
+    p = sub.add_parser("verify", help=about, description=about)
+    p.add_argument("file", metavar="RECORD")
+    p.set_defaults(func=cmd_verify)
 
     p = command("perft", "count legal action sequences of a given depth from a position")
     p.add_argument("position")

@@ -3,13 +3,17 @@
 The format is JSON Lines, one object a line (``docs/records.md``)::
 
     {"format": "dos-record", "version": 1, "rules": "official", "options": {...}, "seed": 42}
+    {"deal": {"round": 1, "dealer": 0, "hands": [...], "center": [...], "draw_pile": [...]}}
     {"action": "R7@0"}
     {"action": "2: dos"}
     {"result": {"winner": 1, "scores": [0, 212, 35, 80], "rounds": 4}}
 
 The header has ``seed`` (a game from its deal) or ``position`` (a game from a saved position),
-and may add ``players`` (display names) and ``started`` (a timestamp). The ``result`` line is
-optional; when present, replaying must reach it. Replaying checks every action.
+and may add ``players`` (display names), ``commitment`` and ``salt`` (the commitment to the
+seed published before the game and the salt that opens it: ``dos.records.commitment``). A
+``deal`` line shows a round's deal where it was dealt (``dos.records.deals``); deal lines are
+optional. The ``result`` line is optional; when present, replaying must reach it. Replaying
+checks every action and every deal shown; ``dos.records.verify`` checks the commitment too.
 """
 
 from __future__ import annotations
@@ -20,10 +24,22 @@ from typing import Any
 
 from dos import ruleset
 from dos.errors import DosError, RecordError
+from dos.records.commitment import is_commitment, is_salt
+from dos.records.deals import Deal, DealMismatchError, deal_of, difference
 
 FORMAT = "dos-record"
 VERSION = 1
-HEADER_FIELDS = ("format", "version", "rules", "options", "seed", "position", "players")
+HEADER_FIELDS = (
+    "format",
+    "version",
+    "rules",
+    "options",
+    "seed",
+    "position",
+    "players",
+    "commitment",
+    "salt",
+)
 
 
 @dataclass(slots=True)
@@ -37,6 +53,12 @@ class Record:
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     players: list[str] | None = None
+    commitment: str | None = None
+    """The commitment to ``seed`` published before the game (``dos.records.commitment``)."""
+    salt: str | None = None
+    """The salt that, with ``seed``, opens ``commitment``."""
+    deals: list[Deal] = field(default_factory=list)
+    """The deals the record shows, in the order of play."""
     lines: list[int] = field(default_factory=list, compare=False)
     result_line: int | None = field(default=None, compare=False)
     """The line number of each action in the text it was read from (for error messages)."""
@@ -55,8 +77,19 @@ class Record:
             header["seed"] = self.seed
         if self.players is not None:
             header["players"] = self.players
+        if self.commitment is not None:
+            header["commitment"] = self.commitment
+        if self.salt is not None:
+            header["salt"] = self.salt
         lines = [json.dumps(header)]
-        lines += [json.dumps({"action": a}) for a in self.actions]
+        deals = sorted(self.deals, key=lambda deal: deal.at)
+        shown = 0
+        for index, action in enumerate([*self.actions, None]):
+            while shown < len(deals) and deals[shown].at == index:
+                lines.append(json.dumps({"deal": deals[shown].cards}))
+                shown += 1
+            if action is not None:
+                lines.append(json.dumps({"action": action}))
         if self.result is not None:
             lines.append(json.dumps({"result": self.result}))
         return "\n".join(lines) + "\n"
@@ -127,19 +160,30 @@ def loads(text: str) -> Record:
         not isinstance(players, list) or not all(isinstance(p, str) for p in players)
     ):
         raise RecordError(f"line {number}: players: must be a list of names")
-    record = Record(str(rules), options, seed, position, players=players)
+    commitment = header.get("commitment")
+    if commitment is not None and not is_commitment(commitment):
+        raise RecordError(f"line {number}: commitment: must be 64 lowercase hexadecimal digits")
+    salt = header.get("salt")
+    if salt is not None and not is_salt(salt):
+        raise RecordError(f"line {number}: salt: must be 32 lowercase hexadecimal digits")
+    record = Record(
+        str(rules), options, seed, position, players=players, commitment=commitment, salt=salt
+    )
     for number, obj in objects[1:]:
         if record.result is not None:
             raise RecordError(f"line {number}: nothing may follow the result line")
         if set(obj) == {"action"} and isinstance(obj["action"], str):
             record.actions.append(obj["action"])
             record.lines.append(number)
+        elif set(obj) == {"deal"} and isinstance(obj["deal"], dict):
+            record.deals.append(Deal(len(record.actions), obj["deal"], number))
         elif set(obj) == {"result"} and isinstance(obj["result"], dict):
             record.result = obj["result"]
             record.result_line = number
         else:
             raise RecordError(
-                f'line {number}: expected {{"action": "..."}} or {{"result": {{...}}}}'
+                f'line {number}: expected {{"action": "..."}}, {{"deal": {{...}}}} '
+                'or {"result": {...}}'
             )
     return record
 
@@ -160,15 +204,22 @@ def start(record: Record) -> Any:
         raise RecordError(f"line 1: {error}") from None
 
 
-def replay(record: Record, on_step: Any = None) -> Any:
-    """Plays a record through, checking every action; returns the final state.
+def replay(record: Record, on_step: Any = None, on_deal: Any = None) -> Any:
+    """Plays a record through, checking every action and every deal it shows; returns the
+    final state.
 
-    ``on_step(number, action_text, state)`` is called after each action. Raises
-    ``RecordError`` with the line of the first action that does not apply, or when the game's
-    result differs from the recorded one.
+    ``on_step(number, action_text, state)`` is called after each action, ``on_deal(deal,
+    shown)`` at each deal: ``deal`` as the engine dealt it (``Deal``), ``shown`` the record's
+    (``None``: it shows none). Raises ``RecordError`` with the line of the first action that
+    does not apply, ``DealMismatchError`` for a deal shown that is not the engine's, and
+    ``RecordError`` when the game's result differs from the recorded one.
     """
     rules = ruleset.get(record.rules)
     state = start(record)
+    shown = _shown_deals(record)
+    rounds = rules.rounds_played(state)
+    if record.position is None:
+        _deal(rules, state, rounds + 1, 0, shown=shown, on_deal=on_deal)
     for index, text in enumerate(record.actions):
         line = record.lines[index] if index < len(record.lines) else index + 2
         try:
@@ -177,6 +228,13 @@ def replay(record: Record, on_step: Any = None) -> Any:
             raise RecordError(f"line {line}: action {text!r}: {error}") from None
         if on_step is not None:
             on_step(index + 1, text, state)
+        played = rules.rounds_played(state)
+        if played > rounds and not rules.is_over(state):
+            _deal(rules, state, played + 1, index + 1, shown=shown, on_deal=on_deal)
+        rounds = played
+    if shown:
+        deal = min(shown.values(), key=lambda d: d.at)
+        raise RecordError(f"line {deal.line}: deal: no round is dealt at this point of the game")
     if record.result is not None and rules.result(state) != record.result:
         line = record.result_line or len(record.actions) + 2
         raise RecordError(
@@ -184,3 +242,53 @@ def replay(record: Record, on_step: Any = None) -> Any:
             f"the replay gives {rules.result(state)}"
         )
     return state
+
+
+def with_deals(record: Record) -> Record:
+    """``record`` showing every deal of its game (replayed: the actions must apply)."""
+    dealt: list[Deal] = []
+    replay(_without_deals(record), on_deal=lambda deal, _shown: dealt.append(deal))
+    copy = _without_deals(record)
+    copy.deals = dealt
+    return copy
+
+
+def _without_deals(record: Record) -> Record:
+    return Record(
+        record.rules,
+        record.options,
+        record.seed,
+        record.position,
+        record.actions,
+        record.result,
+        record.players,
+        record.commitment,
+        record.salt,
+        [],
+        record.lines,
+        record.result_line,
+    )
+
+
+def _shown_deals(record: Record) -> dict[int, Deal]:
+    shown: dict[int, Deal] = {}
+    for deal in record.deals:
+        if deal.at in shown:
+            raise RecordError(f"line {deal.line}: deal: a second deal at the same point")
+        shown[deal.at] = deal
+    return shown
+
+
+def _deal(
+    rules: Any, state: Any, number: int, at: int, *, shown: dict[int, Deal], on_deal: Any
+) -> None:
+    """Checks the deal of round ``number``, dealt after ``at`` actions, against the one the
+    record shows there (taken out of ``shown``)."""
+    dealt = Deal(at, deal_of(rules, state, number))
+    deal = shown.pop(at, None)
+    if deal is not None:
+        found = difference(deal.cards, dealt.cards)
+        if found is not None:
+            raise DealMismatchError(number, deal.line, found)
+    if on_deal is not None:
+        on_deal(dealt, deal)
