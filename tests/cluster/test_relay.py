@@ -394,3 +394,29 @@ async def test_a_relayed_connection_whose_client_is_gone_ends_without_an_error(
     await asyncio.wait_for(running, TIMEOUT)
     assert socket.closed is not None and socket.closed[0] == 1000  # not 1012: nothing failed
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_a_move_noticed_twice_while_under_way_opens_the_connection_once() -> None:
+    """The first owner is dead; while the relay's search attaches the connection at the new
+    owner, its watch also notices the lease moved. The connection is opened there once and
+    its hello said once: a second side would give the client a second welcome, and the
+    hello of one side could replace the other's seat (4000) at the owner."""
+    bus = LocalBus()
+    gate = asyncio.Event()
+    second = Owner("o2", bus, gate)  # "o1" serves nothing: it died
+    node = LeasedNode(bus, table_owner="o2")
+    socket, running = await relayed_hello(node)
+    await asyncio.wait_for(second.asked.wait(), TIMEOUT)  # the search attaches at o2...
+    await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
+    await node.clock.advance(WATCH_SECONDS)  # ...when the watch reads the lease: o2, not o1
+    gate.set()
+    assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
+    for _ in range(3):  # the watch looks again, and again: nothing more is opened
+        await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
+        await node.clock.advance(WATCH_SECONDS)
+    assert len(second.said("ws_open")) == 1
+    assert len(second.said("ws_frame")) == 1
+    assert socket.closed is None
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running

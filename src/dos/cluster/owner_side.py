@@ -143,7 +143,7 @@ class OwnerSide:
         if table is None:
             return Moved()
         socket = RemoteSocket(self.node.bus, code, message.conn, message.relay)
-        client = Client(socket, message.client, self.service.counters)
+        client = Client(socket, message.client, self.service.counters, message.lineage)
         client.start()
         task = asyncio.get_running_loop().create_task(self._converse(socket, client))
         self.sides.add(Side(socket, client, task))

@@ -27,6 +27,7 @@ from dos.cluster.forwarding import Forwarder
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.relayed import RelayedConnection
 from dos.cluster.routing import OwnerRouting, Router
+from dos.server.net.connections import lineage_of
 from dos.server.net.guard import Open
 from dos.server.net.limits import client_address
 from dos.server.net.sockets import StarletteSocket
@@ -89,8 +90,9 @@ class Relay:
                 await websocket.close(4429, "too many new connections: try again later")
                 return
             socket = StarletteSocket(websocket)
+            page = lineage_of(websocket.query_params.get("page"))
             relayed = RelayedConnection(
-                self.node, self.router.route, socket, code, owner=owner, who=who
+                self.node, self.router.route, socket, code, owner=owner, who=who, page=page
             )
             await relayed.run()
         finally:

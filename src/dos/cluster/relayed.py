@@ -12,7 +12,11 @@ machine over that:
 * **moving**: the owner changed — a frame it did not take (``Moved``), its side's close
   with ``MOVED`` or ``RESTARTING``, or the lease's holder (or epoch) changing under the
   watch — so the connection attaches again at the table's new owner, once for all who
-  noticed (a *generation*), saying the client's hello there: the client, still connected,
+  noticed that the side they saw (its *generation*: each side opened is a new one) is no
+  longer the owner's, even while a search was under way, saying the client's hello there
+  (the side's ``lineage`` is the connection's, so that it takes the seat from the
+  connection's former side at the owner, never the other way round; see
+  ``dos.server.tables.audience``): the client, still connected,
   gets a fresh welcome and state. Past ``REATTACH_SECONDS`` without an owner the client is
   told to come again (1012);
 * **ended**: the client left, the side closed for good, or a task of the connection
@@ -82,10 +86,19 @@ class Unsure:
 class RelayedConnection:
     """A client's connection ``socket`` to table ``code``, relayed to the table's owner
     (``owner`` to begin with): see the module's text. ``who`` is the client's address, which
-    the owner counts its limits by."""
+    the owner counts its limits by; ``page`` the lineage the client named (``None``: the
+    connection is a lineage of its own)."""
 
     def __init__(
-        self, node: Node, route: Route, socket: Socket, code: str, *, owner: str, who: str
+        self,
+        node: Node,
+        route: Route,
+        socket: Socket,
+        code: str,
+        *,
+        owner: str,
+        who: str,
+        page: str | None = None,
     ) -> None:
         self.node = node
         self.route = route
@@ -95,6 +108,8 @@ class RelayedConnection:
         self.code = code
         self.owner = owner
         self.who = who
+        self.lineage = page or secrets.token_hex(8)
+        """The lineage of every side this connection opens (``dos.server.net.connections``)."""
         self.conn = ""
         self.epoch: int | None = None
         """The epoch under which ``owner`` held the table when this connection was opened
@@ -230,7 +245,9 @@ class RelayedConnection:
         cancelled, is closed at ``owner`` again and never says hello there."""
         conn = secrets.token_hex(8)
         subscription = await self.node.bus.subscribe(stream_of(self.code, conn), after=0)
-        opening = OpenSide(code=self.code, conn=conn, client=self.who, relay=self.node.owner)
+        opening = OpenSide(
+            code=self.code, conn=conn, client=self.who, relay=self.node.owner, lineage=self.lineage
+        )
         try:
             answer = await self.node.bus.forward(
                 owner,
@@ -255,7 +272,8 @@ class RelayedConnection:
         await self._detach()
         self.owner, self.conn, self.subscription = owner, conn, subscription
         self.epoch = reply.epoch
-        self._pump = self._spawn(self._pump_frames(subscription))
+        self._generation += 1
+        self._pump = self._spawn(self._pump_frames(subscription, self._generation))
         if self.hello is not None:
             # Not through ``_send``: this runs under the reattach's lock.
             return isinstance(await self._forward(owner, conn, self.hello), Taken)
@@ -289,13 +307,13 @@ class RelayedConnection:
             )
 
     async def _reattach(self, generation: int) -> None:
-        """Finds the table's owner again and opens this connection there (once for all
-        who noticed the change: ``generation``); gives the client up after
-        ``REATTACH_SECONDS`` (1012: it reconnects)."""
+        """Finds the table's owner again and opens this connection there, unless it was
+        opened anywhere since the side ``generation`` (the one whose change was noticed):
+        once for all who noticed it, even those who noticed it while a search was under way;
+        gives the client up after ``REATTACH_SECONDS`` (1012: it reconnects)."""
         async with self._lock:
             if generation != self._generation:
                 return
-            self._generation += 1
             clock = self.clock
             deadline = clock.monotonic() + REATTACH_SECONDS
             while clock.monotonic() < deadline and not self.done.is_set():
@@ -312,9 +330,10 @@ class RelayedConnection:
                 await self.socket.close(RESTARTING, "the table's server process changed")
             self.done.set()
 
-    async def _pump_frames(self, subscription: Subscription) -> None:
-        """The owner's frames for this client, sent on in order; ``FrameError`` for one it
-        cannot read (the connection fails: its client comes again)."""
+    async def _pump_frames(self, subscription: Subscription, generation: int) -> None:
+        """The owner's frames for this client from the side ``generation``, sent on in
+        order; ``FrameError`` for one it cannot read (the connection fails: its client comes
+        again)."""
         async for item in subscription:
             if isinstance(item, Gap):  # frames lost: a full state brings the client back
                 await self._send(SYNC, resend=False)
@@ -325,7 +344,7 @@ class RelayedConnection:
                 continue
             code, reason = frame.close
             if code in (MOVED, RESTARTING):
-                self._spawn(self._reattach(self._generation))
+                self._spawn(self._reattach(generation))
             else:
                 with contextlib.suppress(Exception):
                     await self.socket.close(code, reason)
@@ -336,12 +355,13 @@ class RelayedConnection:
         """Reattaches when the table's lease is no longer held by the owner relayed to."""
         while not self.done.is_set():
             await self.clock.sleep(WATCH_SECONDS)
+            generation = self._generation  # the side looked at: a move under way is newer
             try:
                 holder = await self.node.holder(self.code)
             except RefusedError:
                 continue
             if holder is None or holder.owner != self.owner or self._other_epoch(holder.epoch):
-                await self._reattach(self._generation)
+                await self._reattach(generation)
 
     def _other_epoch(self, epoch: int) -> bool:
         """Whether the owner holds the table under another epoch than when this connection

@@ -54,14 +54,16 @@ class HttpRequest(Frame):
 
 class OpenSide(Frame):
     """Open the owner's side of connection ``conn`` to table ``code``: its client's address
-    (``client``, for the limits), and the owner id of the process that relays it
-    (``relay``)."""
+    (``client``, for the limits), the owner id of the process that relays it (``relay``),
+    and the lineage of the relayed connection (``lineage``: its page's, or its own, the same
+    for each side it opens; ``dos.server.net.connections``)."""
 
     kind: Literal["ws_open"] = "ws_open"
     code: str
     conn: str
     client: str
     relay: str
+    lineage: str | None = None
 
 
 class TextFrame(Frame):

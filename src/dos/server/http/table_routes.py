@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
 
 from dos.server.http.conversation import hold
-from dos.server.net.connections import Client
+from dos.server.net.connections import Client, lineage_of
 from dos.server.net.errors import ApiError
 from dos.server.net.guard import Open
 from dos.server.net.limits import Counters, client_address
@@ -147,7 +147,8 @@ def tables_router(
             if table is None:
                 await websocket.close(4404, f"there is no table {code[:16]!r}")
                 return
-            client = Client(StarletteSocket(websocket), who, counters)
+            page = lineage_of(websocket.query_params.get("page"))
+            client = Client(StarletteSocket(websocket), who, counters, page)
             client.start()
             await hold(service, table, client)
         finally:

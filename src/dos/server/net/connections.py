@@ -4,6 +4,12 @@ its connections).
 
 Sending never waits for a slow client: messages go into the connection's queue and a writer
 task sends them in order. A client that lets its queue fill up is closed.
+
+A connection may name its **lineage**: the page it belongs to (the browser's ``?page=`` on
+``/ws/{code}``, ``lineage_of``), or, relayed from another process, the relayed connection
+whose side it is. Connections of one lineage are one client coming back: a newer one takes
+its seat from an older one without telling the client it was replaced by somebody else
+(``dos.server.tables.audience``).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import re
 import time
 
 from dos.server.net.limits import Counters
@@ -25,15 +32,35 @@ FLOOD_LIMIT = 60
 """Messages dropped for a rate limit, within ``FLOOD_SECONDS``, that close the connection."""
 FLOOD_SECONDS = 2.0
 
+LINEAGE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+"""What a lineage looks like: a random id of 8 to 64 URL-safe characters."""
+
+
+def lineage_of(value: str | None) -> str | None:
+    """The lineage a connection names (``?page=``), if it names one that looks like one
+    (anything else names none: the connection is a client of its own).
+
+    >>> lineage_of("p-3f9a61c2e07b"), lineage_of("x"), lineage_of(None)
+    ('p-3f9a61c2e07b', None, None)
+    """
+    if value is None or LINEAGE.fullmatch(value) is None:
+        return None
+    return value
+
 
 class Client:
     """A connected client: its seat (``None``: spectator) and its outgoing queue."""
 
-    def __init__(self, socket: Socket, address: str, counters: Counters) -> None:
+    def __init__(
+        self, socket: Socket, address: str, counters: Counters, lineage: str | None = None
+    ) -> None:
         self.socket = socket
         self.address = address
         """The client's network address: the key of the limits it shares with its other
         connections."""
+        self.lineage = lineage
+        """The page (or relayed connection) this connection belongs to (``None``: none
+        named): see the module's text."""
         self.seat: int | None = None
         self.player_id: str | None = None
         self.greeted = False

@@ -27,7 +27,13 @@ from dos.server.net.connections import Client
 from dos.server.tables.seat import Seat
 
 REPLACED = 4000
-"""The WebSocket close code of a connection replaced by a newer one of its seat."""
+"""The WebSocket close code of a connection replaced by a newer one of its seat, of another
+page (or client): final, the seat is held elsewhere now."""
+SUPERSEDED = 1012
+"""The WebSocket close code of a connection replaced by one of its own lineage (its page's, or
+its relay's): "connect again". Such a connection is the client's older one, which it no
+longer reads; or, when the older one's hello came late, the client's own current one, which
+connects again and takes the seat back: the newest connection wins either way."""
 
 
 class Audience:
@@ -70,11 +76,14 @@ class Audience:
 
     def take_seat(self, client: Client, seat: int) -> None:
         """``client`` is ``seat``'s connection from now on; an older one of the seat is closed
-        (4000: replaced)."""
+        (4000: replaced; 1012 when it is of the same lineage, ``SUPERSEDED``)."""
         place = self.seats[seat]
         old = place.client
         if old is not None and old is not client:
-            old.close(REPLACED, "replaced by a newer connection of this seat")
+            if old.lineage is not None and old.lineage == client.lineage:
+                old.close(SUPERSEDED, "replaced by a newer connection of this page: connect again")
+            else:
+                old.close(REPLACED, "replaced by a newer connection of this seat")
         place.client = client
 
     def leave_seat(self, client: Client) -> int | None:

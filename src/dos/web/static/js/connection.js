@@ -8,7 +8,7 @@
 
 import { t } from "./i18n.js";
 import { store } from "./store.js";
-import { Connection } from "./net.js";
+import { Connection, pageId } from "./net.js";
 import { close as closeDialog, isOpen, ask } from "./dialog.js";
 import { errorText } from "./errors.js";
 import { flyCard } from "./motion.js";
@@ -184,7 +184,11 @@ export function enterTable(code) {
   if (parts.pacer) parts.pacer.reset();
   if (parts.chat) parts.chat.reset();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const conn = new Connection(() => `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`, {
+  // One id for every connection this page makes to the table: its own late one never locks
+  // it out (net.js).
+  const page = pageId();
+  const url = `${scheme}://${location.host}/ws/${encodeURIComponent(code)}?page=${page}`;
+  const conn = new Connection(() => url, {
     onOpen: (opened) => opened.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
     // Only the page's current connection speaks: a table left (or another entered) says no more.
     onMessage: (message) => { if (store.parts.conn === conn && store.parts.pacer) store.parts.pacer.push(message); },

@@ -2,9 +2,30 @@
 // One WebSocket to the game server that comes back by itself: after a drop it reconnects with
 // growing pauses (0.5 s up to 5 s), and the caller's `onOpen` re-identifies the seat.
 
-// Close codes after which coming back cannot help (docs/protocol.md): replaced by a newer
-// connection of the same seat, protocol version, bad token, no such table.
+// Close codes after which coming back cannot help (docs/protocol.md): the seat taken by a
+// connection of another page, removed by the host, protocol version, bad token, no such
+// table. A seat taken by a connection of this very page (`pageId`: one of its own that came
+// late, through another server process) is closed with 1012 instead, and this page comes
+// back: it never gives up a seat it still holds.
 const FATAL = new Set([4000, 4003, 4400, 4401, 4404]);
+
+/** What a page does when its connection closed with `code`: "closed" for good, or
+ * "reconnect" after `pause` ms (`attempt`: the tries since the last open, this one
+ * included). A page that no longer wants the connection (it left the table) is closed.
+ * @param {number} code @param {boolean} wanted @param {number} attempt
+ * @returns {{next: "closed"} | {next: "reconnect", pause: number}} */
+export function afterClose(code, wanted, attempt) {
+  if (!wanted || FATAL.has(code)) return { next: "closed" };
+  return { next: "reconnect", pause: Math.min(5000, 500 * 2 ** Math.min(attempt - 1, 4)) };
+}
+
+/** A new random id for a page's connections (`?page=` on /ws/{code}): the server tells the
+ * page's own connections apart from another page's. */
+export function pageId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return "p" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** @typedef {import("./view").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol").ClientMessage} ClientMessage */
@@ -58,15 +79,15 @@ export class Connection {
     socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       this.socket = null;
-      if (!this.wanted || FATAL.has(event.code)) {
+      const then = afterClose(event.code, this.wanted, this.attempt + 1);
+      if (then.next === "closed") {
         this.wanted = false;
         this.onStatus("closed", event);
         return;
       }
       this.attempt += 1;
       this.onStatus("reconnecting", event);
-      const pause = Math.min(5000, 500 * 2 ** Math.min(this.attempt - 1, 4));
-      this.timer = setTimeout(() => this.connect(), pause);
+      this.timer = setTimeout(() => this.connect(), then.pause);
     });
   }
 
