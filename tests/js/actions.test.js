@@ -12,7 +12,7 @@ import {
   designationOutcomes,
 } from "../../src/dos/web/static/js/actions.js";
 import { parseAction, cardsMoved } from "../../src/dos/web/static/js/notation.js";
-import { hintControl } from "../../src/dos/web/static/js/hintstate.js";
+import { hintControl, hintSwitch } from "../../src/dos/web/static/js/hintstate.js";
 
 /** @param {string[]} texts */
 const legal = (texts) => texts.map(parseAction);
@@ -178,12 +178,12 @@ test("the Hint button waits while a hint is asked", () => {
 
 test("the switch that allows hints is the host's, at a casual table with people", () => {
   const two = [{ name: "Ada", bot: null }, { name: "Bo", bot: null }];
-  assert.equal(hintControl(table({ seats: two }), view(), 0, false, true).allowHidden, false);
-  assert.equal(hintControl(table({ seats: two }), view(), 1, false, true).allowHidden, true);  // not host
-  assert.equal(hintControl(table({ seats: two, rated: true }), view(), 0, false, true).allowHidden, true);
-  assert.equal(hintControl(table(), view(), 0, false, true).allowHidden, true);  // one person
-  assert.equal(hintControl(table({ hints: false }), view(), 0, false, true).allowed, false);
-  assert.equal(hintControl(table({ seats: two }), view(), 0, false, false).allowHidden, true);  // no hints
+  assert.equal(hintSwitch(table({ seats: two, hints: false }), 0, true).hidden, false);  // before any hint code
+  assert.equal(hintSwitch(table({ seats: two }), 1, true).hidden, true);  // not host
+  assert.equal(hintSwitch(table({ seats: two, rated: true }), 0, true).hidden, true);
+  assert.equal(hintSwitch(table(), 0, true).hidden, true);  // one person
+  assert.equal(hintSwitch(table({ hints: false }), 0, true).allowed, false);
+  assert.equal(hintSwitch(table({ seats: two }), 0, false).hidden, true);  // no hints
 });
 
 // --- a wild's designation is asked only when it changes the outcome (RULES.md §3) ---

@@ -3,7 +3,7 @@
 // hints are allowed (`TableInfo.hints`) and only on one's own turn, asks `{"type": "hint"}`;
 // the answer (to this connection only) lights the suggested cards in the hand and the target
 // on the Center Row, and says why in words (its `reason`: a catalog key and its parameters).
-// The host of a casual table for more than one person may allow hints (`allow_hints`).
+// The host's switch that allows them (`allow_hints`) is host.js's, shown without this module.
 // A hint is about one moment: it is forgotten as soon as the game moves on, and one the game
 // outran before it came (`hint_stale`) is said so, the button offered again. The page loads
 // this module (and css/review.css) with the first table that allows hints.
@@ -45,28 +45,16 @@ export class HintControl {
     this.box.setAttribute("role", "status");
     this.box.setAttribute("aria-live", "polite");
     this.box.hidden = true;
-    this.allow = document.createElement("label");
-    this.allow.className = "hint-allow";
-    this.allow.hidden = true;
-    this.allowBox = document.createElement("input");
-    this.allowBox.type = "checkbox";
-    this.allowBox.id = "hint-allow";
-    this.allowBox.addEventListener("change", () => {
-      this.send({ type: "allow_hints", allowed: this.allowBox.checked });
-    });
-    this.allowText = document.createElement("span");
-    this.allow.append(this.allowBox, " ", this.allowText);
     const actions = $("actions");
     actions.append(this.button);
     actions.after(this.box);
-    this.box.after(this.allow);
     // The table redraws its cards on a selection too: the hint's stay lit.
     const again = new MutationObserver(() => { if (this.hint) this.light(); });
     for (const id of ["hand", "center-row"]) again.observe($(id), { childList: true });
   }
 
   /** After each render of the table: the button where hints are allowed on one's own turn,
-   * the host's switch, the hint of this very moment lit again (the table redraws its cards).
+   * the hint of this very moment lit again (the table redraws its cards).
    * @param {import("./protocol").TableInfo} table @param {import("./view").View} view
    * @param {number} version @param {number | null} seat
    * @param {boolean} offered  the table's rule set has hints (GET /api/info) */
@@ -81,9 +69,6 @@ export class HintControl {
     this.button.textContent = this.asked !== null && !this.hint ? t("web.hint_asking") : t("web.hint_button");
     this.button.disabled = state.disabled;
     this.button.hidden = state.hidden;
-    this.allowText.textContent = t("web.hint_allow");
-    this.allow.hidden = state.allowHidden;
-    this.allowBox.checked = state.allowed;
     this.light();
   }
 

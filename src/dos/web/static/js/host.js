@@ -14,6 +14,7 @@
 
 import { t } from "./i18n.js";
 import { seatText } from "./seats.js";
+import { hintSwitch } from "./hintstate.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -104,9 +105,37 @@ export function renderWaiting(table, me, send, levels) {
   }
 }
 
-/** The bar under the status bar during a game, and the seats between games.
- * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send @param {string[]} levels */
-export function renderTable(table, me, send, levels) {
+/** The host's switch that allows hints at a casual table of people (`allow_hints`), beside
+ * the table's actions; made once, whether or not the hint code (hint.js) is loaded.
+ * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send
+ * @param {boolean} hintsOffered  the table's rule set has hints */
+function renderHintSwitch(table, me, send, hintsOffered) {
+  let line = document.getElementById("hint-allow-line");
+  if (!line) {
+    line = document.createElement("p");
+    line.id = "hint-allow-line";
+    line.className = "hint-allow";
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.id = "hint-allow";
+    box.addEventListener("change", () => send({ type: "allow_hints", allowed: box.checked }));
+    label.append(box, " ", document.createElement("span"));
+    line.append(label);
+    $("actions").after(line);
+  }
+  const state = hintSwitch(table, me, hintsOffered);
+  line.hidden = state.hidden;
+  /** @type {HTMLInputElement} */ (line.querySelector("input")).checked = state.allowed;
+  /** @type {HTMLElement} */ (line.querySelector("span")).textContent = t("web.hint_allow");
+}
+
+/** The bar under the status bar during a game, and the seats between games; the host's
+ * switch that allows hints.
+ * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send
+ * @param {string[]} levels @param {boolean} hintsOffered  the table's rule set has hints */
+export function renderTable(table, me, send, levels, hintsOffered) {
+  renderHintSwitch(table, me, send, hintsOffered);
   const bar = $("host-bar");
   bar.replaceChildren();
   const host = me !== null && me === table.host;

@@ -133,7 +133,7 @@ export function renderTable() {
   $("btn-rematch").hidden = game.seat !== table.host;
   $("btn-replay").hidden = table.game_id === null || table.game_id === undefined;
   $("leave-table").hidden = game.seat === null || over;  // after a game: the button below
-  host.renderTable(table, game.seat, send, levelsOf(table.rules));
+  host.renderTable(table, game.seat, send, levelsOf(table.rules), can(table.rules, "hints"));
   body.rules = table.rules;
   takeTable(view);
   view.render(model());
