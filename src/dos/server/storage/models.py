@@ -8,6 +8,8 @@ which compare against ``Base.metadata`` imported from here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -33,6 +35,7 @@ __all__ = [
     "GamePlayerRow",
     "GameRow",
     "PasskeyRow",
+    "ReviewRow",
     "SeatRow",
     "SignedOutRow",
     "TableRow",
@@ -104,3 +107,19 @@ class ChatLineRow(Base):
     reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
     at: Mapped[float] = mapped_column(Float)
     """When it was said (seconds since the epoch)."""
+
+
+class ReviewRow(Base):
+    """A game review done (``dos.server.storage.kept_reviews``), by its name: the record's
+    hash, the seat and the settings (``dos.server.hosting.review_store.review_name``); the
+    JSON of ``dos review --json``."""
+
+    __tablename__ = "dos_reviews"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    game_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    """The game reviewed (a game's record may be reviewed under another id too: same name)."""
+    seat: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+    """When it was done (seconds since the epoch)."""
