@@ -5,8 +5,6 @@ and followed over HTTP, computed by the job runner, kept across a restart, the s
 from __future__ import annotations
 
 import asyncio
-import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +13,8 @@ import pytest
 
 from dos import records
 from dos.review import review_record
+from server.reviewing import SAMPLES, finished_game, followed
 from server.support import HTTP, ServerProcess, WsPlayer, create_table
-
-SAMPLES = 8
-"""Samples a decision on the test server: a review of a short game in seconds."""
 
 
 def _start(data: Path, *args: str) -> ServerProcess:
@@ -37,44 +33,11 @@ def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProces
 
 
 async def _finished_game(server: ServerProcess, seed: int) -> int:
-    """Plays a short game (one round) against an easy bot to its end; its id."""
-    grant = create_table(server.url, seats=[None, "easy"], options={"target_score": 5})
-    ada = await WsPlayer(server.ws_url, grant["code"], grant["token"]).connect()
-    await ada.send({"type": "start"})
-    await ada.expect("state")
-    rng = random.Random(seed)
-    while ada.result is None:  # matches first: a short round
-        legal = ada.view["legal"] if ada.view is not None else []
-        calls = [a for a in legal if a.endswith("dos")]
-        turn = [a for a in legal if ":" not in a and not a.startswith("catch")]
-        mine = ada.view is not None and ada.view["turn"] == ada.seat
-        matches = [a for a in turn if "@" in a]
-        if calls:
-            await ada.act(calls[0])
-        elif mine and turn:
-            await ada.act(rng.choice(matches or turn))
-        else:
-            await ada.recv()
-    await ada.stored_end()
-    assert ada.table is not None
-    game_id: int = ada.table["game_id"]
-    await ada.close()
-    return game_id
+    return await finished_game(server.url, server.ws_url, seed)
 
 
 def _done(server: ServerProcess, game_id: int, seat: int) -> list[dict[str, Any]]:
-    """Reads the review's state until it is done; every state read, in order."""
-    seen = []
-    for _ in range(2000):
-        answer = HTTP.get(f"{server.url}/api/games/{game_id}/review", params={"seat": seat})
-        assert answer.status_code == 200, answer.text
-        state: dict[str, Any] = answer.json()
-        seen.append(state)
-        if state["status"] != "running":
-            return seen
-        # Polled: the review runs in the server's worker processes, at its own pace.
-        time.sleep(0.05)
-    raise AssertionError("the review did not end")
+    return followed([server.url], game_id, seat)
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,7 @@ from dos import ruleset
 from dos.server import logs
 from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.hosting.ownership import Ownership
+from dos.server.hosting.review_store import LocalReviewStore, ReviewStore
 from dos.server.hosting.routing import LocalRouting, Routing
 from dos.server.http.account_routes import accounts_router
 from dos.server.http.client_routes import client_router
@@ -167,12 +168,14 @@ def create_app(
     *,
     routing: Routing | None = None,
     connections: Open | None = None,
+    reviews: ReviewStore | None = None,
     mounts: Sequence[Mount] = (),
 ) -> FastAPI:
     """The application of ``service`` (by default ``service_for(config)``: one process),
     with its service started and stopped by the lifespan. ``routing`` (by default
     ``LocalRouting``: every request served here) stands before the routes; ``connections``
     counts each client's open connections (HTTP and WebSocket; shared with the routing);
+    ``reviews`` keeps the game reviews (by default ``LocalReviewStore``: the data folder);
     ``mounts`` mount themselves after the server's own resources."""
     service = service_for(config) if service is None else service
     routing = LocalRouting() if routing is None else routing
@@ -181,7 +184,9 @@ def create_app(
     )
     counters = service.counters
     accounts = Accounts(service, config.relying_party)
-    reviews = Reviews(service)
+    reviews_served = Reviews(
+        service, LocalReviewStore(service.data / "reviews") if reviews is None else reviews
+    )
     running: list[Callable[[], contextlib.AbstractAsyncContextManager[Any]]] = []
 
     @contextlib.asynccontextmanager
@@ -195,7 +200,7 @@ def create_app(
                 await mounted.enter_async_context(run())
             yield
         sweeper.cancel()
-        reviews.stop()  # before the service's jobs stop: they wait for the running ones
+        await reviews_served.close()  # before the service's jobs stop: they wait for these
         await routing.stop()
         await service.stop()
 
@@ -215,7 +220,7 @@ def create_app(
     app.include_router(accounts_router(accounts, counters))
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
-    app.include_router(reviews_router(reviews, counters))
+    app.include_router(reviews_router(reviews_served, counters))
     running.extend(mount(app, service) for mount in mounts)
     app.state.open_connections = open_connections
     app.add_middleware(routing.middleware)  # a table's requests go to its owner

@@ -10,20 +10,20 @@ seat and the settings; each decision's samples are seeded by the decision itself
 (``dos.review.decision_rng``), so the parts together give exactly the review ``dos review
 GAME.jsonl --seat N --json`` gives with the same settings.
 
-A review done is kept in the data folder (``reviews/``, named as ``dos review --cache``
-names them: the record's hash, the seat, the settings), so it survives a restart and is
-never made twice. Requests: ``POST`` starts a review (or finds it under way, or done) and
+Reviews are shared by the server's processes through its ``ReviewStore``
+(``dos.server.hosting.review_store``): a review done is kept there (one process: the data
+folder, so it survives a restart; many: the database), its progress is read there by any
+process, and one process at a time holds its claim and computes it, so a review asked of
+several processes at once runs its jobs once, and one whose process died is taken over by the
+next process asked. Requests: ``POST`` starts a review (or finds it under way, or done) and
 counts against the client's ``reviews`` limit; ``GET`` reads its state (a ``lookup``). At most
-``RUNNING`` reviews are under way at once; past that, ``429 busy``.
+``RUNNING`` reviews are computed at once by one process; past that, ``429 busy``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Query
@@ -31,9 +31,9 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from dos import records, ruleset
-from dos.review.cli import cache_path
 from dos.review.review import Entry, Obligation, Review, decisions, game_key, review_decisions
 from dos.server.hosting.jobs import BusyError, JobError
+from dos.server.hosting.review_store import ReviewStore, ReviewStoreError, Standing, review_name
 from dos.server.net.errors import ApiError
 from dos.server.net.limits import Counters
 from dos.server.net.limits import limited as limits_dependency
@@ -45,9 +45,12 @@ log = logging.getLogger(__name__)
 CHUNK: Final = 8
 """Decisions judged by one job: the progress moves by this much."""
 RUNNING: Final = 4
-"""Reviews under way at once, on the whole server."""
+"""Reviews computed at once by one process of the server."""
 RETRY_SECONDS: Final = 0.25
 """How long a review waits for room in a busy job runner before it asks again."""
+CLAIMS: Final = 3
+"""Times a request tries to claim a review that another process claims or finishes at the
+same moment, before it answers ``busy``."""
 
 GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]
 SeatNumber = Annotated[int, Field(ge=0, le=63)]
@@ -131,112 +134,105 @@ def assemble(
 # --- the server's side --------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Progress:
-    """A review under way, or one that failed."""
-
-    done: int = 0
-    total: int | None = None
-    error: str | None = None
-    task: asyncio.Task[None] | None = None
-
-
 class Reviews:
-    """The reviews of one server: under way, failed, and done (in the data folder)."""
+    """The reviews as one process of the server serves them, over the server's
+    ``ReviewStore`` (shared by its processes): read from the store, begun when asked,
+    computed here while this process holds the review's claim (at most ``RUNNING`` here)."""
 
-    def __init__(self, service: Service) -> None:
+    def __init__(self, service: Service, store: ReviewStore) -> None:
         self.service = service
-        self.folder = service.data / "reviews"
-        self._progress: dict[tuple[int, int], Progress] = {}
-
-    def _path(self, text: str, seat: int) -> Path:
-        settings = self.service.job_settings
-        return cache_path(self.folder, text, seat, settings.review_samples, settings.review_seed)
+        self.store = store
+        self._tasks: dict[str, asyncio.Task[None]] = {}
 
     async def state(self, game: StoredGame, seat: int, start: bool) -> dict[str, Any]:
-        """The review of ``seat`` in ``game``: done (from the data folder), under way, or
-        failed; ``start``: begins it when it is none of these (or failed)."""
-        key = (game.id, seat)
-        progress = self._progress.get(key)
-        if progress is not None and progress.error is None:
-            return self._running(game.id, seat, progress)
-        text = await asyncio.to_thread(game.record().dumps)
-        path = self._path(text, seat)
-        found = await asyncio.to_thread(_read, path)
-        if found is not None:
-            count = found["summary"]["decisions"] + found["summary"]["forced"]
-            return {
-                "game_id": game.id,
-                "seat": seat,
-                "status": "done",
-                "done": count,
-                "total": count,
-                "review": found,
-            }
-        progress = self._progress.get(key)  # read again: another request may have begun it
-        if progress is not None and progress.error is None:
-            return self._running(game.id, seat, progress)
-        if not start:
-            if progress is not None:
-                failed = self._running(game.id, seat, progress)
-                return {**failed, "status": "failed", "error": progress.error}
-            raise ApiError(
-                404, "no_review", f"seat {seat} of game {game.id} is not reviewed", "seat"
-            )
-        under_way = sum(1 for p in self._progress.values() if p.error is None)
-        if under_way >= RUNNING:
-            # 429, not 503: the server is fine, the client is to come back later.
-            raise ApiError(429, "busy", f"{under_way} reviews are under way: try again soon")
-        progress = Progress()
-        self._progress[key] = progress
-        progress.task = asyncio.get_running_loop().create_task(
-            self._review(key, text, path, progress)
-        )
-        return self._running(game.id, seat, progress)
-
-    @staticmethod
-    def _running(game_id: int, seat: int, progress: Progress) -> dict[str, Any]:
-        return {
-            "game_id": game_id,
-            "seat": seat,
-            "status": "running",
-            "done": progress.done,
-            "total": progress.total,
-        }
-
-    async def _review(
-        self, key: tuple[int, int], text: str, path: Path, progress: Progress
-    ) -> None:
+        """The review of ``seat`` in ``game``: done, under way, or failed; ``start``: begins
+        it when it is none of these (or failed). A review under way whose process is gone is
+        taken over here whether ``start`` or not: it was asked for. ``ApiError`` 503
+        ``busy`` when the store does not answer."""
         settings = self.service.job_settings
-        seat = key[1]
+        text = await asyncio.to_thread(game.record().dumps)
+        name = review_name(text, seat, settings.review_samples, settings.review_seed)
+        try:
+            return await self._state(game.id, seat, name, text, start)
+        except ReviewStoreError as error:
+            raise ApiError(503, "busy", f"{error}: try again") from None
+
+    async def _state(
+        self, game_id: int, seat: int, name: str, text: str, start: bool
+    ) -> dict[str, Any]:
+        for _ in range(CLAIMS):
+            # The standing first: a review is kept before it stops standing, so none here
+            # and none kept means it was never asked.
+            standing = await self.store.standing(name)
+            running = standing is not None and standing.status == "running"
+            if standing is not None and running and (standing.held or name in self._tasks):
+                return _answer(game_id, seat, standing)
+            found = await self.store.kept(name)
+            if found is not None:
+                count = found["summary"]["decisions"] + found["summary"]["forced"]
+                done = Standing("running", count, count)
+                return {**_answer(game_id, seat, done), "status": "done", "review": found}
+            orphan = running  # running, and nobody computes it: its process is gone
+            if not start and not orphan:
+                if standing is None:
+                    raise ApiError(
+                        404, "no_review", f"seat {seat} of game {game_id} is not reviewed", "seat"
+                    )
+                return _answer(game_id, seat, standing)
+            if len(self._tasks) >= RUNNING:
+                if standing is not None and orphan:
+                    return _answer(game_id, seat, standing)  # the next process asked takes it
+                # 429, not 503: the server is fine, the client is to come back later.
+                raise ApiError(429, "busy", f"{RUNNING} reviews are under way: try again soon")
+            if await self.store.claim(name):
+                task = asyncio.get_running_loop().create_task(
+                    self._review(name, text, game_id, seat), name=f"review-{name}"
+                )
+                self._tasks[name] = task
+                task.add_done_callback(lambda _: self._tasks.pop(name, None))
+                return _answer(game_id, seat, Standing("running"))
+            # Claimed by another process meanwhile, or kept: read again.
+        raise ApiError(503, "busy", f"the review of seat {seat} is changing hands: try again")
+
+    async def _review(self, name: str, text: str, game_id: int, seat: int) -> None:
+        settings = self.service.job_settings
         base = {
             "record": text,
             "seat": seat,
             "samples": settings.review_samples,
             "seed": settings.review_seed,
         }
+        store = self.store
         try:
             head = await self._job({**base, "first": None, "last": None})
-            progress.total = total = int(head["total"])
+            total = int(head["total"])
+            if not await store.report(name, 0, total):
+                return  # another process took it over
             parts = []
             for first in range(0, total, CHUNK):
                 last = min(total, first + CHUNK)
                 parts.append(await self._job({**base, "first": first, "last": last}))
-                progress.done = last
+                if not await store.report(name, last, total):
+                    return
             review = assemble(head, parts, seat, settings.review_samples, settings.review_seed)
-            await asyncio.to_thread(_write, path, review)
+            await store.keep(name, game_id, seat, review)
         except JobError as error:
-            progress.error = str(error)
-            return
-        except OSError as error:
-            log.exception("review %s: could not be kept", key)
-            progress.error = f"the review could not be kept: {error.strerror}"
-            return
+            await self._fail(name, str(error))
+        except ReviewStoreError as error:
+            log.warning("review %s: %s", name, error)
+            await self._fail(name, str(error))
+        except asyncio.CancelledError:
+            raise  # the server stops: the store's close lets the claim go
         except Exception:  # a bug must not leave the review "running" for ever
-            log.exception("review %s failed", key)
-            progress.error = "the review failed"
-            return
-        del self._progress[key]
+            log.exception("review %s failed", name)
+            await self._fail(name, "the review failed")
+
+    async def _fail(self, name: str, error: str) -> None:
+        try:
+            await self.store.fail(name, error)
+        except ReviewStoreError as away:
+            # Its claim lapses: the next process asked computes it again.
+            log.warning("review %s: its failure could not be noted (%s)", name, away)
 
     async def _job(self, payload: dict[str, Any]) -> dict[str, Any]:
         while True:
@@ -247,27 +243,27 @@ class Reviews:
                 # Hints and other reviews hold the runner: this one waits its turn.
                 await self.service.clock.sleep(RETRY_SECONDS)
 
-    def stop(self) -> None:
-        """Cancels the reviews under way (the server's stop; they start again when asked)."""
-        for progress in self._progress.values():
-            if progress.task is not None:
-                progress.task.cancel()
+    async def close(self) -> None:
+        """Stops the reviews computed here and closes the store, which lets their claims go
+        (the server's stop: another process, or this one started again, takes them over
+        when asked)."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.store.close()
 
 
-def _read(path: Path) -> dict[str, Any] | None:
-    """A kept review, or ``None`` (none, or a damaged one: it is made again)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and "summary" in data else None
-
-
-def _write(path: Path, review: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(review), encoding="utf-8")
-    temporary.replace(path)
+def _answer(game_id: int, seat: int, standing: Standing) -> dict[str, Any]:
+    """A ``ReviewState`` of a review not done."""
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "status": standing.status,
+        "done": standing.done,
+        "total": standing.total,
+        "error": standing.error,
+    }
 
 
 def reviewed(rules: str) -> bool:
@@ -283,7 +279,7 @@ def reviewed(rules: str) -> bool:
 
 def reviews_router(reviews: Reviews, counters: Counters) -> APIRouter:
     """The endpoints of ``reviews``, to include in the server's application (whose lifespan
-    stops them: ``Reviews.stop``)."""
+    stops them: ``Reviews.close``)."""
     router = APIRouter(prefix="/api/games")
     service = reviews.service
 
