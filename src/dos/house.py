@@ -10,8 +10,9 @@ it plugs in here, above both:
 * the agents (``dos.agents``: the HTTP agent API and the MCP server), mounted on the
   application over the server's service API (``dos.server.seat_service``);
 * with ``ServerConfig.redis``, the cluster (``dos.cluster``): the tables' leases and their
-  handovers in Redis (``Node``), the bots' job queue (``RedisJobs``), and the routing of
-  each request to its table's owner (``Relay``).
+  handovers in Redis (``Node``), the bots' job queue (``RedisJobs``), the routing of
+  each request to its table's owner (``Relay``), and the game reviews any process answers
+  (``RedisReviewStore``: claims and progress in Redis, the reviews done in the database).
 
 Each part is built with what it needs, in order: the node, then the service that owns
 tables through it, then the relay that routes to the service, then the application behind
@@ -36,6 +37,7 @@ from dos.cluster.jobqueue import RedisJobs
 from dos.cluster.node import LEASE_SECONDS, Node
 from dos.cluster.owner_side import Sides
 from dos.cluster.relay import Relay
+from dos.cluster.reviews import RedisReviewStore
 from dos.server import app as server_app
 from dos.server.app import ServerConfig
 from dos.server.net.guard import Open
@@ -97,8 +99,14 @@ def _one_of_many(config: ServerConfig, redis_url: str) -> FastAPI:
         app=run,
         calls={mcp_mount.MCP_PATH: mcp_mount.MCP_BODY_MAX},
     )
+    reviews = RedisReviewStore(node.redis, db, node.owner, clock=settings.clock)
     app = server_app.create_app(
-        config, service, routing=relay, connections=connections, mounts=[mount_agents]
+        config,
+        service,
+        routing=relay,
+        connections=connections,
+        reviews=reviews,
+        mounts=[mount_agents],
     )
     return app
 
