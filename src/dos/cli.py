@@ -254,11 +254,43 @@ def cmd_learn(args: argparse.Namespace) -> None:
     LearnApp(lang=args.lang, lesson=args.lesson, progress=progress).run()
 
 
+def _redis(args: argparse.Namespace) -> str | None:
+    """The Redis URL, with its password, of ``--redis`` and the environment
+    (``dos.cluster.redis_access``); ``None``: no Redis."""
+    import os
+
+    from dos.cluster.redis_access import RedisAccessError, resolve
+
+    try:
+        return resolve(args.redis, os.environ)
+    except RedisAccessError as error:
+        raise _RejectedError(str(error)) from None
+
+
+def _check_redis(args: argparse.Namespace, url: str | None) -> None:
+    """Refuses a Redis that takes a wrong password or anyone's (``redis_access.check``);
+    says on stderr when it could not be checked."""
+    if url is None:
+        if args.redis_insecure:
+            raise _RejectedError("--redis-insecure: only with a Redis (--redis or DOS_REDIS_URL)")
+        return
+    from dos.cluster.redis_access import RedisAccessError, check
+
+    try:
+        unchecked = check(url, insecure=args.redis_insecure)
+    except RedisAccessError as error:
+        raise _RejectedError(str(error)) from None
+    if unchecked is not None:
+        print(f"dos {args.command}: {unchecked}", file=sys.stderr)
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     from dos.house import serve
     from dos.server.app import ServerConfig
     from dos.server.deals import Deals
     from dos.server.net.limits import Limits
+    from dos.server.storage.database import DatabaseAccessError, database_url
+    from dos.server.storage.database import check as check_database
     from dos.server.tables.settings import Settings
 
     if args.bot_delay < 0 or args.grace < 0 or args.pause < 0:
@@ -269,16 +301,15 @@ def cmd_serve(args: argparse.Namespace) -> None:
         limits = Limits().with_changes(args.limit)
     except ValueError as error:
         raise _RejectedError(str(error)) from None
+    redis_url = _redis(args)
     if args.lease is not None:
-        if args.redis is None:
+        if redis_url is None:
             raise _RejectedError("--lease: only with --redis (one process holds no leases)")
         if not LEASE_MIN <= args.lease <= LEASE_MAX:
             raise _RejectedError(f"--lease: {LEASE_MIN:g}-{LEASE_MAX:g} seconds")
-    if args.redis is not None:
+    if redis_url is not None:
         from dos.server.people.auth import load_secret
 
-        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
-            raise _RejectedError("--redis: a redis://, rediss:// or unix:// URL")
         try:
             load_secret(Path(args.data), shared=True)
         except ValueError as error:
@@ -289,6 +320,11 @@ def cmd_serve(args: argparse.Namespace) -> None:
         deals = Deals(args.deal_seed)
     except ValueError as error:
         raise _RejectedError(f"--deal-seed: {error}") from None
+    try:
+        check_database(database_url(args.database, Path(args.data)))
+    except DatabaseAccessError as error:
+        raise _RejectedError(str(error)) from None
+    _check_redis(args, redis_url)
     config = ServerConfig(
         data=Path(args.data),
         database=args.database,
@@ -300,9 +336,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
             deals=deals,
         ),
         limits=limits,
-        redis=args.redis,
+        redis=redis_url,
         name=args.name,
         lease=args.lease,
+        log_format=args.log_format,
     )
     serve(config, args.host, args.port)
 
@@ -315,20 +352,22 @@ def cmd_bot_worker(args: argparse.Namespace) -> None:
     from dos.cluster.jobworker import JobWorker
     from dos.server import logs
 
-    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        raise _RejectedError("--redis: a redis://, rediss:// or unix:// URL")
+    redis_url = _redis(args)
+    if redis_url is None:
+        raise _RejectedError("a Redis to take jobs from: --redis URL, or DOS_REDIS_URL")
     if args.concurrency < 1:
         raise _RejectedError("--concurrency: at least 1")
     if not args.claim_after > 0:
         raise _RejectedError("--claim-after: more than 0")
     if args.name is not None and not 0 < len(args.name) <= 64:
         raise _RejectedError("--name: 1-64 characters")
+    _check_redis(args, redis_url)
     name = logs.process_name(args.name)
-    logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
-    logs.install(name)  # each record names the worker
+    logging.basicConfig(level=logging.INFO)
+    logs.install(name, log_format=args.log_format)  # each record names the worker
 
     async def work() -> None:
-        worker = JobWorker(args.redis, name, args.concurrency, claim_after=args.claim_after)
+        worker = JobWorker(redis_url, name, args.concurrency, claim_after=args.claim_after)
         loop = asyncio.get_running_loop()
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(number, worker.stop)
@@ -448,6 +487,26 @@ def cmd_rules(args: argparse.Namespace) -> None:
 def _bot_levels() -> dict[str, list[str]]:
     """The bot levels of each rule set that has bots."""
     return {e.name: e.levels() for e in ruleset.entries() if e.bots is not None}
+
+
+def _redis_arguments(p: argparse.ArgumentParser, about: str) -> None:
+    p.add_argument("--redis", metavar="URL", help=about)
+    p.add_argument(
+        "--redis-insecure",
+        action="store_true",
+        help="use a Redis that answers clients without a password on an address that is "
+        "not this machine's (refused otherwise: every player's hand crosses it)",
+    )
+
+
+def _log_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default="text",
+        help="log lines as text (default) or as one JSON object each (docs/deployment.md, "
+        "'Health, metrics, logs')",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -645,11 +704,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="change a limit (docs/deployment.md), e.g. create=10/minute or lobby_idle=off; "
         "'--limit off' lifts every per-client limit",
     )
-    p.add_argument(
-        "--redis",
-        metavar="URL",
-        help="Redis for a server of many processes (redis://host:6379/0): the per-client "
-        "limits are shared there; needs DOS_SECRET, the same for every process "
+    _redis_arguments(
+        p,
+        "Redis for a server of many processes (redis://user@host:6379/0, no password: that "
+        "comes from DOS_REDIS_PASSWORD or DOS_REDIS_PASSWORD_FILE; or the whole URL from "
+        "DOS_REDIS_URL or DOS_REDIS_URL_FILE); needs DOS_SECRET, the same for every process "
         "(docs/deployment.md, 'Many processes'). Default: one process, no Redis",
     )
     p.add_argument(
@@ -657,6 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="this process's name in its logs (default: host:pid)",
     )
+    _log_arguments(p)
     p.add_argument(
         "--lease",
         type=float,
@@ -675,8 +735,14 @@ def build_parser() -> argparse.ArgumentParser:
         "many machines. SIGTERM: finish the running jobs, then exit (docs/deployment.md, "
         "'Bot workers').",
     )
-    p.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
+    _redis_arguments(
+        p,
+        "the servers' Redis (redis://user@host:6379/0, no password: that comes from "
+        "DOS_REDIS_PASSWORD or DOS_REDIS_PASSWORD_FILE; or the whole URL from DOS_REDIS_URL "
+        "or DOS_REDIS_URL_FILE)",
+    )
     p.add_argument("--name", metavar="NAME", help="this worker's name (default: host:pid)")
+    _log_arguments(p)
     p.add_argument(
         "--concurrency",
         type=int,

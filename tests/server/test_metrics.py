@@ -116,7 +116,7 @@ def test_the_server_logs_name_the_process_and_the_table(server: ServerProcess) -
     started = [line for line in server.output if "dos.server.service: loaded" in line]
     assert started, "".join(server.output)
     assert re.fullmatch(
-        r"INFO \S+:\d+ - dos\.server\.service: loaded \d+ unfinished tables\n", started[0]
+        r"\S+Z INFO \S+:\d+ - dos\.server\.service: loaded \d+ unfinished tables\n", started[0]
     )
 
 
@@ -151,7 +151,7 @@ async def test_log_records_name_the_table_of_the_task_that_wrote_them() -> None:
         ("working", "web-7", "BBBBBB"),
     ]
     assert handler.formatter is not None
-    assert handler.formatter.format(records[0]).startswith("WARNING web-7 ")
+    assert handler.formatter.format(records[0]).split(" ", 1)[1].startswith("WARNING web-7 ")
 
 
 async def _log_from_task(logger: logging.Logger) -> None:

@@ -90,6 +90,8 @@ class ServerConfig:
     lease: float | None = None
     """With ``redis``: a table's lease in seconds (``dos.cluster.node.LEASE_SECONDS`` unless
     told): how long a dead process's tables wait before another adopts them."""
+    log_format: str = "text"
+    """Its log lines as text or as JSON objects (``dos.server.logs.formatter``)."""
 
 
 MAX_BODY_BYTES = 16384
@@ -279,8 +281,9 @@ def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int
     address to open once it listens."""
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format=logs.FORMAT)
-    logs.install(logs.process_name(config.name))  # each record names the process and table
+    logging.basicConfig(level=logging.INFO)
+    # Each record names the process and table; repeated failures are counted, not repeated.
+    logs.install(logs.process_name(config.name), log_format=config.log_format)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     # The database thread must not hold the event loop up for long: switch threads often.
     sys.setswitchinterval(0.0005)

@@ -12,7 +12,15 @@ that reaches the handlers it is installed on (``install``, which ``dos serve`` c
     any table. asyncio copies the context into every task and timer created from there, so
     the table's own work carries its code too.
 
-``FORMAT`` shows them: ``INFO web-1:4242 K7M2QX dos.server.tables.table: ...``.
+``FORMAT`` shows them after the time (UTC, to the millisecond):
+``2026-11-29T11:04:09.123Z INFO web-1:4242 K7M2QX dos.server.tables.table: ...``; ``--log-format
+json`` writes each record as one JSON object instead (``JsonFormatter``: ``time``, ``level``,
+``node``, ``table``, ``logger``, ``message``, and ``error`` with the traceback).
+
+A failure that repeats (a database away refuses every action of every table) would write
+its traceback each time: ``Repeats`` writes the first record of each kind of failure in
+full, holds back the next ones of that kind for ``REPEAT_SECONDS``, then writes one line
+that counts them: ``41 times more in the last 60 s, the latest: ...``.
 
 >>> import logging
 >>> record = logging.LogRecord("dos", logging.INFO, __file__, 1, "hello", None, None)
@@ -26,17 +34,27 @@ True
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import socket
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 TABLE: ContextVar[str | None] = ContextVar("dos_table", default=None)
 """The code of the table the current task works for (``None``: none)."""
 
-FORMAT = "%(levelname)s %(node)s %(table)s %(name)s: %(message)s"
-"""The server's log format: level, process, table, logger, message."""
+FORMAT = "%(asctime)s %(levelname)s %(node)s %(table)s %(name)s: %(message)s"
+"""The server's log format: time, level, process, table, logger, message."""
+
+LOG_FORMATS = ("text", "json")
+"""What ``--log-format`` takes."""
+
+REPEAT_SECONDS = 60.0
+"""How long ``Repeats`` holds back the repeats of one kind of failure before it counts them."""
 
 
 def process_name(configured: str | None = None) -> str:
@@ -77,13 +95,204 @@ class ContextFilter(logging.Filter):
         return True
 
 
-def install(node: str, logger: logging.Logger | None = None) -> ContextFilter:
-    """Puts a ``ContextFilter`` on every handler of ``logger`` (the root logger) and gives
-    them ``FORMAT``; returns the filter. Call it after the handlers exist
-    (``logging.basicConfig``)."""
+def _utc(created: float) -> str:
+    """An instant as ISO 8601 in UTC, to the millisecond.
+
+    >>> _utc(0.25)
+    '1970-01-01T00:00:00.250Z'
+    """
+    whole = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created))
+    return f"{whole}.{int(created % 1 * 1000):03d}Z"
+
+
+class TextFormatter(logging.Formatter):
+    """``FORMAT``, its time in UTC (``_utc``)."""
+
+    def __init__(self) -> None:
+        super().__init__(FORMAT)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 (logging's name)
+        """The record's time, ISO 8601 in UTC."""
+        return _utc(record.created)
+
+
+class JsonFormatter(logging.Formatter):
+    """Each record as one line of JSON, for a log collector.
+
+    >>> record = logging.LogRecord("dos.x", logging.WARNING, __file__, 1, "a %s", ("b",), None)
+    >>> record.created, record.node, record.table = 0.0, "web-1", "K7M2QX"
+    >>> JsonFormatter().format(record)  # doctest: +NORMALIZE_WHITESPACE
+    '{"time": "1970-01-01T00:00:00.000Z", "level": "WARNING", "node": "web-1",
+      "table": "K7M2QX", "logger": "dos.x", "message": "a b"}'
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON object: its time, level, process, table, logger and message,
+        and ``error``, the traceback, when it carries one."""
+        entry = {
+            "time": _utc(record.created),
+            "level": record.levelname,
+            "node": getattr(record, "node", "-"),
+            "table": getattr(record, "table", "-"),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            entry["error"] = record.exc_text
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def formatter(log_format: str = "text") -> logging.Formatter:
+    """The formatter of ``--log-format``: ``text`` (``FORMAT``) or ``json``."""
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"a log format is one of {', '.join(LOG_FORMATS)}")
+    return JsonFormatter() if log_format == "json" else TextFormatter()
+
+
+Schedule = Callable[[float, Callable[[], None]], None]
+"""Runs a function after so many seconds (``Repeats``' count of the held-back records)."""
+
+
+def _timer(delay: float, run: Callable[[], None]) -> None:
+    timer = threading.Timer(delay, run)
+    timer.daemon = True
+    timer.start()
+
+
+@dataclass(slots=True)
+class _Kind:
+    """What ``Repeats`` knows of one kind of failure."""
+
+    shown_at: float
+    """When its last line was written."""
+    held: int = 0
+    """Its records held back since."""
+    last: logging.LogRecord | None = None
+    """The last of them."""
+    window: int = 0
+    """The number of its current window (a count scheduled for an earlier one is void)."""
+    counting: bool = False
+    """Whether a count of the current window is scheduled."""
+
+
+class Repeats(logging.Filter):
+    """Holds back failures that repeat, and counts them (a filter on one handler).
+
+    A record that carries an exception (``log.exception``) is of the kind named by its
+    logger, its message's template (not its arguments: every table's failure to commit is
+    one kind) and the exception's type. The first record of a kind goes through whole, its
+    traceback with it; those of that kind within ``window`` seconds of the last line written
+    for it are held back and counted; then one line without the traceback says how many:
+    ``N times more in the last M s, the latest: ...`` (its message and error), written when
+    the window ends (``schedule``) or when the next record of that kind comes after it. Records
+    without an exception always go through.
+
+    >>> import sys
+    >>> lines, later, now = [], [], [0.0]
+    >>> handler = logging.Handler()
+    >>> handler.emit = lambda record: lines.append(record.getMessage())
+    >>> repeats = Repeats(handler, 60, clock=lambda: now[0], schedule=lambda d, f: later.append(f))
+    >>> handler.addFilter(repeats)
+    >>> def fail(code):
+    ...     try:
+    ...         raise OSError("database away")
+    ...     except OSError:
+    ...         error = sys.exc_info()
+    ...     return logging.LogRecord("dos.t", 40, "t.py", 1, "table %s: no commit", (code,), error)
+    >>> for second, code in enumerate("ABCD"):
+    ...     now[0] = float(second)
+    ...     _ = handler.handle(fail(code))
+    >>> now[0] = 60.0
+    >>> later.pop()()
+    >>> lines  # doctest: +NORMALIZE_WHITESPACE
+    ['table A: no commit',
+     '3 times more in the last 60 s, the latest: table D: no commit (OSError: database away)']
+    """
+
+    def __init__(
+        self,
+        handler: logging.Handler,
+        window: float = REPEAT_SECONDS,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        schedule: Schedule = _timer,
+    ) -> None:
+        super().__init__()
+        self.handler = handler
+        self.window = window
+        self.clock = clock
+        self.schedule = schedule
+        self._kinds: dict[tuple[str, str, str], _Kind] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is written as it is (see the class's text)."""
+        if not record.exc_info or getattr(record, "repeats", False):
+            return True
+        key = (record.name, str(record.msg), type(record.exc_info[1]).__name__)
+        now = self.clock()
+        with self._lock:
+            kind = self._kinds.get(key)
+            if kind is None:
+                self._kinds[key] = _Kind(shown_at=now)
+                return True
+            kind.held += 1
+            kind.last = record
+            summary = None
+            if now - kind.shown_at >= self.window:
+                summary = self._summary(kind, now)
+            elif not kind.counting:
+                kind.counting = True
+                number = kind.window
+                self.schedule(kind.shown_at + self.window - now, lambda: self._count(key, number))
+        if summary is not None:
+            self.handler.handle(summary)  # the repeat that ends the window, as the count
+        return False
+
+    def _summary(self, kind: _Kind, now: float) -> logging.LogRecord:
+        """The line that counts ``kind``'s held-back records; a new window begins."""
+        last = kind.last
+        assert last is not None and last.exc_info is not None
+        error = last.exc_info[1]
+        detail = str(error).strip().splitlines()
+        cause = f"{type(error).__name__}: {detail[0]}" if detail else type(error).__name__
+        times = "once" if kind.held == 1 else f"{kind.held} times"
+        text = f"{times} more in the last {now - kind.shown_at:.0f} s, the latest: "
+        text += f"{last.getMessage()} ({cause})"
+        summary = logging.makeLogRecord(last.__dict__)
+        summary.msg, summary.args = text, None
+        summary.exc_info, summary.exc_text = None, None
+        summary.repeats = True
+        kind.shown_at, kind.held, kind.last = now, 0, None
+        kind.window += 1
+        kind.counting = False
+        return summary
+
+    def _count(self, key: tuple[str, str, str], number: int) -> None:
+        """At the end of window ``number`` of a kind: its count, if it held any back."""
+        with self._lock:
+            kind = self._kinds[key]
+            if kind.window != number or not kind.held:
+                return
+            summary = self._summary(kind, self.clock())
+        self.handler.handle(summary)
+
+
+def install(
+    node: str, logger: logging.Logger | None = None, *, log_format: str = "text"
+) -> ContextFilter:
+    """Puts a ``ContextFilter`` and a ``Repeats`` on every handler of ``logger`` (the root
+    logger) and gives them the formatter of ``log_format`` (``formatter``); returns the
+    context filter. Call it after the handlers exist (``logging.basicConfig``)."""
     target = logger if logger is not None else logging.getLogger()
     context = ContextFilter(node)
+    shown = formatter(log_format)
     for handler in target.handlers:
         handler.addFilter(context)
-        handler.setFormatter(logging.Formatter(FORMAT))
+        handler.addFilter(Repeats(handler))
+        handler.setFormatter(shown)
     return context

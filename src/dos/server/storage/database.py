@@ -128,6 +128,65 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+CHECK_SECONDS = 10
+"""How long ``check`` waits for a PostgreSQL server to answer."""
+
+
+class DatabaseAccessError(ValueError):
+    """The database cannot be used as named; the message is one line for the host."""
+
+
+def check(url: str) -> None:
+    """Opens one connection to ``url`` (``database_url``'s) and closes it, so that a process
+    started with a database it cannot use stops at once with one line, not a traceback:
+    raises ``DatabaseAccessError`` for a URL that is not a database the server can use, or a
+    database that does not answer or refuses the connection (its password hidden).
+
+    >>> check("mysql://u@h/db")
+    Traceback (most recent call last):
+    ...
+    dos.server.storage.database.DatabaseAccessError: mysql://u@h/db: not a database the \
+server can use (sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME)
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+
+    usable = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseAccessError(f"{url!r}: not a database URL ({usable})") from None
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseAccessError(f"{shown}: not a database the server can use ({usable})")
+    try:
+        if parsed.get_backend_name() == "postgresql":
+            engine = create_engine(parsed, connect_args={"connect_timeout": CHECK_SECONDS})
+        else:
+            engine = make_engine(url)
+    except (SQLAlchemyError, ImportError, OSError) as error:
+        raise DatabaseAccessError(f"{shown}: {_first_line(error)}") from None
+    try:
+        with engine.connect():
+            pass
+    except DBAPIError as error:
+        cause = error.orig if error.orig is not None else error
+        raise DatabaseAccessError(
+            f"the database {shown} did not answer: {_first_line(cause)}"
+        ) from None
+    except (SQLAlchemyError, OSError) as error:
+        raise DatabaseAccessError(
+            f"the database {shown} did not answer: {_first_line(error)}"
+        ) from None
+    finally:
+        engine.dispose()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
 class Database:
     """The database behind the server, used from one event loop."""
 
