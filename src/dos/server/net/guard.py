@@ -10,15 +10,20 @@ httptools protocol with two additions:
   one closed at once. WebSockets count too: ``Open`` is shared with the WebSocket endpoint.
 
 The overall cap is uvicorn's own ``limit_concurrency`` (503 past it). ``GuardedWebSockets``
-closes a connection whose frame is too big with its close code, not a reset.
+closes a connection whose frame is too big with its close code, not a reset, and answers a
+WebSocket refused before it is accepted with "try again later" (1013: Redis away, no owner
+for its table, too many connections) 503 with ``Retry-After``, as an HTTP request is
+answered, where uvicorn answers every refusal 403 (which says: never come back).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from typing import Any
 
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -111,6 +116,25 @@ def guarded_protocol(open_: Open, header_seconds: float | None) -> type[HttpTool
     return Guarded
 
 
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code of a refusal for now (RFC 6455: "Try Again Later")."""
+
+
+def _refused_for_now(reason: str) -> list[ASGISendEvent]:
+    """The HTTP answer to a WebSocket refused for now, before it was accepted: 503 ``busy``,
+    the body an error as every route's (``dos.server.net.errors``)."""
+    body = json.dumps({"code": "busy", "message": reason, "field": None}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", b"1"),
+    ]
+    return [
+        {"type": "websocket.http.response.start", "status": 503, "headers": headers},
+        {"type": "websocket.http.response.body", "body": body, "more_body": False},
+    ]
+
+
 DRAIN_SECONDS = 1.0
 """After refusing a frame, how long the connection waits for more of it before closing."""
 
@@ -127,6 +151,19 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
 
     _draining = False
     _drain_timer: asyncio.TimerHandle | None = None
+
+    async def send(self, message: ASGISendEvent) -> None:
+        """The application's message; a close before the handshake with 1013 becomes 503."""
+        if (
+            message["type"] == "websocket.close"
+            and not self.handshake_complete
+            and self.initial_response is None
+            and message.get("code") == TRY_AGAIN_LATER
+        ):
+            for answer in _refused_for_now(str(message.get("reason") or "try again later")):
+                await super().send(answer)
+            return
+        await super().send(message)
 
     def handle_parser_exception(self) -> None:
         assert self.conn.close_sent is not None
