@@ -133,6 +133,8 @@ REDIS_SECONDS = 0.25
 """The longest a shared counter waits for Redis (to connect, or for an answer)."""
 REDIS_RETRY_SECONDS = 5.0
 """After Redis failed to answer, how long the counters stay in memory before asking again."""
+READY_KEY = "dos:limits:ready"
+"""The key ``Counters.redis_problem`` writes to see that Redis takes writes."""
 
 
 class Counters:
@@ -235,16 +237,26 @@ class Counters:
         return max(1, int(reset - time.time() + 0.999))
 
     def redis_problem(self) -> str | None:
-        """Why the shared counters' Redis cannot serve now (``None``: it answers, or there
-        is none). Blocks for up to ``REDIS_SECONDS``: call it on a worker thread."""
+        """Why Redis cannot serve this process now (``None``: it does, or there is none).
+
+        A new connection is opened, as the process's pools open theirs, and a key written
+        (``READY_KEY``, expiring), so that a Redis that refuses new clients (its
+        ``maxclients``) or writes (out of memory, a read-only replica, an ACL user without
+        the right) counts as not serving, while the connections already open would still
+        answer a ``PING``. Blocks for up to twice ``REDIS_SECONDS``: call it on a worker
+        thread."""
         if self._shared is None:
             return None
-        import redis
-
+        connection = self._pool.connection_class(**self._pool.connection_kwargs)
         try:
-            redis.Redis(connection_pool=self._pool).ping()
+            connection.connect()
+            connection.send_command("SET", READY_KEY, "1", "PX", 10_000)
+            connection.read_response()
         except (RedisError, OSError) as error:
-            return f"Redis did not answer: {type(error).__name__}"
+            detail = str(error).strip().splitlines()
+            return f"Redis did not serve: {detail[0] if detail else type(error).__name__}"
+        finally:
+            connection.disconnect()
         return None
 
     def close(self) -> None:
