@@ -68,6 +68,9 @@ class GameRow(Base):
     rules: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
+    deal_salt: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The secret salt of the commitment to ``seed`` (``dos.records.commitment``), revealed
+    with the record once the game is finished; ``None``: a game stored before commitments."""
     players: Mapped[list[str]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -245,9 +245,12 @@ def replay(record: Record, on_step: Any = None, on_deal: Any = None) -> Any:
 
 
 def with_deals(record: Record) -> Record:
-    """``record`` showing every deal of its game (replayed: the actions must apply)."""
+    """``record`` showing every deal of its game (replayed: the actions must apply; its
+    result is left for ``replay`` to check)."""
     dealt: list[Deal] = []
-    replay(_without_deals(record), on_deal=lambda deal, _shown: dealt.append(deal))
+    actions_only = _without_deals(record)
+    actions_only.result = None
+    replay(actions_only, on_deal=lambda deal, _shown: dealt.append(deal))
     copy = _without_deals(record)
     copy.deals = dealt
     return copy

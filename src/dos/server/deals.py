@@ -8,6 +8,10 @@ with exactly that seed, and game ``n`` with ``game_seed(table_seed, n)``, a keye
 earlier game's seed predicts. So the same server options, table seed and actions give the same
 games, whatever other tables did meanwhile and in whatever order. A seeded table is never
 rated (``dos.server.storage.table_store.finish_game``): its deals are known in advance.
+
+Every game, seeded or not, is dealt with a fresh secret salt (``Deals.deal_salt``): everyone at
+the table is shown the commitment ``sha256("dos-deal:SEED:SALT")`` from the deal on, and the
+game's record reveals the seed and salt once it is over (``dos.records.verify``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Final
+
+from dos.records.commitment import new_salt
 
 SEED_BITS: Final = 62
 """Deal seeds are whole numbers of 0 to 2**62 - 1 (the database stores them in 64 bits)."""
@@ -65,3 +71,10 @@ class Deals:
         if table_seed is None:
             return secrets.randbits(SEED_BITS)
         return game_seed(table_seed, number)
+
+    @staticmethod
+    def deal_salt() -> str:
+        """The secret salt of a new game's commitment to its seed (``dos.records.commitment``),
+        drawn at random for every game, on a seeded server too: the commitment hides the seed
+        until the game is over, and the salt alone changes nothing in the game."""
+        return new_salt()

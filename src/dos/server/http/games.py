@@ -21,7 +21,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
-from dos import ruleset
+from dos import records, ruleset
 from dos.server.net.errors import ApiError
 from dos.server.net.limits import Counters, client_address
 from dos.server.net.limits import limited as limits_dependency
@@ -47,7 +47,8 @@ class Built:
     """A finished game's replay as JSON text: the header's fields and each frame."""
 
     head: str
-    """``"game_id":..,"rules":..,"options":..,"players":..,"result":..`` (no braces)."""
+    """``"game_id":..,"rules":..,"options":..,"players":..,"result":..,"shuffle":..`` (no
+    braces)."""
     frames: list[str]
 
     @property
@@ -66,13 +67,26 @@ class Built:
 
 
 def build_replay(game: StoredGame) -> Built:
-    """Every position of ``game``, replayed from its seed. Pure: run on a worker thread."""
+    """Every position of ``game``, replayed from its seed, and its commitment opened (a game
+    is replayed only once finished). Pure: run on a worker thread."""
     rules = ruleset.get(game.rules)
     state = rules.new_game(game.options, game.seed)
     frames = [_dumps({"action": None, "position": rules.to_position(state)})]
+    dealt = [0]  # the frame of each round's deal
     for text in game.actions:
+        rounds = rules.rounds_played(state)
         rules.apply(state, rules.parse_action(text))
         frames.append(_dumps({"action": text, "position": rules.to_position(state)}))
+        if rules.rounds_played(state) > rounds and not rules.is_over(state):
+            dealt.append(len(frames) - 1)
+    shuffle = None
+    if game.salt is not None and game.commitment is not None:
+        shuffle = {
+            "commitment": game.commitment,
+            "seed": str(game.seed),
+            "salt": game.salt,
+            "rounds": dealt,
+        }
     head = _dumps(
         {
             "game_id": game.id,
@@ -80,6 +94,7 @@ def build_replay(game: StoredGame) -> Built:
             "options": game.options,
             "players": game.players,
             "result": game.result,
+            "shuffle": shuffle,
         }
     )[1:-1]
     return Built(head, frames)
@@ -147,10 +162,12 @@ def games_router(service: Service, counters: Counters) -> Any:
         dependencies=[limited("lookup")],
     )
     async def game_record(game_id: GameId) -> Response:
-        """A finished game's record (JSON Lines), replayable with ``dos replay``."""
+        """A finished game's record (JSON Lines), replayable with ``dos replay``: with its
+        commitment, the seed and salt that open it, and every round's deal, for ``dos
+        verify``."""
         game = await finished_game(game_id)
         return Response(
-            await asyncio.to_thread(game.record().dumps),
+            await asyncio.to_thread(lambda: records.with_deals(game.record()).dumps()),
             media_type="application/x-ndjson",
             headers={"content-disposition": f'attachment; filename="dos-game-{game_id}.jsonl"'},
         )

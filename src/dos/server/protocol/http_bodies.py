@@ -126,6 +126,21 @@ class ReplayFrame(ProtocolModel):
     position: dict[str, Any]
 
 
+class ShuffleReveal(ProtocolModel):
+    """A finished game's commitment to its deals and what opens it (docs/records.md, *How to
+    check a shuffle*): ``sha256("dos-deal:" + seed + ":" + salt)`` is ``commitment``."""
+
+    commitment: str
+    """The commitment everyone at the table was shown from the deal on (``TableInfo``)."""
+    seed: str
+    """The game's seed, in decimal: text, since it may be larger than a JavaScript number
+    holds exactly."""
+    salt: str
+    """The secret salt drawn for the game, revealed now that it is over."""
+    rounds: list[int]
+    """The step (frame index) at which each round was dealt, round 1's first."""
+
+
 class Replay(ProtocolModel):
     """``GET /api/games/{game_id}/replay``: a page of the positions of a finished game, all
     hands shown."""
@@ -142,6 +157,8 @@ class Replay(ProtocolModel):
     limit: int
     """The most frames a page has."""
     frames: list[ReplayFrame]
+    shuffle: ShuffleReveal | None = None
+    """The commitment to the game's deals, opened; null for a game dealt before commitments."""
 
 
 class RuleSetInfo(ProtocolModel):

@@ -57,6 +57,11 @@ class TableInfo(ProtocolModel):
     seeded: bool = False
     """Whether its deals come from a known seed (a server started with ``--deal-seed``, to
     reproduce games): then its games are never rated."""
+    commitment: str | None = None
+    """The commitment to the deals of the current or last game (``game_id``): the SHA-256 of
+    ``dos-deal:SEED:SALT``, its seed and a secret salt, sent from its deal on, before any card
+    is played. The game's record reveals the seed and salt once it is over; ``dos verify``
+    checks every deal against it (docs/records.md). Null before the first game."""
 
 
 # --- server -> client ---------------------------------------------------------------------------

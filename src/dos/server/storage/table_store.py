@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from dos import records
 from dos.ratings.store import rate_finished_game
+from dos.records.commitment import commitment
 from dos.server.storage.models import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 
 ACTIVE = ("lobby", "playing")
@@ -55,9 +56,18 @@ class StoredGame:
     """When it was dealt (wall clock)."""
     last_at: float | None = None
     """When its last action was committed (wall clock; ``None``: none yet)."""
+    salt: str | None = None
+    """The secret salt of its deal's commitment (``None``: a game from before commitments)."""
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to its seed that everyone at the table is shown from its deal on
+        (``dos.records.commitment``); ``None``: a game from before commitments."""
+        return None if self.salt is None else commitment(self.seed, self.salt)
 
     def record(self) -> records.Record:
-        """The game as its record (``docs/records.md``)."""
+        """The game as its record (``docs/records.md``), with its commitment; the salt that
+        opens it only once the game is finished: never while its deals can matter."""
         return records.Record(
             rules=self.rules,
             options=self.options,
@@ -65,6 +75,8 @@ class StoredGame:
             actions=self.actions,
             result=self.result,
             players=self.players,
+            commitment=self.commitment,
+            salt=self.salt if self.status == "finished" else None,
         )
 
 
@@ -176,6 +188,7 @@ def insert_game(
         rules=game.rules,
         options=game.options,
         seed=game.seed,
+        deal_salt=game.salt,
         players=game.players,
         status="playing",
         result=None,
@@ -245,6 +258,7 @@ def _game(session: Session, row: GameRow) -> StoredGame:
         status=row.status,
         result=row.result,
         started_at=row.started_at,
+        salt=row.deal_salt,
     )
     for action, seat, by_bot, at in session.execute(
         select(ActionRow.action, ActionRow.seat, ActionRow.by_bot, ActionRow.at)
@@ -361,6 +375,7 @@ def list_games(
             players=list(r.players),
             status=r.status,
             result=r.result,
+            salt=r.deal_salt,
         )
         for r in rows
     ]

@@ -26,6 +26,7 @@ from dos.errors import DosError, IllegalActionError
 from dos.i18n.explain import error_reason
 from dos.ruleset import Entry, RuleSet
 from dos.server.clock import Clock
+from dos.server.deals import Deals
 from dos.server.protocol.refusals import RefusedError
 from dos.server.storage.database import Database, NewAction
 from dos.server.storage.fencing import StaleEpochError
@@ -129,7 +130,8 @@ class CurrentGame:
         self, number: int, options: dict[str, Any], seed: int, seats: list[StoredSeat]
     ) -> None:
         """Deals game ``number`` from ``seed`` to ``seats`` (as they will be stored: a bot in
-        every seat without a person), stores it, then takes it as the game in play."""
+        every seat without a person) with a fresh salt for its commitment, stores it, then
+        takes it as the game in play."""
         state = self.rules.new_game(options, seed)
         game = StoredGame(
             id=0,
@@ -141,6 +143,7 @@ class CurrentGame:
             status="playing",
             result=None,
             started_at=self.clock.time(),
+            salt=Deals.deal_salt(),
         )
         game.id = await self.db.call(insert_game, self.code, game, seats)
         self.install(game, state)

@@ -35,6 +35,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "spectators": len(table.audience.spectators),
         "hints": hints_open(table),
         "seeded": table.deal_seed is not None,
+        "commitment": None if game is None else game.commitment,
     }
 
 
@@ -68,4 +69,5 @@ def stored_info(stored: StoredTable, game_id: int | None) -> dict[str, Any]:
         "spectators": 0,
         "hints": not stored.rated and offered(stored.rules) and people <= 1,
         "seeded": stored.deal_seed is not None,
+        "commitment": None if stored.game is None else stored.game.commitment,
     }

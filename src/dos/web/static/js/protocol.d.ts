@@ -218,6 +218,13 @@ export interface TableInfo {
    * reproduce games): then its games are never rated.
    */
   seeded?: boolean;
+  /**
+   * The commitment to the deals of the current or last game (`game_id`): the SHA-256 of
+   * `dos-deal:SEED:SALT`, its seed and a secret salt, sent from its deal on, before any card
+   * is played. The game's record reveals the seed and salt once it is over; `dos verify`
+   * checks every deal against it (docs/records.md). Null before the first game.
+   */
+  commitment?: string | null;
 }
 
 /**
@@ -596,6 +603,30 @@ export interface ReplayFrame {
 }
 
 /**
+ * A finished game's commitment to its deals and what opens it (docs/records.md, *How to
+ * check a shuffle*): `sha256("dos-deal:" + seed + ":" + salt)` is `commitment`.
+ */
+export interface ShuffleReveal {
+  /**
+   * The commitment everyone at the table was shown from the deal on (`TableInfo`).
+   */
+  commitment: string;
+  /**
+   * The game's seed, in decimal: text, since it may be larger than a JavaScript number
+   * holds exactly.
+   */
+  seed: string;
+  /**
+   * The secret salt drawn for the game, revealed now that it is over.
+   */
+  salt: string;
+  /**
+   * The step (frame index) at which each round was dealt, round 1's first.
+   */
+  rounds: number[];
+}
+
+/**
  * `GET /api/games/{game_id}/replay`: a page of the positions of a finished game, all
  * hands shown.
  */
@@ -618,6 +649,10 @@ export interface Replay {
    */
   limit: number;
   frames: ReplayFrame[];
+  /**
+   * The commitment to the game's deals, opened; null for a game dealt before commitments.
+   */
+  shuffle?: ShuffleReveal | null;
 }
 
 /**
