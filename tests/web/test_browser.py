@@ -495,6 +495,10 @@ def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
         expect(page.locator("#replay-action")).not_to_have_text("The deal.")
         page.keyboard.press("End")
         expect(page.locator("#replay-next")).to_be_visible()
+        # The shuffle check: the revealed seed and salt open the commitment, round by round.
+        page.click("#shuffle-panel summary")
+        expect(page.locator("#shuffle-rounds li")).to_have_text(["Round 1: shuffle verified"])
+        expect(page.locator("#shuffle-panel")).to_have_attribute("data-check", "verified")
         page.click("#replay-close")
         # Rematch: a new game at the same table, same seats.
         expect(page.locator("#view-table")).to_be_visible()
@@ -504,6 +508,8 @@ def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
         expect(page.locator("#dialog")).to_be_hidden()
         expect(page.locator("#opponents li")).to_have_count(2)
         expect(page.locator("#opponents li.me")).to_contain_text("Gwen")
+        # The new game's log opens with its commitment, shown before its first card is played.
+        expect(page.locator("#log li.shuffle")).to_contain_text("The deal is sealed: commitment")
     finally:
         context.close()
 

@@ -9,6 +9,7 @@ import { newCards } from "./game.js";
 import { loadedTableClient } from "./rulesets.js";
 import * as sound from "./sound.js";
 import { names } from "./render.js";
+import { sealedLine } from "./shuffle.js";
 
 /** @typedef {import("./view").View} View */
 
@@ -27,8 +28,11 @@ export function addLog(text, kind = "") {
   log.scrollTop = log.scrollHeight;
 }
 
+/** Empties the log; a dealt game's first line is its commitment (shuffle.js). */
 export function clearLog() {
   $("log").replaceChildren();
+  const commitment = store.game.table?.commitment;
+  if (commitment) addLog(sealedLine(commitment), "shuffle");
 }
 
 /** One action in words, with what it brought about (a round's or the game's end), given the

@@ -9,6 +9,7 @@ import { tableClientFor, loadInfo, can } from "./rulesets.js";
 import { errorText, codeOf } from "./errors.js";
 import { icon } from "./sound.js";
 import { storedName } from "./seats.js";
+import { ShufflePanel } from "./shuffle.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -50,6 +51,8 @@ export class ReplayView {
     this.timer = null;
     this.showPlaying();
     this.review = null;  // the game's review, below the board: review.js, loaded with a replay
+    /** @type {ShufflePanel | null} the shuffle check (shuffle.js), made with the first replay */
+    this.shuffle = null;
     document.addEventListener("keydown", (event) => {
       if ($("view-replay").hidden || (event.target instanceof Element ? event.target : document.body).closest("input, select")) return;
       if (event.key === "ArrowRight") this.go(this.step + 1);
@@ -97,6 +100,8 @@ export class ReplayView {
       this.review = new ReviewPanel(this);
     }
     this.review.reset(gameId, this.replay.players, can(first.rules, "reviews"));
+    this.shuffle ??= new ShufflePanel((step) => this.go(step));
+    this.shuffle.show(gameId, first.shuffle);
     await this.go(step);
   }
 
