@@ -112,14 +112,12 @@ export function drawCenter(view, legal, selected, previousKey, onPick) {
     number.className = "index";
     number.textContent = String(index + 1);
     number.setAttribute("aria-hidden", "true");
-    slot.append(el);
-    if (matched.has(index)) {
-      const played = document.createElement("div");
-      played.className = "played";
-      for (const c of matched.get(index) || []) played.append(cardElement(c, { extraClass: "arrive" }));
-      slot.append(played);
-    }
-    slot.append(number);
+    // The number above the card, and a row below it kept for the cards matched onto it
+    // (empty or not): the slot's size never changes, and nothing covers the number.
+    const played = document.createElement("div");
+    played.className = "played";
+    for (const c of matched.get(index) || []) played.append(cardElement(c, { extraClass: "arrive" }));
+    slot.append(number, el, played);
     row.append(slot);
   });
   if (focused !== null) {
