@@ -169,8 +169,9 @@ class LocalReviewStore:
         self._standing.pop(name, None)
 
     async def fail(self, name: str, error: str) -> None:
-        """See ``ReviewStore.fail``."""
-        self._standing[name] = Standing("failed", error=error, held=False)
+        """See ``ReviewStore.fail`` (its progress kept)."""
+        before = self._standing.get(name) or Standing("running")
+        self._standing[name] = Standing("failed", before.done, before.total, error, held=False)
 
     async def release(self, name: str) -> None:
         """See ``ReviewStore.release``: one process, so the review is forgotten."""
