@@ -185,6 +185,8 @@ class Reviews:
                 # 429, not 503: the server is fine, the client is to come back later.
                 raise ApiError(429, "busy", f"{RUNNING} reviews are under way: try again soon")
             if await self.store.claim(name):
+                if orphan:
+                    log.info("review %s: taken over (its process is gone)", name)
                 task = asyncio.get_running_loop().create_task(
                     self._review(name, text, game_id, seat), name=f"review-{name}"
                 )
