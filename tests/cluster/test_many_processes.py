@@ -919,3 +919,98 @@ async def test_an_owner_paused_past_its_lease_commits_nothing_when_it_wakes(
     assert f"table {code}: lease lost" in woke, woke[-3000:]
     for person in people:
         await person.player.close()
+
+
+LOCKOUT_KILLS = 3
+"""Owner kills of the lock-out test (``bench/failover.py --kills 100`` runs a hundred)."""
+FINAL = {4000, 4003, 4400, 4401, 4404}
+"""The close codes after which the browser gives its seat up (``js/net.js``)."""
+
+
+class Browser:
+    """A person's page as the browser has it: one page id (``?page=``) on every connection,
+    and after a close it connects again through any live process, unless the close is final
+    (``locked_out``)."""
+
+    def __init__(self, cluster: Cluster, code: str, token: str, page: str) -> None:
+        self.cluster, self.code, self.token, self.page = cluster, code, token, page
+        self.player: WsPlayer | None = None
+        self.locked_out: list[tuple[int, str]] = []
+
+    async def connect(self, rng: random.Random) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while True:
+            at = rng.choice(self.cluster.up())
+            player = WsPlayer(self.cluster.servers[at].ws_url, self.code, self.token)
+            player.url += f"?page={self.page}"
+            try:
+                self.player = await player.connect()
+                return
+            except (OSError, WebSocketException, TimeoutError, AssertionError):
+                assert loop.time() < deadline, f"{self.page}: no process took it"
+                await asyncio.sleep(0.1)
+
+    async def holds_its_seat(self, rng: random.Random, seat: int) -> None:
+        """Asks the full state until its connection answers it, connecting again after a
+        close as the browser does; a final close is recorded (the browser would stop)."""
+        while True:
+            assert self.player is not None
+            try:
+                await self.player.send({"type": "sync"})
+                await self.player.expect("state")
+                assert self.player.seat == seat
+                return
+            except ConnectionClosed as closed:
+                said = closed.rcvd
+                if said is not None and said.code in FINAL:
+                    self.locked_out.append((said.code, said.reason))
+                    return
+            await self.connect(rng)
+
+
+async def test_people_reconnecting_through_any_process_keep_their_seats_over_failovers(
+    cluster: Cluster,
+) -> None:
+    """Two people at a table, their pages connecting through random processes. Its owner is
+    killed again and again, and both networks drop with it: each page connects again at once,
+    as the browser does, through any process (one that is not the table's next owner relays
+    it to the dead one until the table is adopted). Each connection is welcomed once a move,
+    no one's connection is ever closed for good (4000, "replaced", which the browser takes
+    as final), and each holds its seat after every failover."""
+    rng = random.Random(41)
+    grant = create_table(cluster.servers[0].url, seats=[None, None])
+    code = grant["code"]
+    guest = join_table(cluster.servers[1].url, code, "Bea")
+    browsers = [
+        Browser(cluster, code, grant["token"], "page-ada-0001"),
+        Browser(cluster, code, guest["token"], "page-bea-0002"),
+    ]
+    for browser in browsers:
+        await browser.connect(rng)
+    try:
+        for _ in range(LOCKOUT_KILLS):
+            before = [b.player for b in browsers]
+            seen = [len(b.player.messages) for b in browsers if b.player is not None]
+            assert cluster.kill_owner(code)
+            # Both networks drop too: each page comes again at once, through any process
+            # (one that is not the table's next owner finds the dead one holding it still).
+            for browser in browsers:
+                assert browser.player is not None
+                await browser.player.close()
+            await asyncio.gather(*(browser.connect(rng) for browser in browsers))
+            for seat, browser in enumerate(browsers):
+                await browser.holds_its_seat(rng, seat)
+            assert [b.locked_out for b in browsers] == [[], []]
+            await cluster.restarted()
+            for seat, browser in enumerate(browsers):
+                await browser.holds_its_seat(rng, seat)
+                assert browser.player is not None
+                since = seen[seat] if browser.player is before[seat] else 0
+                said = [m["type"] for m in browser.player.messages[since:]]
+                assert said.count("welcome") <= 1, said  # one welcome a connection a move
+    finally:
+        await cluster.restarted()
+        for browser in browsers:
+            if browser.player is not None:
+                await browser.player.close()
