@@ -284,3 +284,14 @@ def test_a_lesson_whose_goal_is_not_legal_fails_its_check() -> None:
         (learn.Step("learn.colour_step1", ("B10@0",), "learn.colour_wrong1"),),
     )
     assert any("does not do the step" in problem for problem in learn.check(broken))
+
+
+def test_the_dos_lesson_teaches_calling_with_the_move() -> None:
+    lesson = learn.lesson("dos_call")
+    first = learn.run(lesson, [])
+    assert first.lit.dos_with_move  # the move leaves two cards: "DOS! with this move"
+    assert not learn.run(lesson, goals_before(lesson, 2)).lit.dos_with_move
+    # The move with its call (what the toggle sends): no DOS! step, straight to the catch.
+    with_move = learn.run(lesson, [lesson.steps[0].goals[0], "dos"])
+    assert (with_move.status, with_move.step, with_move.accepted) == ("play", 2, 2)
+    assert with_move.view["dos_open"] == [1] and with_move.lit.seats == (1,)

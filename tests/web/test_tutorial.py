@@ -42,7 +42,8 @@ def open_learn(browser: Browser, server: Server, viewport: dict[str, int], lang:
 def follow_prompt(page: Page) -> None:
     """Does the step the page asks for, by its lit cards and buttons only."""
     before = answers(page)
-    buttons = page.locator("#learn-actions button.lit")
+    # The toggle "DOS! with this move" is offered, not the step itself (its move is lit).
+    buttons = page.locator("#learn-actions button.lit:not(#learn-dos-move)")
     lit_hand = page.locator("#learn-hand button.card.lit")
     if buttons.count():
         button = buttons.first

@@ -25,14 +25,18 @@ class Lit:
     buttons: tuple[str, ...] = ()
     """``draw``, ``lay``, ``place``, ``end``, ``dos``, ``catch``: the buttons to press."""
     seats: tuple[int, ...] = ()
+    dos_with_move: bool = False
+    """The step's move leaves the learner two cards: "DOS! with this move" (the toggle, key W)
+    calls DOS! with it, so that nobody can catch them in between (RULES.md §6)."""
 
     def to_json(self) -> dict[str, Any]:
-        """As JSON lists."""
+        """As JSON lists (and the toggle's flag)."""
         return {
             "hand": list(self.hand),
             "center": list(self.center),
             "buttons": list(self.buttons),
             "seats": list(self.seats),
+            "dos_with_move": self.dos_with_move,
         }
 
 
@@ -159,12 +163,19 @@ _BUTTONS = {
 }
 
 
+_LAYS = frozenset({Kind.MATCH, Kind.LAY, Kind.PLACE})
+"""The moves that put cards from the hand on the table."""
+
+
 def _lit(state: State, seat: int, goals: Sequence[Action]) -> Lit:
     hand: list[int] = []
     center: list[int] = []
     buttons: list[str] = []
     seats: list[int] = []
+    with_move = False
     for goal in goals:
+        if goal.kind in _LAYS and len(state.hands[seat]) - len(goal.cards) == 2:
+            with_move = True
         for index in _indexes(state.hands[seat], goal.cards):
             if index not in hand:
                 hand.append(index)
@@ -175,7 +186,7 @@ def _lit(state: State, seat: int, goals: Sequence[Action]) -> Lit:
             buttons.append(button)
         if goal.kind == Kind.CATCH and goal.target not in seats:
             seats.append(goal.target)
-    return Lit(tuple(sorted(hand)), tuple(sorted(center)), tuple(buttons), tuple(seats))
+    return Lit(tuple(sorted(hand)), tuple(sorted(center)), tuple(buttons), tuple(seats), with_move)
 
 
 def _follow(state: State, step: Step, moves: list[Move]) -> None:

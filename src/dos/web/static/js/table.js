@@ -39,6 +39,10 @@ export class TableView {
     this.selected = [];
     // "DOS! with this move": the next move that leaves two cards carries the call.
     this.dosWithMove = false;
+    // Caught since one's last move: the hint says that "DOS! with this move" exists.
+    this.caught = false;
+    /** @type {number | null} how much of the game's history was drawn (null: none yet) */
+    this.historyDrawn = null;
     /** @type {{seat: number, version: number | null} | null} */
     this.pressed = null;  // the Catch! pressed: {seat, version of the newest state then}
     this.handKey = "";
@@ -85,6 +89,7 @@ export class TableView {
       this.selected = [];
       this.dosWithMove = false;
     }
+    this.noticeCatches();
     this.renderStatus();
     drawPlayers(this.view, model);
     this.centerKey = drawCenter(this.view, this.legal, this.selected, this.centerKey, (i) => this.matchOn(i));
@@ -223,7 +228,22 @@ export class TableView {
   send(text) {
     const dos = callsDos(parseAction(text), this.view.hand.length, this.dosWithMove);
     if (dos) this.dosWithMove = false;
+    this.caught = false;
     this.sendAction(text, { dos });
+  }
+
+  /** Whether this player was caught in the actions drawn for the first time (the history of
+   * the game on show when the page opened is not news). */
+  noticeCatches() {
+    const view = this.view;
+    const history = view.history || [];
+    if (this.historyDrawn !== null && history.length >= this.historyDrawn) {
+      for (const text of history.slice(this.historyDrawn)) {
+        const action = parseAction(text);
+        if (action.kind === "catch" && action.target === view.seat) this.caught = true;
+      }
+    }
+    this.historyDrawn = history.length;
   }
 
   renderHint() {
@@ -245,6 +265,7 @@ export class TableView {
     else if (kinds.has("end")) hint = t("web.hint_end");
     else if (kinds.has("draw")) hint = t("web.hint_must_draw");
     if (this.dosWithMove) hint = [hint, t("web.dos_with_move_armed")].filter(Boolean).join(" ");
+    if (this.caught && view.phase !== "over") hint = [t("game.caught_dos_with_move"), hint].filter(Boolean).join(" ");
     $("hint").textContent = hint;
   }
 

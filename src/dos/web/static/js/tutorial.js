@@ -3,6 +3,8 @@
 // time. The server's lesson runner is the judge (POST /api/learn/{lesson} with the learner's
 // actions so far): it answers with this learner's view, the step's prompt, the cards and
 // buttons that do the step (lit here), and why a move was refused. Nothing is decided here.
+// "DOS! with this move" (the toggle, key W) is offered, as at the table, where the step's move
+// leaves two cards: the move is sent with the call right after it, as the table sends them.
 // Where the learner is (lesson and actions) is kept in localStorage: leave and come back.
 
 import { t, tWords } from "./i18n.js";
@@ -71,6 +73,7 @@ export class LearnView {
     /** @type {number[]} */
     this.selected = [];
     this.busy = false;
+    this.dosWithMove = false;  // the toggle "DOS! with this move" is on
     this.build();
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
@@ -109,6 +112,7 @@ export class LearnView {
       button("learn-lay", "game.lay", () => this.layOrPlace("lay")),
       button("learn-place", "game.place", () => this.layOrPlace("place")),
       button("learn-end", "game.end", () => this.send("end")),
+      button("learn-dos-move", "web.dos_with_move", () => this.toggleDosWithMove(), "dos-move"),
       button("learn-dos", "game.dos_call", () => this.send("dos"), "dos-button"),
       el("span", { id: "learn-catches", className: "catch-buttons" }),
     );
@@ -191,6 +195,7 @@ export class LearnView {
       this.actions = actions.slice(0, answer.accepted);
       if (answer.status === "finished" && !this.done.includes(answer.lesson)) this.done.push(answer.lesson);
       this.selected = [];
+      this.dosWithMove = false;
       this.save();
       this.render();
       return answer;
@@ -199,11 +204,31 @@ export class LearnView {
     }
   }
 
-  /** Sends one learner action (notation); the answer says whether it was taken. @param {string} text */
-  async send(text) {
+  /** Sends one learner action (notation); the answer says whether it was taken. A move
+   * (`move`) with the toggle on goes with the DOS! call right after it.
+   * @param {string} text */
+  async send(text, { move = false } = {}) {
     if (this.busy || !this.answer || this.answer.status === "finished") return;
-    const answer = await this.ask([...this.actions, text]);
+    const call = move && this.dosWithMove ? ["dos"] : [];
+    const answer = await this.ask([...this.actions, text, ...call]);
     if (answer) this.focusWork();
+  }
+
+  /** The toggle "DOS! with this move" (offered where the step's move leaves two cards). */
+  toggleDosWithMove() {
+    if (!this.answer || $("learn-dos-move").hidden) return;
+    this.dosWithMove = !this.dosWithMove;
+    this.renderDosWithMove();
+  }
+
+  renderDosWithMove() {
+    const toggle = $("learn-dos-move");
+    const offered = Boolean(this.answer && this.answer.status !== "finished" && this.answer.lit.dos_with_move);
+    if (!offered) this.dosWithMove = false;
+    toggle.hidden = !offered;
+    toggle.setAttribute("aria-pressed", String(this.dosWithMove));
+    toggle.classList.toggle("lit", offered && !this.dosWithMove);
+    $("learn-hint").textContent = this.dosWithMove ? t("web.dos_with_move_armed") : "";
   }
 
   /** The keyboard goes where the step's work is: a lit card, a lit button, else Next. */
@@ -254,6 +279,7 @@ export class LearnView {
     drawCenter(answer, (index) => this.matchOn(index));
     this.renderHand();
     drawButtons(answer, this.names(), (seat) => this.send(`catch ${seat}`));
+    this.renderDosWithMove();
     this.renderMoves();
   }
 
@@ -314,7 +340,7 @@ export class LearnView {
       return;
     }
     const cards = this.selected.map((i) => this.answer.view.hand[i]);
-    this.send(`${cards.join("+")}@${index}`);
+    this.send(`${cards.join("+")}@${index}`, { move: true });
   }
 
   /** @param {string} kind */
@@ -325,11 +351,12 @@ export class LearnView {
       if (first) first.focus();
       return;
     }
-    this.send(`${kind} ${this.answer.view.hand[this.selected[0]]}`);
+    this.send(`${kind} ${this.answer.view.hand[this.selected[0]]}`, { move: true });
   }
 
   /** The game's keys: 1-9 select, T a Center Row card, Enter matches on it (a button), D draw,
-   * L lay, P place, E end, S DOS!, C catch, Esc clears the selection. @param {KeyboardEvent} event */
+   * L lay, P place, E end, S DOS!, W DOS! with this move, C catch, Esc clears the selection.
+   * @param {KeyboardEvent} event */
   onKey(event) {
     if (!this.shown || !this.answer) return;
     const target = event.target instanceof Element ? event.target : document.body;
@@ -351,6 +378,7 @@ export class LearnView {
     else if (key === "p") { this.layOrPlace("place"); handled(); }
     else if (key === "e") { this.send("end"); handled(); }
     else if (key === "s") { this.send("dos"); handled(); }
+    else if (key === "w") { this.toggleDosWithMove(); handled(); }
     else if (key === "c") {
       const first = /** @type {HTMLElement | null} */ (document.querySelector("#learn-catches button"));
       if (first) first.click();
