@@ -6,6 +6,7 @@ bot-worker``). Each test starts a throwaway ``redis-server`` and protects it at 
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,12 +28,11 @@ PASSWORD = "hand of cards: 7% / @ #"
 
 
 def _protect(server: RedisServer) -> None:
-    """An ACL user ``dos`` with ``PASSWORD``; nobody else gets in."""
+    """The ACL user ``dos`` of docs/deployment.md ("Protecting Redis"), with ``PASSWORD``;
+    nobody else gets in."""
     with redis.Redis(port=server.port) as admin:
-        admin.acl_setuser(
-            "dos", enabled=True, passwords=[f"+{PASSWORD}"], keys=["*"], channels=["*"],
-            commands=["+@all"],
-        )  # fmt: skip
+        rules = ["on", f">{PASSWORD}", "~dos:*", "&*", "+@all", "-@admin", "-@dangerous"]
+        admin.execute_command("ACL", "SETUSER", "dos", *rules)
         admin.acl_setuser("default", enabled=False)
 
 
@@ -224,7 +224,7 @@ def test_the_url_keeps_its_tls_options_and_unix_sockets_take_a_password() -> Non
     assert (kwargs["password"], kwargs["path"]) == ("p", "/run/redis.sock")
 
 
-def test_a_server_of_many_runs_on_a_protected_redis(
+def test_a_server_of_many_runs_on_a_protected_redis_and_logs_json(
     tmp_path: Path,
     protected: RedisServer,
 ) -> None:
@@ -233,6 +233,8 @@ def test_a_server_of_many_runs_on_a_protected_redis(
         None,
         "--redis",
         f"redis://dos@127.0.0.1:{protected.port}/0",
+        "--log-format",
+        "json",
         env={"DOS_SECRET": SECRET, "DOS_REDIS_PASSWORD": PASSWORD},
     )
     server.start()
@@ -245,5 +247,9 @@ def test_a_server_of_many_runs_on_a_protected_redis(
         assert httpx.get(f"{server.url}/api/ready").json() == {"ready": True}
     finally:
         server.stop()
+    refused = [line for line in server.output if "NOPERM" in line or "Traceback" in line]
+    assert refused == []  # the user's rights are enough for all the server did
+    logged = [json.loads(line) for line in server.output if line.startswith("{")]
+    assert logged and all(entry["node"] and entry["time"] for entry in logged), server.output
     with redis.Redis(port=protected.port, username="dos", password=PASSWORD) as client:
         assert client.exists(f"dos:table:{{{code}}}:epoch")  # the lease was taken there
