@@ -17,6 +17,7 @@ import pytest
 import redis
 
 from cluster.conftest import own_redis  # noqa: F401 (the fixture)
+from cluster.redis_support import ClusterNode
 from cluster.support import RedisServer
 from dos.cli import main
 from dos.cluster.redis_access import RedisAccessError, is_local, resolve
@@ -253,3 +254,30 @@ def test_a_server_of_many_runs_on_a_protected_redis_and_logs_json(
     assert logged and all(entry["node"] and entry["time"] for entry in logged), server.output
     with redis.Redis(port=protected.port, username="dos", password=PASSWORD) as client:
         assert client.exists(f"dos:table:{{{code}}}:epoch")  # the lease was taken there
+
+
+@pytest.fixture
+def cluster_node() -> Iterator[RedisServer]:
+    try:
+        node = ClusterNode()
+    except FileNotFoundError as error:
+        pytest.skip(str(error))
+    node.start()
+    yield node
+    node.remove()
+
+
+def test_a_redis_cluster_is_refused_at_start(
+    tmp_path: Path,
+    cluster_node: RedisServer,
+    started: list[Any],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Its clients follow no MOVED redirection: on three shards every table's lease failed
+    # (503 busy) on the keys of the other two.
+    url = f"redis://127.0.0.1:{cluster_node.port}/0"
+    assert _serve(tmp_path, "--redis", url) == 2
+    assert main(["bot-worker", "--redis", url]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all("Redis Cluster" in line for line in lines), lines
+    assert started == []

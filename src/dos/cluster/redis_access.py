@@ -17,7 +17,8 @@ The password, for a URL that carries none, from ``DOS_REDIS_PASSWORD`` or
 process (``redact`` is the URL as messages show it).
 
 ``check``, at start, before anything is built: a wrong password, or a Redis that wants one
-and was given none, stops the process with one line (retrying cannot mend it); a Redis that
+and was given none, stops the process with one line (retrying cannot mend it), and so does a
+node of a Redis Cluster (not supported: the clients follow no redirection); a Redis that
 answers a client that gives no password at all, on an address that is not this machine's own
 (loopback or a unix socket), stops it too, unless the host says it knows (``insecure``:
 ``--redis-insecure``). A Redis that does not answer yet is left to the process's own waiting
@@ -168,6 +169,23 @@ def _ping(url: str, timeout: float) -> None:
         client.close()
 
 
+def _in_a_cluster(url: str, timeout: float) -> bool:
+    """Whether the Redis at ``url`` runs in cluster mode (``CLUSTER INFO`` answers; a Redis
+    without it refuses the command, as would a user not allowed it: then it is not known,
+    and not refused). The server's clients (redis-py's ``Redis``) follow no ``MOVED``
+    redirection: on a cluster every key of another node fails."""
+    client = redis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=timeout, single_connection_client=True
+    )
+    try:
+        client.execute_command("CLUSTER", "INFO")
+    except (RedisError, OSError):
+        return False
+    finally:
+        client.close()
+    return True
+
+
 def check(url: str, *, insecure: bool = False, timeout: float = CHECK_SECONDS) -> str | None:
     """Checks, once at start, that Redis takes this process's credentials and refuses
     anyone without them (the module's text). Raises ``RedisAccessError`` (one line) when it
@@ -193,6 +211,11 @@ def check(url: str, *, insecure: bool = False, timeout: float = CHECK_SECONDS) -
         return (
             f"Redis at {shown} did not answer ({_first_line(error)}): going on, waiting for "
             "it; its password and protection were not checked"
+        )
+    if _in_a_cluster(url, timeout):
+        raise RedisAccessError(
+            f"Redis at {shown} is a node of a Redis Cluster, which the server does not "
+            "support: give it one Redis (docs/deployment.md, 'Capacity')"
         )
     if insecure or is_local(url):
         return None

@@ -1,0 +1,21 @@
+"""Redis servers of other kinds than ``cluster.support.RedisServer``'s, for the tests of how
+a process reaches its Redis (``tests/cluster/test_redis_auth.py``)."""
+
+from __future__ import annotations
+
+import shlex
+
+from cluster.support import RedisServer
+
+
+class ClusterNode(RedisServer):
+    """``redis-server`` in cluster mode (``--cluster-enabled yes``): a node of a Redis
+    Cluster, no slots assigned; its cluster state in its folder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        wrapper = self.folder / "redis-server"
+        options = f"--cluster-enabled yes --cluster-config-file {self.folder / 'nodes.conf'}"
+        wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(self.binary)} "$@" {options}\n')
+        wrapper.chmod(0o755)
+        self.binary = str(wrapper)
