@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
+from dos.cluster import relayed as relayed_module
 from dos.cluster import remote_socket as remote_module
 from dos.cluster.lease import Holder
 from dos.cluster.node import MOVED
@@ -33,6 +34,7 @@ pytestmark = pytest.mark.asyncio
 
 CODE = "ABCD"
 HELLO = json.dumps({"type": "hello", "protocol": 1, "token": "seat-token"})
+PING = json.dumps({"type": "ping", "id": "p1"})
 
 
 @dataclass
@@ -416,6 +418,50 @@ async def test_a_move_noticed_twice_while_under_way_opens_the_connection_once() 
         await node.clock.advance(WATCH_SECONDS)
     assert len(second.said("ws_open")) == 1
     assert len(second.said("ws_frame")) == 1
+    assert socket.closed is None
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running
+
+
+ACTION = json.dumps({"type": "action", "action": "draw", "version": 3, "id": "a1"})
+
+
+@dataclass
+class DyingOwner(Owner):
+    """An owner that takes the client's action and dies before it answers: its reply never
+    comes."""
+
+    async def handle(self, key: str, message: dict[str, Any]) -> dict[str, Any]:
+        if message["kind"] == "ws_frame" and message["frame"] == {"text": ACTION}:
+            self.got.append(message)
+            self.changed.set()
+            await asyncio.Event().wait()  # dead: nothing answers
+        return await super().handle(key, message)
+
+
+async def test_a_frame_its_dying_owner_took_is_said_to_the_next_owner_once_it_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The owner took the client's action and died unanswering. Once the relay finds the
+    table's next owner it opens the connection there (the hello first), and says the action
+    there too, at once: it does not wait for the dead owner's answer (``FRAME_SECONDS``,
+    made endless here), nor hold the client's next frames behind it."""
+    monkeypatch.setattr(relayed_module, "FRAME_SECONDS", 3600.0)
+    bus = LocalBus()
+    first, second = DyingOwner("o1", bus), Owner("o2", bus)
+    node = LeasedNode(bus)
+    socket, running = await relayed_hello(node)
+    await first.until("ws_frame")
+    await socket.inbox.put({"type": "websocket.receive", "text": ACTION})
+    await socket.inbox.put({"type": "websocket.receive", "text": PING})
+    assert (await first.until("ws_frame", nth=1))["frame"] == {"text": ACTION}
+
+    node.table_owner = "o2"  # o1's lease ran out; o2 holds the table
+    await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
+    await node.clock.advance(WATCH_SECONDS)
+    said = [(await second.until("ws_frame", nth=n))["frame"]["text"] for n in range(3)]
+    assert said == [HELLO, ACTION, PING]
     assert socket.closed is None
 
     await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})

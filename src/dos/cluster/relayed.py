@@ -13,12 +13,13 @@ machine over that:
   with ``MOVED`` or ``RESTARTING``, or the lease's holder (or epoch) changing under the
   watch — so the connection attaches again at the table's new owner, once for all who
   noticed that the side they saw (its *generation*: each side opened is a new one) is no
-  longer the owner's, even while a search was under way, saying the client's hello there
-  (the side's ``lineage`` is the connection's, so that it takes the seat from the
-  connection's former side at the owner, never the other way round; see
-  ``dos.server.tables.audience``): the client, still connected,
-  gets a fresh welcome and state. Past ``REATTACH_SECONDS`` without an owner the client is
-  told to come again (1012);
+  longer the owner's, even while a search was under way. It says the client's hello there,
+  then each frame its former owner did not answer (a frame taken by an owner that died is
+  not waited for: the wait ends with the move). Every side of the connection has its
+  ``lineage``, so that the newer takes the seat from the older at the owner, never the
+  other way round (``dos.server.tables.audience``). The client, still connected, gets a
+  fresh welcome and state. Past ``REATTACH_SECONDS`` without an owner the client is told
+  to come again (1012);
 * **ended**: the client left, the side closed for good, or a task of the connection
   failed (1012): every task stops, and the side at the owner is let go (``CloseSide``);
   nothing attaches the connection anywhere again.
@@ -122,6 +123,8 @@ class RelayedConnection:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._generation = 0
+        self._left = asyncio.Event()
+        """Set once the connection left its current side for another."""
         self.failed = False
         """Whether a task of this connection's failed (its client is told to reconnect)."""
 
@@ -213,16 +216,32 @@ class RelayedConnection:
 
     async def _forward(self, owner: str, conn: str, payload: str | bytes) -> Reply | Unsure:
         """Forwards a frame of the client to ``owner``'s side ``conn``; the owner's reply
-        (``Moved``: not taken), or ``Unsure`` when it is not known whether it was taken."""
+        (``Moved``: not taken), or ``Unsure`` when it is not known whether it was taken: the
+        bus failed, or the connection left that side before its owner answered (it moved:
+        an owner that took the frame and died never answers, and the wait for it ends with
+        the move, not after ``FRAME_SECONDS``)."""
         frame = ClientFrame.of(self.code, conn, payload)
-        try:
-            answer = await self.node.bus.forward(
+        left = self._left
+        forward = asyncio.ensure_future(
+            self.node.bus.forward(
                 owner,
                 f"{self.code}#{conn}",
                 frame.encode(),
                 timeout=FRAME_SECONDS,
                 take_timeout=TAKE_SECONDS,
             )
+        )
+        leaving = asyncio.ensure_future(left.wait())
+        try:
+            await asyncio.wait([forward, leaving], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            leaving.cancel()
+            if not forward.done():
+                forward.cancel()
+        if not forward.done() or forward.cancelled():
+            return Unsure()
+        try:
+            answer = forward.result()
         except NoOwnerError:
             return Moved()  # never handled: said again to the next owner
         except BusError:
@@ -230,13 +249,16 @@ class RelayedConnection:
         return _taken(decode_reply(answer))
 
     async def _send(self, payload: str | bytes, resend: bool = True) -> None:
-        """Forwards a frame of the client; where its owner changed, the connection moves,
-        and the frame, if surely not handled and ``resend``, is said to the new owner."""
+        """Forwards a frame of the client; where its owner changed, or the bus failed on the
+        way, the connection moves (or opens again), and the frame, if ``resend``, is said
+        there once more, after the client's hello: surely not handled (``Moved``), or
+        perhaps handled by an owner now gone or unheard (``Unsure``), where an action said
+        twice is refused the second time by its version."""
         generation = self._generation
         reply = await self._forward(self.owner, self.conn, payload)
         if isinstance(reply, Moved | Unsure):
             await self._reattach(generation)
-            if resend and isinstance(reply, Moved):
+            if resend and not self.done.is_set():
                 await self._send(payload, resend=False)
 
     async def _attach(self, owner: str) -> bool:
@@ -273,6 +295,8 @@ class RelayedConnection:
         self.owner, self.conn, self.subscription = owner, conn, subscription
         self.epoch = reply.epoch
         self._generation += 1
+        self._left.set()  # the forwards still waiting on the former side's owner end
+        self._left = asyncio.Event()
         self._pump = self._spawn(self._pump_frames(subscription, self._generation))
         if self.hello is not None:
             # Not through ``_send``: this runs under the reattach's lock.
