@@ -178,7 +178,7 @@ def _in_a_cluster(url: str, timeout: float) -> bool:
         url, socket_timeout=timeout, socket_connect_timeout=timeout, single_connection_client=True
     )
     try:
-        client.execute_command("CLUSTER", "INFO")
+        client.cluster("INFO")
     except (RedisError, OSError):
         return False
     finally:
