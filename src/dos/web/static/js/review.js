@@ -6,13 +6,16 @@
 // - a graph of the seat's chance of winning the game over the game's steps (SVG), its
 //   mistakes marked; a click on one goes to that step;
 // - the biggest mistakes (the judged decisions, largest loss first), each a link to its step;
-// - at a reviewed step: the chance, the action played and the better one, whose cards and
-//   target are lit on the board.
+// - at a reviewed step: the chance, the action played as the log says it, and, where the
+//   expert chose otherwise, its move with what it gains (reviewwords.js) — "better" only for a
+//   move judged a mistake, "about as good" for the others — its cards and target lit.
+// Moves are said in the page's language, never in notation.
 // Only the games of a rule set that has reviews (GET /api/info) are reviewed. The replay viewer
 // loads this module (and css/review.css) with the first replay it shows.
 
 import { t, lang } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
+import { moveWords, gainWords } from "./reviewwords.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -249,13 +252,21 @@ export class ReviewPanel {
     this.xOf = x;
   }
 
+  /** The position before the action of step `index`, if the viewer has fetched it.
+   * @param {number} index */
+  before(index) {
+    const frame = this.replay.frames[index];
+    return frame ? frame.position : null;
+  }
+
   /** @param {import("./view").ReviewEntry} entry */
   itemText(entry) {
+    const before = this.before(entry.index);
     return t("web.review_item", {
       step: entry.index,
       judgement: t(`web.review_${entry.judgement}`),
-      chosen: entry.chosen,
-      best: entry.best,
+      played: moveWords(entry.chosen, before),
+      best: moveWords(entry.best, before),
       loss: percent(entry.loss),
     });
   }
@@ -304,14 +315,20 @@ export class ReviewPanel {
       this.here.textContent = "";
       return;
     }
-    const name = this.players[this.seat] ?? "";
-    this.here.textContent = entry.best === entry.chosen
-      ? t("web.review_here_best", { name, chance: percent(entry.game_before), chosen: entry.chosen })
-      : t("web.review_here", {
-        name, chance: percent(entry.game_before), chosen: entry.chosen, best: entry.best,
-        loss: percent(entry.loss),
-      });
-    if (entry.best === entry.chosen) return;
+    const before = this.before(step);
+    if (!before) return;
+    const client = /** @type {import("./view").TableClient} */ (this.replay.client);
+    const played = client.describe(entry.chosen, this.seat, before, this.players);
+    const chance = percent(entry.game_before);
+    if (entry.best === entry.chosen) {
+      this.here.textContent = t("web.review_here_best", { chance, played });
+      return;
+    }
+    const reason = gainWords(entry.best, before, (before.hands || [])[this.seat] || []);
+    const better = Boolean(entry.judgement) && percent(entry.loss) !== percent(0);
+    this.here.textContent = better
+      ? t("web.review_here", { chance, played, reason, loss: percent(entry.loss) })
+      : t("web.review_here_equal", { chance, played, reason });
     const { cards, target } = actionParts(entry.best);
     const hand = document.querySelectorAll("#replay-board .replay-hands > li")[this.seat];
     const left = [...cards];
