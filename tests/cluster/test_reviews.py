@@ -2,11 +2,13 @@
 PostgreSQL and one Redis: a review asked of one process is read on the others, a review asked
 of every process at once runs its jobs once (counted on the job queue's stream), the review
 panel's requests spread by a round-robin proxy are all answered, and a review whose process
-is gone is taken over by the next process asked (``dos.cluster.reviews``)."""
+is gone is taken over by the next process asked, from the parts done
+(``dos.cluster.reviews``)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import time
 from collections.abc import Iterator
@@ -19,9 +21,10 @@ import redis
 from cluster.support import READY, RedisServer, Worker
 from dos import records
 from dos.cluster.jobqueue import queue_key
-from dos.cluster.reviews import review_key
+from dos.cluster.reviews import parts_key, review_key
 from dos.review import review_record
 from dos.server.hosting.review_store import review_name
+from dos.server.http.reviews import CHUNK, review_job
 from dos.server.storage.database import Database
 from dos.server.storage.table_store import load_game
 from server.reviewing import SAMPLES, finished_game, followed
@@ -29,8 +32,6 @@ from server.support import HTTP, PostgresCluster, ServerProcess
 
 SECRET = "reviews-secret-0123456789-0123456789-0123"
 PROCESSES = 3
-CHUNK = 8
-"""Decisions a review's job judges (``dos.server.http.reviews.CHUNK``)."""
 
 
 class Cluster:
@@ -69,15 +70,15 @@ class Cluster:
         with redis.Redis.from_url(self.store.url) as client:
             return int(client.xinfo_stream(queue_key())["entries-added"])
 
-    def name(self, game_id: int, seat: int) -> str:
-        """The name the processes know seat ``seat``'s review of game ``game_id`` by."""
+    def record(self, game_id: int) -> str:
+        """Game ``game_id``'s record as the processes review it."""
         db = Database(self.database)
         try:
             game = db.run_sync(load_game, game_id)
         finally:
             db.close()
         assert game is not None
-        return review_name(game.record().dumps(), seat, SAMPLES, 0)
+        return game.record().dumps()
 
 
 @pytest.fixture(scope="module")
@@ -177,15 +178,23 @@ def test_the_review_panel_behind_a_round_robin_proxy_is_answered(
 def test_a_review_whose_process_is_gone_is_taken_over_by_the_next_asked(
     cluster: Cluster, game_id: int
 ) -> None:
-    # What a process killed mid-review leaves: the review standing "running", half done,
-    # its claim lapsed (no claim key).
-    name = cluster.name(game_id, 3)
+    # What a process killed mid-review leaves: the review standing "running", its first
+    # parts done (the head, the first CHUNK decisions), its claim lapsed (no claim key).
+    text = cluster.record(game_id)
+    name = review_name(text, 3, SAMPLES, 0)
+    job = {"record": text, "seat": 3, "samples": SAMPLES, "seed": 0}
+    head = review_job({**job, "first": None, "last": None})
+    first = review_job({**job, "first": 0, "last": CHUNK})
     with redis.Redis.from_url(cluster.store.url) as client:
-        client.hset(review_key(name), mapping={"status": "running", "done": 8, "total": ""})
+        client.hset(review_key(name), mapping={"status": "running", "done": CHUNK, "total": ""})
+        client.hset(parts_key(name), mapping={"head": json.dumps(head), "0": json.dumps(first)})
     before = cluster.jobs_queued()
     last = cluster.urls[-1]
     taken = HTTP.get(_review_url(last, game_id), params={"seat": 3})  # a GET: no POST again
     assert taken.status_code == 200 and taken.json()["status"] == "running", taken.text
     final = followed(cluster.urls, game_id, 3)[-1]
     assert final["status"] == "done" and final["review"]["seat"] == 3, final
-    assert cluster.jobs_queued() - before == 1 + math.ceil(final["total"] / CHUNK)
+    assert final["total"] == head["total"]
+    # The parts done are not made again: no head, no first part.
+    assert cluster.jobs_queued() - before == math.ceil(head["total"] / CHUNK) - 1
+    assert final["review"]["entries"][: len(first["entries"])] == first["entries"]

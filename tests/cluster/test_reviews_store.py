@@ -22,6 +22,8 @@ pytestmark = pytest.mark.asyncio
 
 NAME = "0123abcd-seat1-k8-s0-v1"
 REVIEW = {"summary": {"decisions": 3, "forced": 1}, "entries": []}
+HEAD = {"total": 20, "missed": []}
+PART = {"entries": [], "forced": 2}
 
 
 @pytest.fixture
@@ -58,8 +60,10 @@ async def test_one_process_computes_a_review_and_the_others_read_its_progress(
     assert not await other.claim(NAME)
     assert (await other.standing(NAME) or Standing("failed")).held
 
+    assert await one.report(NAME, 8, 20, ("0", PART))
     await one.keep(NAME, 7, 1, REVIEW)
     assert await other.standing(NAME) is None
+    assert await other.parts(NAME) == {}
     assert await other.kept(NAME) == REVIEW
     assert not await other.claim(NAME)  # kept: nothing to compute
     await one.close()
@@ -72,13 +76,16 @@ async def test_a_claim_whose_process_died_lapses_and_another_takes_the_review_ov
     frozen, running = ManualClock(), ManualClock()
     dead, alive = _store(redis, db, "p1", frozen), _store(redis, db, "p2", running)
     assert await dead.claim(NAME)
-    assert await dead.report(NAME, 8, 20)
+    assert await dead.report(NAME, 0, 20, ("head", HEAD))
+    assert await dead.report(NAME, 8, 20, ("0", PART))
     # The dead process's clock never moves: its renewals never come.
     await running.advance(CLAIM_SECONDS)
     assert await alive.standing(NAME) == Standing("running", 8, 20, None, held=False)
     assert await alive.claim(NAME)
     assert await alive.standing(NAME) == Standing("running", 0, None, None, held=True)
-    assert not await dead.report(NAME, 16, 20)  # woken, it learns it lost the review
+    assert await alive.parts(NAME) == {"head": HEAD, "0": PART}  # it goes on from there
+    assert not await dead.report(NAME, 16, 20, ("8", PART))  # woken, it learns it lost
+    assert await alive.parts(NAME) == {"head": HEAD, "0": PART}
     assert await alive.report(NAME, 8, 20)
     await dead.close()  # lets go of nothing of the other's
     assert not await dead.claim(NAME)
@@ -91,7 +98,9 @@ async def test_a_failed_review_stands_failed_until_claimed_again(
     clock = ManualClock()
     one, other = _store(redis, db, "p1", clock), _store(redis, db, "p2", clock)
     assert await one.claim(NAME)
+    assert await one.report(NAME, 0, None, ("head", HEAD))
     await one.fail(NAME, "no dos bot-worker is running")
+    assert await other.parts(NAME) == {}  # made again
     failed = Standing("failed", 0, None, "no dos bot-worker is running", held=False)
     assert await other.standing(NAME) == failed
     assert await other.claim(NAME)

@@ -19,8 +19,10 @@ async def test_a_review_is_claimed_once_and_a_failed_one_again(tmp_path: Path) -
     store = LocalReviewStore(tmp_path)
     assert await store.claim(NAME)
     assert not await store.claim(NAME)
-    assert await store.report(NAME, 8, 20)
+    assert await store.report(NAME, 8, 20, ("0", {"entries": [], "forced": 1}))
+    assert await store.parts(NAME) == {"0": {"entries": [], "forced": 1}}
     await store.fail(NAME, "the review failed")
+    assert await store.parts(NAME) == {}  # made again
     assert await store.standing(NAME) == Standing("failed", 8, 20, "the review failed", False)
     assert await store.claim(NAME)
     assert await store.standing(NAME) == Standing("running")

@@ -2,24 +2,27 @@
 (``dos.server.hosting.review_store``) with the standings and claims in Redis and the reviews
 done in the database.
 
-Two keys per review ``NAME`` (prefix ``dos``; the braces are a Redis Cluster hash tag, so one
-script touches both):
+Three keys per review ``NAME`` (prefix ``dos``; the braces are a Redis Cluster hash tag, so
+one script touches them all):
 
 ``dos:review:{NAME}``
     its standing while not done: a hash of ``status`` (``running`` or ``failed``), ``done``,
     ``total`` and ``error``; it outlives its last change by ``STANDING_SECONDS``.
+``dos:review:{NAME}:parts``
+    the parts of it done so far (a hash: ``head``, and the first decision of each part
+    judged, to its JSON), for whoever computes it next; as long-lived as the standing.
 ``dos:review:{NAME}:claim``
     the owner id of the process computing it, with an expiry at a time on the server's clock
     (``PXAT``) that its holder pushes ``CLAIM_SECONDS`` ahead every third of that; a claim
     past its expiry counts as none (Redis removes it by its own clock too, at the same
     moment when the clock is the real one).
 
-One script takes or holds a claim and writes the progress (``_HOLD``): it refuses only where
-another process's claim is live. So two processes asked at once for one review: one claims
-it, the other reads its progress; a holder killed stops renewing, its claim lapses, and the
-next process asked claims it and computes it again (the review stands ``running`` and not
-held meanwhile). Redis restarted without its data while a review is computed: the holder's
-next report takes the claim again.
+One script takes or holds a claim and writes the progress and the part just done (``_HOLD``):
+it refuses only where another process's claim is live. So two processes asked at once for
+one review: one claims it, the other reads its progress; a holder killed stops renewing, its
+claim lapses, and the next process asked claims it and goes on from the parts done (the
+review stands ``running`` and not held meanwhile). Redis restarted without its data while a
+review is computed: the holder's next report takes the claim again.
 
 **Where the done review lives: the database**, not Redis. Redis is the server's shared memory,
 not its durable store (docs/deployment.md): a restart without persistence, or an eviction,
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from typing import Any, Final
 
@@ -48,7 +52,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dos.cluster.lease import clock_ms
 from dos.server.clock import SYSTEM_CLOCK, Clock
-from dos.server.hosting.review_store import ReviewStoreError, Standing
+from dos.server.hosting.review_store import Part, ReviewStoreError, Standing
 from dos.server.net.errors import DATABASE_AWAY
 from dos.server.storage.database import Database
 from dos.server.storage.kept_reviews import KeptReview, keep_review, load_review
@@ -75,8 +79,9 @@ local function live(key, now)
 end
 """
 
-# KEYS: standing, claim. ARGV: holder, now ms, claim ttl ms, standing ttl ms, done, total ('':
-# none). Takes (or keeps) the claim unless another's is live, and writes the progress.
+# KEYS: standing, claim, parts. ARGV: holder, now ms, claim ttl ms, standing ttl ms, done,
+# total ('': none), a part's key and JSON ('': none). Takes (or keeps) the claim unless
+# another's is live, and writes the progress and the part.
 _HOLD = (
     _LIVE
     + """
@@ -89,6 +94,12 @@ redis.call('SET', KEYS[2], ARGV[1], 'PXAT', now + tonumber(ARGV[3]))
 redis.call('HSET', KEYS[1], 'status', 'running', 'done', ARGV[5], 'total', ARGV[6])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
+end
+if redis.call('EXISTS', KEYS[3]) == 1 then
+    redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
 return 1
 """
 )
@@ -107,8 +118,8 @@ return fields
 """
 )
 
-# KEYS: standing, claim. ARGV: holder, now ms, standing ttl ms, error. Notes the failure
-# unless another process's claim is live.
+# KEYS: standing, claim, parts. ARGV: holder, now ms, standing ttl ms, error. Notes the
+# failure, its parts forgotten, unless another process's claim is live.
 _FAIL = (
     _LIVE
     + """
@@ -116,15 +127,15 @@ local holder = live(KEYS[2], tonumber(ARGV[2]))
 if holder and holder ~= ARGV[1] then
     return 0
 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 )
 
-# KEYS: standing, claim. ARGV: holder, now ms. The review is kept: its standing goes, unless
-# another process's claim is live (it finds it kept and drops it itself).
+# KEYS: standing, claim, parts. ARGV: holder, now ms. The review is kept: its standing and
+# parts go, unless another process's claim is live (it finds it kept and drops them itself).
 _DROP = (
     _LIVE
     + """
@@ -132,7 +143,7 @@ local holder = live(KEYS[2], tonumber(ARGV[2]))
 if holder and holder ~= ARGV[1] then
     return 0
 end
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return 1
 """
 )
@@ -149,6 +160,11 @@ return 1
 def review_key(name: str, prefix: str = "dos") -> str:
     """The key of review ``name``'s standing."""
     return f"{prefix}:review:{{{name}}}"
+
+
+def parts_key(name: str, prefix: str = "dos") -> str:
+    """The key of the parts of review ``name`` done so far."""
+    return f"{prefix}:review:{{{name}}}:parts"
 
 
 def claim_key(name: str, prefix: str = "dos") -> str:
@@ -187,12 +203,16 @@ class RedisReviewStore:
         self._renewal: asyncio.Task[None] | None = None
 
     def _keys(self, name: str) -> list[str]:
-        return [review_key(name, self.prefix), claim_key(name, self.prefix)]
+        return [
+            review_key(name, self.prefix),
+            claim_key(name, self.prefix),
+            parts_key(name, self.prefix),
+        ]
 
     async def standing(self, name: str) -> Standing | None:
         """See ``ReviewStore.standing``."""
         try:
-            found = await self._standing(keys=self._keys(name), args=[clock_ms(self.clock)])
+            found = await self._standing(keys=self._keys(name)[:2], args=[clock_ms(self.clock)])
         except RedisError as error:
             raise ReviewStoreError(f"the reviews' store did not answer ({error})") from None
         if not found:
@@ -231,7 +251,9 @@ class RedisReviewStore:
             )
         return True
 
-    async def _write_hold(self, name: str, done: int, total: int | None) -> bool:
+    async def _write_hold(
+        self, name: str, done: int, total: int | None, part: Part | None = None
+    ) -> bool:
         args: list[str | int] = [
             self.owner,
             clock_ms(self.clock),
@@ -239,23 +261,43 @@ class RedisReviewStore:
             round(STANDING_SECONDS * 1000),
             done,
             "" if total is None else total,
+            "" if part is None else part[0],
+            "" if part is None else json.dumps(part[1], separators=(",", ":")),
         ]
         return bool(await self._hold(keys=self._keys(name), args=args))
 
-    async def report(self, name: str, done: int, total: int | None) -> bool:
+    async def report(
+        self, name: str, done: int, total: int | None, part: Part | None = None
+    ) -> bool:
         """See ``ReviewStore.report``. Redis away: still held as far as this process knows
-        (the renewals try again)."""
+        (the renewals try again; the part is not kept, and is made again should another
+        process take the review over)."""
         if name not in self._held:
             return False
         self._held[name] = (done, total)
         try:
-            held = await self._write_hold(name, done, total)
+            held = await self._write_hold(name, done, total, part)
         except RedisError as error:
             log.warning("review %s: its progress was not noted (%s)", name, error)
             return True
         if not held:
             self._held.pop(name, None)
         return held
+
+    async def parts(self, name: str) -> dict[str, dict[str, Any]]:
+        """See ``ReviewStore.parts`` (one that does not read as JSON is left out: made
+        again)."""
+        try:
+            found = await self.redis.hgetall(parts_key(name, self.prefix))
+        except RedisError as error:
+            raise ReviewStoreError(f"the reviews' store did not answer ({error})") from None
+        parts = {}
+        for key, value in found.items():
+            with contextlib.suppress(ValueError):
+                part = json.loads(value)
+                if isinstance(part, dict):
+                    parts[_text(key)] = part
+        return parts
 
     async def _renew(self) -> None:
         """Pushes the claims held here ahead, every third of their life, while any is held."""

@@ -10,11 +10,12 @@ record's hash, the seat and the settings, as ``dos review --cache`` names its fi
 * its **standing** while not done: ``running`` with its progress, or ``failed`` with why;
   ``held`` says whether a process is computing it now;
 * a **claim**: the right to compute it, held by one process at a time (``claim``); its holder
-  reports the progress (``report``, which also says whether it still holds the claim) and
-  ends with ``keep`` or ``fail``, or lets go (``release``: the process stops). A claim whose
-  holder died lapses: the review stands ``running`` and not ``held``, and the next process
-  asked about it claims it and computes it again (it is a pure function of its name), so no
-  review stays ``running`` for ever.
+  reports the progress and each part done (``report``, which also says whether it still
+  holds the claim) and ends with ``keep`` or ``fail``, or lets go (``release``: the process
+  stops). A claim whose holder died lapses: the review stands ``running`` and not ``held``,
+  and the next process asked about it claims it and goes on from the parts done (``parts``;
+  each part is a pure function of the review's name and its place), so no review stays
+  ``running`` for ever and no part is computed twice unless its process died computing it.
 
 ``LocalReviewStore`` is the store of one process: the standings in memory, the kept reviews
 in the data folder (``reviews/NAME.json``), so that a review survives a restart and is never
@@ -61,6 +62,11 @@ def review_name(text: str, seat: int, samples: int, seed: int) -> str:
     return cache_path(Path(), text, seat, samples, seed).stem
 
 
+Part = tuple[str, dict[str, Any]]
+"""A part of a review done: its key (``head``, or the first decision it judges) and its
+JSON."""
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """Where a review that is not done stands: ``running`` (``done`` of ``total`` decisions
@@ -97,9 +103,17 @@ class ReviewStore(Protocol):
         or it is kept already."""
         ...
 
-    async def report(self, name: str, done: int, total: int | None) -> bool:
-        """The progress of review ``name``, which this process computes; whether this
-        process still holds it (false: another took it over; stop computing)."""
+    async def report(
+        self, name: str, done: int, total: int | None, part: Part | None = None
+    ) -> bool:
+        """The progress of review ``name``, which this process computes, and ``part``, a part
+        of it just done (kept for whoever computes it next); whether this process still
+        holds it (false: another took it over; stop computing). A store that does not answer
+        counts as held (the claim lapses if it stays away)."""
+        ...
+
+    async def parts(self, name: str) -> dict[str, dict[str, Any]]:
+        """The parts of review ``name`` done so far, by key (none once kept or forgotten)."""
         ...
 
     async def keep(self, name: str, game_id: int, seat: int, review: dict[str, Any]) -> None:
@@ -109,7 +123,7 @@ class ReviewStore(Protocol):
 
     async def fail(self, name: str, error: str) -> None:
         """Review ``name`` failed (``error`` says why): it stands ``failed`` until claimed
-        again."""
+        again, its parts forgotten (made again)."""
         ...
 
     async def release(self, name: str) -> None:
@@ -130,6 +144,7 @@ class LocalReviewStore:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._standing: dict[str, Standing] = {}
+        self._parts: dict[str, dict[str, dict[str, Any]]] = {}
 
     def _path(self, name: str) -> Path:
         return self.folder / f"{name}.json"
@@ -153,12 +168,20 @@ class LocalReviewStore:
             return False
         return True
 
-    async def report(self, name: str, done: int, total: int | None) -> bool:
+    async def report(
+        self, name: str, done: int, total: int | None, part: Part | None = None
+    ) -> bool:
         """See ``ReviewStore.report``."""
         if name not in self._standing:
             return False
         self._standing[name] = Standing("running", done, total)
+        if part is not None:
+            self._parts.setdefault(name, {})[part[0]] = part[1]
         return True
+
+    async def parts(self, name: str) -> dict[str, dict[str, Any]]:
+        """See ``ReviewStore.parts``."""
+        return dict(self._parts.get(name, {}))
 
     async def keep(self, name: str, game_id: int, seat: int, review: dict[str, Any]) -> None:
         """See ``ReviewStore.keep``; ``ReviewStoreError`` when the file cannot be written."""
@@ -167,19 +190,23 @@ class LocalReviewStore:
         except OSError as error:
             raise ReviewStoreError(f"the review could not be kept: {error.strerror}") from None
         self._standing.pop(name, None)
+        self._parts.pop(name, None)
 
     async def fail(self, name: str, error: str) -> None:
         """See ``ReviewStore.fail`` (its progress kept)."""
         before = self._standing.get(name) or Standing("running")
+        self._parts.pop(name, None)
         self._standing[name] = Standing("failed", before.done, before.total, error, held=False)
 
     async def release(self, name: str) -> None:
         """See ``ReviewStore.release``: one process, so the review is forgotten."""
         self._standing.pop(name, None)
+        self._parts.pop(name, None)
 
     async def close(self) -> None:
         """Forgets the reviews under way (nothing else is held)."""
         self._standing.clear()
+        self._parts.clear()
 
 
 def _read(path: Path) -> dict[str, Any] | None:

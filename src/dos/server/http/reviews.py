@@ -33,7 +33,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from dos import records, ruleset
 from dos.review.review import Entry, Obligation, Review, decisions, game_key, review_decisions
 from dos.server.hosting.jobs import BusyError, JobError
-from dos.server.hosting.review_store import ReviewStore, ReviewStoreError, Standing, review_name
+from dos.server.hosting.review_store import (
+    Part,
+    ReviewStore,
+    ReviewStoreError,
+    Standing,
+    review_name,
+)
 from dos.server.net.errors import ApiError
 from dos.server.net.limits import Counters
 from dos.server.net.limits import limited as limits_dependency
@@ -206,15 +212,21 @@ class Reviews:
         }
         store = self.store
         try:
-            head = await self._job({**base, "first": None, "last": None})
+            done = await store.parts(name)  # by a process gone: this one takes over
+            head = done.get("head")
+            if head is None:
+                head = await self._job({**base, "first": None, "last": None})
             total = int(head["total"])
-            if not await store.report(name, 0, total):
+            if not await store.report(name, 0, total, _new("head", head, done)):
                 return  # another process took it over
             parts = []
             for first in range(0, total, CHUNK):
                 last = min(total, first + CHUNK)
-                parts.append(await self._job({**base, "first": first, "last": last}))
-                if not await store.report(name, last, total):
+                part = done.get(str(first))
+                if part is None:
+                    part = await self._job({**base, "first": first, "last": last})
+                parts.append(part)
+                if not await store.report(name, last, total, _new(str(first), part, done)):
                     return
             review = assemble(head, parts, seat, settings.review_samples, settings.review_seed)
             await store.keep(name, game_id, seat, review)
@@ -254,6 +266,11 @@ class Reviews:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.store.close()
+
+
+def _new(key: str, part: dict[str, Any], done: dict[str, dict[str, Any]]) -> Part | None:
+    """``part`` to keep in the store, unless it was there already (in ``done``)."""
+    return None if key in done else (key, part)
 
 
 def _answer(game_id: int, seat: int, standing: Standing) -> dict[str, Any]:
