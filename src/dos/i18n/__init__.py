@@ -86,9 +86,9 @@ def catalog(lang: str) -> dict[str, str]:
     return texts
 
 
-BROWSER_ON_DEMAND: tuple[str, ...] = ("learn",)
-"""Namespaces the browser loads only on the page that needs them (the tutorial's texts): its
-first load stays small (``GET /api/i18n/{lang}/{namespace}``)."""
+BROWSER_ON_DEMAND: tuple[str, ...] = ("learn", "shuffle")
+"""Namespaces the browser loads only on the page that needs them (the tutorial's texts, the
+replay's shuffle check): its first load stays small (``GET /api/i18n/{lang}/{namespace}``)."""
 TERMINAL_ONLY: tuple[str, ...] = ("tui",)
 """Namespaces only the terminal client shows."""
 

@@ -9,7 +9,6 @@ import { newCards } from "./game.js";
 import { loadedTableClient } from "./rulesets.js";
 import * as sound from "./sound.js";
 import { names } from "./render.js";
-import { sealedLine } from "./shuffle.js";
 
 /** @typedef {import("./view").View} View */
 
@@ -28,11 +27,12 @@ export function addLog(text, kind = "") {
   log.scrollTop = log.scrollHeight;
 }
 
-/** Empties the log; a dealt game's first line is its commitment (shuffle.js). */
+/** Empties the log; a dealt game's first line is its commitment to its deals, which its
+ * replay checks once it is over (shuffle.js). */
 export function clearLog() {
   $("log").replaceChildren();
   const commitment = store.game.table?.commitment;
-  if (commitment) addLog(sealedLine(commitment), "shuffle");
+  if (commitment) addLog(t("web.shuffle_sealed", { commitment }), "shuffle");
 }
 
 /** One action in words, with what it brought about (a round's or the game's end), given the

@@ -1,13 +1,13 @@
 // @ts-check
 // Shuffles anyone can check (docs/records.md, "How to check a shuffle"). At the deal the table
-// shows the game's commitment, SHA-256("dos-deal:SEED:SALT") (TableInfo.commitment; one line of
-// the log); once the game is over its replay reveals the seed and salt (Replay.shuffle), and
+// shows the game's commitment, SHA-256("dos-deal:SEED:SALT") (TableInfo.commitment; the log's
+// first line, gamelog.js); once the game is over its replay reveals the seed and salt (Replay.shuffle), and
 // this page recomputes the hash with WebCrypto: the seed and salt open the commitment or they
 // do not. The browser does not run the engine: that each round was dealt from the seed is the
 // server's replay shown here, which anyone checks on their own computer with `dos verify` on
 // the game's record.
 
-import { t } from "./i18n.js";
+import { t, loadPart } from "./i18n.js";
 
 /** @typedef {import("./protocol").ShuffleReveal} ShuffleReveal */
 /** @typedef {"verified" | "mismatch" | "unchecked" | "none"} Check */
@@ -40,17 +40,13 @@ export async function checkShuffle(shuffle, subtle = pageCrypto()) {
   return hash === shuffle.commitment ? "verified" : "mismatch";
 }
 
-/** The log's line at a deal: the commitment everyone at the table sees. @param {string} commitment */
-export function sealedLine(commitment) {
-  return t("web.shuffle_sealed", { commitment });
-}
-
-/** What the panel says for a check. @type {Record<Check, string>} */
+/** What the panel says for a check (its texts: the catalog's `shuffle`, loaded with the panel).
+ * @type {Record<Check, string>} */
 const SAID = {
-  verified: "web.shuffle_opened",
-  mismatch: "web.shuffle_not_opened",
-  unchecked: "web.shuffle_unchecked",
-  none: "web.shuffle_none",
+  verified: "shuffle.opened",
+  mismatch: "shuffle.not_opened",
+  unchecked: "shuffle.unchecked",
+  none: "shuffle.none",
 };
 
 /** The replay's shuffle check, below its board: the check's result, a line per round (a link
@@ -84,33 +80,33 @@ export class ShufflePanel {
    * @param {number | null} gameId @param {ShuffleReveal | null | undefined} shuffle */
   async show(gameId, shuffle) {
     const token = ++this.token;
-    this.title.textContent = t("web.shuffle_title");
     this.status.textContent = "";
     this.rounds.replaceChildren();
     this.values.replaceChildren();
-    const check = await checkShuffle(shuffle);
+    const [check] = await Promise.all([checkShuffle(shuffle), loadPart("shuffle").catch(() => {})]);
     if (token !== this.token) return;
     this.panel.dataset.check = check;
+    this.title.textContent = t("shuffle.title");
     this.status.textContent = t(SAID[check]);
     this.record.hidden = !shuffle || gameId === null;
     if (!shuffle || gameId === null) return;
     this.record.href = `/api/games/${encodeURIComponent(gameId)}/record`;
-    this.record.textContent = t("web.shuffle_record");
+    this.record.textContent = t("shuffle.record");
     shuffle.rounds.forEach((step, index) => {
       const item = document.createElement("li");
       const link = document.createElement("button");
       link.type = "button";
       link.className = "linkish";
       const round = t("game.round_number", { round: index + 1 });
-      link.textContent = check === "verified" ? `${round}: ${t("web.shuffle_verified")}` : round;
+      link.textContent = check === "verified" ? `${round}: ${t("shuffle.verified")}` : round;
       link.addEventListener("click", () => this.goTo(step));
       item.append(link);
       this.rounds.append(item);
     });
     for (const [key, value] of [
-      ["web.shuffle_commitment", shuffle.commitment],
-      ["web.shuffle_seed", shuffle.seed],
-      ["web.shuffle_salt", shuffle.salt],
+      ["shuffle.commitment", shuffle.commitment],
+      ["shuffle.seed", shuffle.seed],
+      ["shuffle.salt", shuffle.salt],
     ]) {
       const term = document.createElement("dt");
       term.textContent = t(key);
