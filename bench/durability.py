@@ -177,6 +177,11 @@ class Client:
         self.refused_at: int | None = None
         """The version at which an action was refused (not as stale): wait for the next."""
         self.welcomed: asyncio.Event | None = None
+        self.query = ""
+        """What follows the WebSocket's path (``?page=...``: a browser's page id)."""
+        self.closed_with: tuple[int, str] | None = None
+        """The close code and reason the last connection ended with (``None``: none
+        received)."""
 
     def _check_state(self, message: dict[str, Any]) -> None:
         """A resync must hold every action this client was told of in this game."""
@@ -270,7 +275,7 @@ class Client:
         welcomed = self.welcomed = asyncio.Event()
         try:
             async with connect(
-                f"{ws_base}/ws/{self.code}", max_size=2**24, open_timeout=WAIT
+                f"{ws_base}/ws/{self.code}{self.query}", max_size=2**24, open_timeout=WAIT
             ) as ws:
                 await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": self.token}))
                 while True:
@@ -279,8 +284,11 @@ class Client:
                     self._on(message)
                     if message["type"] in ("state", "update", "error"):
                         await self._act(ws)
-        except (ConnectionClosed, OSError):
-            pass
+        except ConnectionClosed as closed:
+            said = closed.rcvd
+            self.closed_with = None if said is None else (said.code, said.reason)
+        except OSError:
+            self.closed_with = None
         finally:
             welcomed.set()
             if self.pending is not None:
