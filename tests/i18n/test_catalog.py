@@ -1,4 +1,5 @@
-"""The message catalog: complete in every language, with the rule sheets' own words."""
+"""The message catalog: complete in every language (the rule sheets' own words and the
+table's fixed terms: ``test_glossary.py``)."""
 
 from __future__ import annotations
 
@@ -6,54 +7,6 @@ import pytest
 
 from dos import i18n
 from dos.i18n import LANGS, REFERENCE, catalog, missing_keys, placeholders, text
-
-SEED_TERMS = {
-    "game.center_row": {
-        "en": "Center Row",
-        "fr": "Rangée Centrale",
-        "de": "Mittelreihe",
-        "it": "Fila Centrale",
-        "nl": "Middelste rij",
-        "cy": "Rhes Ganol",
-        "ja": "場",
-    },
-    "game.wild_dos": {
-        "en": "Wild DOS",
-        "fr": "Joker DOS",
-        "de": "DOS-Farben-Joker",
-        "it": "Jolly DOS",
-        "nl": "DOS-keuzekaart",
-        "cy": "DOS Gwyllt",
-        "ja": "ワイルドDOSカード",
-    },
-    "game.wild_number": {
-        "en": "Wild #",
-        "fr": "Joker #",
-        "de": "# Zahlen-Joker",
-        "it": "Jolly #",
-        "nl": "Keuzekaart #",
-        "cy": "Gwyllt #",
-        "ja": "シャープ(#)",
-    },
-    "game.double_color_match": {
-        "en": "Double Color Match",
-        "fr": "Association de Couleur Double",
-        "de": "Doppeltes Bedienen einer Farbe",
-        "it": "Match Colore Doppio",
-        "nl": "Twee overeenkomende kleuren",
-        "cy": "Cydweddiad Lliw Dwbl",
-        "ja": "ダブルカラーマッチ",
-    },
-    "game.draw_pile": {
-        "en": "Draw Pile",
-        "fr": "Pioche",
-        "de": "Kartenstock",
-        "it": "Mazzo di Pesca",
-        "nl": "Pakstapel",
-        "cy": "Pentwr tynnu",
-        "ja": "山札",
-    },
-}
 
 
 def test_no_language_lacks_a_key_or_has_other_placeholders() -> None:
@@ -82,12 +35,6 @@ def test_missing_keys_reports_a_missing_key_and_a_placeholder_mismatch(
     monkeypatch.setattr(i18n, "LANGS", ("en", "fr"))
     monkeypatch.setattr(i18n, "catalog", lambda lang: fake[lang])
     assert i18n.missing_keys() == {"fr": ["game.a", "game.b"]}
-
-
-@pytest.mark.parametrize("key", sorted(SEED_TERMS))
-def test_the_seed_rule_sheets_words_are_used(key: str) -> None:
-    for lang, term in SEED_TERMS[key].items():
-        assert text(lang, key) == term, lang
 
 
 def test_the_test_placeholder_namespace_is_gone() -> None:

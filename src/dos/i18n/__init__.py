@@ -10,6 +10,12 @@ A counted text ("hit 2 targets") has one entry per CLDR plural category of its l
 ``key#one``, ``key#other`` and so on (``PLURAL_CATEGORIES``: Welsh has six, Japanese one), and
 ``plural`` picks the form for a number, as the browser's ``Intl.PluralRules`` does.
 
+The game's fixed terms (the Center Row, the piles, the rule sheets' card and match names, the
+table's buttons) are in one glossary per language, ``glossary/<lang>.json``: each term as the
+game shows it and the variants no text may use; ``glossary/terms.json`` names, for every
+term, the catalog key whose text it is and the texts that name it (a hint naming a button
+names it as labelled). ``tests/i18n/test_glossary.py`` checks the whole catalog against it.
+
 >>> text("en", "game.log_call", player="Ada")
 'Ada called "DOS!".'
 >>> text("de", "game.center_row")

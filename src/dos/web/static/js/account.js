@@ -7,7 +7,7 @@
 // WebAuthn (or the page is not on the server's passkey domain) the passkey parts are hidden,
 // and a recovery code still works.
 
-import { t, lang } from "./i18n.js";
+import { t, lang, formatDate } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 
@@ -227,9 +227,8 @@ export class AccountPanel {
   /** @param {import("./view").Account} account @param {boolean} passkeys */
   passkeyParts(account, passkeys) {
     const parts = [element("h4", { text: t("web.account_passkeys") })];
-    const format = new Intl.DateTimeFormat(lang(), { dateStyle: "medium" });
     /** @param {number} seconds */
-    const date = (seconds) => format.format(new Date(seconds * 1000));
+    const date = (seconds) => formatDate(new Date(seconds * 1000));
     if (!account.passkeys.length) parts.push(element("p", { text: t("web.account_no_passkeys") }));
     const list = element("ul", { id: "account-passkeys", className: "account-passkeys" });
     for (const passkey of account.passkeys) {

@@ -129,6 +129,15 @@ export function tn(key, count, params = {}) {
   return missing(key);
 }
 
+/** A day (`date`, in the browser's time zone) in the page's language: the catalog's order of
+ * day, month and year (`web.date`) with its month names (`web.month_1` ... `web.month_12`), so
+ * it reads alike in every browser, whatever date formats its Intl has (Chromium's may lack
+ * Welsh, and then writes "2026 M11 29" or English). @param {Date} date */
+export function formatDate(date) {
+  const month = t(`web.month_${date.getMonth() + 1}`);
+  return t("web.date", { day: date.getDate(), month, year: date.getFullYear() });
+}
+
 /** Server-sent words `{key, params}` in the page's language: a param that is itself such
  * an object (a card's name) is filled the same way, a list of them is joined with ", ".
  * @param {import("./view").Words} words */
