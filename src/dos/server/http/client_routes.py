@@ -63,6 +63,11 @@ def client_router(static: Path) -> APIRouter:
         """The tutorial (``docs/learn.md``), shown by the client's learn view."""
         return page(request)
 
+    @router.get("/rules", include_in_schema=False)
+    async def rules_page(request: Request) -> Response:
+        """The rules page, shown by the client's rules view (the leaderboard links to it)."""
+        return page(request)
+
     @router.get("/t/{code}", include_in_schema=False)
     async def join_link(code: str, request: Request) -> Response:
         return page(request)

@@ -15,6 +15,7 @@ import { storedName } from "./seats.js";
 import { store } from "./store.js";
 import { loadInfo, rulesName } from "./rulesets.js";
 import { plot, fixed } from "./ratingplot.js";
+import { followMenu } from "./menuedge.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -398,6 +399,7 @@ async function start() {
   kept.loaded = true;
   if (kept.shown.player) await loadPlayer();
   else await openBoard();
+  followMenu();
   document.body.dataset.ready = "true";
 }
 

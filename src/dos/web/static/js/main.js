@@ -19,6 +19,7 @@ import { AccountPanel } from "./account.js";
 import { Invite } from "./invite.js";
 import { TutorialOffer } from "./newcomer.js";
 import { rulesets } from "./rulesets.js";
+import { followMenu } from "./menuedge.js";
 import { send, enterTable, leaveSeat, makePacerHandlers } from "./connection.js";
 import { names } from "./render.js";
 import {
@@ -137,6 +138,7 @@ async function boot() {
   await startLanguage();
   await makeParts();
   bindChrome();
+  followMenu();
   route();
   document.body.dataset.ready = "true";
 }

@@ -163,6 +163,11 @@ export function route() {
     openLearn();
     return;
   }
+  if (/^\/rules\/?$/.test(location.pathname)) {  // the leaderboard's link: Back goes to the lobby
+    showView("lobby");
+    openRules();
+    return;
+  }
   const replay = /^\/replay\/(\d+)\/?$/.exec(location.pathname);
   if (replay) {
     openReplay(Number(replay[1]), Number(new URLSearchParams(location.search).get("step")) || 0);
