@@ -246,12 +246,20 @@ def test_a_server_of_many_runs_on_a_protected_redis_and_logs_json(
         assert created.status_code == 201, created.text
         code = created.json()["code"]
         assert httpx.get(f"{server.url}/api/ready").json() == {"ready": True}
+        port = int(server.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as garbled:
+            garbled.sendall(b"NOT HTTP\r\n\r\n")  # uvicorn's own warning, logged
+            assert garbled.recv(100).startswith(b"HTTP/1.1 400")
     finally:
         server.stop()
     refused = [line for line in server.output if "NOPERM" in line or "Traceback" in line]
     assert refused == []  # the user's rights are enough for all the server did
     logged = [json.loads(line) for line in server.output if line.startswith("{")]
     assert logged and all(entry["node"] and entry["time"] for entry in logged), server.output
+    # Every log line is JSON, uvicorn's too; the others are what the server prints.
+    others = [line for line in server.output if not line.startswith("{")]
+    assert not any("Invalid HTTP request" in line for line in others), others
+    assert any(entry["logger"] == "uvicorn.error" for entry in logged)
     with redis.Redis(port=protected.port, username="dos", password=PASSWORD) as client:
         assert client.exists(f"dos:table:{{{code}}}:epoch")  # the lease was taken there
 

@@ -322,6 +322,7 @@ def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=False,  # compression costs more CPU than it saves here
             log_level="warning",
+            log_config=None,  # its records go to the root's handlers: one format for all
             lifespan="on",
             timeout_graceful_shutdown=3,
         )
