@@ -145,3 +145,35 @@ def test_serve_refuses_another_log_format(
     with pytest.raises(SystemExit):
         main(["serve", "--data", str(tmp_path), "--log-format", "xml"])
     assert "invalid choice: 'xml'" in capsys.readouterr().err
+
+
+def test_a_bot_worker_logs_json_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Worker:
+        def __init__(self, *_args: Any, **_kwargs: Any) -> None:
+            logging.getLogger("dos.cluster.jobworker").warning("ready")
+
+        def stop(self) -> None:
+            pass
+
+        async def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr("dos.cluster.jobworker.JobWorker", Worker)
+    for name in ("DOS_REDIS_URL", "DOS_REDIS_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        # Nothing listens on port 1: the worker says so in a line and goes on waiting.
+        argv = ["bot-worker", "--redis", "redis://127.0.0.1:1/0", "--name", "w-1"]
+        assert main([*argv, "--log-format", "json"]) == 0
+    finally:
+        root.removeHandler(handler)
+    entry = json.loads(stream.getvalue().splitlines()[-1])
+    assert (entry["node"], entry["logger"], entry["message"]) == (
+        "w-1",
+        "dos.cluster.jobworker",
+        "ready",
+    )
