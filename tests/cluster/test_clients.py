@@ -1,12 +1,13 @@
 """A process's Redis clients under many relayed connections (``dos.cluster.node.clients``):
-hundreds of subscriptions blocked in their reads at once must not leave a lease without a
-connection to renew it, nor themselves fail for want of one. The lease runs on a
+hundreds of subscriptions waiting for updates at once must not leave a lease without a
+connection to renew it, nor themselves fail for want of one, and they share one read. The lease runs on a
 ``ManualClock`` that does not move: only a renewal that cannot get a connection fails it, not a
 slow machine."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -17,6 +18,7 @@ from dos.cluster.lease import TableLease
 from dos.cluster.node import clients
 from dos.server.clock import ManualClock
 from dos.server.hosting.bus import Update
+from server.support import TIMEOUT
 
 pytestmark = pytest.mark.asyncio
 
@@ -45,4 +47,51 @@ async def test_a_lease_is_renewed_while_hundreds_of_subscriptions_block_in_their
     finally:
         await bus.close()
         await control.aclose()
+        await bus_redis.aclose()
+
+
+async def _blocked_reads(redis: Redis) -> int:
+    """How many clients of the server wait in a blocking ``XREAD`` now."""
+    listed: Any = await redis.client_list()
+    return sum(1 for client in listed if client["cmd"] == "xread" and "b" in client["flags"])
+
+
+async def _xreads(redis: Redis) -> int:
+    """How many ``XREAD`` commands the server has run."""
+    stats: Any = await redis.info("commandstats")
+    return int(stats.get("cmdstat_xread", {}).get("calls", 0))
+
+
+@pytest.mark.parametrize("relayed", [5, 60])
+async def test_idle_relayed_connections_share_one_redis_read_however_many(
+    redis: Redis, redis_server: RedisServer, relayed: int
+) -> None:
+    """A process relaying connections reads their streams with one blocking read: however
+    many are idle, they hold one Redis connection between them, and each wait for updates
+    costs Redis one command (for 5 and for 60 alike), not one a connection."""
+    _control, bus_redis = clients(redis_server.url)
+    bus = RedisBus(bus_redis, block_ms=60_000)  # idle: no read ends by its own timeout
+    try:
+        subscriptions = [await bus.subscribe(f"T:c{i}", after=0) for i in range(relayed)]
+        readers = [asyncio.create_task(anext(aiter(s))) for s in subscriptions]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while await _blocked_reads(redis) < 1:
+            assert loop.time() < deadline, "nothing reads"
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0)
+        assert await _blocked_reads(redis) == 1
+        before = await _xreads(redis)
+        await bus.publish("T:c0", 1, {"t": "hi"})
+        assert await asyncio.wait_for(readers[0], TIMEOUT) == Update("T:c0", 1, {"t": "hi"})
+        while await _blocked_reads(redis) < 1:  # the reader waits again
+            assert loop.time() < deadline, "nothing reads again"
+            await asyncio.sleep(0.01)
+        assert await _xreads(redis) - before <= 2  # the read that woke, the next one
+        for subscription in subscriptions:
+            await subscription.close()
+        await asyncio.gather(*readers[1:], return_exceptions=True)  # ended: nothing came
+    finally:
+        await bus.close()
+        await _control.aclose()
         await bus_redis.aclose()

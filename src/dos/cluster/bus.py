@@ -41,6 +41,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.typing import KeyT, StreamIdT
 
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Answer, decode_answer
@@ -96,12 +97,12 @@ def _version(entry_id: bytes | str) -> int:
 class _RedisSubscription:
     def __init__(self, bus: RedisBus, table: str, after: int) -> None:
         self.table = table
+        self.key = updates_key(table, bus.prefix)
         self._bus = bus
-        self._key = updates_key(table, bus.prefix)
         self._seq = Sequencer(table, after)
         self._closed = False
-        self._failures = 0
-        bus._subscriptions.add(self)
+        self._read = asyncio.Event()
+        bus._reader.add(self)
 
     def __aiter__(self) -> AsyncIterator[Update | Gap]:
         return self
@@ -110,31 +111,116 @@ class _RedisSubscription:
         while not self._seq.ready:
             if self._closed:
                 raise StopAsyncIteration
-            try:
-                await self._read()
-                self._failures = 0
-            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
-                # Redis is away (restarting, unreachable): try again from where it stood.
-                wait = RETRY_SECONDS[min(self._failures, len(RETRY_SECONDS) - 1)]
-                self._failures += 1
-                if self._failures == 1:
-                    log.warning("table %s: updates unreadable (%s); retrying", self.table, error)
-                await asyncio.sleep(wait)
+            self._read.clear()
+            await self._read.wait()
         return self._seq.ready.popleft()
 
-    async def _read(self) -> None:
-        last = self._seq.last or 0
-        answer: Any = await self._bus.redis.xread(
-            {self._key: f"{last}-0"}, count=self._bus.batch, block=self._bus.block_ms
-        )
-        for _key, entries in answer or []:
-            for entry_id, fields in entries:
-                text = fields[b"u"] if b"u" in fields else fields["u"]  # bytes or decoded
-                self._seq.take(_version(entry_id), json.loads(text))
+    @property
+    def last(self) -> int:
+        """The last version read (0: none)."""
+        return self._seq.last or 0
+
+    def take(self, entries: list[tuple[bytes | str, dict[Any, Any]]]) -> None:
+        """Entries of its stream, read by its bus's reader."""
+        for entry_id, fields in entries:
+            text = fields[b"u"] if b"u" in fields else fields["u"]  # bytes or decoded
+            self._seq.take(_version(entry_id), json.loads(text))
+        if self._seq.ready:
+            self._read.set()
 
     async def close(self) -> None:
         self._closed = True
-        self._bus._subscriptions.discard(self)
+        self._read.set()
+        self._bus._reader.discard(self)
+
+
+class _Reader:
+    """The one reader of every subscription of a bus: an ``XREAD`` of all their streams at
+    once, each from the last version its subscriptions read, so that a process's
+    subscriptions hold one connection of Redis's and cost one command for each batch of
+    updates (or each ``block_ms`` while idle), however many they are. A new subscription
+    rings the reader's *bell* (a stream of its own, read with the others) so that the read
+    under way ends and the next includes it. While Redis is away it tries again from where
+    it stood. It runs while the bus has subscriptions."""
+
+    def __init__(self, bus: RedisBus) -> None:
+        self._bus = bus
+        self._by_key: dict[str, set[_RedisSubscription]] = {}
+        self._bell = f"{bus.prefix}:bus:{{{secrets.token_hex(8)}}}:bell"
+        self._bell_last = "0-0"
+        self._ringing = False
+        self._task: asyncio.Task[None] | None = None
+        self._rings: set[asyncio.Task[None]] = set()
+
+    def add(self, subscription: _RedisSubscription) -> None:
+        """Reads ``subscription``'s stream from now on."""
+        self._by_key.setdefault(subscription.key, set()).add(subscription)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="bus-reader")
+        elif not self._ringing:
+            self._ringing = True
+            ring = asyncio.get_running_loop().create_task(self._ring())
+            self._rings.add(ring)
+            ring.add_done_callback(self._rings.discard)
+
+    def discard(self, subscription: _RedisSubscription) -> None:
+        """Reads ``subscription``'s stream no more."""
+        found = self._by_key.get(subscription.key)
+        if found is not None:
+            found.discard(subscription)
+            if not found:
+                del self._by_key[subscription.key]
+
+    async def _ring(self) -> None:
+        try:
+            async with self._bus.redis.pipeline(transaction=False) as pipe:
+                pipe.xadd(self._bell, {"r": "1"}, maxlen=1, approximate=False)
+                pipe.expire(self._bell, 3600)
+                await pipe.execute()
+        except (RedisError, OSError):
+            self._ringing = False  # the reader's next read includes the subscription anyway
+
+    async def _run(self) -> None:
+        failures = 0
+        while self._by_key:
+            streams: dict[KeyT, StreamIdT] = {
+                key: f"{min(s.last for s in subscriptions)}-0"
+                for key, subscriptions in self._by_key.items()
+            }
+            streams[self._bell] = self._bell_last
+            self._ringing = False
+            try:
+                answer: Any = await self._bus.redis.xread(
+                    streams,
+                    count=self._bus.batch,
+                    block=self._bus.block_ms,
+                )
+                failures = 0
+            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+                # Redis is away (restarting, unreachable): try again from where it stood.
+                wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                failures += 1
+                if failures == 1:
+                    log.warning("updates unreadable (%s); retrying", error)
+                await asyncio.sleep(wait)
+                continue
+            for key, entries in answer or []:
+                name = key.decode() if isinstance(key, bytes) else key
+                if name == self._bell:
+                    last = entries[-1][0]
+                    self._bell_last = last.decode() if isinstance(last, bytes) else last
+                    continue
+                for subscription in list(self._by_key.get(name, ())):
+                    subscription.take(entries)
+
+    async def close(self) -> None:
+        """Stops reading: every subscription ends."""
+        for subscriptions in list(self._by_key.values()):
+            for subscription in list(subscriptions):
+                await subscription.close()
+        for task in [self._task, *self._rings]:
+            if task is not None:
+                await stop_task(task)
 
 
 class _RedisServing:
@@ -217,8 +303,9 @@ class RedisBus:
 
     ``block_ms`` bounds each blocking read (a subscription or an owner notices ``close``
     within it), so the client's ``socket_timeout``, if any, must be longer; ``reply_ttl`` is
-    how long an unread reply is kept (seconds). Each subscription waiting and each serving
-    owner holds one connection of the client's pool while it waits."""
+    how long an unread reply is kept (seconds). Its subscriptions share one reader (one
+    connection of the client's pool, however many they are); each serving owner holds one
+    connection while it waits."""
 
     def __init__(
         self,
@@ -238,7 +325,7 @@ class RedisBus:
         self.block_ms = block_ms
         self.batch = batch
         self.reply_ttl = reply_ttl
-        self._subscriptions: set[_RedisSubscription] = set()
+        self._reader = _Reader(self)
         self._servings: set[_RedisServing] = set()
 
     async def publish(self, table: str, version: int, payload: Any) -> None:
@@ -364,7 +451,6 @@ class RedisBus:
 
     async def close(self) -> None:
         """Ends every subscription and owner of this bus (not the Redis client)."""
-        for subscription in list(self._subscriptions):
-            await subscription.close()
+        await self._reader.close()
         for serving in list(self._servings):
             await serving.close()
