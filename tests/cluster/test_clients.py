@@ -1,8 +1,8 @@
 """A process's Redis clients under many relayed connections (``dos.cluster.node.clients``):
 hundreds of subscriptions waiting for updates at once must not leave a lease without a
-connection to renew it, nor themselves fail for want of one, and they share one read. The lease runs on a
-``ManualClock`` that does not move: only a renewal that cannot get a connection fails it, not a
-slow machine."""
+connection to renew it, nor themselves fail for want of one, and they share one read. The
+lease runs on a ``ManualClock`` that does not move: only a renewal that cannot get a
+connection fails it, not a slow machine."""
 
 from __future__ import annotations
 

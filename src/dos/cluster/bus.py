@@ -9,8 +9,10 @@ stream named for that connection (``dos.cluster.relay.stream_of``: ``CODE:CONN``
 **Updates.** Each stream's updates are a Redis stream, ``dos:table:{CODE}:updates`` (the same
 hash tag as the table's lease, ``dos.cluster.lease``), each entry's id ``VERSION-0``: ``XADD``
 with that id keeps the order and refuses a stale version, ``MAXLEN`` trims it, and a
-subscriber reads with ``XREAD`` from the last id it saw, so a subscription outlives a short
-loss of Redis (it tries again until Redis is back, then goes on where it stood), and so does
+subscriber reads from the last id it saw — every subscription of a bus in one ``XREAD`` of all
+their streams (one connection and one command per batch, however many subscriptions: the
+relayed connections of a process share it) — so a subscription outlives a short loss of
+Redis (it tries again until Redis is back, then goes on where it stood), and so does
 ``publish`` (for ``PUBLISH_SECONDS``). An update is *acknowledged* when ``publish`` returns;
 whether it survives a restart of Redis is Redis's persistence (an append-only file with
 ``appendfsync always`` keeps every acknowledged one).
