@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 from dos.cluster import relayed as relayed_module
 from dos.cluster import remote_socket as remote_module
 from dos.cluster.lease import Holder
+from dos.cluster.lease_watch import LeaseWatch
 from dos.cluster.node import MOVED
 from dos.cluster.owner_side import OwnerSide, Side, Sides
 from dos.cluster.relayed import WATCH_SECONDS, RelayedConnection
@@ -126,16 +127,25 @@ class Owner:
 
 
 async def relayed_hello(
-    node: Node, socket: Socket | None = None
+    node: Node, socket: Socket | None = None, watch: LeaseWatch | None = None
 ) -> tuple[Socket, asyncio.Task[None]]:
     """A client's connection (on ``socket``, a new one by default) relayed by ``node`` to the
-    table's owner ``o1``, running, its hello said."""
+    table's owner ``o1``, running, its hello said (``watch``: its process's watch of the
+    lease; one of its own by default)."""
     socket = socket or Socket()
 
     async def route(code: str) -> str:
         return node.table_owner
 
-    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
+    relayed = RelayedConnection(
+        node,  # type: ignore[arg-type]
+        route,
+        socket,
+        CODE,
+        owner="o1",
+        who="127.0.0.1",
+        watch=watch,
+    )
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
     return socket, running
@@ -466,3 +476,34 @@ async def test_a_frame_its_dying_owner_took_is_said_to_the_next_owner_once_it_is
 
     await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
     await running
+
+
+@dataclass
+class CountingNode(LeasedNode):
+    """A process that counts its reads of the lease."""
+
+    reads: int = 0
+
+    async def holder(self, code: str) -> Holder:  # type: ignore[override]
+        self.reads += 1
+        return await super().holder(code)
+
+
+async def test_the_connections_relayed_to_one_table_read_its_lease_once_for_all() -> None:
+    """Twenty connections relayed to one table, idle: each watch period the process reads
+    the table's lease once for them all, not once a connection."""
+    bus = LocalBus()
+    owner = Owner("o1", bus)
+    node = CountingNode(bus)
+    watch = LeaseWatch(node, node.clock)  # type: ignore[arg-type]
+    connections = [await relayed_hello(node, watch=watch) for _ in range(20)]
+    await owner.until("ws_frame", nth=19)  # every hello said
+    await asyncio.wait_for(node.clock.waiting(20), TIMEOUT)
+    node.reads = 0
+    for _ in range(3):
+        await node.clock.advance(WATCH_SECONDS)
+        await asyncio.wait_for(node.clock.waiting(20), TIMEOUT)
+    assert node.reads == 3
+    for socket, running in connections:
+        await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+        await running

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from dos.cluster.forwarding import Forwarder
+from dos.cluster.lease_watch import LeaseWatch
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.relayed import RelayedConnection
 from dos.cluster.routing import OwnerRouting, Router
@@ -61,6 +62,9 @@ class Relay:
         self.router = Router(node, service.signer, service.table, calls)
         self.forwarder = Forwarder(node, self.router.route)
         self.owner_side = OwnerSide(node, service, sides, app)
+        self.watch = LeaseWatch(node, node.clock)
+        """The lease holders of the tables this process relays to, shared by its relayed
+        connections."""
 
     def middleware(self, app: ASGIApp) -> ASGIApp:
         """``app`` behind the owner routing (``OwnerRouting``)."""
@@ -92,7 +96,14 @@ class Relay:
             socket = StarletteSocket(websocket)
             page = lineage_of(websocket.query_params.get("page"))
             relayed = RelayedConnection(
-                self.node, self.router.route, socket, code, owner=owner, who=who, page=page
+                self.node,
+                self.router.route,
+                socket,
+                code,
+                owner=owner,
+                who=who,
+                page=page,
+                watch=self.watch,
             )
             await relayed.run()
         finally:

@@ -44,6 +44,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Close, Moved, Refused, Reply, Taken, decode_reply, decode_side
+from dos.cluster.lease_watch import LeaseWatch
 from dos.cluster.node import MOVED, RESTARTING
 from dos.cluster.remote_socket import stream_of
 from dos.cluster.to_owner import ClientFrame, CloseSide, OpenSide
@@ -88,7 +89,8 @@ class RelayedConnection:
     """A client's connection ``socket`` to table ``code``, relayed to the table's owner
     (``owner`` to begin with): see the module's text. ``who`` is the client's address, which
     the owner counts its limits by; ``page`` the lineage the client named (``None``: the
-    connection is a lineage of its own)."""
+    connection is a lineage of its own); ``watch`` reads the lease of its table
+    (``dos.cluster.lease_watch``)."""
 
     def __init__(
         self,
@@ -100,11 +102,15 @@ class RelayedConnection:
         owner: str,
         who: str,
         page: str | None = None,
+        watch: LeaseWatch | None = None,
     ) -> None:
         self.node = node
         self.route = route
         self.clock = node.clock
         """The server's clock: the search for a new owner, and the watch of the lease."""
+        self.watch = watch or LeaseWatch(node, node.clock)
+        """Where it reads its table's lease holder: its process's, shared by its relayed
+        connections (by default one of its own)."""
         self.socket = socket
         self.code = code
         self.owner = owner
@@ -381,7 +387,7 @@ class RelayedConnection:
             await self.clock.sleep(WATCH_SECONDS)
             generation = self._generation  # the side looked at: a move under way is newer
             try:
-                holder = await self.node.holder(self.code)
+                holder = await self.watch.holder(self.code)
             except RefusedError:
                 continue
             if holder is None or holder.owner != self.owner or self._other_epoch(holder.epoch):
