@@ -36,6 +36,8 @@ pytestmark = pytest.mark.asyncio
 CODE = "ABCD"
 HELLO = json.dumps({"type": "hello", "protocol": 1, "token": "seat-token"})
 PING = json.dumps({"type": "ping", "id": "p1"})
+BAD_HELLO = json.dumps({"type": "hello", "protocol": "one", "token": "seat-token"})
+WELCOME = '{"type":"welcome","protocol":1,"seat":0,"player_id":"p"}'
 
 
 @dataclass
@@ -113,6 +115,8 @@ class Owner:
             return {"moved": True}  # a side never opened here (as ``Relay.handle``)
         self.got.append(message)
         self.changed.set()
+        if message["kind"] == "ws_frame" and message["frame"] == {"text": HELLO}:
+            await tell(self.bus, message["conn"], {"t": WELCOME})  # a hello it takes
         return {"ok": True, "epoch": self.epoch}
 
     def said(self, kind: str) -> list[dict[str, Any]]:
@@ -124,6 +128,12 @@ class Owner:
             self.changed.clear()
             await asyncio.wait_for(self.changed.wait(), 10)
         return found[nth]
+
+
+async def tell(bus: LocalBus, conn: str, frame: dict[str, Any]) -> None:
+    """Publishes an owner's next frame for the relayed connection ``conn``."""
+    stream = stream_of(CODE, conn)
+    await bus.publish(stream, (await bus.last_version(stream) or 0) + 1, frame)
 
 
 async def relayed_hello(
@@ -159,7 +169,7 @@ async def test_a_table_that_moves_takes_the_connection_and_its_hello_along() -> 
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
-    await bus.publish(stream_of(CODE, opened), 1, {"close": [MOVED, "moved"]})
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
     hello = await second.until("ws_frame")
     assert hello["frame"] == {"text": HELLO} and hello["conn"] != opened
     assert (await first.until("ws_close"))["conn"] == opened  # the former side let go
@@ -182,7 +192,7 @@ async def test_a_connection_that_ended_while_moving_never_says_hello_again() -> 
     opened = (await first.until("ws_frame"))["conn"]
 
     node.table_owner = "o2"
-    await bus.publish(stream_of(CODE, opened), 1, {"close": [MOVED, "moved"]})
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
     await asyncio.wait_for(second.asked.wait(), 10)  # the move is under way...
     await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
     await running  # ...when the client leaves
@@ -328,7 +338,7 @@ async def test_a_relayed_connection_given_a_frame_it_cannot_read_tells_its_clien
     node = Node(bus)
     socket, running = await relayed_hello(node)
     opened = (await owner.until("ws_frame"))["conn"]
-    await bus.publish(stream_of(CODE, opened), 1, {"neither text": "nor close"})
+    await tell(bus, opened, {"neither text": "nor close"})
     await asyncio.wait_for(running, TIMEOUT)
     assert socket.closed is not None and socket.closed[0] == 1012
     assert (await owner.until("ws_close"))["conn"] == opened  # the owner's side let go too
@@ -402,7 +412,7 @@ async def test_a_relayed_connection_whose_client_is_gone_ends_without_an_error(
     node = Node(bus)
     socket, running = await relayed_hello(node, ClosedSocket())
     opened = (await owner.until("ws_frame"))["conn"]
-    await bus.publish(stream_of(CODE, opened), 1, {"t": "for a client gone"})
+    await tell(bus, opened, {"t": "for a client gone"})
     await asyncio.wait_for(running, TIMEOUT)
     assert socket.closed is not None and socket.closed[0] == 1000  # not 1012: nothing failed
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
@@ -507,3 +517,58 @@ async def test_the_connections_relayed_to_one_table_read_its_lease_once_for_all(
     for socket, running in connections:
         await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
         await running
+
+
+async def test_a_move_says_the_hello_its_owner_welcomed_not_a_refused_one() -> None:
+    """The client's first hello was refused (the owner answered an error, no welcome) and
+    its second welcomed. When the table moves, the relay says the welcomed hello at the new
+    owner, not the refused one (which would leave the client unwelcomed there)."""
+    bus = LocalBus()
+    first, second = Owner("o1", bus), Owner("o2", bus)
+    node = Node(bus)
+    socket = Socket()
+
+    async def route(code: str) -> str:
+        return node.table_owner
+
+    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
+    running = asyncio.create_task(relayed.run())
+    await socket.inbox.put({"type": "websocket.receive", "text": BAD_HELLO})
+    opened = (await first.until("ws_frame"))["conn"]
+    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    assert (await first.until("ws_frame", nth=1))["frame"] == {"text": HELLO}
+    while WELCOME not in socket.sent:
+        await asyncio.sleep(0)
+
+    node.table_owner = "o2"
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
+    assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running
+
+
+async def test_a_hello_refused_first_is_not_the_one_said_after_a_move() -> None:
+    """The client's first hello was refused (no welcome came), then a move: the new owner
+    is not told that hello again; the client's next hello goes there as it comes."""
+    bus = LocalBus()
+    first, second = Owner("o1", bus), Owner("o2", bus)
+    node = Node(bus)
+    socket = Socket()
+
+    async def route(code: str) -> str:
+        return node.table_owner
+
+    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
+    running = asyncio.create_task(relayed.run())
+    await socket.inbox.put({"type": "websocket.receive", "text": BAD_HELLO})
+    opened = (await first.until("ws_frame"))["conn"]
+
+    node.table_owner = "o2"
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
+    await second.until("ws_open")
+    await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
+    assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running

@@ -71,6 +71,9 @@ WATCH_SECONDS = 1.0
 # relay looks for holds a lease that runs out on that clock. The forwards' timeouts
 # (FRAME_SECONDS, TAKE_SECONDS) are the bus's, on real time.
 
+WELCOME = '{"type":"welcome"'
+"""How a ``welcome`` begins (``dos.server.protocol.server_messages.server_message`` writes its
+type first): the client's hello was taken."""
 SYNC = json.dumps({"type": "sync"})
 """What a relay asks for its client when frames of the owner's were lost (a gap)."""
 
@@ -122,7 +125,9 @@ class RelayedConnection:
         """The epoch under which ``owner`` held the table when this connection was opened
         there (``None``: not told)."""
         self.hello: str | None = None
-        """The client's hello, said again to a new owner."""
+        """The client's hello its owner welcomed, said again to a new owner."""
+        self._hello_said: str | None = None
+        """The client's last hello not yet welcomed (a refused one never is)."""
         self.subscription: Subscription | None = None
         self.done = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
@@ -212,11 +217,9 @@ class RelayedConnection:
                     payload = await self.socket.receive()
                 except WebSocketDisconnect:
                     break
-                said_hello = False
                 if self.hello is None and isinstance(payload, str) and _is_hello(payload):
-                    self.hello = payload
-                    said_hello = True
-                await self._send(payload, resend=not said_hello)
+                    self._hello_said = payload  # the hello to say again once welcomed
+                await self._send(payload)
         finally:
             self.done.set()
 
@@ -264,7 +267,8 @@ class RelayedConnection:
         reply = await self._forward(self.owner, self.conn, payload)
         if isinstance(reply, Moved | Unsure):
             await self._reattach(generation)
-            if resend and not self.done.is_set():
+            # A hello welcomed meanwhile was said there by the move itself.
+            if resend and not self.done.is_set() and payload is not self.hello:
                 await self._send(payload, resend=False)
 
     async def _attach(self, owner: str) -> bool:
@@ -370,6 +374,8 @@ class RelayedConnection:
                 continue
             frame = decode_side(item.payload)
             if not isinstance(frame, Close):
+                if self.hello is None and frame.t.startswith(WELCOME):
+                    self.hello = self._hello_said  # welcomed: the hello to say again
                 await self.socket.send_text(frame.t)
                 continue
             code, reason = frame.close
