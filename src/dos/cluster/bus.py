@@ -276,7 +276,7 @@ class _RedisServing:
             del self._locks[table]  # none waits on it: ordering keys come and go
         key = reply_key(ident, self._bus.prefix)
         try:
-            async with self._bus.redis.pipeline(transaction=True) as pipe:
+            async with self._bus.redis.pipeline(transaction=False) as pipe:  # one round trip
                 pipe.rpush(key, text)
                 pipe.expire(key, self._bus.reply_ttl)
                 await pipe.execute()
@@ -407,7 +407,7 @@ class RedisBus:
         reply = reply_key(ident, self.prefix)
         first = timeout if take_timeout is None else min(take_timeout, timeout)
         try:
-            async with self.redis.pipeline(transaction=True) as pipe:
+            async with self.redis.pipeline(transaction=False) as pipe:  # one round trip
                 pipe.rpush(queue, request)
                 # A dead owner's list does not outlive its last sender for long.
                 pipe.expire(queue, max(1, round(timeout * 2)) + self.reply_ttl)
