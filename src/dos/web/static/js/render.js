@@ -7,6 +7,7 @@
 import { store } from "./store.js";
 import { endToShow, endShown, myTurn, isOver } from "./game.js";
 import { showRound, showGameOver } from "./summary.js";
+import { isOpen } from "./dialog.js";
 import * as host from "./host.js";
 import { turnChanged } from "./attention.js";
 import { seatName, seatLevel, seatText } from "./seats.js";
@@ -165,8 +166,39 @@ function renderHints() {
 
 // --- the ends ----------------------------------------------------------------------------
 
-/** The end the game has reached, once: a round's summary, or the game over. */
+/** The round summaries of the table's game this tab has opened and closed (their rounds'
+ * count), kept through a reload (sessionStorage): a summary opened and not yet closed opens
+ * again after a reload, during the pause or once the next round is dealt (the server stops
+ * waiting for a seat whose page went). @param {TableInfo} table
+ * @returns {{game: number, opened: number, read: number}} */
+function summariesSeen(table) {
+  const none = { game: table.game, opened: 0, read: 0 };
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(`dos.summaries.${table.code}`) || "null");
+    return kept && kept.game === table.game ? { ...none, ...kept } : none;
+  } catch {
+    return none;
+  }
+}
+
+/** @param {TableInfo} table @param {{opened?: number, read?: number}} change */
+function noteSummaries(table, change) {
+  const seen = { ...summariesSeen(table), ...change };
+  sessionStorage.setItem(`dos.summaries.${table.code}`, JSON.stringify(seen));
+}
+
+/** The end the game has reached, once: a round's summary, or the game over; a seat's round
+ * summary it opened and has not closed, again after a reload. */
 function showEnd() {
+  const { table, view, seat } = store.game;
+  if (table && view && seat !== null && !isOver(store.game)) {
+    const seen = summariesSeen(table);
+    const rounds = (view.round_results || []).length;
+    if (seen.opened > seen.read && seen.opened === rounds && !endToShow(store.game) && !isOpen()) {
+      openRoundSummary();
+      return;
+    }
+  }
   const end = endToShow(store.game);
   if (!end) return;
   store.game = endShown(store.game, end);
@@ -198,7 +230,10 @@ export function openRoundSummary() {
   const view = /** @type {View} */ (store.game.view);
   const results = view.round_results || [];
   if (!results.length) return;
+  const table = /** @type {TableInfo} */ (store.game.table);
+  if (store.game.seat !== null) noteSummaries(table, { opened: results.length });
   showRound(results[results.length - 1], names(), view.scores, results).then(() => {
+    if (store.game.seat !== null) noteSummaries(table, { read: results.length });
     if (store.parts.conn && store.game.seat !== null) send({ type: "continue" });
   });
   if (store.parts.pause) store.parts.pause.render();
