@@ -35,7 +35,7 @@ from dos.server.hosting.ownership import Ownership
 from dos.server.hosting.review_store import LocalReviewStore, ReviewStore
 from dos.server.hosting.routing import LocalRouting, Routing
 from dos.server.http.account_routes import accounts_router
-from dos.server.http.client_routes import client_router
+from dos.server.http.client_routes import client_router, not_found_page
 from dos.server.http.games import games_router
 from dos.server.http.health import health_router
 from dos.server.http.learn import learn_router
@@ -252,6 +252,7 @@ def create_app(
 
     app.include_router(tables_router(service, counters, open_connections, config.limits.table_page))
     app.include_router(client_router(_static_dir()))
+    app.add_exception_handler(404, not_found_page(_static_dir()))
     return app
 
 

@@ -1,25 +1,31 @@
 """What the browser client loads: its pages (``/``, join links, replays, the leaderboard, the
-tutorial),
-its files under ``/static/``, and the message catalog of a language (``/api/i18n/{lang}``).
+tutorial), its files under ``/static/``, and the message catalog of a language
+(``/api/i18n/{lang}``).
 
 Only the files the client ships are served: a request's path is looked up in the list made
 when the server starts, and never reaches the file system.
+
+A page's address that names nothing (``/nowhere``, ``/replay/abc``) is answered ``404`` with
+the client's page, which says so in the player's language (``not_found_page``); the API's,
+the files' and the WebSocket's paths keep the JSON error body.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dos.server.net.delivery import file_response, json_response
-from dos.server.net.errors import ApiError
+from dos.server.net.errors import ApiError, error_response
 
-GameId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]
-"""A game id in a path (a database integer)."""
+NOT_PAGES = ("/api/", "/static/", "/ws/")
+"""The paths that are not the client's pages: a miss there is the JSON error body."""
 
 MEDIA = {
     ".js": "text/javascript",
@@ -73,9 +79,15 @@ def client_router(static: Path) -> APIRouter:
         return page(request)
 
     @router.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_link(game_id: GameId, request: Request) -> Response:
-        """A game's replay (``?step=N``: at that moment), shown by the client's replay view."""
+    async def replay_link(game_id: str, request: Request) -> Response:
+        """A game's replay (``?step=N``: at that moment), shown by the client's replay view;
+        an id that is not a game's number is no replay (``404``, the page says so)."""
+        if not game_id.isascii() or not game_id.isdigit():
+            return not_found(request)
         return page(request)
+
+    def not_found(request: Request) -> Response:
+        return HTMLResponse((static / "index.html").read_bytes(), status_code=404)
 
     files = static_files(static)
 
@@ -118,3 +130,20 @@ def client_router(static: Path) -> APIRouter:
             raise ApiError(404, "no_namespace", str(error), "namespace") from None
 
     return router
+
+
+def not_found_page(static: Path) -> Callable[[Request, Exception], Response]:
+    """The answer to a path that names nothing: for a page's address (a ``GET``), the
+    client's page with ``404``, which says so in the player's language; elsewhere (the API,
+    the files, the WebSocket, another method) the JSON error body (``not_found``)."""
+    index = static / "index.html"
+
+    def answer(request: Request, error: Exception) -> Response:
+        path = request.url.path
+        page = request.method in ("GET", "HEAD") and not path.startswith(NOT_PAGES)
+        if page and path not in ("/api", "/static", "/ws"):
+            return HTMLResponse(index.read_bytes(), status_code=404)
+        detail = error.detail if isinstance(error, StarletteHTTPException) else "Not Found"
+        return error_response(404, "not_found", str(detail))
+
+    return answer
