@@ -20,7 +20,7 @@ json`` writes each record as one JSON object instead (``JsonFormatter``: ``time`
 A failure that repeats (a database away refuses every action of every table) would write
 its traceback each time: ``Repeats`` writes the first record of each kind of failure in
 full, holds back the next ones of that kind for ``REPEAT_SECONDS``, then writes one line
-that counts them: ``41 times more in the last 60 s, the latest: ...``.
+that counts them: ``41 times more in the last 10 s, the latest: ...``.
 
 >>> import logging
 >>> record = logging.LogRecord("dos", logging.INFO, __file__, 1, "hello", None, None)
@@ -53,7 +53,7 @@ FORMAT = "%(asctime)s %(levelname)s %(node)s %(table)s %(name)s: %(message)s"
 LOG_FORMATS = ("text", "json")
 """What ``--log-format`` takes."""
 
-REPEAT_SECONDS = 60.0
+REPEAT_SECONDS = 10.0
 """How long ``Repeats`` holds back the repeats of one kind of failure before it counts them."""
 
 
@@ -263,9 +263,14 @@ class Repeats(logging.Filter):
         times = "once" if kind.held == 1 else f"{kind.held} times"
         text = f"{times} more in the last {now - kind.shown_at:.0f} s, the latest: "
         text += f"{last.getMessage()} ({cause})"
-        summary = logging.makeLogRecord(last.__dict__)
-        summary.msg, summary.args = text, None
-        summary.exc_info, summary.exc_text = None, None
+        # A record of its own, of the time it is written; the kind's logger, level, place,
+        # and the latest one's process and table.
+        summary = logging.LogRecord(
+            last.name, last.levelno, last.pathname, last.lineno, text, None, None, last.funcName
+        )
+        for name in ("node", "table"):
+            if hasattr(last, name):
+                setattr(summary, name, getattr(last, name))
         summary.repeats = True
         kind.shown_at, kind.held, kind.last = now, 0, None
         kind.window += 1
