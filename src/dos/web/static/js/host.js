@@ -7,7 +7,8 @@
 //   player, make them host; give an open seat a bot (at a level), open a bot's seat.
 // - During a game: a bar names each player who is not connected and offers the host to have
 //   a bot play for them at once (or to remove them); everyone else reads that the table waits
-//   for them, and that a bot takes over after the grace.
+//   for them, and that a bot takes over after the grace. The host may hand the role on to a
+//   player who is here.
 // - After a game: who stays (the players at the table: the rematch deals only them) and who
 //   has gone; the host reads that the empty seats, and those of players not at the table, get
 //   bots at the rematch, and may give them bots of a level, or wait for people to join.
@@ -130,6 +131,24 @@ function renderHintSwitch(table, me, send, hintsOffered) {
   /** @type {HTMLElement} */ (line.querySelector("span")).textContent = t("web.hint_allow");
 }
 
+/** During a game, the host may hand the role on to any other player who is here (one button
+ * each, `make_host`). @param {TableInfo} table @param {number | null} me
+ * @param {import("./view").Send} send @param {HTMLElement} bar */
+function handOnLine(table, me, send, bar) {
+  const here = table.seats.filter((s) => person(s) && s.seat !== me && s.connected && !s.away);
+  if (!here.length) return;
+  const line = document.createElement("p");
+  line.className = "hand-host";
+  for (const seat of here) {
+    const name = seatText(seat, seat.seat);
+    const make = button(t("web.make_host_named", { name }), () => send({ type: "make_host", seat: seat.seat }));
+    make.dataset.control = "make_host";
+    make.dataset.seat = String(seat.seat);
+    line.append(make);
+  }
+  bar.append(line);
+}
+
 /** The bar under the status bar during a game, and the seats between games; the host's
  * switch that allows hints.
  * @param {TableInfo} table @param {number | null} me @param {import("./view").Send} send
@@ -157,6 +176,7 @@ export function renderTable(table, me, send, levels, hintsOffered) {
       }
       bar.append(line);
     }
+    if (host) handOnLine(table, me, send, bar);
   } else if (table.status === "finished") {
     // The rematch deals the players at the table (a connection); the seats of the others
     // open to bots, as the empty ones.
