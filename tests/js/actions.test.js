@@ -12,7 +12,8 @@ import {
   designationOutcomes,
 } from "../../src/dos/web/static/js/actions.js";
 import { parseAction, cardsMoved } from "../../src/dos/web/static/js/notation.js";
-import { hintControl, hintSwitch } from "../../src/dos/web/static/js/hintstate.js";
+import { hintControl } from "../../src/dos/web/static/js/hintstate.js";
+import { hintSwitch } from "../../src/dos/web/static/js/host.js";
 
 /** @param {string[]} texts */
 const legal = (texts) => texts.map(parseAction);

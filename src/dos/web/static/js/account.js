@@ -10,6 +10,7 @@
 import { t, lang, formatDate } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
+import { rulesName } from "./rulesets.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -81,6 +82,10 @@ function button(id, text, className, onClick) {
   return node;
 }
 
+/** Whether the lobby, where this panel is, is on show: the ratings are asked for then only
+ * (a game's end is on another view). */
+const lobbyShown = () => !$("view-lobby").hidden;
+
 /** @param {import("./view").Account} account @returns {import("./view").AccountState} */
 const stateOf = (account) => ({ kind: account.registered ? "registered" : "guest", account });
 
@@ -97,6 +102,8 @@ export class AccountPanel {
     this.code = null;  // a recovery code just made: {player, code}, shown this once
     this.busy = false;
     this.seq = 0;  // the newest rendering wins over a slower answer
+    /** @type {import("./view").Rating[]} the player's ratings, provisional ones included */
+    this.ratings = [];
     session.onChange(() => this.refresh());
   }
 
@@ -128,12 +135,67 @@ export class AccountPanel {
       const account = await call("GET", "/api/account", { token });
       if (mine !== this.seq) return;
       session.renewToken(account.player_token);
+      const ratings = lobbyShown() ? await this.ratingsOf(account.player_id) : [];
+      if (mine !== this.seq) return;
+      this.ratings = ratings;
       this.show(stateOf(account));
     } catch (error) {
       if (mine !== this.seq) return;
       if (/** @type {{code?: string, status?: number}} */ (error).status === 401) this.show({ kind: "anonymous" });  // expired or signed out
       else this.say(/** @type {Error} */ (error).message, true);
     }
+  }
+
+  /** The lobby shows again (lobby.js): the player's ratings as they are now (a game may
+   * have ended since). */
+  async refreshRatings() {
+    const account = this.state && this.state.account;
+    if (!account) return;
+    const mine = this.seq;
+    const ratings = await this.ratingsOf(account.player_id);
+    if (mine !== this.seq || JSON.stringify(ratings) === JSON.stringify(this.ratings)) return;
+    this.ratings = ratings;
+    this.render();
+  }
+
+  /** The player's ratings (GET /api/players/{id}, with one point of its history: the
+   * ratings are all this panel shows), provisional ones too: none before a first rated game
+   * (404), nor when they cannot be had. @param {string} playerId
+   * @returns {Promise<import("./view").Rating[]>} */
+  async ratingsOf(playerId) {
+    try {
+      const response = await fetch(`/api/players/${encodeURIComponent(playerId)}?limit=1`);
+      return response.ok ? (await response.json()).ratings || [] : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** The player's ratings, each marked provisional until it is established, and a link to
+   * the player's own page (its history: a second device shows that it came along).
+   * @param {import("./view").Account} account */
+  ratingParts(account) {
+    const parts = [element("h4", { text: t("web.account_ratings") })];
+    if (!this.ratings.length) {
+      parts.push(element("p", { id: "account-ratings", text: t("web.account_no_ratings") }));
+      return parts;
+    }
+    const number = new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const list = element("ul", { id: "account-ratings", className: "account-passkeys" });
+    for (const rating of this.ratings) {
+      const shown = number.format(rating.rating);
+      const value = rating.provisional ? t("rank.provisional_rating", { rating: shown }) : shown;
+      const board = t("rank.caption", { rules: rulesName(rating.rules), players: rating.players });
+      const li = element("li", { text: `${board}: ${value} · ${t("rank.games")}: ${rating.games}` });
+      if (rating.provisional) li.dataset.provisional = "true";
+      list.append(li);
+    }
+    const link = element("a", { id: "account-page", text: t("web.account_your_page"),
+      attrs: { href: `/leaderboard?player=${encodeURIComponent(account.player_id)}` } });
+    const line = element("p");
+    line.append(link);
+    parts.push(list, line);
+    return parts;
   }
 
   /** @param {import("./view").AccountState} state */
@@ -167,13 +229,14 @@ export class AccountPanel {
       }
       actions.append(button("account-recovery-new", t("web.account_recovery_get"), "secondary",
         () => this.newRecovery()));
-      parts.push(actions, ...this.codeParts());
+      parts.push(actions, ...this.codeParts(), ...this.ratingParts(account));
       const other = element("details", { className: "account-other" });
       other.append(element("summary", { text: t("web.account_other_player") }),
         ...this.signInParts(passkeys, false));
       parts.push(other);
     } else {
-      parts.push(element("p", { text: t("web.account_registered") }), ...this.passkeyParts(account, passkeys));
+      parts.push(element("p", { text: t("web.account_registered") }), ...this.ratingParts(account),
+        ...this.passkeyParts(account, passkeys));
       parts.push(element("p", { text: t(account.recovery ? "web.account_recovery_yes" : "web.account_recovery_no") }));
       parts.push(button("account-recovery-new", t("web.account_recovery_new"), "secondary",
         () => this.newRecovery()), ...this.codeParts());

@@ -20,7 +20,8 @@ import { handlers, apply } from "./dispatch.js";
 import { loadedTableClient } from "./rulesets.js";
 import { clearLog, logStep, rebuildLog, lateCatch } from "./gamelog.js";
 import { names, renderTable, renderTimer, openRoundSummary, prepareTable } from "./render.js";
-import { showView, showError, clearError } from "./views.js";
+import { showView, showError, clearError, route } from "./views.js";
+import { showNotice } from "./lobby.js";
 
 /** @typedef {import("./view").Arrived} Arrived */
 /** @typedef {import("./view").View} View */
@@ -168,10 +169,24 @@ function onStatus(status, event) {
     return;
   }
   else if (event && event.code === 4401) {
-    el.textContent = t("web.bad_token");
-    session.forget(store.game.code);
+    seatGone(/** @type {string} */ (store.game.code));
+    return;
   } else if (event && event.code === 4404) el.textContent = t("web.no_such_table");
   else el.textContent = t("web.disconnected_status");
+}
+
+/** The seat this browser kept opens nothing any more (the host removed the player, or they
+ * left, while the page was away): the seat is forgotten, and the table's link shows what it
+ * offers anyone (join it, or watch the game on), under one notice that says so.
+ * @param {string} code */
+function seatGone(code) {
+  session.forget(code);
+  $("conn-status").hidden = true;
+  clearError();  // the refusal's banner: the notice says it
+  leaveTable();
+  history.replaceState({}, "", `/t/${code}`);
+  route();
+  showNotice("web.notice_seat_gone", { code });
 }
 
 /** @param {string} code */

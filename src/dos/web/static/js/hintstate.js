@@ -1,8 +1,7 @@
 // @ts-check
-// The Hint button's state (hint.js) and the host's switch that allows hints (host.js),
-// decided without the page: pure functions, with node tests (tests/js/actions.test.js). The
-// switch is the host's control and shows whether or not hint.js is loaded (that loads only
-// once hints are allowed).
+// The Hint button's state (hint.js), decided without the page: a pure function, with node
+// tests (tests/js/actions.test.js). Loaded with hint.js, not in the page's first load (the
+// host's switch that allows hints is host.js's: it shows before any hint is allowed).
 
 /** @typedef {{hints?: boolean, rated: boolean, host: number,
  *   seats: {name: string | null, bot: string | null}[]}} HintTable */
@@ -23,21 +22,5 @@ export function hintControl(table, view, seat, asking, offered) {
   return {
     hidden: !(offered && table !== null && table.hints && mine),
     disabled: asking,
-  };
-}
-
-/**
- * The host's switch that allows hints (host.js): it shows to the host of a casual table of a
- * rule set that has hints with more than one person (a person alone with bots has hints
- * without asking), and is on while the table allows them.
- * @param {HintTable | null} table @param {number | null} seat
- * @param {boolean} offered  the table's rule set has hints
- */
-export function hintSwitch(table, seat, offered) {
-  const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
-  return {
-    hidden: !(offered && table !== null && !table.rated && seat !== null && seat === table.host
-      && people > 1),
-    allowed: Boolean(table && table.hints),
   };
 }

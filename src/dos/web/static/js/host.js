@@ -1,8 +1,10 @@
 // @ts-check
 // Who sits where, in the page: the host's controls over the seats (docs/protocol.md, "Seats
 // and the host"), the note on who is gone, and who stays for the next game. The server
-// decides; these only send `replace`, `remove`, `set_seat` and `make_host`.
+// decides; these only send `replace`, `remove`, `set_seat`, `make_host` and `allow_hints`.
 //
+// - At a casual table of people: the host's switch that allows hints, beside the actions
+//   (shown before any hint code is loaded: hint.js loads once hints are allowed).
 // - Waiting room and between games: each seat of the list gets the host's buttons: remove a
 //   player, make them host; give an open seat a bot (at a level), open a bot's seat.
 // - During a game: a bar names each player who is not connected and offers the host to have
@@ -15,7 +17,6 @@
 
 import { t } from "./i18n.js";
 import { seatText } from "./seats.js";
-import { hintSwitch } from "./hintstate.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -104,6 +105,23 @@ export function renderWaiting(table, me, send, levels) {
     const seat = table.seats[Number(/** @type {HTMLElement} */ (li).dataset.seat)];
     if (seat) li.append(seatControls(table, seat, me, send, levels));
   }
+}
+
+/**
+ * The host's switch that allows hints (a pure function, tests/js/actions.test.js): it shows
+ * to the host of a casual table of a rule set that has hints with more than one person (a
+ * person alone with bots has hints without asking), and is on while the table allows them.
+ * @param {{hints?: boolean, rated: boolean, host: number,
+ *   seats: {name: string | null, bot: string | null}[]} | null} table @param {number | null} seat
+ * @param {boolean} offered  the table's rule set has hints
+ */
+export function hintSwitch(table, seat, offered) {
+  const people = table ? table.seats.filter((s) => s.name !== null && !s.bot).length : 0;
+  return {
+    hidden: !(offered && table !== null && !table.rated && seat !== null && seat === table.host
+      && people > 1),
+    allowed: Boolean(table && table.hints),
+  };
 }
 
 /** The host's switch that allows hints at a casual table of people (`allow_hints`), beside

@@ -2,11 +2,13 @@
 // An invite: a join link (/t/CODE) opened by someone who has no seat at that table says who
 // invites, the rule set and the seats (taken, open, bots: GET /api/tables/{code}). Once the
 // game has started (the server refuses a join with `started`), it says so and offers to watch.
-// What an invite has no use for stays hidden: the list of listed tables.
+// What an invite has no use for stays hidden: the list of listed tables. A link to a table
+// the server does not know says so (lobby.js, `showNotice`).
 
 import { t } from "./i18n.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
 import { rulesName } from "./rulesets.js";
+import { showNotice } from "./lobby.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -28,13 +30,16 @@ export class Invite {
     this.code = code;
     this.started = started;
     let table = null;
+    let missing = false;
     try {
       const response = await fetch(`/api/tables/${encodeURIComponent(code)}`);
       if (response.ok) table = await response.json();
+      missing = response.status === 404;
     } catch {
       table = null;  // the invite says what it knows; joining still works or says why not
     }
     if (this.code !== code) return;  // another invite, or none, meanwhile
+    if (missing) showNotice("web.notice_no_table", { code });
     this.table = table;
     this.render();
   }

@@ -1,6 +1,8 @@
 // @ts-check
 // The lobby: a name, creating a table (rule set, options, seats, bots, private or listed),
-// joining one by code or link, the list of listed tables, and the waiting room. The rules menu,
+// joining one by code or link, the list of listed tables, "your games" (yourgames.js: the
+// tables whose seat this browser holds, one click back), the notice of an address that names
+// nothing, and the waiting room. The rules menu,
 // the target score, the bots' levels and each rule set's option fields come from the server's
 // offer (GET /api/info) and the rule set's client (rulesets.js).
 
@@ -128,13 +130,51 @@ function optionsFromForm(form) {
   };
 }
 
+// --- the notice: a dead end said on top of the lobby ------------------------------------
+// What the address named and is not there (no such page, replay or table; a seat that is not
+// this browser's any more), in the player's language. The words are kept on the element
+// (their catalog key and parameters), so that a change of language says them again
+// (`renderNotice`); showing the page's next address clears it (views.js).
+
+/** Says `key` (with `params`) on top of the lobby.
+ * @param {string} key @param {Record<string, string | number>} [params] */
+export function showNotice(key, params = {}) {
+  const box = $("lobby-notice");
+  box.dataset.key = key;
+  box.dataset.params = JSON.stringify(params);
+  renderNotice();
+}
+
+/** The notice goes (the page shows another address). */
+export function clearNotice() {
+  const box = $("lobby-notice");
+  delete box.dataset.key;
+  delete box.dataset.params;
+  renderNotice();
+}
+
+/** The notice in the page's language. */
+export function renderNotice() {
+  const box = $("lobby-notice");
+  const key = box.dataset.key;
+  box.hidden = !key;
+  box.textContent = key ? t(key, JSON.parse(box.dataset.params || "{}")) : "";
+}
+
 export class Lobby {
   /** @param {{onSeated: (grant: import("./protocol").SeatGrant) => void,
-   *   onError: (message: string) => void, onStarted: (code: string) => void}} handlers (`onStarted`: a join refused as the game started) */
-  constructor({ onSeated, onError, onStarted }) {
+   *   onError: (message: string) => void, onStarted: (code: string) => void,
+   *   onBack: (code: string) => void, onShown: () => void}} handlers (`onStarted`: a join
+   *   refused as the game started; `onBack`: back to a table of "your games"; `onShown`:
+   *   the lobby is drawn again) */
+  constructor({ onSeated, onError, onStarted, onBack, onShown }) {
     this.onSeated = onSeated;
+    this.onShown = onShown;
     this.onError = onError;
     this.onStarted = onStarted;
+    this.onBack = onBack;
+    /** @type {Promise<import("./yourgames.js").YourGames> | null} */
+    this.yourGames = null;  // loaded once this browser holds a seat (not on a first visit)
     $field("player-name").value = session.name();
     $("player-name").addEventListener("change", () => session.setName($field("player-name").value.trim()));
     /** @type {HTMLFormElement} */ ($("create-form")).addEventListener("submit", (event) => {
@@ -304,6 +344,11 @@ export class Lobby {
   }
 
   async refresh() {
+    this.onShown();
+    if (this.yourGames || session.seatCodes().length) {
+      this.yourGames ||= import("./yourgames.js").then(({ YourGames }) => new YourGames({ onBack: this.onBack }));
+      this.yourGames.then((games) => games.refresh()).catch(() => { this.yourGames = null; });
+    }
     const list = $("table-list");
     try {
       const { tables } = /** @type {import("./protocol").TableList} */ (await getJSON("/api/tables"));

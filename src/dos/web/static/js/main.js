@@ -7,7 +7,7 @@
 
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { store } from "./store.js";
-import { Lobby, codeFrom } from "./lobby.js";
+import { Lobby, codeFrom, renderNotice } from "./lobby.js";
 import { isOpen } from "./dialog.js";
 import { PlayNow } from "./playnow.js";
 import { Pause } from "./pause.js";
@@ -46,6 +46,7 @@ async function startLanguage() {
     select.setAttribute("aria-label", t("web.language"));
     rerender();
   });
+  onLangChange(renderNotice);
   onLangChange(sound.bindToggle($("sound-toggle"), () => t("web.sound")));
   onLangChange(bindNotifyButton($("notify-toggle"), () => t("web.notify")));
 }
@@ -69,6 +70,7 @@ async function makeParts() {
     chat.renderReactions();
     chat.render();
   });
+  const account = new AccountPanel();  // "Your player": passkeys, recovery code, sign in/out
   const invite = new Invite({ onWatch: (code) => enterTable(code) });
   parts.invite = invite;
   const lobby = new Lobby({
@@ -78,6 +80,11 @@ async function makeParts() {
     },
     onError: showError,
     onStarted: (code) => invite.refused(code),  // a join too late: say so, offer to watch
+    onBack: (code) => {
+      clearError();
+      enterTable(code);
+    },
+    onShown: () => account.refreshRatings(),  // a game may have ended: its rating
   });
   parts.lobby = lobby;
   const playNow = new PlayNow({
@@ -92,7 +99,6 @@ async function makeParts() {
   const offer = new TutorialOffer();  // the tutorial, offered to who has never played
   offer.render();
   onLangChange(() => offer.render());
-  const account = new AccountPanel();  // "Your player": passkeys, recovery code, sign in/out
   onLangChange(() => account.render());
   account.start();
   // The rule sets the server offers: the lobby's menu, Play now's rule set (its first with bots).
@@ -131,7 +137,7 @@ function bindChrome() {
     }
     if (event.key === "?" && !(event.target instanceof Element ? event.target : document.body).closest("input, select, textarea")) $("nav-rules").click();
   });
-  window.addEventListener("popstate", route);
+  window.addEventListener("popstate", () => route());
 }
 
 async function boot() {

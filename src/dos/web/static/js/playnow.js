@@ -4,12 +4,14 @@
 // order), the player at seat 0 and bots in the others, started at once (render.js starts it
 // when the table first shows). The level and the number of players are remembered for the
 // next visit; until a first game is finished the level starts at easy, and the chosen level's
-// strength is said in words under its menu (newcomer.js).
+// strength is said in words under its menu (newcomer.js). Until a first game is finished the
+// table is casual too, so that the newcomer has the Hint button (a person alone with bots at a
+// casual table has hints); after it, Play now is rated (docs/client.md says why).
 
 import { t } from "./i18n.js";
 import { postJSON } from "./lobby.js";
 import * as session from "./session.js";
-import { defaultLevel, describeLevel } from "./newcomer.js";
+import { defaultLevel, describeLevel, hasFinished } from "./newcomer.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -49,8 +51,14 @@ export class PlayNow {
     this.render();
   }
 
-  /** The level menu, in the page's language. */
+  /** Whether the next Play now is rated: once this browser's player has finished a game. */
+  rated() {
+    return hasFinished();
+  }
+
+  /** The level menu and what the game will be (with hints, or rated), in the page's language. */
   render() {
+    $("play-now-hint").textContent = t(this.rated() ? "web.play_now_hint_rated" : "web.play_now_hint_newcomer");
     const select = /** @type {HTMLSelectElement} */ ($("play-now-level"));
     if (!this.levels.length) return;  // until the server has said its rule sets
     const wanted = select.value || defaultLevel(this.levels, LEVEL);
@@ -84,6 +92,7 @@ export class PlayNow {
         rules: this.rules,
         seats: [null, ...Array(players - 1).fill(level)],
         public: false,
+        rated: this.rated(),
         player_token: session.playerToken(),
       });
       session.saveGrant(grant);

@@ -74,7 +74,8 @@ export class ReplayView {
     const response = await fetch(`/api/games/${gameId}/replay?offset=${offset}`);
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new Error(errorText({ code: codeOf(data), status: response.status }));
+      // The status goes with it: a game that does not exist is said so (views.js).
+      throw Object.assign(new Error(errorText({ code: codeOf(data), status: response.status })), { status: response.status });
     }
     const page = await response.json();
     page.frames.forEach((/** @type {import("./view").Frame} */ frame, /** @type {number} */ i) => { this.frames[page.offset + i] = frame; });

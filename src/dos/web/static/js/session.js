@@ -41,12 +41,7 @@ export function renewToken(token) {
 }
 
 function forgetSeats() {
-  const keys = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key && key.startsWith("dos.seat.")) keys.push(key);
-  }
-  for (const key of keys) localStorage.removeItem(key);
+  for (const code of seatCodes()) forget(code);
 }
 
 /** Another player signed in here: their token; the seats of the one before are not theirs.
@@ -72,6 +67,16 @@ export function seatFor(code) {
   } catch {
     return null;
   }
+}
+
+/** The codes of the tables this browser holds a seat at. @returns {string[]} */
+export function seatCodes() {
+  const codes = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("dos.seat.")) codes.push(key.slice("dos.seat.".length));
+  }
+  return codes.sort();
 }
 
 /** @param {string | null} code */

@@ -7,7 +7,7 @@ import { onLangChange, loadPart } from "./i18n.js";
 import { store } from "./store.js";
 import { isOpen } from "./dialog.js";
 import { placeChat } from "./chat.js";
-import { codeFrom } from "./lobby.js";
+import { codeFrom, showNotice, clearNotice } from "./lobby.js";
 import * as session from "./session.js";
 import { enterTable, leaveTable } from "./connection.js";
 import { names, renderTable } from "./render.js";
@@ -124,9 +124,21 @@ export async function openReplay(gameId, step = 0) {
     await (await loadReplay()).load(gameId, names(), step);
     $("replay-next").focus();
   } catch (error) {
+    if (/** @type {{status?: number}} */ (error).status === 404 && !store.game.table) {
+      noSuchAddress("web.notice_no_replay");  // a replay link that names no game
+      return;
+    }
     showError(/** @type {Error} */ (error).message);
     showView(store.game.table ? "table" : "lobby");
   }
+}
+
+/** The lobby, saying that the address named nothing there (lobby.js), at the lobby's own
+ * address. @param {string} key */
+function noSuchAddress(key) {
+  showNotice(key, { address: location.pathname });
+  history.replaceState({}, "", "/");
+  route({ keepNotice: true });
 }
 
 /** The tutorial (/learn), where this browser left it (tutorial.js, loaded only for it). */
@@ -156,9 +168,11 @@ async function openLearn() {
 // --- the address -------------------------------------------------------------------------
 
 /** Shows what the address names: the tutorial, a replay, a table (its seat, else its invite),
- * else the lobby. */
-export function route() {
+ * the lobby; an address that names none of them says so on top of the lobby.
+ * @param {{keepNotice?: boolean}} [options]  `keepNotice`: the notice just shown stays */
+export function route({ keepNotice = false } = {}) {
   const { invite, lobby } = store.parts;
+  if (!keepNotice) clearNotice();
   if (/^\/learn\/?$/.test(location.pathname)) {
     openLearn();
     return;
@@ -168,9 +182,10 @@ export function route() {
     openRules();
     return;
   }
-  const replay = /^\/replay\/(\d+)\/?$/.exec(location.pathname);
+  const replay = /^\/replay\/([^/]*)\/?$/.exec(location.pathname);
   if (replay) {
-    openReplay(Number(replay[1]), Number(new URLSearchParams(location.search).get("step")) || 0);
+    if (!/^\d+$/.test(replay[1])) noSuchAddress("web.notice_no_replay");
+    else openReplay(Number(replay[1]), Number(new URLSearchParams(location.search).get("step")) || 0);
     return;
   }
   const m = /^\/t\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
@@ -187,11 +202,16 @@ export function route() {
     (/** @type {HTMLInputElement} */ ($("player-name")).value ? $("join-button") : $("player-name")).focus();
     return;
   }
+  if (!/^\/?$/.test(location.pathname)) {
+    noSuchAddress("web.notice_no_page");
+    return;
+  }
   if (store.parts.conn) leaveTable();
   if (invite) invite.hide();
   $("create-form").hidden = false;
   showView("lobby");
   if (lobby) lobby.refresh();
+  if (store.parts.playNow) store.parts.playNow.render();  // rated once a game is finished
 }
 
 /** Everything on show again, in the page's language. */
