@@ -86,3 +86,23 @@ async def test_a_wrong_move_is_explained_and_the_place_is_kept(tmp_path: Path) -
     async with started(again):
         assert screen_of(again).answer.step == 1
         assert shown(again, "#learn-prompt") == text(lang, lesson.steps[1].prompt)
+
+
+@pytest.mark.asyncio
+async def test_the_dos_lesson_calls_with_the_move_on_w() -> None:
+    lang = "ja"
+    app = LearnApp(lang=lang, lesson="dos_call")
+    async with started(app) as pilot:
+        screen = screen_of(app)
+        assert screen.answer.lit.dos_with_move
+        assert text(lang, "web.dos_with_move") in shown(app, "#learn-buttons")
+        await pilot.press("w")
+        await pilot.pause()
+        assert text(lang, "tui.dos_with_move_armed") in shown(app, "#learn-note")
+        for index in screen.answer.lit.hand:
+            await pilot.press(str(index + 1))
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        # Called with the move: straight to catching the opponent who did not call.
+        assert (screen.answer.status, screen.answer.step) == ("play", 2)
+        assert shown(app, "#learn-prompt") == text(lang, learn.lesson("dos_call").steps[2].prompt)

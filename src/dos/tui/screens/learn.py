@@ -81,6 +81,7 @@ class LearnScreen(Screen[None]):
         Binding("d", "act('draw')", show=False),
         Binding("e", "act('end')", show=False),
         Binding("s", "act('dos')", show=False),
+        Binding("w", "dos_with_move", show=False),
         Binding("l", "card('lay')", show=False),
         Binding("p", "card('place')", show=False),
         Binding("c", "catch", show=False),
@@ -100,6 +101,8 @@ class LearnScreen(Screen[None]):
         self.cursor = 0
         self.answer = learn.run(self.lesson, [])
         self.note = ""
+        # "DOS! with this move" is on: the next move is sent with the call right after it.
+        self.dos_with_move = False
 
     def t(self, key: str, **params: object) -> str:
         """A catalog text in the screen's language."""
@@ -138,16 +141,19 @@ class LearnScreen(Screen[None]):
         self.actions = actions[: answer.accepted]
         self.selected = []
         self.note = ""
+        self.dos_with_move = False
         lit = answer.lit.center
         self.cursor = lit[0] if lit else min(self.cursor, max(0, len(answer.view["center"]) - 1))
         self.save()
         self.redraw()
 
-    def send(self, action: str) -> None:
-        """One learner action, judged by the runner."""
+    def send(self, action: str, move: bool = False) -> None:
+        """One learner action, judged by the runner; a ``move`` with "DOS! with this move" on
+        goes with the call right after it, as the table sends them."""
         if self.answer.status == "finished":
             return
-        self.ask([*self.actions, action])
+        call = ["dos"] if move and self.dos_with_move else []
+        self.ask([*self.actions, action, *call])
 
     def save(self) -> None:
         if self.progress is None:
@@ -228,8 +234,12 @@ class LearnScreen(Screen[None]):
             lit = kind in answer.lit.buttons
             label = f"[{key}] {self.t(_LABELS[kind])}"
             buttons.append(f"*{label}*" if lit else label)
+        if answer.lit.dos_with_move:  # offered where the step's move leaves two cards
+            label = f"[w] {self.t('web.dos_with_move')}"
+            buttons.append(f"*{label}*" if not self.dos_with_move else f"{label} ✓")
         self.query_one("#learn-buttons", Static).update("  ".join(buttons))
-        self.query_one("#learn-note", Static).update(self.note)
+        armed = self.t("tui.dos_with_move_armed") if self.dos_with_move else ""
+        self.query_one("#learn-note", Static).update(" ".join(filter(None, [self.note, armed])))
         moves = self.query_one("#learn-moves", Static)
         lines = [self._move_words(move, names) for move in answer.moves]
         moves.display = bool(lines)
@@ -294,7 +304,7 @@ class LearnScreen(Screen[None]):
             return
         hand = self.answer.view["hand"]
         cards = "+".join(hand[i] for i in self.selected)
-        self.send(f"{cards}@{self.cursor}")
+        self.send(f"{cards}@{self.cursor}", move=True)
 
     def action_act(self, kind: str) -> None:
         """``draw``, ``end`` or ``dos``."""
@@ -306,7 +316,7 @@ class LearnScreen(Screen[None]):
             self.note = self.t("web.hint_pick_lay")
             self.redraw()
             return
-        self.send(f"{kind} {self.answer.view['hand'][self.selected[0]]}")
+        self.send(f"{kind} {self.answer.view['hand'][self.selected[0]]}", move=True)
 
     def action_catch(self) -> None:
         """Catches the seat the step lights, else the first with an open DOS!."""
@@ -314,6 +324,12 @@ class LearnScreen(Screen[None]):
             s for s in self.answer.view["dos_open"] if s != self.lesson.seat
         ]
         self.send(f"catch {seats[0] if seats else (self.lesson.seat + 1)}")
+
+    def action_dos_with_move(self) -> None:
+        """Turns "DOS! with this move" on or off, where the step's move leaves two cards."""
+        if self.answer.lit.dos_with_move:
+            self.dos_with_move = not self.dos_with_move
+            self.redraw()
 
     def action_clear(self) -> None:
         self.selected = []
