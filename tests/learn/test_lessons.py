@@ -11,6 +11,7 @@ import pytest
 
 from dos import learn
 from dos.i18n import LANGS, text
+from dos.i18n.explain import render
 from dos.rules.official import RULES, from_position, legal_actions, parse_action, view
 
 LESSONS = learn.lessons()
@@ -106,7 +107,7 @@ def test_every_text_of_a_lesson_is_in_every_language() -> None:
     }
     for lang in LANGS:
         for key in keys:
-            params = {"points": 1, "score": 2} if key == "learn.round_done" else {}
+            params = {"points": 1, "score": 2, "cards": "R5"} if key == "learn.round_done" else {}
             assert text(lang, key, **params)
 
 
@@ -227,7 +228,13 @@ def test_going_out_scores_the_cards_left_in_the_other_hands() -> None:
     answer = learn.run(lesson, goals_before(lesson, 1))
     assert answer.status == "finished"
     # R10 + Wild DOS + Wild # + Y4 (RULES.md §7): 10 + 20 + 40 + 4.
-    assert dict(answer.prompt.params) == {"points": 74, "score": 224}
+    params = dict(answer.prompt.params)
+    assert (params["points"], params["score"]) == (74, 224)
+    # ... the cards the learner never saw are named (they make the points)
+    cards = params["cards"]
+    assert isinstance(cards, tuple)
+    shown = sorted(render("en", card) for card in cards)
+    assert shown == ["Wild DOS", "blue Wild #", "red 10", "yellow 4"]
     assert answer.view["winner"] == lesson.seat
 
 

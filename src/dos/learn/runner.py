@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dos.errors import IllegalActionError, NotationError
-from dos.i18n.explain import OFFICIAL_WORDS, Words, words
+from dos.i18n.explain import OFFICIAL_WORDS, Words, card_words, words
 from dos.learn.lesson_files import MAX_ACTIONS, ORDER, Lesson, LessonInputError, Step
 from dos.rules.official import RULES, Action, Kind, State, from_position, parse_action, view
 from dos.rules.official.cards import NAMES
@@ -205,9 +205,17 @@ def _follow(state: State, step: Step, moves: list[Move]) -> None:
 
 
 def _done_words(lesson: Lesson, state: State) -> Words:
+    """The lesson's last words; after a round, its points and the cards left in the other
+    hands that make them (the learner never saw those hands)."""
     if state.round_results:
         result = state.round_results[-1]
-        return words(lesson.done, points=result.points, score=state.scores[lesson.seat])
+        left = [c for seat, hand in enumerate(result.hands) if seat != result.winner for c in hand]
+        return words(
+            lesson.done,
+            points=result.points,
+            score=state.scores[lesson.seat],
+            cards=tuple(card_words(c) for c in left),
+        )
     return words(lesson.done)
 
 
