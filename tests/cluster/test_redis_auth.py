@@ -7,6 +7,7 @@ bot-worker``). Each test starts a throwaway ``redis-server`` and protects it at 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,7 @@ def protected(own_redis: RedisServer) -> Iterator[RedisServer]:  # noqa: F811
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     """What ``dos serve`` and ``dos bot-worker`` were started with: the test stops them
     before they listen or take jobs (nothing to clean up)."""
     calls: list[Any] = []
@@ -58,6 +59,10 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("dos.house.serve", lambda config, *where: calls.append(config))
+    # The worker sets up the root logger (handlers, format, level): put back after the test.
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [])
+    level = root.level
 
     class Worker:
         def __init__(self, url: str, *_args: Any, **_kwargs: Any) -> None:
@@ -70,7 +75,8 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
             pass
 
     monkeypatch.setattr("dos.cluster.jobworker.JobWorker", Worker)
-    return calls
+    yield calls
+    root.setLevel(level)
 
 
 def _serve(tmp_path: Path, *args: str) -> int:

@@ -162,15 +162,17 @@ def test_a_bot_worker_logs_json_when_told(monkeypatch: pytest.MonkeyPatch) -> No
     for name in ("DOS_REDIS_URL", "DOS_REDIS_PASSWORD"):
         monkeypatch.delenv(name, raising=False)
     stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
+    # The root's handlers, as the worker's process has them: this one alone (the test's
+    # others, and what the worker installs on them, are put back after it).
     root = logging.getLogger()
-    root.addHandler(handler)
+    monkeypatch.setattr(root, "handlers", [logging.StreamHandler(stream)])
+    level = root.level
     try:
         # Nothing listens on port 1: the worker says so in a line and goes on waiting.
         argv = ["bot-worker", "--redis", "redis://127.0.0.1:1/0", "--name", "w-1"]
         assert main([*argv, "--log-format", "json"]) == 0
     finally:
-        root.removeHandler(handler)
+        root.setLevel(level)
     entry = json.loads(stream.getvalue().splitlines()[-1])
     assert (entry["node"], entry["logger"], entry["message"]) == (
         "w-1",
