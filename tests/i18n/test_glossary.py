@@ -12,6 +12,7 @@ that names one cannot be read as the other.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,11 @@ def test_no_turn_button_label_is_part_of_another(lang: str) -> None:
     ]
     assert len(labels) == 4
     assert [(a, b) for a in labels for b in labels if a != b and a in b] == [], lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_ends_a_sentence_twice(lang: str) -> None:
+    """ "DOS!" ends its sentence: no full stop follows an exclamation or question mark, and
+    no full stop is doubled (an ellipsis is "…")."""
+    doubled = re.compile(r"[!?\uff01\uff1f]\s?\.(?!\.)|(?<!\.)\.\.(?!\.)|。。")
+    assert [key for key, value in catalog(lang).items() if doubled.search(value)] == [], lang
