@@ -19,5 +19,9 @@ relays it, ``owner_side`` serves what others forward (each relayed connection ov
 ``from_owner``. ``jobqueue`` hands the bots' decisions, hints and reviews to ``jobworker``
 processes.
 
+``redis_access`` is how a process reaches its Redis: the URL of ``--redis`` or the
+environment, its password from the environment or a file (never the command line), and the
+checks at start (a wrong password, a Redis open to anyone, a Redis Cluster: refused).
+
 docs/deployment.md ("Many processes") says how to run it and what is not built.
 """
