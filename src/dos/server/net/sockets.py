@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 
 class Socket(Protocol):
@@ -68,8 +68,15 @@ class StarletteSocket:
         return data
 
     async def send_text(self, text: str) -> None:
-        """Sends a text frame."""
-        await self.websocket.send_text(text)
+        """Sends a text frame; ``WebSocketDisconnected`` when the connection is closed, by
+        the application or by the server's protocol itself (a frame over the size limit:
+        uvicorn refuses any send after its own close with a plain ``RuntimeError``)."""
+        try:
+            await self.websocket.send_text(text)
+        except WebSocketDisconnected:
+            raise
+        except RuntimeError as error:
+            raise WebSocketDisconnected(str(error)) from None
 
     async def close(self, code: int, reason: str) -> None:
         """Closes with ``code`` and ``reason``."""
