@@ -8,8 +8,9 @@
     its Redis when it has one takes a new connection and a write
     (``Counters.redis_problem``: a Redis at its client limit or out of memory refuses this
     process's work while its open connections still answer); else 503 ``{"ready": false,
-    "reason": ...}`` naming what does not serve. Send it no players while it is not ready; it becomes ready again by itself
-    once they answer (nothing to restart). As ``dos serve`` starts, it is also not ready
+    "reason": ...}`` naming what does not serve. Send it no players while it is not
+    ready; it becomes ready again by itself once they answer (nothing to restart). As
+    ``dos serve`` starts, it is also not ready
     while its job workers warm up (``LocalJobs.warm``: seconds, at most ``WARM_SECONDS``),
     so that the first players' hints and bots do not wait for them.
 ``GET /metrics``
