@@ -23,9 +23,15 @@ from dos.cluster.lease_watch import LeaseWatch
 from dos.cluster.node import MOVED
 from dos.cluster.owner_side import OwnerSide, Side, Sides
 from dos.cluster.relayed import WATCH_SECONDS, RelayedConnection
-from dos.cluster.remote_socket import RemoteSocket, stream_of
+from dos.cluster.remote_socket import RemoteSocket
 from dos.server.clock import ManualClock
-from dos.server.hosting.bus import BusUnavailableError, LocalBus, Subscription, Update
+from dos.server.hosting.bus import (
+    BusUnavailableError,
+    LocalBus,
+    StaleVersionError,
+    Subscription,
+    Update,
+)
 from dos.server.net.connections import Client
 from dos.server.net.limits import Counters, Limits
 from dos.server.protocol.refusals import RefusedError
@@ -38,6 +44,26 @@ HELLO = json.dumps({"type": "hello", "protocol": 1, "token": "seat-token"})
 PING = json.dumps({"type": "ping", "id": "p1"})
 BAD_HELLO = json.dumps({"type": "hello", "protocol": "one", "token": "seat-token"})
 WELCOME = '{"type":"welcome","protocol":1,"seat":0,"player_id":"p"}'
+
+
+def stream_of(code: str, conn: str) -> str:
+    """The in-process bus's stream of one relayed connection's frames (``StreamMailboxes``)."""
+    return f"{code}:{conn}"
+
+
+@dataclass
+class StreamMailboxes:
+    """``dos.cluster.mailboxes.Mailboxes`` over the in-process bus: one stream a connection,
+    its versions the frames' numbers."""
+
+    bus: LocalBus
+
+    async def post(self, relay: str, code: str, conn: str, seq: int, frame: Any) -> None:
+        with contextlib.suppress(StaleVersionError):  # posted before, its answer lost
+            await self.bus.publish(stream_of(code, conn), seq, frame)
+
+    async def open(self, code: str, conn: str) -> Subscription:
+        return await self.bus.subscribe(stream_of(code, conn), after=0)
 
 
 @dataclass
@@ -154,6 +180,7 @@ async def relayed_hello(
         CODE,
         owner="o1",
         who="127.0.0.1",
+        mailboxes=StreamMailboxes(node.bus),
         watch=watch,
     )
     running = asyncio.create_task(relayed.run())
@@ -255,7 +282,7 @@ async def owner_side(
 ) -> AsyncIterator[tuple[RemoteSocket, Client, Subscription]]:
     """An owner's side of a relayed connection (its socket and its client, started) and the
     relay's subscription to its frames; stopped at the end."""
-    remote = RemoteSocket(bus, CODE, conn, relaying)
+    remote = RemoteSocket(StreamMailboxes(bus), CODE, conn, relaying)
     subscription = await bus.subscribe(stream_of(CODE, conn), after=0)
     client = Client(remote, "127.0.0.1", Counters(Limits()))
     client.start()
@@ -367,7 +394,7 @@ async def test_a_sweep_ends_only_the_sides_of_relays_missing_twice_and_tells_the
     bus = LocalBus()
     node = SweepingNode(bus)
     sides = Sides()
-    owner = OwnerSide(node, None, sides, None)  # type: ignore[arg-type]
+    owner = OwnerSide(node, None, sides, None, StreamMailboxes(bus))  # type: ignore[arg-type]
     conversation = asyncio.create_task(asyncio.Event().wait())  # the sides' own, played here
     async with contextlib.AsyncExitStack() as stack:
         made = {
@@ -531,7 +558,15 @@ async def test_a_move_says_the_hello_its_owner_welcomed_not_a_refused_one() -> N
     async def route(code: str) -> str:
         return node.table_owner
 
-    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
+    relayed = RelayedConnection(
+        node,  # type: ignore[arg-type]
+        route,
+        socket,
+        CODE,
+        owner="o1",
+        who="127.0.0.1",
+        mailboxes=StreamMailboxes(bus),
+    )
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": BAD_HELLO})
     opened = (await first.until("ws_frame"))["conn"]
@@ -559,7 +594,15 @@ async def test_a_hello_refused_first_is_not_the_one_said_after_a_move() -> None:
     async def route(code: str) -> str:
         return node.table_owner
 
-    relayed = RelayedConnection(node, route, socket, CODE, owner="o1", who="127.0.0.1")  # type: ignore[arg-type]
+    relayed = RelayedConnection(
+        node,  # type: ignore[arg-type]
+        route,
+        socket,
+        CODE,
+        owner="o1",
+        who="127.0.0.1",
+        mailboxes=StreamMailboxes(bus),
+    )
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": BAD_HELLO})
     opened = (await first.until("ws_frame"))["conn"]

@@ -3,19 +3,18 @@
 redis-py's asyncio client.
 
 ``dos.cluster.relay`` forwards clients' HTTP requests and WebSocket frames to a table's
-owner over it, and the owner publishes each relayed connection's frames as the updates of a
-stream named for that connection (``dos.cluster.relay.stream_of``: ``CODE:CONN``).
+owner over it (the owner's frames for a relayed client come back through the relaying
+process's mailboxes, ``dos.cluster.mailboxes``).
 
 **Updates.** Each stream's updates are a Redis stream, ``dos:table:{CODE}:updates`` (the same
 hash tag as the table's lease, ``dos.cluster.lease``), each entry's id ``VERSION-0``: ``XADD``
 with that id keeps the order and refuses a stale version, ``MAXLEN`` trims it, and a
 subscriber reads from the last id it saw — every subscription of a bus in one ``XREAD`` of all
-their streams (one connection and one command per batch, however many subscriptions: the
-relayed connections of a process share it) — so a subscription outlives a short loss of
-Redis (it tries again until Redis is back, then goes on where it stood), and so does
-``publish`` (for ``PUBLISH_SECONDS``). An update is *acknowledged* when ``publish`` returns;
-whether it survives a restart of Redis is Redis's persistence (an append-only file with
-``appendfsync always`` keeps every acknowledged one).
+their streams (one connection and one command per batch, however many subscriptions) — so a
+subscription outlives a short loss of Redis (it tries again until Redis is back, then goes on
+where it stood), and so does ``publish`` (for ``PUBLISH_SECONDS``). An update is
+*acknowledged* when ``publish`` returns; whether it survives a restart of Redis is Redis's
+persistence (an append-only file with ``appendfsync always`` keeps every acknowledged one).
 
 **Forwarding.** A list per owner, ``dos:owner:{OWNER}:requests`` (``RPUSH``, taken by
 ``BLPOP``), each message in its envelope (``dos.cluster.to_owner.Forwarded``), and a reply

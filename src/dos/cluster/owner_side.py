@@ -16,7 +16,6 @@ after the table's own closing of its clients has queued their close, ``MOVED``),
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 from starlette.types import ASGIApp
 
 from dos.cluster import to_owner
-from dos.cluster.bus import updates_key
 from dos.cluster.forwarding import run_http
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Moved, Refused, Reply, Taken
+from dos.cluster.mailboxes import Mailboxes
 from dos.cluster.node import RESTARTING
-from dos.cluster.remote_socket import RemoteSocket, stream_of
+from dos.cluster.remote_socket import RemoteSocket
 from dos.cluster.tasks import stop as stop_task
 from dos.cluster.to_owner import ClientFrame, CloseSide, HttpRequest, OpenSide
 from dos.server.hosting.bus import Serving
@@ -47,8 +46,6 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 5.0
 """How often an owner looks for the relayed connections whose relaying process died (on the
 server's clock)."""
-STREAM_KEPT_SECONDS = 60
-"""How long a side's stream outlives its end (its relay may still read its last frames)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +90,14 @@ class Sides:
 class OwnerSide:
     """This process as the owner others forward to (see the module's text). ``app`` runs
     the HTTP requests forwarded here: the whole application (late-bound: the application is
-    built after its routing)."""
+    built after its routing); ``mailboxes`` take the frames of its sides for their relays."""
 
-    def __init__(self, node: Node, service: Service, sides: Sides, app: ASGIApp) -> None:
+    def __init__(
+        self, node: Node, service: Service, sides: Sides, app: ASGIApp, mailboxes: Mailboxes
+    ) -> None:
         self.node = node
+        self.mailboxes = mailboxes
+        """Where its sides post their frames for the relays."""
         self.service = service
         self.sides = sides
         self.app = app
@@ -142,7 +143,7 @@ class OwnerSide:
         table = self.service.tables.get(code) if self.node.owns(code) else None
         if table is None:
             return Moved()
-        socket = RemoteSocket(self.node.bus, code, message.conn, message.relay)
+        socket = RemoteSocket(self.mailboxes, code, message.conn, message.relay)
         client = Client(socket, message.client, self.service.counters, message.lineage)
         client.start()
         task = asyncio.get_running_loop().create_task(self._converse(socket, client))
@@ -177,9 +178,6 @@ class OwnerSide:
                 await client.stop()
             socket.ended = True
             self.sides.drop(socket.conn)
-            stream = updates_key(stream_of(socket.code, socket.conn), self.node.prefix)
-            with contextlib.suppress(Exception):
-                await self.node.redis.expire(stream, STREAM_KEPT_SECONDS)
 
     async def _sweep(self) -> None:
         """Ends the relayed connections whose relaying process is gone, every

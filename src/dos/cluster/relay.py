@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from dos.cluster.forwarding import Forwarder
 from dos.cluster.lease_watch import LeaseWatch
+from dos.cluster.mailboxes import RedisMailboxes
 from dos.cluster.owner_side import OwnerSide, Sides
 from dos.cluster.relayed import RelayedConnection
 from dos.cluster.routing import OwnerRouting, Router
@@ -61,7 +62,9 @@ class Relay:
         self.connections = connections
         self.router = Router(node, service.signer, service.table, calls)
         self.forwarder = Forwarder(node, self.router.route)
-        self.owner_side = OwnerSide(node, service, sides, app)
+        self.mailboxes = RedisMailboxes(node.bus.redis, node.owner, node.prefix)
+        """This process's mailboxes: its relayed connections' frames, and its sides'."""
+        self.owner_side = OwnerSide(node, service, sides, app, self.mailboxes)
         self.watch = LeaseWatch(node, node.clock)
         """The lease holders of the tables this process relays to, shared by its relayed
         connections."""
@@ -77,6 +80,7 @@ class Relay:
     async def stop(self) -> None:
         """Stops serving them."""
         await self.owner_side.stop()
+        await self.mailboxes.close()
 
     async def relay_websocket(
         self, scope: Scope, receive: Receive, send: Send, code: str, owner: str
@@ -102,6 +106,7 @@ class Relay:
                 code,
                 owner=owner,
                 who=who,
+                mailboxes=self.mailboxes,
                 page=page,
                 watch=self.watch,
             )

@@ -4,11 +4,11 @@ The client's connection stays open at this process; the conversation runs at the
 a side it opens for it (``dos.cluster.owner_side``). A ``RelayedConnection`` is a small state
 machine over that:
 
-* **attaching**: a side is opened at the owner (``OpenSide``) and its stream subscribed
-  (``stream_of``); the client's hello, once said, is said there again;
+* **attaching**: a side is opened at the owner (``OpenSide``), its mailbox opened here first
+  (``dos.cluster.mailboxes``); the client's hello, once welcomed, is said there again;
 * **relaying**: each frame of the client is forwarded to the side, in order
-  (``ClientFrame``), and the side's frames sent on to the client (``Text``); a gap in the
-  stream makes the relay ask a full ``sync`` for its client;
+  (``ClientFrame``), and the side's frames sent on to the client (``Text``); a gap in its
+  mailbox makes the relay ask a full ``sync`` for its client;
 * **moving**: the owner changed — a frame it did not take (``Moved``), its side's close
   with ``MOVED`` or ``RESTARTING``, or the lease's holder (or epoch) changing under the
   watch — so the connection attaches again at the table's new owner, once for all who
@@ -45,8 +45,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Close, Moved, Refused, Reply, Taken, decode_reply, decode_side
 from dos.cluster.lease_watch import LeaseWatch
+from dos.cluster.mailboxes import Mailboxes
 from dos.cluster.node import MOVED, RESTARTING
-from dos.cluster.remote_socket import stream_of
 from dos.cluster.to_owner import ClientFrame, CloseSide, OpenSide
 from dos.server.hosting.bus import BusError, Gap, NoOwnerError, Subscription
 from dos.server.logs import TABLE
@@ -104,6 +104,7 @@ class RelayedConnection:
         *,
         owner: str,
         who: str,
+        mailboxes: Mailboxes,
         page: str | None = None,
         watch: LeaseWatch | None = None,
     ) -> None:
@@ -111,6 +112,8 @@ class RelayedConnection:
         self.route = route
         self.clock = node.clock
         """The server's clock: the search for a new owner, and the watch of the lease."""
+        self.mailboxes = mailboxes
+        """Where its sides' frames come: its process's (``dos.cluster.mailboxes``)."""
         self.watch = watch or LeaseWatch(node, node.clock)
         """Where it reads its table's lease holder: its process's, shared by its relayed
         connections (by default one of its own)."""
@@ -276,7 +279,7 @@ class RelayedConnection:
         one; whether that took. A connection that ended meanwhile, or whose attach its end
         cancelled, is closed at ``owner`` again and never says hello there."""
         conn = secrets.token_hex(8)
-        subscription = await self.node.bus.subscribe(stream_of(self.code, conn), after=0)
+        subscription = await self.mailboxes.open(self.code, conn)
         opening = OpenSide(
             code=self.code, conn=conn, client=self.who, relay=self.node.owner, lineage=self.lineage
         )

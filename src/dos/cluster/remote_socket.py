@@ -3,14 +3,15 @@
 A client connected to another process reaches the table's owner as a ``RemoteSocket``: a
 ``dos.server.net.sockets.Socket`` whose incoming frames are those the relay forwarded
 (``dos.cluster.to_owner.ClientFrame``, put here in order), and whose outgoing frames are
-published on that connection's stream (``stream_of``) for the relay to read and send on
-(``dos.cluster.from_owner``: ``Text``, then ``Close`` last). The owner holds the very same
-conversation over it as over its own clients' WebSockets (``dos.server.http.conversation.hold``).
+posted, numbered, to the relaying process's mailbox for that connection
+(``dos.cluster.mailboxes``; ``dos.cluster.from_owner``: ``Text``, then ``Close`` last), for
+the relay to read and send on. The owner holds the very same conversation over it as over its
+own clients' WebSockets (``dos.server.http.conversation.hold``).
 
-**An owner's frames are never dropped**: while the bus does not take a frame (Redis away), it
-is tried again (the conversation's writer waits, its queue bounded as for a slow client), so
-the frames reach the relay in order once Redis is back, the close that says the table moved
-included.
+**An owner's frames are never dropped**: while Redis does not take a frame, it is posted again
+under its number (the conversation's writer waits, its queue bounded as for a slow client), so
+the frames reach the relay in order, each once, once Redis is back, the close that says the
+table moved included.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import logging
 from starlette.websockets import WebSocketDisconnect
 
 from dos.cluster.from_owner import Close, SideFrame, Text
-from dos.server.hosting.bus import Bus, BusUnavailableError, StaleVersionError
+from dos.cluster.mailboxes import Mailboxes
+from dos.server.hosting.bus import BusUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -30,21 +32,12 @@ SEND_RETRY_SECONDS = 0.5
 (real time: it waits for Redis to come back)."""
 
 
-def stream_of(code: str, conn: str) -> str:
-    """The bus's name for the frames of one relayed connection (its stream).
-
-    >>> stream_of("ABCDEF", "9f3c")
-    'ABCDEF:9f3c'
-    """
-    return f"{code}:{conn}"
-
-
 class RemoteSocket:
     """The socket of connection ``conn`` to table ``code``, relayed by the process ``relay``
     (its owner id): see the module's text."""
 
-    def __init__(self, bus: Bus, code: str, conn: str, relay: str) -> None:
-        self.bus = bus
+    def __init__(self, mailboxes: Mailboxes, code: str, conn: str, relay: str) -> None:
+        self.mailboxes = mailboxes
         self.code = code
         self.conn = conn
         self.relay = relay
@@ -84,28 +77,23 @@ class RemoteSocket:
         await self._publish(Close(close=(code, reason)))
 
     async def _publish(self, frame: SideFrame) -> None:
-        """Publishes the next frame for the relay, trying again while Redis does not take
-        it, until it does or the conversation ends (the writer is cancelled then): a frame
-        given up would leave the relay's client silent, its stream without a gap to show it
-        (nothing after it either), and its owner unchanged."""
+        """Posts the next frame for the relay, again while Redis does not take it, until it
+        does or the conversation ends (the writer is cancelled then): a frame given up would
+        leave the relay's client silent, its mailbox without a gap to show it (nothing after
+        it either), and its owner unchanged. A try Redis stored though its answer was lost
+        is read once: the relay's mailbox drops a number it has."""
         self._sent += 1
         payload = frame.encode()
         failures = 0
         while True:
             try:
-                await self.bus.publish(stream_of(self.code, self.conn), self._sent, payload)
+                await self.mailboxes.post(self.relay, self.code, self.conn, self._sent, payload)
             except BusUnavailableError as error:
                 if failures == 0:
                     log.warning("table %s: a relayed frame waits for Redis (%s)", self.code, error)
                 failures += 1
                 await asyncio.sleep(SEND_RETRY_SECONDS)
                 continue
-            except StaleVersionError:
-                # An earlier try was stored after all, its answer lost with Redis: sent.
-                if failures == 0:
-                    raise
-                log.info("table %s: a relayed frame was stored by an earlier try", self.code)
-                return
             if failures:
                 log.info("table %s: a relayed frame went out after %d tries", self.code, failures)
             return
