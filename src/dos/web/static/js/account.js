@@ -7,10 +7,9 @@
 // WebAuthn (or the page is not on the server's passkey domain) the passkey parts are hidden,
 // and a recovery code still works.
 
-import { t, lang, formatDate } from "./i18n.js";
+import { t, formatDate } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
-import { rulesName } from "./rulesets.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -102,8 +101,10 @@ export class AccountPanel {
     this.code = null;  // a recovery code just made: {player, code}, shown this once
     this.busy = false;
     this.seq = 0;  // the newest rendering wins over a slower answer
-    /** @type {import("./view").Rating[]} the player's ratings, provisional ones included */
-    this.ratings = [];
+    /** @type {import("./view").Rating[] | null} the player's ratings (null: not asked) */
+    this.ratings = null;
+    /** @type {typeof import("./myratings.js") | null} the module that asks and draws them */
+    this.ratingView = null;
     session.onChange(() => this.refresh());
   }
 
@@ -135,7 +136,7 @@ export class AccountPanel {
       const account = await call("GET", "/api/account", { token });
       if (mine !== this.seq) return;
       session.renewToken(account.player_token);
-      const ratings = lobbyShown() ? await this.ratingsOf(account.player_id) : [];
+      const ratings = lobbyShown() ? await this.ratingsOf(account.player_id) : null;
       if (mine !== this.seq) return;
       this.ratings = ratings;
       this.show(stateOf(account));
@@ -158,44 +159,16 @@ export class AccountPanel {
     this.render();
   }
 
-  /** The player's ratings (GET /api/players/{id}, with one point of its history: the
-   * ratings are all this panel shows), provisional ones too: none before a first rated game
-   * (404), nor when they cannot be had. @param {string} playerId
-   * @returns {Promise<import("./view").Rating[]>} */
+  /** The player's ratings, provisional ones too (myratings.js, loaded at the first player
+   * this panel shows: a first visit has none). @param {string} playerId */
   async ratingsOf(playerId) {
-    try {
-      const response = await fetch(`/api/players/${encodeURIComponent(playerId)}?limit=1`);
-      return response.ok ? (await response.json()).ratings || [] : [];
-    } catch {
-      return [];
-    }
+    this.ratingView ||= await import("./myratings.js");
+    return this.ratingView.ratingsOf(playerId);
   }
 
-  /** The player's ratings, each marked provisional until it is established, and a link to
-   * the player's own page (its history: a second device shows that it came along).
-   * @param {import("./view").Account} account */
+  /** The ratings' part of the panel, once asked for. @param {import("./view").Account} account */
   ratingParts(account) {
-    const parts = [element("h4", { text: t("web.account_ratings") })];
-    if (!this.ratings.length) {
-      parts.push(element("p", { id: "account-ratings", text: t("web.account_no_ratings") }));
-      return parts;
-    }
-    const number = new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const list = element("ul", { id: "account-ratings", className: "account-passkeys" });
-    for (const rating of this.ratings) {
-      const shown = number.format(rating.rating);
-      const value = rating.provisional ? t("rank.provisional_rating", { rating: shown }) : shown;
-      const board = t("rank.caption", { rules: rulesName(rating.rules), players: rating.players });
-      const li = element("li", { text: `${board}: ${value} · ${t("rank.games")}: ${rating.games}` });
-      if (rating.provisional) li.dataset.provisional = "true";
-      list.append(li);
-    }
-    const link = element("a", { id: "account-page", text: t("web.account_your_page"),
-      attrs: { href: `/leaderboard?player=${encodeURIComponent(account.player_id)}` } });
-    const line = element("p");
-    line.append(link);
-    parts.push(list, line);
-    return parts;
+    return this.ratingView && this.ratings ? this.ratingView.ratingParts(this.ratings, account.player_id) : [];
   }
 
   /** @param {import("./view").AccountState} state */
