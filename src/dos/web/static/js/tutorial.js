@@ -116,6 +116,7 @@ export class LearnView {
       button("learn-dos", "game.dos_call", () => this.send("dos"), "dos-button"),
       el("span", { id: "learn-catches", className: "catch-buttons" }),
     );
+    /** @type {HTMLElement} */ (actions.querySelector("#learn-dos-move")).setAttribute("aria-keyshortcuts", "W");
     const moves = el("div", { id: "learn-moves", className: "learn-moves" });
     moves.append(el("h4", { id: "learn-moves-title" }), el("ul", { id: "learn-moves-list" }));
     moves.hidden = true;
