@@ -4,7 +4,8 @@ On a phone the others' moves change the status bar's texts, the players' boxes, 
 Row's length and the hint's; none of them may push the hand (or its buttons) about. The table
 is scripted (``scripted.py``): a four-seat game of the real engine whose other three seats
 play one move after another, in English, Japanese and Welsh; after each move the page has
-shown, the hand is where it was, and Chromium reports no layout shift of the page.
+shown, the hand is where it was, nothing scrolls sideways, and Chromium reports no layout
+shift of the page.
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ HAND_JS = """() => {
           actions: box(document.getElementById('actions')),
           shifts: window.shifts};
 }"""
+
+
+WIDE_JS = """() => document.documentElement.scrollWidth <= window.innerWidth ? [] :
+  [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .map((e) => e.id || e.className).slice(0, 8)"""
+"""What sticks out of the window on the right, if the page scrolls sideways."""
 
 
 class FourSeats(ScriptedTable):
@@ -87,6 +95,7 @@ def test_the_others_moves_never_move_the_hand_on_a_phone(
             frame = table.step(rng.choice(moves), seat, by_bot=seat != 0)
             show(page, table, frame)
             now = page.evaluate(HAND_JS)
+            assert page.evaluate(WIDE_JS) == [], "scrolls sideways"
             if seat == 0:  # the player's own move may move what is theirs
                 before = now
                 continue
