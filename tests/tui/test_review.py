@@ -13,9 +13,12 @@ from textual.widgets import Static
 from dos import records
 from dos.bots.registry import make_player
 from dos.i18n import text
+from dos.i18n.advice import reason
+from dos.i18n.describe import Before, describe
+from dos.i18n.explain import render
 from dos.play.bot import Budget, turn_choices
 from dos.review import review_record
-from dos.rules.official import Options, apply, new_game, view
+from dos.rules.official import Options, apply, new_game, parse_action, view
 from dos.tui.replay import Replay, review_seat
 from dos.tui.screens.replay import ReplayScreen
 
@@ -92,7 +95,13 @@ async def test_r_reviews_the_seat_and_n_jumps_to_its_mistakes() -> None:
         entry = replay.review.at(replay.step)
         assert entry is not None
         lines = str(screen.query_one("#review", Static).content)
-        assert entry.chosen in lines and entry.best in lines
+        # Said in words, never in notation: the move played as the log says it, the expert's
+        # with what it gains.
+        state = replay.state
+        before = Before(tuple(state.center), state.turn, state.phase)
+        assert describe("en", parse_action(entry.chosen), before, replay.names) in lines
+        assert render("en", reason(view(state, 0), parse_action(entry.best))) in lines
+        assert "@" not in lines
         assert f"{100 * entry.game_before:.0f}%" in lines
         await pilot.press("end", "p")
         assert replay.step == mistakes[-1]

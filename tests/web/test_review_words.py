@@ -24,11 +24,11 @@ from playwright.sync_api import Browser, Route, expect
 
 from dos import records, ruleset
 from dos.i18n import text
+from dos.i18n.advice import reason
 from dos.i18n.describe import Before, cards_text, describe
 from dos.i18n.explain import render
 from dos.review.review import decisions
 from dos.rules.official import Kind, legal_actions
-from dos.server.tables.hints import reason
 
 from .conftest import DESKTOP, Server
 from .pages import open_page, set_language

@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from dos import ruleset, seeds
 from dos.bots.registry import LEVELS, make_player
-from dos.i18n.explain import Words, card_words, cards_words, words
+from dos.i18n.advice import reason
+from dos.i18n.explain import words
 from dos.play.bot import Budget, turn_choices
-from dos.rules.official import Action, Kind, Phase, SeatView, view
-from dos.rules.official.cards import IS_WILD_NUMBER, NAMES, POINTS, WILD_DOS
-from dos.rules.official.matching import MatchKind, match_kind
+from dos.rules.official import Action, Kind, SeatView, view
+from dos.rules.official.cards import NAMES
 from dos.rules.official.views import view_from_json
 from dos.server.hosting.jobs import BusyError, JobError
 from dos.server.protocol.refusals import RefusedError
@@ -64,13 +64,6 @@ HINT_ITERATIONS: Final = LEVELS[LEVEL][3].iterations or 800
 """The ``expert`` level's search iterations: a hint's budget (no clock: see the module)."""
 KEPT: Final = 64
 """Answers kept (game, version, seat), the least recently asked first out."""
-
-_KIND_KEYS: Final = {
-    MatchKind.SINGLE_NUMBER: "game.single_number_match",
-    MatchKind.DOUBLE_NUMBER: "game.double_number_match",
-    MatchKind.SINGLE_COLOR: "game.single_color_match",
-    MatchKind.DOUBLE_COLOR: "game.double_color_match",
-}
 
 
 class HintRefusedError(Exception):
@@ -100,46 +93,6 @@ def choose_hint(seen: SeatView, seed: str, iterations: int = HINT_ITERATIONS) ->
     player = make_player(LEVEL)
     action: Action = player.bot.choose(seen, random.Random(seed), Budget(iterations=iterations))
     return action
-
-
-def reason(seen: SeatView, action: Action) -> Words:
-    """Why ``action`` is a good move, in words: what it plays and on what, what kind of match
-    it is (and so what the others draw), the points it sheds, the wild cards it keeps."""
-    if action.kind == Kind.MATCH:
-        target = seen.center[action.target]
-        kind = match_kind(action.cards, action.designations, target)
-        points = sum(POINTS[c] for c in action.cards)
-        left = list(seen.hand)
-        for card in action.cards:
-            left.remove(card)
-        params: dict[str, Any] = {
-            "kind": words(_KIND_KEYS[kind]),
-            "cards": cards_words(action.cards, action.designations),
-            "target": card_words(target),
-            "points": points,
-        }
-        if not left:
-            return Words("game.hint_reason_out", params)
-        if kind == MatchKind.DOUBLE_COLOR:
-            key = "game.hint_reason_double_colour"
-        elif kind == MatchKind.SINGLE_COLOR:
-            key = "game.hint_reason_single_colour"
-        else:
-            key = "game.hint_reason_match"
-        wilds = sorted({c for c in left if c == WILD_DOS or IS_WILD_NUMBER[c]})
-        if wilds:
-            params["kept"] = tuple(card_words(c) for c in wilds)
-            key += "_keeps"
-        return Words(key, params)
-    if action.kind == Kind.DRAW:
-        return words("game.hint_reason_draw")
-    if action.kind in (Kind.LAY, Kind.PLACE):
-        card = action.cards[0]
-        key = "game.hint_reason_lay" if action.kind == Kind.LAY else "game.hint_reason_place"
-        return words(key, card=card_words(card), points=POINTS[card])
-    if seen.phase == Phase.PLACING:
-        return words("game.hint_reason_decline")
-    return words("game.hint_reason_end")
 
 
 def hint_json(seen: SeatView, action: Action) -> dict[str, Any]:

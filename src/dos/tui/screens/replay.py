@@ -16,9 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from dos.i18n import text
+from dos.i18n.advice import reason
+from dos.i18n.describe import Before, describe
+from dos.i18n.explain import render
 from dos.review import ReviewUnavailableError
-from dos.review.review import MARKS
+from dos.review.review import MARKS, Entry
 from dos.rules.classic import Phase as ClassicPhase
+from dos.rules.official import parse_action, view
 from dos.rules.official.views import phase_name
 from dos.tui.classic.cards import DiscardView
 from dos.tui.classic.cards import face as classic_face
@@ -239,23 +243,7 @@ class ReplayScreen(RecordScreen):
                 lines.append(text(lang, "tui.review_no_decision", name=name))
             else:
                 chance = f"{100 * entry.game_before:.0f}%"
-                if entry.best == entry.chosen:
-                    lines.append(
-                        text(lang, "tui.review_best", name=name, chance=chance, chosen=entry.chosen)
-                    )
-                else:
-                    lines.append(
-                        text(
-                            lang,
-                            "tui.review_better",
-                            name=name,
-                            chance=chance,
-                            chosen=entry.chosen,
-                            best=entry.best,
-                            loss=f"{100 * entry.loss:.0f}%",
-                            mark=MARKS.get(entry.judgement or "", ""),
-                        ).rstrip()
-                    )
+                lines.append(self.decision_words(entry, found.seat, name, chance))
             marks = [f"{e.index} {MARKS[e.judgement or '']}" for e in found.mistakes()]
             lines.append(
                 text(lang, "tui.review_mistakes", mistakes=", ".join(marks))
@@ -263,6 +251,34 @@ class ReplayScreen(RecordScreen):
                 else text(lang, "tui.review_none")
             )
         self.query_one("#review", Static).update("\n".join(lines))
+
+    def decision_words(self, entry: Entry, seat: int, name: str, chance: str) -> str:
+        """The decision at the step shown, in words: the move played as the log says it, and
+        the expert's with what it gains; "better" only for a move judged a mistake."""
+        r = self.replay
+        lang = r.lang
+        state = r.state  # the game before the decision
+        before = Before(tuple(state.center), state.turn, state.phase)
+        played = describe(lang, parse_action(entry.chosen), before, r.names)
+        if entry.best == entry.chosen:
+            return text(lang, "tui.review_best", name=name, chance=chance, played=played)
+        gain = render(lang, reason(view(state, seat), parse_action(entry.best)))
+        loss = f"{100 * entry.loss:.0f}%"
+        if entry.judgement is None or loss == "0%":
+            return text(
+                lang, "tui.review_equal", name=name, chance=chance, played=played, reason=gain
+            )
+        mark = MARKS.get(entry.judgement, "")
+        return text(
+            lang,
+            "tui.review_better",
+            name=name,
+            chance=chance,
+            played=played,
+            reason=gain,
+            loss=loss,
+            mark=mark,
+        )
 
     def show(self) -> None:
         """Redraws the game at the current step."""
