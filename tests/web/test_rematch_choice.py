@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from web.conftest import DESKTOP, Server
-from web.pages import WAIT_MS, create_table, join_by_link, open_page, play_away
+from web.pages import WAIT_MS, create_table, join_by_link, open_page, start
 
 pytestmark = pytest.mark.usefixtures("chromium")
 
@@ -20,7 +20,9 @@ pytestmark = pytest.mark.usefixtures("chromium")
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose grace is 0.2 s: a closed page's seat gets the stand-in at once."""
-    server = Server(data=tmp_path_factory.mktemp("quick"), args=["--grace", "0.2"])
+    server = Server(
+        data=tmp_path_factory.mktemp("quick"), args=["--grace", "0.2", "--bot-delay", "0"]
+    )
     server.start()
     try:
         yield server
@@ -43,9 +45,16 @@ def test_a_friend_whose_tab_closed_is_not_dealt_into_the_rematch(
     code = create_table(host, "Hosta", 2, 0)
     friend_context, friend = open_page(browser, quick.url, DESKTOP)
     join_by_link(friend, quick.url, code, "Ada")
-    expect(host.locator("#seat-list li[data-seat='1']")).to_contain_text("Ada")
+    start(host, friend)
     friend_context.close()  # Ada's tab closes, and never comes back
-    play_away(host, quick.url, code)  # the game, to its end; the stand-in plays Ada's seat
+    # The host's page goes too, until the stand-ins have played the game to its end (which a
+    # spectator sees); then the host comes back to the game over.
+    host.goto("about:blank")
+    _, watcher = open_page(browser, quick.url, DESKTOP)
+    watcher.fill("#join-code", code)
+    watcher.click("#watch-button")
+    expect(watcher.locator("body")).to_have_attribute("data-phase", "over", timeout=WAIT_MS)
+    host.goto(f"{quick.url}/t/{code}")
     expect(host.locator("#over-actions")).to_be_visible(timeout=WAIT_MS)
     host.keyboard.press("Escape")  # the game-over summary
     staying = host.locator("#host-bar .who-stays").first
