@@ -4,57 +4,63 @@ device signed in as them shows that their history came along)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from dos.i18n import text
+from dos.ratings.policy import MIN_TARGET
+from dos.server.storage.database import Database
+from dos.server.storage.table_store import (
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    finish_game,
+    insert_game,
+    insert_table,
+)
 from web.conftest import DESKTOP, Server
-from web.pages import WAIT_MS, create_table, open_page
+from web.pages import create_table, open_page
 
 pytestmark = pytest.mark.usefixtures("chromium")
 
 
-@pytest.fixture(scope="module")
-def rating(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server that deals at random (a seeded server's games are never rated), whose
-    stand-in plays a closed page's seat at once."""
-    server = Server(
-        data=tmp_path_factory.mktemp("rating"),
-        args=["--grace", "0.2", "--bot-delay", "0"],
-        seeded=False,
+def _a_rated_game(server: Server, player_id: str) -> None:
+    """A rated game the player lost against an easy bot, in the server's database (a seeded
+    server rates none of its own: its deals are known)."""
+    db = Database(f"sqlite:///{server.data / 'dos.sqlite3'}")
+    seats = [StoredSeat(0, "Ada", None, player_id), StoredSeat(1, None, "easy", None)]
+    code = "OWNRATE1"
+    table = StoredTable(code, "official", {}, False, "lobby", 0, None, 0, 1.0, seats)
+    game = StoredGame(
+        0, 1, "official", {"players": 2, "target_score": MIN_TARGET}, 7, ["Ada", "easy"], "", None
     )
-    server.start()
     try:
-        yield server
+        db.run_sync(insert_table, table)
+        game_id = db.run_sync(insert_game, code, game, seats)
+        db.run_sync(
+            finish_game, code, game_id, {"winner": 1, "scores": [0, MIN_TARGET]}, time.time()
+        )
     finally:
-        server.stop()
+        db.close()
 
 
 def test_a_provisional_player_sees_their_rating_and_their_page(
-    browser: Browser, rating: Server
+    browser: Browser, server: Server
 ) -> None:
-    _, page = open_page(browser, rating.url, DESKTOP)
-    page.fill("#create-target", "100")  # the shortest game that is rated
-    page.fill("#create-timer", "0")
-    code = create_table(page, "Ada", 2, 1)  # rated, as the form is by default
-    page.click("#start-button")
-    expect(page.locator("#view-table")).to_be_visible()
-    page.goto("about:blank")  # Ada goes: the stand-in plays her seat to the game's end
-    _, watcher = open_page(browser, rating.url, DESKTOP)
-    watcher.fill("#join-code", code)
-    watcher.click("#watch-button")
-    expect(watcher.locator("body")).to_have_attribute("data-phase", "over", timeout=WAIT_MS)
-    page.goto(rating.url)
+    _, page = open_page(browser, server.url, DESKTOP)
+    create_table(page, "Ada", 2, 1)  # a player now: their first rated game follows
+    player = page.evaluate("() => localStorage.getItem('dos.player_id')")
+    _a_rated_game(server, player)
+    page.goto(server.url)
     ratings = page.locator("#account-ratings li")
     expect(ratings).to_have_count(1)
     expect(ratings.first).to_have_attribute("data-provisional", "true")
     provisional = text("en", "rank.provisional_rating", rating="")
     expect(ratings.first).to_contain_text(provisional.strip())
-    player = page.evaluate("() => localStorage.getItem('dos.player_id')")
     link = page.locator("#account-page")
     expect(link).to_have_attribute("href", f"/leaderboard?player={player}")
     link.click()
-    expect(page).to_have_url(f"{rating.url}/leaderboard?player={player}")
+    expect(page).to_have_url(f"{server.url}/leaderboard?player={player}")
     assert not page.errors  # type: ignore[attr-defined]
