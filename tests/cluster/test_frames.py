@@ -159,7 +159,7 @@ async def test_an_owner_refuses_a_malformed_message_and_serves_the_next(
             return False
 
     node = Owning()
-    side = OwnerSide(node, None, Sides(), None)  # type: ignore[arg-type]
+    side = OwnerSide(node, None, Sides(), None, None)  # type: ignore[arg-type]
     with caplog.at_level(logging.WARNING):
         refused = await side.handle("A#c", {"kind": "ws_dance"})
     assert decode_reply(refused) == Refused(refused=refused["refused"])
