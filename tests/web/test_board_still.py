@@ -1,11 +1,11 @@
 """Nothing a player may touch moves unless they act.
 
-On a phone the others' moves change the status bar's texts, the players' boxes, the Center
-Row's length and the hint's; none of them may push the hand (or its buttons) about. The table
-is scripted (``scripted.py``): a four-seat game of the real engine whose other three seats
-play one move after another, in English, Japanese and Welsh; after each move the page has
-shown, the hand is where it was, nothing scrolls sideways, and Chromium reports no layout
-shift of the page.
+On a phone, and on a desktop, the others' moves change the status bar's texts, the players'
+boxes, the Center Row's length and the hint's; none of them may push the hand (or its
+buttons) about. The table is scripted (``scripted.py``): a four-seat game of the real engine
+whose other three seats play one move after another, in English, Japanese and Welsh; after
+each move the page has shown, the hand is where it was, nothing scrolls sideways, and
+Chromium reports no layout shift of the page.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import PHONE, Server
+from .conftest import DESKTOP, PHONE, Server
 from .pages import open_page, set_language
 from .scripted import ScriptedTable
 
@@ -75,12 +75,14 @@ def show(page: Page, table: ScriptedTable, frame: str) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "cy"])
-def test_the_others_moves_never_move_the_hand_on_a_phone(
-    browser: Browser, server: Server, lang: str
+@pytest.mark.parametrize(
+    ("lang", "viewport"), [("en", PHONE), ("ja", PHONE), ("cy", PHONE), ("cy", DESKTOP)]
+)
+def test_the_others_moves_never_move_the_hand(
+    browser: Browser, server: Server, lang: str, viewport: dict[str, int]
 ) -> None:
     table = FourSeats.at("official", others_to_move, {"players": SEATS})
-    context, page = open_page(browser, server.url, PHONE)
+    context, page = open_page(browser, server.url, viewport)
     try:
         set_language(page, lang)
         table.open(page)
