@@ -64,10 +64,13 @@ async def test_two_players_and_two_bots_play_a_whole_game(
     assert info["status"] == "finished"
     record = HTTP.get(f"{server.url}/api/games/{info['game_id']}/record")
     assert record.status_code == 200
-    assert record.text.count("\n") == len(ada.history) + 2
+    lines = record.text.splitlines()  # the header, the deals, the actions, the result
+    assert sum(line.startswith('{"action"') for line in lines) == len(ada.history)
+    assert any(line.startswith('{"deal"') for line in lines)
     path = tmp_path / "game.jsonl"
     path.write_text(record.text, encoding="utf-8")
     assert dos_main(["replay", str(path)]) == 0
+    assert dos_main(["verify", str(path)]) == 0  # every deal follows from its commitment
 
     hands = hands_by_version(record.text)
     checked = sum(check_hidden(p, hands) for p in (ada, bob, watcher))
