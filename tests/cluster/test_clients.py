@@ -2,7 +2,8 @@
 hundreds of subscriptions waiting for updates at once must not leave a lease without a
 connection to renew it, nor themselves fail for want of one, and they share one read. The
 lease runs on a ``ManualClock`` that does not move: only a renewal that cannot get a
-connection fails it, not a slow machine."""
+connection fails it, not a slow machine. (The relayed connections' frames come through the
+mailboxes, ``tests/cluster/test_mailboxes.py``.)"""
 
 from __future__ import annotations
 
@@ -62,17 +63,17 @@ async def _xreads(redis: Redis) -> int:
     return int(stats.get("cmdstat_xread", {}).get("calls", 0))
 
 
-@pytest.mark.parametrize("relayed", [5, 60])
-async def test_idle_relayed_connections_share_one_redis_read_however_many(
-    redis: Redis, redis_server: RedisServer, relayed: int
+@pytest.mark.parametrize("subscribed", [5, 60])
+async def test_a_bus_reads_its_idle_subscriptions_with_one_redis_read_however_many(
+    redis: Redis, redis_server: RedisServer, subscribed: int
 ) -> None:
-    """A process relaying connections reads their streams with one blocking read: however
-    many are idle, they hold one Redis connection between them, and each wait for updates
-    costs Redis one command (for 5 and for 60 alike), not one a connection."""
+    """A process's bus reads the streams of all its subscriptions with one blocking read:
+    however many are idle, they hold one Redis connection between them, and each wait for
+    updates costs Redis one command (for 5 and for 60 alike), not one a subscription."""
     _control, bus_redis = clients(redis_server.url)
     bus = RedisBus(bus_redis, block_ms=60_000)  # idle: no read ends by its own timeout
     try:
-        subscriptions = [await bus.subscribe(f"T:c{i}", after=0) for i in range(relayed)]
+        subscriptions = [await bus.subscribe(f"T:c{i}", after=0) for i in range(subscribed)]
         readers = [asyncio.create_task(anext(aiter(s))) for s in subscriptions]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + TIMEOUT
