@@ -48,12 +48,16 @@ def test_the_browser_client_is_served(server: ServerProcess) -> None:
 
 
 def test_the_message_catalog_is_served(server: ServerProcess) -> None:
-    from dos.i18n import catalog
+    from dos.i18n import BROWSER_ON_DEMAND, catalog
 
     page = HTTP.get(f"{server.url}/api/i18n/fr").json()
     everything = catalog("fr")
-    # The page's first load: every text but the terminal's and the tutorial's.
-    assert page == {k: v for k, v in everything.items() if k.split(".")[0] not in ("tui", "learn")}
+    # The page's first load: every text but the terminal's and those loaded on demand.
+    later = {"tui", *BROWSER_ON_DEMAND}
+    assert {"learn", "shuffle"} <= later
+    assert page == {k: v for k, v in everything.items() if k.split(".")[0] not in later}
+    shuffle = HTTP.get(f"{server.url}/api/i18n/fr/shuffle").json()
+    assert shuffle and shuffle == {k: v for k, v in everything.items() if k.startswith("shuffle.")}
     assert "game.center_row" in page and "web.nav_rules" in page
     learn = HTTP.get(f"{server.url}/api/i18n/fr/learn").json()
     assert learn and learn == {k: v for k, v in everything.items() if k.startswith("learn.")}
