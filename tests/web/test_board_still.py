@@ -90,7 +90,7 @@ def test_the_others_moves_never_move_the_hand(
         rng = random.Random(7)
         moved, shifts = 0, 0.0
         before = page.evaluate(HAND_JS)
-        while moved < 24 and not table.rules.is_over(table.state):
+        while moved < 15 and not table.rules.is_over(table.state):
             seat = table.rules.turn(table.state)
             moves = [a for a in table.legal(seat) if not re.search(r"catch", str(a))]
             page.evaluate("() => { window.shifts = 0; }")
