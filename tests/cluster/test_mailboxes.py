@@ -102,3 +102,26 @@ async def test_a_relays_idle_connections_hold_one_redis_read_however_many(
     finally:
         await relay.close()
         await relay.redis.aclose()
+
+
+async def test_a_relays_stream_has_a_time_to_live_as_soon_as_it_exists(
+    redis: Redis, redis_server: RedisServer
+) -> None:
+    """The stream is made by the first frame an owner posts; its relay gives it its time to
+    live then, so that it expires once the relay is gone, however soon it dies."""
+    relay = RedisMailboxes(Redis.from_url(redis_server.url), RELAY, block_ms=200)
+    owner = RedisMailboxes(Redis.from_url(redis_server.url), "p0:vm:2:cafe")
+    try:
+        mailbox = await relay.open("ABCDEF", "c1")
+        await owner.post(RELAY, "ABCDEF", "c1", 1, {"t": "one"})
+        assert await _next(mailbox) == Update("ABCDEF:c1", 1, {"t": "one"})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while await redis.ttl(frames_key(RELAY)) < 0:
+            assert loop.time() < deadline, "the stream never expires"
+            await asyncio.sleep(0.01)
+    finally:
+        await relay.close()
+        await owner.close()
+        await relay.redis.aclose()
+        await owner.redis.aclose()

@@ -188,8 +188,9 @@ class RedisMailboxes:
         loop = asyncio.get_running_loop()
         while self._open:
             try:
-                if loop.time() >= kept_until:
-                    await self.redis.expire(self._key, STREAM_SECONDS)
+                # Its time to live, as soon as an owner's first frame has made it, then
+                # again every minute.
+                if loop.time() >= kept_until and await self.redis.expire(self._key, STREAM_SECONDS):
                     kept_until = loop.time() + 60
                 answer: Any = await self.redis.xread(
                     {self._key: self._last}, count=500, block=self.block_ms
