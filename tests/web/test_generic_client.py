@@ -102,7 +102,9 @@ def test_a_rule_set_without_a_client_is_created_joined_and_played_to_its_end(
             expect(page.locator("#dialog .winner-line")).to_have_text(won)
             assert dialog_kind(page) == "over"
             expect(page.locator("#log li").last).to_have_text(won)
-            expect(page.locator("#log li").first).to_contain_text(": add 2")
+            # the deal's commitment first (docs/records.md), then the moves
+            expect(page.locator("#log li").first).to_have_class("shuffle")
+            expect(page.locator("#log li:not(.shuffle)").first).to_contain_text(": add 2")
         assert ada.errors == [] and bo.errors == []  # type: ignore[attr-defined]
     finally:
         ada_context.close()
