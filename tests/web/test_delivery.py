@@ -69,7 +69,8 @@ def test_compressed_and_cacheable(browser: Browser, server: Server) -> None:
     # The second visit asks again and gets "not modified" for every file and catalog.
     revalidated = [r for r in again if "/static/" in r["url"] or "/api/i18n/" in r["url"]]
     assert revalidated and all(r["status"] == 304 for r in revalidated), revalidated
-    # Compressed: the files alone are about 210 KB, of which the JSDoc types that tsc checks
-    # (make lint-js) are a few: about 94 KB in all.
-    assert first < 96_000, first
+    # Compressed: about 100 KB in all, of which the JSDoc types that tsc checks (make lint-js)
+    # are a few, and the table's own modules (the lobby imports them, ~35 KB) the most that
+    # could wait for the first table.
+    assert first < 102_000, first
     assert repeat < first / 3, (first, repeat)
