@@ -20,7 +20,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from dos.i18n import text
@@ -483,9 +483,17 @@ def test_game_over_rematch_and_replay(browser: Browser, server: Server) -> None:
         expect(page.locator("#dialog")).to_have_attribute("data-kind", "over")
         expect(page.locator("#dialog .winner-line")).to_contain_text("wins the game")
         expect(page.locator("#dialog .summary tr[data-seat]")).to_have_count(2)
-        # The replay steps through the finished game with every hand shown.
-        page.click("#replay-button")
+        # The replay steps through the finished game with every hand shown. Its shuffle check
+        # shows once its words have come: never as an empty heading (held here until then).
+        held: list[Route] = []
+        page.route("**/api/i18n/*/shuffle", lambda route: held.append(route))  # noqa: PLW0108 (Playwright wants a Python function)
+        with page.expect_request("**/api/i18n/*/shuffle"):
+            page.click("#replay-button")
         expect(page.locator("#view-replay")).to_be_visible()
+        expect(page.locator("#replay-action")).to_have_text("The deal.")
+        expect(page.locator("#shuffle-panel")).to_be_hidden()
+        held[0].continue_()
+        expect(page.locator("#shuffle-panel summary")).to_have_text(text("en", "shuffle.title"))
         expect(page.locator("#replay-action")).to_have_text("The deal.")
         expect(page.locator("#replay-board .replay-hands li")).to_have_count(2)
         first_hand = page.locator("#replay-board .replay-hands li").first.locator(".card")

@@ -71,6 +71,7 @@ export class ShufflePanel {
     this.record = document.createElement("a");
     this.record.id = "shuffle-record";
     panel.append(this.title, this.status, this.rounds, this.values, this.record);
+    panel.hidden = true;  // shown once its words and the check are in: never an empty heading
     const close = document.getElementById("replay-close");
     if (close) close.before(panel);
     this.panel = panel;
@@ -80,6 +81,7 @@ export class ShufflePanel {
    * @param {number | null} gameId @param {ShuffleReveal | null | undefined} shuffle */
   async show(gameId, shuffle) {
     const token = ++this.token;
+    this.panel.hidden = true;
     this.status.textContent = "";
     this.rounds.replaceChildren();
     this.values.replaceChildren();
@@ -88,6 +90,7 @@ export class ShufflePanel {
     this.panel.dataset.check = check;
     this.title.textContent = t("shuffle.title");
     this.status.textContent = t(SAID[check]);
+    this.panel.hidden = false;
     this.record.hidden = !shuffle || gameId === null;
     if (!shuffle || gameId === null) return;
     this.record.href = `/api/games/${encodeURIComponent(gameId)}/record`;
