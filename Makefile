@@ -17,8 +17,8 @@ export UV_PYTHON := $(PYTHON)
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup system-packages run test lint lint-py lint-js test-js types precompile \
-	precompile-src precompile-cores precompile-rl precompile-tests pytest-needs pytest checks \
-	flake-hunt bench clean
+	precompile-src precompile-cores precompile-rl precompile-tests pytest-needs pytest flake-hunt \
+	bench clean
 
 setup: $(VENV)/.synced
 
@@ -95,15 +95,12 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# What the suite needs first (the fast core's compilation in two processes, the collection,
-# the system packages); then the suite, with lint, the type check and the client's unit tests
-# beside it, one after another: they fill the cores while the suite's servers and browsers
-# start, rather than leave one idle while the fast core's compilation ends alone.
+# Lint, the type check, the fast core's compilation (in two processes) and the suite's needs
+# share the cores first, longest first; then the suite.
 test: setup
-	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl precompile-tests pytest-needs
-	$(MAKE) --no-print-directory -j2 pytest checks
-
-checks: types lint-js lint-py test-js
+	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl types lint-js lint-py \
+		precompile-tests pytest-needs test-js
+	$(MAKE) --no-print-directory pytest
 
 # The flake hunt: tests/web, tests/server and tests/cluster ROUNDS times, each round under
 # another deal seed and order of the tests; each failure is printed with the seeds that
