@@ -34,7 +34,6 @@ import itertools
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any
 
@@ -53,15 +52,13 @@ from dos.server.hosting.bus import (
     MAX_UPDATES,
     BusUnavailableError,
     ForwardTimeoutError,
-    Gap,
     Handler,
+    Inbox,
     NoOwnerError,
     OwnerFailedError,
-    Sequencer,
     Serving,
     StaleVersionError,
     Subscription,
-    Update,
     encode,
 )
 
@@ -95,43 +92,26 @@ def _version(entry_id: bytes | str) -> int:
     return int(text.split("-", 1)[0])
 
 
-class _RedisSubscription:
+class _RedisSubscription(Inbox):
     def __init__(self, bus: RedisBus, table: str, after: int) -> None:
-        self.table = table
+        super().__init__(table, after)
         self.key = updates_key(table, bus.prefix)
         self._bus = bus
-        self._seq = Sequencer(table, after)
-        self._closed = False
-        self._read = asyncio.Event()
         bus._reader.add(self)
-
-    def __aiter__(self) -> AsyncIterator[Update | Gap]:
-        return self
-
-    async def __anext__(self) -> Update | Gap:
-        while not self._seq.ready:
-            if self._closed:
-                raise StopAsyncIteration
-            self._read.clear()
-            await self._read.wait()
-        return self._seq.ready.popleft()
 
     @property
     def last(self) -> int:
         """The last version read (0: none)."""
-        return self._seq.last or 0
+        return self.seq.last or 0
 
-    def take(self, entries: list[tuple[bytes | str, dict[Any, Any]]]) -> None:
+    def take_entries(self, entries: list[tuple[bytes | str, dict[Any, Any]]]) -> None:
         """Entries of its stream, read by its bus's reader."""
         for entry_id, fields in entries:
             text = fields[b"u"] if b"u" in fields else fields["u"]  # bytes or decoded
-            self._seq.take(_version(entry_id), json.loads(text))
-        if self._seq.ready:
-            self._read.set()
+            self.take(_version(entry_id), json.loads(text))
 
     async def close(self) -> None:
-        self._closed = True
-        self._read.set()
+        self.shut()
         self._bus._reader.discard(self)
 
 
@@ -212,7 +192,7 @@ class _Reader:
                     self._bell_last = last.decode() if isinstance(last, bytes) else last
                     continue
                 for subscription in list(self._by_key.get(name, ())):
-                    subscription.take(entries)
+                    subscription.take_entries(entries)
 
     async def close(self) -> None:
         """Stops reading: every subscription ends."""

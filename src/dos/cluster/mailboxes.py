@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
@@ -40,10 +39,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from dos.cluster.tasks import stop as stop_task
 from dos.server.hosting.bus import (
     BusUnavailableError,
-    Gap,
-    Sequencer,
+    Inbox,
     Subscription,
-    Update,
     encode,
 )
 
@@ -77,36 +74,16 @@ class Mailboxes(Protocol):
         ...
 
 
-class _Mailbox:
+class _Mailbox(Inbox):
     """One relayed connection's frames, as its process's reader takes them."""
 
     def __init__(self, owner: RedisMailboxes, code: str, conn: str) -> None:
-        self.table = f"{code}:{conn}"
+        super().__init__(f"{code}:{conn}", 0)
         self.conn = conn
         self._owner = owner
-        self._seq = Sequencer(self.table, 0)
-        self._read = asyncio.Event()
-        self._closed = False
-
-    def __aiter__(self) -> AsyncIterator[Update | Gap]:
-        return self
-
-    async def __anext__(self) -> Update | Gap:
-        while not self._seq.ready:
-            if self._closed:
-                raise StopAsyncIteration
-            self._read.clear()
-            await self._read.wait()
-        return self._seq.ready.popleft()
-
-    def take(self, seq: int, frame: Any) -> None:
-        """Frame ``seq`` of its connection, read."""
-        self._seq.take(seq, frame)
-        self._read.set()
 
     async def close(self) -> None:
-        self._closed = True
-        self._read.set()
+        self.shut()
         self._owner._close(self)
 
 

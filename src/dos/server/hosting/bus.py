@@ -246,6 +246,40 @@ class Sequencer:
         self.last = version
 
 
+class Inbox:
+    """A subscription whose updates another task reads for it (one reader for many): that
+    reader ``take``s each version it read, and the subscription's iterator hands them out in
+    order (``Sequencer``), waiting while none is ready, ending once ``shut``."""
+
+    def __init__(self, table: str, after: int | None) -> None:
+        self.table = table
+        self.seq = Sequencer(table, after)
+        self._read = asyncio.Event()
+        self._closed = False
+
+    def __aiter__(self) -> AsyncIterator[Update | Gap]:
+        return self
+
+    async def __anext__(self) -> Update | Gap:
+        while not self.seq.ready:
+            if self._closed:
+                raise StopAsyncIteration
+            self._read.clear()
+            await self._read.wait()
+        return self.seq.ready.popleft()
+
+    def take(self, version: int, payload: Any) -> None:
+        """Version ``version`` read, with its payload."""
+        self.seq.take(version, payload)
+        if self.seq.ready:
+            self._read.set()
+
+    def shut(self) -> None:
+        """No more updates: the iterator ends once those ready are handed out."""
+        self._closed = True
+        self._read.set()
+
+
 # --- in this process -------------------------------------------------------------------------
 
 
