@@ -1,0 +1,1 @@
+"""Matchmaking's pure core: who among the players waiting plays whom (``queue``)."""

@@ -1,0 +1,1 @@
+"""Tests of matchmaking's pure core (dos.matchmaking)."""
