@@ -54,6 +54,7 @@ STATUS = {
     "bad_state": 409,
     "no_seat": 409,
     "started": 409,
+    "blocked": 409,
     "illegal": 422,
     "storage": 503,
 }

@@ -48,6 +48,7 @@ _STATUS = {
     "no_table": 404,
     "no_seat": 409,
     "started": 409,
+    "blocked": 409,
     "bad_state": 409,
     "busy": 503,
     "elsewhere": 503,

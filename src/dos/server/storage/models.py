@@ -26,16 +26,27 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from dos.db.base import Base
 from dos.db.games import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
+from dos.server.storage.friends_rows import ChallengeRow, FollowRow, FriendshipRow, PresenceRow
 
 __all__ = [
     "AccountRow",
     "ActionRow",
+    "AdminActionRow",
+    "AdminRow",
     "Base",
+    "BlockRow",
+    "ChallengeRow",
     "ChatLineRow",
+    "FollowRow",
+    "FriendshipRow",
     "GamePlayerRow",
     "GameRow",
+    "MuteRow",
     "PasskeyRow",
+    "PresenceRow",
+    "ReportRow",
     "ReviewRow",
+    "SanctionRow",
     "SeatRow",
     "SignedOutRow",
     "TableRow",
@@ -123,3 +134,88 @@ class ReviewRow(Base):
     review: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[float] = mapped_column(Float)
     """When it was done (seconds since the epoch)."""
+
+
+class BlockRow(Base):
+    """A player blocks another (``dos.server.people.blocks``): the two are never seated nor
+    paired together, and the blocker sees none of the other's chat."""
+
+    __tablename__ = "dos_blocks"
+
+    blocker: Mapped[str] = mapped_column(String(48), primary_key=True)
+    blocked: Mapped[str] = mapped_column(String(48), primary_key=True, index=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class MuteRow(Base):
+    """A player mutes another for themselves (``dos.server.people.moderation``): the other's
+    chat is hidden from them, nothing else."""
+
+    __tablename__ = "dos_mutes"
+
+    muter: Mapped[str] = mapped_column(String(48), primary_key=True)
+    muted: Mapped[str] = mapped_column(String(48), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ReportRow(Base):
+    """A player's report of another (``dos.server.people.moderation``): the reason, their
+    words, the table's chat around it, and whether an admin closed it."""
+
+    __tablename__ = "dos_reports"
+    __table_args__ = (Index("ix_dos_reports_reporter_at", "reporter", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter: Mapped[str] = mapped_column(String(48))
+    reported: Mapped[str] = mapped_column(String(48), index=True)
+    reported_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    table_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    excerpt: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """The table's chat lines around the report, copied: they outlive the table's chat."""
+    at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    closed_by: Mapped[str | None] = mapped_column(String(48), nullable=True)
+
+
+class AdminRow(Base):
+    """A player with the admin role (``dos admin grant``)."""
+
+    __tablename__ = "dos_admins"
+
+    player_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    granted_at: Mapped[float] = mapped_column(Float)
+
+
+class SanctionRow(Base):
+    """What an admin did to a player (``dos.server.people.admins``): a warning (shown to them
+    once), a mute on the server or a ban, each until a time or for good (``until`` null)."""
+
+    __tablename__ = "dos_sanctions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(48), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    seen_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the player was shown a warning."""
+
+
+class AdminActionRow(Base):
+    """One action of an admin, kept for good: who, when, what, to whom and why."""
+
+    __tablename__ = "dos_admin_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    admin: Mapped[str] = mapped_column(String(48))
+    """The admin's player id, or ``cli`` for the ``dos admin`` command."""
+    action: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(String(48), nullable=True)
+    table_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    report_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[float] = mapped_column(Float, index=True)

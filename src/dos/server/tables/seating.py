@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dos.server.people.blocks import blocked_set
 from dos.server.protocol.base import PROTOCOL_VERSION
 from dos.server.protocol.refusals import RefusedError
 from dos.server.protocol.server_messages import server_message
@@ -161,7 +162,9 @@ def detach(table: Table, client: Client) -> None:
 async def join(table: Table, name: str, player_id: str, wanted: int | None) -> int:
     """Seats a person called ``name`` (``wanted``: the seat asked for, else the first open
     one); returns the seat. The same player joining again gets their seat back; a game under
-    way seats nobody (``started``: a client offers to watch it instead)."""
+    way seats nobody (``started``: a client offers to watch it instead); nor does a table
+    where a player sits whom they block or who blocks them (``blocked``)."""
+    apart = await blocked_set(table.db, player_id)
     async with table.lock:
         for place in table.seats:
             if place.player_id == player_id and place.bot is None:
@@ -169,6 +172,10 @@ async def join(table: Table, name: str, player_id: str, wanted: int | None) -> i
         if _playing(table):
             # Its own code: a client offers to watch the game instead (docs/protocol.md).
             raise _refused("started", "the game has started: watch it, or wait for a new table")
+        if any(place.player_id in apart for place in table.seats if person(place)):
+            raise _refused(
+                "blocked", "a player at this table blocked you, or you blocked them: pick another"
+            )
         if wanted is not None:
             if not 0 <= wanted < len(table.seats):
                 raise _refused("bad_seat", f"there is no seat {wanted}")
