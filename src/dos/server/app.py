@@ -36,6 +36,7 @@ from dos.server.hosting.review_store import LocalReviewStore, ReviewStore
 from dos.server.hosting.routing import LocalRouting, Routing
 from dos.server.http.account_routes import accounts_router
 from dos.server.http.client_routes import client_router, not_found_page
+from dos.server.http.friends import friends_router
 from dos.server.http.games import games_router
 from dos.server.http.health import health_router
 from dos.server.http.learn import learn_router
@@ -48,6 +49,7 @@ from dos.server.net.guard import GuardedWebSockets, Open, guarded_protocol
 from dos.server.net.limits import Counters, Limits
 from dos.server.people.accounts import Accounts
 from dos.server.people.auth import load_secret
+from dos.server.people.friends import Friends
 from dos.server.people.relying_party import RelyingParty
 from dos.server.protocol.base import MAX_MESSAGE_BYTES, PROTOCOL_VERSION
 from dos.server.protocol.http_bodies import ServerInfo
@@ -220,6 +222,8 @@ def create_app(
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
     app.include_router(accounts_router(accounts, counters))
+    friends = Friends(service.db, accounts, service.signer, service.clock)
+    app.include_router(friends_router(service, friends, counters))
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
     app.include_router(reviews_router(reviews_served, counters))
