@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
 from dos.server.net.limits import Limits
+from dos.server.people.blocks import add_block
 from dos.server.people.friends import CHALLENGE_SECONDS, MAX_OPEN_CHALLENGES
 from dos.server.people.presence import ONLINE_SECONDS
 from dos.server.people.relying_party import RelyingParty
@@ -254,6 +255,27 @@ def test_only_a_friend_is_challenged_and_only_they_answer(client: TestClient) ->
         "no_challenge",
     )
     assert ada.call("DELETE", f"/api/friends/challenges/{made['id']}")["status"] == "cancelled"
+
+
+def test_a_block_stops_friend_requests_and_challenges(client: TestClient) -> None:
+    ada, bea = friends(client)
+    stranger = player(client)
+    db = service(client).db
+    client.portal.call(db.call, add_block, bea.id, ada.id, CLOCK.time())  # type: ignore[union-attr]
+    client.portal.call(db.call, add_block, bea.id, stranger.id, CLOCK.time())  # type: ignore[union-attr]
+    body = {"to": bea.id, "name": "Ada"}
+    refused(
+        client.post("/api/friends/challenges", headers=ada.headers, json=body),
+        403,
+        "blocked_player",
+        "to",
+    )
+    refused(
+        client.put(f"/api/friends/{bea.id}", headers=stranger.headers),
+        403,
+        "blocked_player",
+        "player_id",
+    )
 
 
 def test_open_challenges_are_limited(client: TestClient) -> None:

@@ -7,7 +7,9 @@ The rules, each checked here before a row changes:
   ``dos.server.people.account_store``): a guest is refused ``sign_in_needed``, and so is any
   request about a guest (``no_player``). Who asks is the player token's player, never a body's.
 - Following is one-sided: who follows a player sees their presence. Being friends takes
-  both: one asks, the other accepts (or declines); either may end it.
+  both: one asks, the other accepts (or declines); either may end it. Two players of whom
+  one blocks the other (``dos.server.people.blocks``) can neither become friends nor
+  challenge each other.
 - Presence (``dos.server.people.presence``) is seen by friends and followers only, and by
   nobody when its player hides it.
 - A challenge goes to a friend only, at most ``MAX_OPEN_CHALLENGES`` open at once per
@@ -26,6 +28,7 @@ from typing import Any
 
 from dos.server.clock import Clock
 from dos.server.net.errors import ApiError
+from dos.server.people import blocks
 from dos.server.people import friends_store as store
 from dos.server.people.accounts import Accounts
 from dos.server.people.auth import Signer
@@ -140,6 +143,10 @@ class Friends:
 
     @staticmethod
     def _ask(session: Any, me: str, other: str, now: float) -> str:
+        if blocks.between(session, me, other):
+            raise ApiError(
+                403, "blocked_player", "player_id: one of you blocks the other", "player_id"
+            )
         if store.friendship(session, me, other) is None:
             for player in (me, other):
                 if store.count_friendships(session, player) >= MAX_FRIENDSHIPS:
@@ -223,6 +230,8 @@ class Friends:
         me, to = proposal.challenger, proposal.challenged
         if not store.are_friends(session, me, to):
             raise ApiError(403, "not_friends", "to: you can challenge only your friends", "to")
+        if blocks.between(session, me, to):
+            raise ApiError(403, "blocked_player", "to: one of you blocks the other", "to")
         open_now = store.open_challenges_by(session, me, now)
         if any(c.challenged == to for c in open_now):
             raise ApiError(409, "challenge_open", "to: your challenge to them is still open", "to")
