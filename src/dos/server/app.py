@@ -43,6 +43,8 @@ from dos.server.http.learn import learn_router
 from dos.server.http.players import players_router
 from dos.server.http.reviews import Reviews, reviews_router
 from dos.server.http.table_routes import tables_router
+from dos.server.matchmaking.routes import queue_router
+from dos.server.matchmaking.service import Queue
 from dos.server.net import errors
 from dos.server.net.bodies import BodyLimit
 from dos.server.net.guard import GuardedWebSockets, Open, guarded_protocol
@@ -227,6 +229,7 @@ def create_app(
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
     app.include_router(reviews_router(reviews_served, counters))
+    app.include_router(queue_router(Queue(service), counters))
     running.extend(mount(app, service) for mount in mounts)
     app.state.open_connections = open_connections
     app.add_middleware(routing.middleware)  # a table's requests go to its owner

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from dos.db.base import Base
 from dos.db.games import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 from dos.server.storage.friends_rows import ChallengeRow, FollowRow, FriendshipRow, PresenceRow
+from dos.server.storage.queue_rows import QueueRow
 
 __all__ = [
     "AccountRow",
@@ -44,6 +45,7 @@ __all__ = [
     "MuteRow",
     "PasskeyRow",
     "PresenceRow",
+    "QueueRow",
     "ReportRow",
     "ReviewRow",
     "SanctionRow",
