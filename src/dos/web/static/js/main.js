@@ -18,7 +18,7 @@ import { bindNotifyButton } from "./attention.js";
 import { AccountPanel } from "./account.js";
 import { Invite } from "./invite.js";
 import { TutorialOffer } from "./newcomer.js";
-import { rulesets } from "./rulesets.js";
+import { rulesets, rulesName } from "./rulesets.js";
 import { followMenu } from "./menuedge.js";
 import { send, enterTable, leaveSeat, makePacerHandlers } from "./connection.js";
 import { names } from "./render.js";
@@ -104,6 +104,34 @@ async function makeParts() {
   // The rule sets the server offers: the lobby's menu, Play now's rule set (its first with bots).
   await lobby.loadInfo();
   playNow.setRuleset(rulesets().find((ruleset) => ruleset.levels.length) || null);
+  bindPlayPeople();
+}
+
+/** Play people's form: its rule sets (the server's, in its order), and its module
+ * (playpeople.js) loaded at the first search, so that the first visit does not carry it. */
+function bindPlayPeople() {
+  const select = /** @type {HTMLSelectElement} */ ($("play-people-rules"));
+  const fill = () => {
+    const wanted = select.value;
+    select.replaceChildren(...rulesets().map((ruleset) => new Option(rulesName(ruleset.name), ruleset.name)));
+    if (wanted) select.value = wanted;
+  };
+  fill();
+  onLangChange(fill);
+  /** @type {Promise<import("./playpeople.js").PlayPeople> | null} */
+  let made = null;
+  $("play-people-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    made ||= import("./playpeople.js").then(({ PlayPeople }) => new PlayPeople({
+      onSeated: (grant, { start }) => {
+        clearError();
+        store.game = { ...store.game, autostart: start ? grant.code : null };
+        enterTable(grant.code);
+      },
+      onError: showError,
+    }));
+    (await made).join();
+  });
 }
 
 /** The buttons and keys of the page's chrome. */

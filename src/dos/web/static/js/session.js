@@ -25,8 +25,10 @@ function changed() {
   for (const listener of store.session.listeners) listener();
 }
 
-/** Keeps a seat grant (POST /api/tables or /join): the seat token opens the seat again.
- * @param {import("./protocol").SeatGrant} grant */
+/** Keeps a seat grant (POST /api/tables or /join, or a match of the queue): the seat token
+ * opens the seat again.
+ * @param {Pick<import("./protocol").SeatGrant, "code" | "seat" | "token" | "player_id" | "player_token"> &
+ *   Partial<import("./protocol").SeatGrant>} grant */
 export function saveGrant(grant) {
   const before = playerId();
   set("dos.player_token", grant.player_token);
