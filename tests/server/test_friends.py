@@ -188,8 +188,10 @@ def challenge(by: Player, to: Player, status: int = 201, **terms: Any) -> Any:
 
 def test_accepted_challenge_seats_both_at_its_table(client: TestClient) -> None:
     ada, bea = friends(client)
+    calm = ada.pulse()["poll_ms"]
     made = challenge(ada, bea, bots=["easy"], rated=True)
     assert made["status"] == "open"
+    assert ada.pulse()["poll_ms"] < calm  # awaiting the answer: sooner
     invitations = bea.pulse()["challenges"]
     assert [(c["id"], c["name"], c["bots"]) for c in invitations] == [(made["id"], "Ada", ["easy"])]
     grant = bea.call("POST", f"/api/friends/challenges/{made['id']}/accept", name="Bea")

@@ -92,9 +92,10 @@ def catalog(lang: str) -> dict[str, str]:
     return texts
 
 
-BROWSER_ON_DEMAND: tuple[str, ...] = ("learn", "shuffle")
+BROWSER_ON_DEMAND: tuple[str, ...] = ("learn", "shuffle", "friends")
 """Namespaces the browser loads only on the page that needs them (the tutorial's texts, the
-replay's shuffle check): its first load stays small (``GET /api/i18n/{lang}/{namespace}``)."""
+replay's shuffle check, friends where the browser holds a player): its first load stays small
+(``GET /api/i18n/{lang}/{namespace}``)."""
 TERMINAL_ONLY: tuple[str, ...] = ("tui",)
 """Namespaces only the terminal client shows."""
 

@@ -33,7 +33,13 @@ from dos.server.people import friends_store as store
 from dos.server.people.accounts import Accounts
 from dos.server.people.auth import Signer
 from dos.server.people.friends_store import Challenge, Proposal, Related
-from dos.server.people.presence import PULSE_SECONDS, Shown, needs_writing, shown
+from dos.server.people.presence import (
+    PULSE_SECONDS,
+    WAITING_PULSE_SECONDS,
+    Shown,
+    needs_writing,
+    shown,
+)
 from dos.server.storage.database import Database
 
 CHALLENGE_SECONDS = 120.0
@@ -191,7 +197,8 @@ class Friends:
     async def pulse(self, me: str, where: str, code: str | None) -> dict[str, Any]:
         """A page of ``me``'s says where it is: kept as their presence (written when it says
         something new, else every ``REFRESH_SECONDS``); answers the challenges open to them
-        and their own, open or answered lately (accepted: with their seat)."""
+        and their own, open or answered lately (accepted: with their seat), and when to
+        pulse again (sooner while a challenge of theirs awaits its answer)."""
         code = code.upper() if code and where != "site" else None
         now = self._now()
         if needs_writing(self._written.get(me), where, code, now):
@@ -199,10 +206,11 @@ class Friends:
             self._bounded(self._written)
             self._written[me] = (where, code, now)
         to_me, mine = await self.db.read(store.inbox, me, now, now - OUTCOME_SECONDS)
+        waiting = any(c.state(now) == "open" for c in mine)
         return {
             "challenges": [challenge_info(c, now) for c in to_me],
             "outcomes": [self._outcome(c, now) for c in mine],
-            "poll_ms": round(PULSE_SECONDS * 1000),
+            "poll_ms": round((WAITING_PULSE_SECONDS if waiting else PULSE_SECONDS) * 1000),
         }
 
     def _outcome(self, challenge: Challenge, now: float) -> dict[str, Any]:

@@ -27,6 +27,10 @@ REFRESH_SECONDS = 20.0
 """How often a pulse that says nothing new is written again (to keep the player there)."""
 PULSE_SECONDS = 4.0
 """How often a page pulses (``poll_ms`` of the answer): the wait before an invitation shows."""
+WAITING_PULSE_SECONDS = 1.0
+"""How often the page of a player whose challenge awaits its answer pulses: they are taken to
+the table within a second of its acceptance (at most ``MAX_OPEN_CHALLENGES`` such challenges,
+each for two minutes)."""
 
 Where = Literal["site", "table", "watching"]
 """Where a page says it is."""

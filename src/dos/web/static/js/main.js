@@ -22,6 +22,7 @@ import { rulesets, rulesName } from "./rulesets.js";
 import { followMenu } from "./menuedge.js";
 import { send, enterTable, leaveSeat, makePacerHandlers } from "./connection.js";
 import { names } from "./render.js";
+import * as session from "./session.js";
 import {
   showError, clearError, openRules, closeRules, openReplay, route, rerender, showPlay, showView,
 } from "./views.js";
@@ -174,6 +175,13 @@ async function boot() {
   bindChrome();
   followMenu();
   route();
+  // Friends (friendsboot.js): loaded only where this browser holds a player, so that a first
+  // visit never pays for them.
+  const friends = () => {
+    if (session.playerToken()) import("./friendsboot.js").then((m) => m.start({ enterTable, showError }));
+  };
+  session.onChange(friends);
+  friends();
   document.body.dataset.ready = "true";
 }
 

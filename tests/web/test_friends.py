@@ -1,0 +1,90 @@
+"""Two friends play, in Chromium: Ada asks Bea to be friends from the lobby's panel, Bea
+accepts there, then goes to the rules page; Ada challenges her, the invitation reaches Bea
+where she is, she presses Play, and both are seated at the new table (two pages: two people
+are the point). Both players are accounts (a recovery code keeps each), made over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from dos.i18n import text
+from server.support import create_table
+from web.conftest import DESKTOP, Server
+
+pytestmark = pytest.mark.usefixtures("chromium")
+
+PULSE_WAIT_MS = 15_000
+"""How long a page may take to show what another page did: the next pulse (every 4 s)."""
+
+
+def account(url: str, name: str) -> dict[str, Any]:
+    """A player with a token, kept by a recovery code (an account)."""
+    grant = create_table(url, name=name, seats=[None, None])
+    made = httpx.post(
+        f"{url}/api/account/recovery",
+        headers={"Authorization": f"Bearer {grant['player_token']}"},
+        timeout=10,
+    )
+    assert made.status_code == 200, made.text
+    return {"id": grant["player_id"], "token": grant["player_token"], "name": name}
+
+
+def signed_in_page(browser: Browser, url: str, player: dict[str, Any]) -> Page:
+    """A page of its own browser, holding ``player`` (as a browser signed in holds them)."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    context.add_init_script(
+        "if (!localStorage.getItem('dos.player_token')) {"
+        f"localStorage.setItem('dos.player_token', {player['token']!r});"
+        f"localStorage.setItem('dos.player_id', {player['id']!r});"
+        f"localStorage.setItem('dos.name', {player['name']!r}); }}"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return page
+
+
+def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server) -> None:
+    ada, bea = account(server.url, "Ada"), account(server.url, "Bea")
+    ada_page = signed_in_page(browser, server.url, ada)
+    bea_page = signed_in_page(browser, server.url, bea)
+    try:
+        ada_page.fill("#friends-add-id", bea["id"])
+        ada_page.click("#friends-ask")
+        asked = ada_page.locator(f"[data-list=requests_out] li[data-player={bea['id']}]")
+        expect(asked).to_be_visible()
+        request = bea_page.locator(f"[data-list=requests_in] li[data-player={ada['id']}]")
+        request.get_by_role("button", name=text("en", "friends.accept")).click(
+            timeout=PULSE_WAIT_MS
+        )
+        friend = ada_page.locator(f"[data-list=friends] li[data-player={bea['id']}]")
+        expect(friend.locator(".dot-online")).to_be_visible(timeout=PULSE_WAIT_MS)
+        bea_page.click("#nav-rules")  # Bea is elsewhere on the site
+        expect(bea_page.locator("#friends-panel")).to_be_hidden()
+
+        friend.get_by_role("button", name=text("en", "friends.challenge")).click()
+        ada_page.locator("#friends-challenge button[type=submit]").click()
+        invitation = bea_page.locator(".friends-toast.invitation")
+        expect(invitation).to_contain_text("Ada", timeout=PULSE_WAIT_MS)
+        invitation.get_by_role("button", name=text("en", "friends.play")).click()
+
+        expect(bea_page.locator("#view-waiting")).to_be_visible()
+        code = bea_page.locator("#waiting-code").inner_text()
+        expect(ada_page.locator("#view-waiting")).to_be_visible(timeout=PULSE_WAIT_MS)
+        expect(ada_page.locator("#waiting-code")).to_have_text(code)
+        for page in (ada_page, bea_page):
+            seats = page.locator("#seat-list")
+            expect(seats).to_contain_text("Ada")
+            expect(seats).to_contain_text("Bea")
+        assert [bea_page.evaluate("() => localStorage.getItem('dos.player_id')")] == [bea["id"]]
+        assert not ada_page.errors and not bea_page.errors  # type: ignore[attr-defined]
+    finally:
+        ada_page.context.close()
+        bea_page.context.close()
