@@ -51,6 +51,12 @@ def signed_in_page(browser: Browser, url: str, player: dict[str, Any]) -> Page:
     return page
 
 
+def back_into_view(page: Page) -> None:
+    """The player comes back to the page's tab: it pulses at once (as it does when a tab
+    becomes visible), instead of at its next pulse."""
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+
+
 def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server) -> None:
     ada, bea = account(server.url, "Ada"), account(server.url, "Bea")
     ada_page = signed_in_page(browser, server.url, ada)
@@ -60,10 +66,13 @@ def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server)
         ada_page.click("#friends-ask")
         asked = ada_page.locator(f"[data-list=requests_out] li[data-player={bea['id']}]")
         expect(asked).to_be_visible()
+        back_into_view(bea_page)
         request = bea_page.locator(f"[data-list=requests_in] li[data-player={ada['id']}]")
         request.get_by_role("button", name=text("en", "friends.accept")).click(
             timeout=PULSE_WAIT_MS
         )
+        expect(request).to_be_hidden()  # accepted: no longer a request
+        back_into_view(ada_page)
         friend = ada_page.locator(f"[data-list=friends] li[data-player={bea['id']}]")
         expect(friend.locator(".dot-online")).to_be_visible(timeout=PULSE_WAIT_MS)
         bea_page.click("#nav-rules")  # Bea is elsewhere on the site
@@ -71,7 +80,7 @@ def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server)
 
         friend.get_by_role("button", name=text("en", "friends.challenge")).click()
         ada_page.locator("#friends-challenge button[type=submit]").click()
-        invitation = bea_page.locator(".friends-toast.invitation")
+        invitation = bea_page.locator(".friends-toast.invitation")  # at Bea's next pulse
         expect(invitation).to_contain_text("Ada", timeout=PULSE_WAIT_MS)
         invitation.get_by_role("button", name=text("en", "friends.play")).click()
 
