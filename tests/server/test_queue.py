@@ -4,6 +4,7 @@ leaves the queue. The server runs on a ``ManualClock`` that the tests move."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,9 +14,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
-from dos.matchmaking.queue import BAND_EVERY, BAND_START, BAND_STEP
+from dos.matchmaking.queue import BAND_EVERY, BAND_START, BAND_STEP, Entry
 from dos.server.clock import ManualClock
+from dos.server.matchmaking import store
 from dos.server.matchmaking.routes import queue_router
 from dos.server.matchmaking.service import Queue
 from dos.server.matchmaking.store import HEARTBEAT_SECONDS
@@ -23,6 +26,7 @@ from dos.server.net import errors
 from dos.server.people.blocks import add_block
 from dos.server.service import Service
 from dos.server.storage.database import Database
+from dos.server.storage.queue_rows import QueueRow
 from dos.server.tables.settings import Settings
 
 
@@ -171,3 +175,37 @@ async def test_a_bad_request_is_refused_naming_its_field(
         answer = await s.http.post("/api/queue", json={"name": "Ada", **body})
         assert answer.status_code == status
         assert answer.json()["field"] == field
+
+
+@pytest.mark.asyncio
+async def test_rounds_of_two_processes_at_once_match_nobody_twice(
+    tmp_path: Path, database: str
+) -> None:
+    """Two services on one database, each its own connection: their rounds run together."""
+    clock = ManualClock()
+    services = [
+        Service(Database(database, "OFF"), tmp_path, Settings(bot_delay=0), clock=clock)
+        for _ in range(2)
+    ]
+    for service in services:
+        await service.start()
+    try:
+        now = clock.time()
+        for i, name in enumerate(["Ada", "Bob", "Cy", "Dee", "Eve"]):
+            entry = Entry(f"p_{name}", name, "official", 2, since=now + i)
+            await services[0].db.call(store.join, entry, now + i)
+        made = await asyncio.gather(*(Queue(service).run_round() for service in services))
+        assert sorted(len(codes) for codes in made) == [0, 2]
+        rows = await services[0].db.read(
+            lambda session: session.execute(
+                select(QueueRow.player_id, QueueRow.code, QueueRow.seat).where(
+                    QueueRow.code.is_not(None)
+                )
+            ).all()
+        )
+        seated = {player: (code, seat) for player, code, seat in rows}
+        assert sorted(seated) == ["p_Ada", "p_Bob", "p_Cy", "p_Dee"]
+        assert len({code for code, _ in seated.values()}) == 2
+    finally:
+        for service in services:
+            await service.stop()

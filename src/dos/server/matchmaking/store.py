@@ -1,20 +1,21 @@
 """The queue in the database (``dos_queue``): joining, heartbeats, leaving, and one round of
 matching as one transaction, safe to run from any process of a server of many.
 
-A round (``match_round``) first drops whoever stopped saying they are there
-(``HEARTBEAT_SECONDS``), the matches nobody went to (``MATCHED_SECONDS``) and puts back in
-the queue the matches whose table was never made (``SETTLE_SECONDS``: the process making it
-died); it then reads the waiting rows **locked** (``SELECT ... FOR UPDATE`` on PostgreSQL;
-SQLite has one writer), matches them (``dos.matchmaking.queue.match``) and marks each table's
-people with one match id and their seats, in the same transaction. A second process's round
-waits for the first's rows and finds them matched: nobody is matched twice.
+A round (``match_round``) runs under the queue's lock: on PostgreSQL an advisory lock held
+to the end of its transaction (``QUEUE_LOCK``), on SQLite the database's one writer. It
+drops whoever stopped saying they are there (``HEARTBEAT_SECONDS``) and the matches nobody
+went to (``MATCHED_SECONDS``), puts back in the queue the matches whose table was never made
+(``SETTLE_SECONDS``: the process making it died), reads the waiting rows (locked too:
+``SELECT ... FOR UPDATE``), matches them (``dos.matchmaking.queue.match``) and marks each
+table's people with one match id and their seats, all in one transaction. A second process's
+round waits for the first to commit and finds them matched: nobody is matched twice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.orm import Session
 
 from dos.matchmaking.queue import Entry, Table, match
@@ -28,6 +29,9 @@ MATCHED_SECONDS = 300.0
 """How long a match waits for its player to hear of it before the row goes."""
 SETTLE_SECONDS = 60.0
 """A match whose table was not made within this long goes back to the queue."""
+
+QUEUE_LOCK = 0x444F535F51554555
+"""The PostgreSQL advisory lock a round of matching holds to the end of its transaction."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,9 @@ def match_round(session: Session, now: float, match_ids: list[str]) -> list[Plan
     """One round of matching at ``now``: the tables it makes, each with one of
     ``match_ids`` (taken in order; a round makes at most as many tables), its people's rows
     marked with it and their seats (the host, the longest waiting, at seat 0)."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": QUEUE_LOCK})
     expire(session, now)
     rows = session.scalars(
         select(QueueRow)
