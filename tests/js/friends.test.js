@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  whereFrom, presenceShown, newInvitations, news, challengeBody, playerIdFrom, refusalKey,
+  whereFrom, presenceShown, newInvitations, news, challengeBody, playerIdFrom, refusalKey, offerFor,
 } from "../../src/dos/web/static/js/friends.js";
 
 /** @param {string} id @param {string} status */
@@ -66,4 +66,11 @@ test("the friends' refusals have words of their own; others are the page's", () 
   assert.equal(refusalKey("not_friends"), "friends.err_not_friends");
   assert.equal(refusalKey("rate_limited"), null);
   assert.equal(refusalKey(null), null);
+});
+
+test("a player's page offers friendship for another person, never oneself or a bot", () => {
+  assert.equal(offerFor("p_b", "p_a"), true);
+  assert.equal(offerFor("p_a", "p_a"), false);
+  assert.equal(offerFor("bot:easy", "p_a"), false);
+  assert.equal(offerFor("p_b", null), false);
 });

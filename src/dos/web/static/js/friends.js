@@ -63,6 +63,12 @@ export function playerIdFrom(text) {
   return found ? found[1] : null;
 }
 
+/** Whether a player's page offers to befriend or follow the player it shows: a person's page
+ * (not a bot's), not one's own. @param {string | null} shown @param {string | null} me */
+export function offerFor(shown, me) {
+  return Boolean(shown && me && shown !== me && !shown.startsWith("bot:"));
+}
+
 const CODES = new Set(["sign_in_needed", "no_player", "not_yourself", "not_friends", "challenge_open",
   "too_many_challenges", "no_challenge", "blocked_player", "too_many_follows", "too_many_friends"]);
 

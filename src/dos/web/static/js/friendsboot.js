@@ -4,7 +4,8 @@
 // challenges to them and the answers to theirs, every `poll_ms` the server asks (and at once
 // when the page comes back into view); an invitation shows as a toast wherever the player
 // is, whose Play seats them at the new table; the challenger is taken to it as soon as it is
-// accepted, or told it was declined or expired. The lobby's panel is friendspanel.js.
+// accepted, or told it was declined or expired. The lobby's panel is friendspanel.js; a
+// player's page offers to befriend or follow them (friendsplayer.js).
 
 import { t, loadPart, onLangChange } from "./i18n.js";
 import * as session from "./session.js";
@@ -13,6 +14,7 @@ import { rulesName } from "./rulesets.js";
 import { whereFrom, newInvitations, news, newsKey } from "./friends.js";
 import { call, refusalText } from "./friendsapi.js";
 import { FriendsPanel } from "./friendspanel.js";
+import { playerActions } from "./friendsplayer.js";
 
 /** @typedef {import("./friends.js").ChallengeInfo} ChallengeInfo */
 
@@ -196,4 +198,5 @@ export async function start(page) {
   addStyles();
   made = loadPart("friends").then(() => new Friends(page));
   (await made).pulse();
+  playerActions();  // on a player's page
 }

@@ -62,10 +62,12 @@ export class FriendsPanel {
     if (shown) shown.textContent = text;
   }
 
-  /** Runs a change, then reads the panel again. @param {string} method @param {string} path @param {object} [body] */
-  async change(method, path, body) {
+  /** Runs a change, says how it went (`done`: its words), then reads the panel again.
+   * @param {string} method @param {string} path @param {object} [body] @param {string} [done] */
+  async change(method, path, body, done) {
     const answer = await call(method, path, body);
-    this.say(answer.ok ? "" : refusalText(answer));
+    const made = answer.ok && answer.body && answer.body.status === "friends" ? "friends.now_friends" : done;
+    this.say(answer.ok ? (made ? t(made) : "") : refusalText(answer));
     await this.refresh();
     return answer;
   }
@@ -136,12 +138,12 @@ export class FriendsPanel {
     };
     const ask = button(t("friends.ask"), "primary small", () => {
       const id = target();
-      if (id) this.change("PUT", `/${id}`);
+      if (id) this.change("PUT", `/${id}`, undefined, "friends.asked");
     });
     ask.id = "friends-ask";
     const follow = button(t("friends.follow"), "secondary small", () => {
       const id = target();
-      if (id) this.change("PUT", `/follows/${id}`);
+      if (id) this.change("PUT", `/follows/${id}`, undefined, "friends.followed");
     });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -162,7 +164,8 @@ export class FriendsPanel {
     for (const person of people) {
       const item = el("li");
       item.dataset.player = person.player_id;
-      const name = el("span", "friend-name", person.name || person.player_id);
+      const name = /** @type {HTMLAnchorElement} */ (el("a", "friend-name", person.name || person.player_id));
+      name.href = `/leaderboard?player=${encodeURIComponent(person.player_id)}`;
       if (person.presence !== undefined) {
         const shown = presenceShown(person.presence);
         const dot = el("span", `presence-dot ${shown.dot}`);

@@ -400,6 +400,17 @@ async function start() {
   if (kept.shown.player) await loadPlayer();
   else await openBoard();
   followMenu();
+  // Friends (friendsboot.js): a challenge reaches the player here too (Play goes to the
+  // table), and a player's page offers to ask them to be friends or to follow them.
+  if (localStorage.getItem("dos.player_token")) {
+    import("./friendsboot.js").then((m) => m.start({
+      enterTable: (code) => location.assign(`/t/${code}`),
+      showError: (message) => {
+        $("rank-error").textContent = message;
+        $("rank-error").hidden = false;
+      },
+    }));
+  }
   document.body.dataset.ready = "true";
 }
 
