@@ -83,6 +83,17 @@ OPERATIONS = [
     ("POST", "/api/account/sign-in/finish"),
     ("POST", "/api/account/sign-in/recovery"),
     ("POST", "/api/account/sign-out"),
+    ("GET", "/api/friends"),
+    ("POST", "/api/friends/pulse"),
+    ("PUT", "/api/friends/presence"),
+    ("PUT", "/api/friends/follows/{player_id}"),
+    ("DELETE", "/api/friends/follows/{player_id}"),
+    ("POST", "/api/friends/challenges"),
+    ("POST", "/api/friends/challenges/{challenge_id}/accept"),
+    ("POST", "/api/friends/challenges/{challenge_id}/decline"),
+    ("DELETE", "/api/friends/challenges/{challenge_id}"),
+    ("PUT", "/api/friends/{player_id}"),
+    ("DELETE", "/api/friends/{player_id}"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 
