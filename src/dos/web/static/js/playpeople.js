@@ -4,10 +4,11 @@
 // or after a wait: the menu's options are the page's, in index.html); the waiting panel says
 // the time waited and the rating band now, and cancels. This module loads at the first search
 // (main.js), not with the page. A heartbeat (POST /api/queue/status) goes every couple of
-// seconds, whatever page shows: matched on the lobby, the page goes to the table (the longest waiting, at seat 0,
-// starts the game as it shows); matched on another page, the panel says the table is ready
-// and the lobby shows it on the way back. Closing the tab stops the heartbeats and the
-// server drops the entry. The decisions are queue.js's; docs/matchmaking.md.
+// seconds, whatever page shows: matched on the lobby, the page goes to the table (the longest
+// waiting, at seat 0, starts the game as it shows); matched on another page, the panel says
+// the table is ready and the lobby shows it on the way back. Closing the tab leaves the queue
+// (a beacon), and without heartbeats the server drops the entry anyway. The decisions are
+// queue.js's; docs/matchmaking.md.
 
 import { t, onLangChange } from "./i18n.js";
 import { postJSON } from "./lobby.js";
@@ -38,6 +39,13 @@ export class PlayPeople {
     });
     $("play-people-cancel").addEventListener("click", () => this.leave());
     $("play-people-go").addEventListener("click", () => this.go());
+    // A closed tab leaves the queue at once where the browser lets it say so; else its
+    // entry expires without heartbeats.
+    window.addEventListener("pagehide", () => {
+      if (!this.token || !this.status || this.status.state !== "waiting") return;
+      const body = new Blob([JSON.stringify({ player_token: this.token })], { type: "application/json" });
+      navigator.sendBeacon("/api/queue/leave", body);
+    });
     onLangChange(() => this.render());
     this.render();
   }
