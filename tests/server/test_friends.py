@@ -19,9 +19,11 @@ from dos.server.clock import ManualClock
 from dos.server.net.limits import Limits
 from dos.server.people.blocks import add_block
 from dos.server.people.friends import CHALLENGE_SECONDS, MAX_OPEN_CHALLENGES
+from dos.server.people.friends_store import KEPT_SECONDS
 from dos.server.people.presence import ONLINE_SECONDS
 from dos.server.people.relying_party import RelyingParty
 from dos.server.service import Service
+from dos.server.storage.models import ChallengeRow
 from dos.server.tables.settings import Settings
 
 CLOCK = ManualClock()
@@ -227,6 +229,16 @@ def test_the_challenger_is_told_of_a_decline_and_of_an_expiry(client: TestClient
         f"/api/friends/challenges/{left['id']}/accept", headers=bea.headers, json={"name": "Bea"}
     )
     refused(late, 404, "no_challenge")
+
+
+def test_challenges_a_day_old_are_forgotten_at_the_next(client: TestClient) -> None:
+    ada, bea = friends(client)
+    old = challenge(ada, bea)
+    client.portal.call(CLOCK.advance, KEPT_SECONDS + 1)  # type: ignore[union-attr]
+    challenge(ada, bea)
+    db = service(client).db
+    kept = client.portal.call(db.read, lambda session: session.get(ChallengeRow, old["id"]))  # type: ignore[union-attr]
+    assert kept is None
 
 
 def test_only_a_friend_is_challenged_and_only_they_answer(client: TestClient) -> None:

@@ -301,8 +301,19 @@ class Proposal:
     rated: bool
 
 
+KEPT_SECONDS = 86400.0
+"""How long a challenge is kept after it was made (the answers are told within a minute)."""
+
+
 def insert_challenge(session: Session, proposal: Proposal, now: float, seconds: float) -> Challenge:
-    """A new open challenge, answerable for ``seconds``."""
+    """A new open challenge, answerable for ``seconds``; the challenger's challenges made more
+    than ``KEPT_SECONDS`` ago are forgotten."""
+    session.execute(
+        delete(ChallengeRow).where(
+            ChallengeRow.challenger == proposal.challenger,
+            ChallengeRow.created_at < now - KEPT_SECONDS,
+        )
+    )
     row = ChallengeRow(
         id="c_" + secrets.token_urlsafe(12),
         challenger=proposal.challenger,

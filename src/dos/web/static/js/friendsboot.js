@@ -63,7 +63,10 @@ class Friends {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.pulse();
     });
-    onLangChange(() => loadPart("friends").then(() => this.renderToasts()));
+    onLangChange(() => {  // the friends' words come with the new language's catalog (i18n.js)
+      this.renderToasts();
+      if (this.panel.overview) this.panel.render(this.panel.overview);
+    });
   }
 
   /** The player changed (signed in, out, another's token): pulse as them. */

@@ -2,7 +2,7 @@
 // A player's page (/leaderboard?player=ID) offers to ask that player to be friends or to
 // follow them, under the page's title, for whoever holds an account and is not that player.
 
-import { t } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
 import * as session from "./session.js";
 import { offerFor } from "./friends.js";
 import { call, refusalText } from "./friendsapi.js";
@@ -46,5 +46,6 @@ export function playerActions() {
     );
   };
   new MutationObserver(draw).observe(title, { childList: true, characterData: true, subtree: true });
+  onLangChange(draw);
   draw();
 }
