@@ -94,6 +94,9 @@ OPERATIONS = [
     ("DELETE", "/api/friends/challenges/{challenge_id}"),
     ("PUT", "/api/friends/{player_id}"),
     ("DELETE", "/api/friends/{player_id}"),
+    ("POST", "/api/queue"),
+    ("POST", "/api/queue/status"),
+    ("POST", "/api/queue/leave"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 
