@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +19,10 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 from dos.cluster import relayed as relayed_module
 from dos.cluster import remote_socket as remote_module
 from dos.cluster.lease import Holder
-from dos.cluster.lease_watch import LeaseWatch
+from dos.cluster.lease_watch import OVERDUE_SECONDS, WATCH_SECONDS, LeaseWatch
 from dos.cluster.node import MOVED
 from dos.cluster.owner_side import OwnerSide, Side, Sides
-from dos.cluster.relayed import WATCH_SECONDS, RelayedConnection
+from dos.cluster.relayed import RelayedConnection
 from dos.cluster.remote_socket import RemoteSocket
 from dos.server.clock import ManualClock
 from dos.server.hosting.bus import (
@@ -65,6 +65,9 @@ class StreamMailboxes:
     async def open(self, code: str, conn: str) -> Subscription:
         return await self.bus.subscribe(stream_of(code, conn), after=0)
 
+    async def announce(self, relay: str, owner: str, tables: Mapping[str, int]) -> None:
+        self.announced.append((relay, owner, dict(tables)))
+
 
 @dataclass
 class Node:
@@ -77,10 +80,19 @@ class Node:
     clock: ManualClock = field(default_factory=ManualClock)
     """The server's clock, which the test moves: the relay's watches and searches wait on
     it."""
+    moved: dict[str, Holder] = field(default_factory=dict)
+    """The tables whose lease another than ``table_owner`` holds now."""
 
-    async def holder(self, code: str) -> None:
+    def owner_of(self, code: str) -> str:
+        """Who holds ``code``'s lease now."""
+        return self.moved[code].owner if code in self.moved else self.table_owner
+
+    async def holder(self, code: str) -> Holder | None:
         """Not known (as with Redis away): a move is noticed by the owner's word only."""
         raise RefusedError("busy", "the lease cannot be read")
+
+    async def holders(self, codes: list[str]) -> list[Holder | None]:
+        return [await self.holder(code) for code in codes]
 
 
 @dataclass
@@ -89,8 +101,8 @@ class LeasedNode(Node):
 
     epoch: int = 1
 
-    async def holder(self, code: str) -> Holder:  # type: ignore[override]
-        return Holder(self.table_owner, self.epoch)
+    async def holder(self, code: str) -> Holder | None:
+        return self.moved.get(code, Holder(self.table_owner, self.epoch))
 
 
 @dataclass
@@ -142,7 +154,7 @@ class Owner:
         self.got.append(message)
         self.changed.set()
         if message["kind"] == "ws_frame" and message["frame"] == {"text": HELLO}:
-            await tell(self.bus, message["conn"], {"t": WELCOME})  # a hello it takes
+            await tell(self.bus, message["conn"], {"t": WELCOME}, message["code"])  # taken
         return {"ok": True, "epoch": self.epoch}
 
     def said(self, kind: str) -> list[dict[str, Any]]:
@@ -156,28 +168,31 @@ class Owner:
         return found[nth]
 
 
-async def tell(bus: LocalBus, conn: str, frame: dict[str, Any]) -> None:
-    """Publishes an owner's next frame for the relayed connection ``conn``."""
-    stream = stream_of(CODE, conn)
+async def tell(bus: LocalBus, conn: str, frame: dict[str, Any], code: str = CODE) -> None:
+    """Publishes an owner's next frame for the relayed connection ``conn`` (to ``code``)."""
+    stream = stream_of(code, conn)
     await bus.publish(stream, (await bus.last_version(stream) or 0) + 1, frame)
 
 
 async def relayed_hello(
-    node: Node, socket: Socket | None = None, watch: LeaseWatch | None = None
+    node: Node,
+    socket: Socket | None = None,
+    watch: LeaseWatch | None = None,
+    code: str = CODE,
 ) -> tuple[Socket, asyncio.Task[None]]:
-    """A client's connection (on ``socket``, a new one by default) relayed by ``node`` to the
-    table's owner ``o1``, running, its hello said (``watch``: its process's watch of the
-    lease; one of its own by default)."""
+    """A client's connection (on ``socket``, a new one by default) relayed by ``node`` to
+    table ``code``'s owner ``o1``, running, its hello said (``watch``: its process's watch
+    of the leases; one of its own by default)."""
     socket = socket or Socket()
 
     async def route(code: str) -> str:
-        return node.table_owner
+        return node.owner_of(code)
 
     relayed = RelayedConnection(
         node,  # type: ignore[arg-type]
         route,
         socket,
-        CODE,
+        code,
         owner="o1",
         who="127.0.0.1",
         mailboxes=StreamMailboxes(node.bus),
@@ -244,7 +259,8 @@ async def test_an_owner_that_took_its_table_again_gets_the_connection_again() ->
 
     owner.epoch = node.epoch = 8  # taken again; no close with MOVED came
     await asyncio.wait_for(node.clock.waiting(), TIMEOUT)  # the relay's watch waits...
-    await node.clock.advance(WATCH_SECONDS)  # ...and looks at the lease again
+    await node.clock.advance(OVERDUE_SECONDS + WATCH_SECONDS)  # ...the owner says nothing:
+    # the watch reads the lease
     again = await owner.until("ws_open", nth=1)
     assert again["conn"] != opened
     hello = await owner.until("ws_frame", nth=1)
@@ -446,18 +462,23 @@ async def test_a_relayed_connection_whose_client_is_gone_ends_without_an_error(
 
 
 async def test_a_move_noticed_twice_while_under_way_opens_the_connection_once() -> None:
-    """The first owner is dead; while the relay's search attaches the connection at the new
-    owner, its watch also notices the lease moved. The connection is opened there once and
-    its hello said once: a second side would give the client a second welcome, and the
-    hello of one side could replace the other's seat (4000) at the owner."""
+    """The first owner tells the connection its table moved; while the relay's search
+    attaches it at the new owner, its watch also notices the lease moved (the first owner
+    fell silent). The connection is opened there once and its hello said once: a second
+    side would give the client a second welcome, and the hello of one side could replace
+    the other's seat (4000) at the owner."""
     bus = LocalBus()
     gate = asyncio.Event()
-    second = Owner("o2", bus, gate)  # "o1" serves nothing: it died
-    node = LeasedNode(bus, table_owner="o2")
+    first, second = Owner("o1", bus), Owner("o2", bus, gate)
+    node = LeasedNode(bus)
     socket, running = await relayed_hello(node)
+    opened = (await first.until("ws_frame"))["conn"]
+    node.table_owner = "o2"
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
     await asyncio.wait_for(second.asked.wait(), TIMEOUT)  # the search attaches at o2...
     await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
-    await node.clock.advance(WATCH_SECONDS)  # ...when the watch reads the lease: o2, not o1
+    await node.clock.advance(OVERDUE_SECONDS + WATCH_SECONDS)  # ...when the watch reads the
+    # lease (o1 silent): o2, not o1
     gate.set()
     assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
     for _ in range(3):  # the watch looks again, and again: nothing more is opened
@@ -506,7 +527,7 @@ async def test_a_frame_its_dying_owner_took_is_said_to_the_next_owner_once_it_is
 
     node.table_owner = "o2"  # o1's lease ran out; o2 holds the table
     await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
-    await node.clock.advance(WATCH_SECONDS)
+    await node.clock.advance(OVERDUE_SECONDS + WATCH_SECONDS)
     said = [(await second.until("ws_frame", nth=n))["frame"]["text"] for n in range(3)]
     assert said == [HELLO, ACTION, PING]
     assert socket.closed is None
@@ -517,31 +538,46 @@ async def test_a_frame_its_dying_owner_took_is_said_to_the_next_owner_once_it_is
 
 @dataclass
 class CountingNode(LeasedNode):
-    """A process that counts its reads of the lease."""
+    """A process that counts its reads of leases (each a round trip) and the leases read."""
 
-    reads: int = 0
+    reads: list[list[str]] = field(default_factory=list)
 
-    async def holder(self, code: str) -> Holder:  # type: ignore[override]
-        self.reads += 1
-        return await super().holder(code)
+    async def holders(self, codes: list[str]) -> list[Holder | None]:
+        self.reads.append(codes)
+        return await super().holders(codes)
 
 
-async def test_the_connections_relayed_to_one_table_read_its_lease_once_for_all() -> None:
-    """Twenty connections relayed to one table, idle: each watch period the process reads
-    the table's lease once for them all, not once a connection."""
+async def test_idle_relayed_connections_read_no_lease_while_their_owner_speaks() -> None:
+    """Twenty connections relayed to two tables, idle: while their owner announces the
+    tables under their epochs, their process reads no lease; once it falls silent, each
+    look reads the two tables' leases in one round trip for all twenty, and a table whose
+    lease another process took is attached again there, the other left alone."""
     bus = LocalBus()
-    owner = Owner("o1", bus)
+    owner, second = Owner("o1", bus, epoch=1), Owner("o2", bus, epoch=2)
     node = CountingNode(bus)
     watch = LeaseWatch(node, node.clock)  # type: ignore[arg-type]
-    connections = [await relayed_hello(node, watch=watch) for _ in range(20)]
+    connections = [await relayed_hello(node, watch=watch) for _ in range(10)]
+    others = [await relayed_hello(node, watch=watch, code="WXYZ") for _ in range(10)]
     await owner.until("ws_frame", nth=19)  # every hello said
-    await asyncio.wait_for(node.clock.waiting(20), TIMEOUT)
-    node.reads = 0
-    for _ in range(3):
+    for _ in range(5):
+        watch.heard("o1", {CODE: 1, "WXYZ": 1})
+        await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
         await node.clock.advance(WATCH_SECONDS)
-        await asyncio.wait_for(node.clock.waiting(20), TIMEOUT)
-    assert node.reads == 3
-    for socket, running in connections:
+    assert node.reads == [] and not second.said("ws_open")
+
+    watch.heard("o1", {CODE: 1})  # WXYZ no longer named: its lease is read...
+    node.moved = {"WXYZ": Holder("o2", 2)}  # ...and o2 holds it
+    await asyncio.wait_for(node.clock.waiting(), TIMEOUT)
+    await node.clock.advance(WATCH_SECONDS)
+    assert node.reads == [["WXYZ"]]  # one round trip for the ten
+    await second.until("ws_frame", nth=9)  # the ten moved there, their hellos said
+    assert len(owner.said("ws_open")) == 20
+
+    node.reads = []  # o1 falls silent: its table's lease is read, once a look at most
+    await node.clock.advance(OVERDUE_SECONDS + WATCH_SECONDS)
+    assert [CODE] in node.reads and len(node.reads) <= 3
+    assert len(owner.said("ws_open")) == 20 and len(second.said("ws_open")) == 10
+    for socket, running in [*connections, *others]:
         await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
         await running
 

@@ -22,7 +22,8 @@ from starlette.types import ASGIApp, Message, Scope, Send
 
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import HttpReply, HttpResponse, Moved, Refused, decode_http_reply
-from dos.cluster.relayed import TAKE_SECONDS, WATCH_SECONDS, Route
+from dos.cluster.lease_watch import WATCH_SECONDS
+from dos.cluster.relayed import TAKE_SECONDS, Route
 from dos.cluster.to_owner import HttpRequest
 from dos.server.hosting.bus import BusError, ForwardTimeoutError, NoOwnerError
 from dos.server.net.errors import error_response

@@ -152,6 +152,15 @@ async def holders(
     """Who holds each table's lease at the clock's time (``None``: nobody), in one round trip
     without a script (the keys may sit on several Redis Cluster nodes). Raises Redis's
     errors."""
+    return [holder for holder, _until in await leases(redis, codes, clock, prefix)]
+
+
+async def leases(
+    redis: Redis, codes: list[str], clock: Clock, prefix: str = "dos"
+) -> list[tuple[Holder | None, int | None]]:
+    """Each table's lease at the clock's time: its holder (``None``: nobody) and the time
+    (ms, on the clock) it is held until if nobody renews it (``None``: not held, or held
+    without an expiry). One round trip (see ``holders``)."""
     if not codes:
         return []
     async with redis.pipeline(transaction=False) as pipe:
@@ -161,10 +170,12 @@ async def holders(
             pipe.pexpiretime(key)
         answers: list[Any] = await pipe.execute()
     now = clock_ms(clock)
-    found: list[Holder | None] = []
+    found: list[tuple[Holder | None, int | None]] = []
     for value, expiry in zip(answers[::2], answers[1::2], strict=True):
         live = value is not None and (expiry < 0 or expiry > now)
-        found.append(Holder.parse(value) if live else None)
+        found.append(
+            (Holder.parse(value), expiry if expiry >= 0 else None) if live else (None, None)
+        )
     return found
 
 

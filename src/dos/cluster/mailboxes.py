@@ -12,6 +12,10 @@ connections it relays (an idle audience costs it nothing more). ``Mailboxes`` is
 **Batches.** The frames posted within one turn of the event loop to one relaying process go
 in one ``XADD`` (an update for every relayed client of a table at one relay is one command).
 
+**Announcements.** An owner also posts, now and then, the tables it holds of those the
+process relays connections to, with their epochs (``announce``), for the process's watch
+(``dos.cluster.lease_watch``), which ``RedisMailboxes`` hands them to (``heard``).
+
 **Order and loss.** A connection's frames are posted one after the other (its writer waits
 for each), and a mailbox delivers them in ``seq`` order, each once (a frame posted again
 after an answer lost with Redis is dropped), with a ``Gap`` before any it missed (the stream
@@ -29,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from redis.asyncio import Redis
@@ -73,6 +78,11 @@ class Mailboxes(Protocol):
         first: ``Update`` (its ``payload`` the frame) and ``Gap``."""
         ...
 
+    async def announce(self, relay: str, owner: str, tables: Mapping[str, int]) -> None:
+        """Tells ``relay`` that ``owner`` holds ``tables`` (codes and epochs) of those it
+        relays; ``BusUnavailableError`` when Redis did not take it (the next one will)."""
+        ...
+
 
 class _Mailbox(Inbox):
     """One relayed connection's frames, as its process's reader takes them."""
@@ -87,13 +97,26 @@ class _Mailbox(Inbox):
         self._owner._close(self)
 
 
+Heard = Callable[[str, Mapping[str, int]], None]
+"""Takes an owner's announcement: the owner, and the tables it holds with their epochs."""
+
+
 class RedisMailboxes:
     """``Mailboxes`` over Redis for the process ``me`` (its owner id): its own stream read,
     the others' written (see the module's text). ``block_ms`` bounds each read, under the
-    client's socket timeout."""
+    client's socket timeout; ``heard`` takes the announcements read (none: dropped)."""
 
-    def __init__(self, redis: Redis, me: str, prefix: str = "dos", *, block_ms: int = 500) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        me: str,
+        prefix: str = "dos",
+        *,
+        block_ms: int = 500,
+        heard: Heard | None = None,
+    ) -> None:
         self.redis = redis
+        self.heard = heard
         self.me = me
         self.prefix = prefix
         self.block_ms = block_ms
@@ -144,6 +167,18 @@ class RedisMailboxes:
             if not sent.done():
                 sent.set_result(None)
 
+    async def announce(self, relay: str, owner: str, tables: Mapping[str, int]) -> None:
+        """Posts an owner's announcement (see ``Mailboxes``): one ``XADD``."""
+        try:
+            await self.redis.xadd(
+                frames_key(relay, self.prefix),
+                {"a": encode({"o": owner, "t": dict(tables)})},
+                maxlen=KEPT,
+                approximate=True,
+            )
+        except (RedisError, OSError) as error:
+            raise BusUnavailableError(f"relay {relay}: not announced ({error})") from None
+
     async def open(self, code: str, conn: str) -> Subscription:
         """A relayed connection's mailbox (see ``Mailboxes``); the process's reader runs
         while one is open."""
@@ -184,11 +219,26 @@ class RedisMailboxes:
                 for entry_id, fields in entries:
                     last = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
                     self._last = last
-                    text = fields[b"f"] if b"f" in fields else fields["f"]
-                    for conn, seq, frame in json.loads(text):
-                        mailbox = self._open.get(conn)
-                        if mailbox is not None:
-                            mailbox.take(seq, frame)
+                    self._take(fields)
+
+    def _take(self, fields: dict[Any, Any]) -> None:
+        """One entry of this process's stream: frames for its mailboxes, or an owner's
+        announcement."""
+        fields = {k.decode() if isinstance(k, bytes) else k: v for k, v in fields.items()}
+        if "f" in fields:
+            for conn, seq, frame in json.loads(fields["f"]):
+                mailbox = self._open.get(conn)
+                if mailbox is not None:
+                    mailbox.take(seq, frame)
+        if "a" in fields and self.heard is not None:
+            try:
+                said = json.loads(fields["a"])
+                tables = {str(code): int(epoch) for code, epoch in said["t"].items()}
+                owner = str(said["o"])
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                log.warning("an unreadable announcement was dropped (%r)", error)
+                return
+            self.heard(owner, tables)
 
     async def close(self) -> None:
         """Ends every mailbox and the reader."""

@@ -24,7 +24,11 @@ others — that it is up, its tables' lobby entries — is ``dos.cluster.presenc
   told it moved (``on_lost``: their relays find the new owner).
 * **Adopting**: every ``scan_every`` seconds each process lists the unfinished tables in
   the database and takes those whose lease is free: a dead owner's tables come back within
-  the lease's TTL and one scan, replayed from what was committed.
+  the lease's TTL and one scan, replayed from what was committed. A lease found held until
+  a time is not read again before that time (it cannot expire sooner): each scan reads only
+  the leases that may have run out since, about one a table every TTL rather than every
+  scan. A lease handed back sooner (``drain``) is taken by its table's next request at once
+  (``dos.cluster.routing``), by a scan once its former expiry passed.
 * **Draining** (``drain``, at SIGTERM): the tables are handed back (their clients told, the
   leases released) so the other processes adopt them at their next scan.
 """
@@ -49,7 +53,9 @@ from dos.cluster.lease import (
     LeaseHeldError,
     LeaseLostError,
     TableLease,
+    clock_ms,
     holders,
+    leases,
     new_owner_id,
 )
 from dos.cluster.ownership import take_new_table, take_table
@@ -172,6 +178,9 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Lock] = {}
         self._retaking: set[asyncio.Task[None]] = set()
+        self._held_until: dict[str, int] = {}
+        """The tables of other processes' whose leases a scan found held, with the time
+        (ms, on the server's clock) they are held until at least."""
 
     @property
     def owns_all(self) -> bool:
@@ -256,11 +265,15 @@ class Node:
 
     async def holder(self, code: str) -> Holder | None:
         """Who holds ``code``'s lease (``None``: nobody); Redis away: ``RefusedError``."""
+        return (await self.holders([code]))[0]
+
+    async def holders(self, codes: list[str]) -> list[Holder | None]:
+        """Who holds each of ``codes``' leases, in one round trip (``None``: nobody); Redis
+        away: ``RefusedError``."""
         try:
-            found = await holders(self.redis, [code], self.clock, self.prefix)
+            return await holders(self.redis, codes, self.clock, self.prefix)
         except (RedisError, OSError) as error:
             raise RefusedError("busy", f"the servers' Redis did not answer ({error})") from None
-        return found[0]
 
     async def alive(self, owner: str) -> bool:
         """Whether the process ``owner`` is up (``dos.cluster.presence``)."""
@@ -426,16 +439,21 @@ class Node:
         their codes."""
         if self.draining:
             return []
-        codes = [c for c in await self.db.read(active_codes) if c not in self.leases]
+        active = [c for c in await self.db.read(active_codes) if c not in self.leases]
+        now = clock_ms(self.clock)
+        self._held_until = {c: self._held_until[c] for c in active if c in self._held_until}
+        codes = [c for c in active if self._held_until.get(c, 0) <= now]
         if not codes:
             return []
         try:
-            held = await holders(self.redis, codes, self.clock, self.prefix)
+            found = await leases(self.redis, codes, self.clock, self.prefix)
         except (RedisError, OSError):
             return []
         taken = []
-        for code, holder in zip(codes, held, strict=True):
+        for code, (holder, until) in zip(codes, found, strict=True):
             if holder is not None:
+                if until is not None and holder.owner != self.owner:
+                    self._held_until[code] = until
                 continue
             with contextlib.suppress(RefusedError, LookupError):
                 if await self.load(code) is not None:

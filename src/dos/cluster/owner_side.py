@@ -11,6 +11,8 @@ refused (``Refused``) with its reason logged.
 The sides live in ``Sides``: a table that leaves this process ends its sides (``Sides.lost``,
 after the table's own closing of its clients has queued their close, ``MOVED``), and every
 ``SWEEP_SECONDS`` the sides of relaying processes that died are ended (``OwnerSide.sweep``).
+Every ``ANNOUNCE_SECONDS`` each relaying process is told which of its sides' tables this
+process holds, and under which epoch (``OwnerSide.announce``; ``dos.cluster.lease_watch``).
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from dos.cluster import to_owner
 from dos.cluster.forwarding import run_http
 from dos.cluster.frames import FrameError
 from dos.cluster.from_owner import Moved, Refused, Reply, Taken
+from dos.cluster.lease_watch import ANNOUNCE_SECONDS
 from dos.cluster.mailboxes import Mailboxes
 from dos.cluster.node import RESTARTING
 from dos.cluster.remote_socket import RemoteSocket
 from dos.cluster.tasks import stop as stop_task
 from dos.cluster.to_owner import ClientFrame, CloseSide, HttpRequest, OpenSide
-from dos.server.hosting.bus import Serving
+from dos.server.hosting.bus import BusUnavailableError, Serving
 from dos.server.http.conversation import hold
 from dos.server.logs import TABLE
 from dos.server.net.connections import Client
@@ -105,16 +108,20 @@ class OwnerSide:
         """The server's clock: the sweeps."""
         self._serving: Serving | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._announcer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Serves what is forwarded to this process, and sweeps (the server's start)."""
         self._serving = self.node.bus.serve(self.node.owner, self.handle)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sweep")
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep(), name="sweep")
+        self._announcer = loop.create_task(self._announce(), name="announce")
 
     async def stop(self) -> None:
-        """Stops sweeping and serving."""
-        if self._sweeper is not None:
-            await stop_task(self._sweeper)
+        """Stops announcing, sweeping and serving."""
+        for task in (self._announcer, self._sweeper):
+            if task is not None:
+                await stop_task(task)
         if self._serving is not None:
             await self._serving.close()
 
@@ -178,6 +185,27 @@ class OwnerSide:
                 await client.stop()
             socket.ended = True
             self.sides.drop(socket.conn)
+
+    async def _announce(self) -> None:
+        """Announces, every ``ANNOUNCE_SECONDS``."""
+        while True:
+            await self.clock.sleep(ANNOUNCE_SECONDS)
+            await self.announce()
+
+    async def announce(self) -> None:
+        """Tells each process relaying connections here which of their tables this process
+        holds, with its epochs (one post a process; one Redis refused is said next time)."""
+        by_relay: dict[str, dict[str, int]] = {}
+        for side in self.sides:
+            tables = by_relay.setdefault(side.socket.relay, {})
+            epoch = self.node.epoch_of(side.socket.code)
+            if epoch is not None and self.node.owns(side.socket.code):
+                tables[side.socket.code] = epoch
+        for relay, tables in by_relay.items():
+            try:
+                await self.mailboxes.announce(relay, self.node.owner, tables)
+            except BusUnavailableError:
+                continue
 
     async def _sweep(self) -> None:
         """Ends the relayed connections whose relaying process is gone, every

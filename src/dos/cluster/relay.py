@@ -62,12 +62,14 @@ class Relay:
         self.connections = connections
         self.router = Router(node, service.signer, service.table, calls)
         self.forwarder = Forwarder(node, self.router.route)
-        self.mailboxes = RedisMailboxes(node.bus.redis, node.owner, node.prefix)
-        """This process's mailboxes: its relayed connections' frames, and its sides'."""
-        self.owner_side = OwnerSide(node, service, sides, app, self.mailboxes)
         self.watch = LeaseWatch(node, node.clock)
-        """The lease holders of the tables this process relays to, shared by its relayed
-        connections."""
+        """What tells this process's relayed connections that their tables moved."""
+        self.mailboxes = RedisMailboxes(
+            node.bus.redis, node.owner, node.prefix, heard=self.watch.heard
+        )
+        """This process's mailboxes: its relayed connections' frames and their owners'
+        announcements, and its sides'."""
+        self.owner_side = OwnerSide(node, service, sides, app, self.mailboxes)
 
     def middleware(self, app: ASGIApp) -> ASGIApp:
         """``app`` behind the owner routing (``OwnerRouting``)."""
@@ -80,6 +82,7 @@ class Relay:
     async def stop(self) -> None:
         """Stops serving them."""
         await self.owner_side.stop()
+        await self.watch.close()
         await self.mailboxes.close()
 
     async def relay_websocket(

@@ -10,10 +10,11 @@ machine over that:
   (``ClientFrame``), and the side's frames sent on to the client (``Text``); a gap in its
   mailbox makes the relay ask a full ``sync`` for its client;
 * **moving**: the owner changed — a frame it did not take (``Moved``), its side's close
-  with ``MOVED`` or ``RESTARTING``, or the lease's holder (or epoch) changing under the
-  watch — so the connection attaches again at the table's new owner, once for all who
-  noticed that the side they saw (its *generation*: each side opened is a new one) is no
-  longer the owner's, even while a search was under way. It says the client's hello there,
+  with ``MOVED`` or ``RESTARTING``, or the lease's holder (or epoch) changing under its
+  process's watch (``dos.cluster.lease_watch``) — so the connection attaches again at the
+  table's new owner, once for all who noticed that the side they saw (its *generation*:
+  each side opened is a new one) is no longer the owner's, even while a search was under
+  way. It says the client's hello there,
   then each frame its former owner did not answer (a frame taken by an owner that died is
   not waited for: the wait ends with the move). Every side of the connection has its
   ``lineage``, so that the newer takes the seat from the older at the owner, never the
@@ -64,11 +65,9 @@ FRAME_SECONDS = 10.0
 """How long a forwarded WebSocket frame may take at its owner."""
 REATTACH_SECONDS = 15.0
 """How long a relay looks for a table's new owner before it gives its client up (1012)."""
-WATCH_SECONDS = 1.0
-"""How often a relay checks that its table's owner is still the one it relays to."""
 
-# REATTACH_SECONDS and WATCH_SECONDS are on the server's clock (``Node.clock``): the owner a
-# relay looks for holds a lease that runs out on that clock. The forwards' timeouts
+# REATTACH_SECONDS is on the server's clock (``Node.clock``): the owner a relay looks for
+# holds a lease that runs out on that clock. The forwards' timeouts
 # (FRAME_SECONDS, TAKE_SECONDS) are the bus's, on real time.
 
 WELCOME = '{"type":"welcome"'
@@ -92,7 +91,7 @@ class RelayedConnection:
     """A client's connection ``socket`` to table ``code``, relayed to the table's owner
     (``owner`` to begin with): see the module's text. ``who`` is the client's address, which
     the owner counts its limits by; ``page`` the lineage the client named (``None``: the
-    connection is a lineage of its own); ``watch`` reads the lease of its table
+    connection is a lineage of its own); ``watch`` tells it when its table's lease moved
     (``dos.cluster.lease_watch``)."""
 
     def __init__(
@@ -111,11 +110,11 @@ class RelayedConnection:
         self.node = node
         self.route = route
         self.clock = node.clock
-        """The server's clock: the search for a new owner, and the watch of the lease."""
+        """The server's clock: the search for a new owner."""
         self.mailboxes = mailboxes
         """Where its sides' frames come: its process's (``dos.cluster.mailboxes``)."""
         self.watch = watch or LeaseWatch(node, node.clock)
-        """Where it reads its table's lease holder: its process's, shared by its relayed
+        """What tells it that its table's lease moved: its process's, shared by its relayed
         connections (by default one of its own)."""
         self.socket = socket
         self.code = code
@@ -127,6 +126,8 @@ class RelayedConnection:
         self.epoch: int | None = None
         """The epoch under which ``owner`` held the table when this connection was opened
         there (``None``: not told)."""
+        self.attached = self.clock.monotonic()
+        """When it was opened at ``owner`` (``Clock.monotonic``)."""
         self.hello: str | None = None
         """The client's hello its owner welcomed, said again to a new owner."""
         self._hello_said: str | None = None
@@ -145,7 +146,6 @@ class RelayedConnection:
     async def run(self) -> None:
         """Relays the connection until it ends (see the module's text)."""
         TABLE.set(self.code)
-        watch = self._spawn(self._watch())
         reader: asyncio.Task[None] | None = None
         try:
             if not await self._attach(self.owner):
@@ -163,12 +163,13 @@ class RelayedConnection:
             # under way would say the client's hello for a client that is gone, and replace
             # the seat's newer connection).
             self.done.set()
-            tasks = [*self._tasks, watch]
+            tasks = [*self._tasks]
             tasks += [task for task in (reader, self._pump) if task is not None]
             for task in tasks:
                 if task is not asyncio.current_task():
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self.watch.discard(self)
             await self._detach()
             with contextlib.suppress(Exception):
                 if self.failed:
@@ -307,7 +308,9 @@ class RelayedConnection:
         await self._detach()
         self.owner, self.conn, self.subscription = owner, conn, subscription
         self.epoch = reply.epoch
+        self.attached = self.clock.monotonic()
         self._generation += 1
+        self.watch.add(self)
         self._left.set()  # the forwards still waiting on the former side's owner end
         self._left = asyncio.Event()
         self._pump = self._spawn(self._pump_frames(subscription, self._generation))
@@ -390,23 +393,16 @@ class RelayedConnection:
                 self.done.set()
             return
 
-    async def _watch(self) -> None:
-        """Reattaches when the table's lease is no longer held by the owner relayed to."""
-        while not self.done.is_set():
-            await self.clock.sleep(WATCH_SECONDS)
-            generation = self._generation  # the side looked at: a move under way is newer
-            try:
-                holder = await self.watch.holder(self.code)
-            except RefusedError:
-                continue
-            if holder is None or holder.owner != self.owner or self._other_epoch(holder.epoch):
-                await self._reattach(generation)
+    @property
+    def generation(self) -> int:
+        """Its current side (each side opened is a new one)."""
+        return self._generation
 
-    def _other_epoch(self, epoch: int) -> bool:
-        """Whether the owner holds the table under another epoch than when this connection
-        was opened there: it took the table again, and the side opened for the former table
-        is gone with it (its close perhaps lost with Redis)."""
-        return self.epoch is not None and epoch != self.epoch
+    def moved(self, generation: int) -> None:
+        """The watch found the table's lease no longer held by the owner of the side
+        ``generation``, under its epoch: the connection attaches again, unless it did since."""
+        if not self.done.is_set():
+            self._spawn(self._reattach(generation))
 
 
 _CLOSING: set[asyncio.Task[None]] = set()
