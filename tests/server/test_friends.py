@@ -119,6 +119,16 @@ def test_a_friendship_takes_both_and_either_ends_it(client: TestClient) -> None:
     assert ada.overview()["friends"] == [] and bea.overview()["friends"] == []
 
 
+def test_a_friend_is_named_as_they_sat_down_last(client: TestClient) -> None:
+    ada, bea = friends(client)
+    assert [p["name"] for p in ada.overview()["friends"]] == [None]  # never sat down
+    for name in ("Bea", "Beatrix"):
+        body = {"name": name, "seats": [None, None], "player_token": bea.token}
+        assert client.post("/api/tables", json=body).status_code == 201
+        client.portal.call(CLOCK.advance, 1)  # type: ignore[union-attr]
+    assert [p["name"] for p in ada.overview()["friends"]] == ["Beatrix"]
+
+
 def test_following_is_one_sided(client: TestClient) -> None:
     ada, bea = player(client), player(client)
     ada.call("PUT", f"/api/friends/follows/{bea.id}")

@@ -22,6 +22,8 @@ from dos.server.storage.models import (
     FriendshipRow,
     GamePlayerRow,
     PresenceRow,
+    SeatRow,
+    TableRow,
 )
 
 
@@ -188,7 +190,8 @@ def are_friends(session: Session, a: str, b: str) -> bool:
 
 
 def _names(session: Session, ids: Iterable[str]) -> dict[str, str]:
-    """The display name of each player's latest game (those who played one)."""
+    """Each player's display name: their latest game's, else the newest table's seat they
+    took (a player who never finished sitting down to a game), else none."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
@@ -207,7 +210,17 @@ def _names(session: Session, ids: Iterable[str]) -> dict[str, str]:
             ),
         )
     )
-    return {str(player): str(name) for player, name in rows if name is not None}
+    names = {str(player): str(name) for player, name in rows if name is not None}
+    unnamed = [p for p in wanted if p not in names]
+    if unnamed:
+        seats = session.execute(
+            select(SeatRow.player_id, SeatRow.name)
+            .join(TableRow, TableRow.code == SeatRow.table_code)
+            .where(SeatRow.player_id.in_(unnamed), SeatRow.name.is_not(None))
+            .order_by(TableRow.created_at)
+        )
+        names.update({str(player): str(name) for player, name in seats})  # the newest wins
+    return names
 
 
 def _seen(session: Session, ids: Iterable[str]) -> dict[str, Seen]:

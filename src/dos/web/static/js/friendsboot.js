@@ -146,7 +146,7 @@ class Friends {
       item.className = "friends-toast invitation";
       item.dataset.challenge = challenge.id;
       const words = document.createElement("span");
-      const kind = challenge.rated ? t("friends.rated") : t("friends.casual");
+      const kind = challenge.rated ? t("friends.rated_kind") : t("friends.casual");
       words.textContent = t("friends.invitation", {
         name: challenge.name, rules: rulesName(challenge.rules), seats: challenge.bots.length + 2, kind,
       });

@@ -164,13 +164,14 @@ export class FriendsPanel {
     for (const person of people) {
       const item = el("li");
       item.dataset.player = person.player_id;
+      const who = el("div", "who");
       const name = /** @type {HTMLAnchorElement} */ (el("a", "friend-name", person.name || person.player_id));
       name.href = `/leaderboard?player=${encodeURIComponent(person.player_id)}`;
-      if (person.presence !== undefined) {
+      if (person.presence) {  // friends and followed players: where they are
         const shown = presenceShown(person.presence);
         const dot = el("span", `presence-dot ${shown.dot}`);
         dot.setAttribute("aria-hidden", "true");
-        item.append(dot, name, el("span", "presence", t(shown.key, { code: shown.watch || "" })));
+        who.append(dot, name, el("span", "presence", t(shown.key, { code: shown.watch || "" })));
         if (shown.watch) {
           const code = shown.watch;
           const watch = /** @type {HTMLAnchorElement} */ (el("a", "watch", t("friends.watch")));
@@ -179,12 +180,14 @@ export class FriendsPanel {
             event.preventDefault();
             this.enterTable(code);
           });
-          item.append(watch);
+          who.append(watch);
         }
       } else {
-        item.append(name);
+        who.append(name);
       }
-      item.append(...buttons(person));
+      const actions = el("div", "actions");
+      actions.append(...buttons(person));
+      item.append(who, actions);
       list.append(item);
       if (this.challenging === person.player_id) list.append(this.challengeForm(person));
     }
