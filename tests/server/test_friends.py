@@ -339,3 +339,20 @@ def test_a_challenge_names_a_table_the_server_can_make(client: TestClient) -> No
             "bad_request",
             field,
         )
+
+
+def test_a_challenge_whose_table_is_refused_stays_open(tmp_path: Path) -> None:
+    config = ServerConfig(
+        data=tmp_path,
+        settings=Settings(bot_delay=0, grace_seconds=0.2, pause_seconds=0),
+        limits=Limits().with_changes(["off", "create=1/hour"]),
+        relying_party=RelyingParty("localhost"),
+    )
+    with TestClient(create_app(config)) as limited:
+        ada, bea = friends(limited)
+        made = challenge(ada, bea)
+        assert limited.post("/api/tables", json={"name": "Bea"}).status_code == 201  # the hour's
+        accept = f"/api/friends/challenges/{made['id']}/accept"
+        refused_table = limited.post(accept, headers=bea.headers, json={"name": "Bea"})
+        assert refused_table.status_code == 429 and refused_table.json()["code"] == "rate_limited"
+        assert [c["id"] for c in bea.pulse()["challenges"]] == [made["id"]]  # open again
