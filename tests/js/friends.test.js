@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 
 import {
   whereFrom, presenceShown, newInvitations, news, challengeBody, playerIdFrom, refusalKey, offerFor,
+  mayRedraw,
 } from "../../src/dos/web/static/js/friends.js";
 
 /** @param {string} id @param {string} status */
@@ -73,4 +74,10 @@ test("a player's page offers friendship for another person, never oneself or a b
   assert.equal(offerFor("p_a", "p_a"), false);
   assert.equal(offerFor("bot:easy", "p_a"), false);
   assert.equal(offerFor("p_b", null), false);
+});
+
+test("a pulse never redraws the panel under a challenge being made or a field in use", () => {
+  assert.equal(mayRedraw({ challenging: null, focusInside: false }), true);
+  assert.equal(mayRedraw({ challenging: "p_b", focusInside: false }), false);
+  assert.equal(mayRedraw({ challenging: null, focusInside: true }), false);
 });

@@ -69,6 +69,13 @@ export function offerFor(shown, me) {
   return Boolean(shown && me && shown !== me && !shown.startsWith("bot:"));
 }
 
+/** Whether the panel may be drawn again with news of its own accord (a pulse): not while the
+ * player fills in a challenge or has the focus in the panel, which a redraw would lose.
+ * @param {{challenging: string | null, focusInside: boolean}} panel */
+export function mayRedraw({ challenging, focusInside }) {
+  return challenging === null && !focusInside;
+}
+
 const CODES = new Set(["sign_in_needed", "no_player", "not_yourself", "not_friends", "challenge_open",
   "too_many_challenges", "no_challenge", "blocked_player", "too_many_follows", "too_many_friends"]);
 

@@ -96,7 +96,7 @@ class Friends {
     if (answer.ok) {
       wait = answer.body.poll_ms;
       this.receive(answer.body);
-      if (store.page.shown === "lobby") await this.panel.refresh();
+      if (store.page.shown === "lobby") await this.panel.refresh({ quiet: true });
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.pulse(), wait);

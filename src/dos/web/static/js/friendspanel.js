@@ -8,7 +8,7 @@
 import { t } from "./i18n.js";
 import * as session from "./session.js";
 import { rulesets, rulesName } from "./rulesets.js";
-import { presenceShown, challengeBody, playerIdFrom } from "./friends.js";
+import { presenceShown, challengeBody, playerIdFrom, mayRedraw } from "./friends.js";
 import { call, refusalText } from "./friendsapi.js";
 
 /** @typedef {{player_id: string, name: string | null, presence?: import("./friends.js").Presence | null}} Person */
@@ -42,6 +42,8 @@ export class FriendsPanel {
     this.message = "";
     /** @type {Map<string, string>} */
     this.names = new Map();
+    /** What the player typed in the "who" field, kept through redraws. */
+    this.typed = "";
   }
 
   /** A player's name as last listed (else their id). @param {string} id */
@@ -49,8 +51,12 @@ export class FriendsPanel {
     return this.names.get(id) || id;
   }
 
-  /** Reads the overview again and draws it. */
-  async refresh() {
+  /** Reads the overview again and draws it; `quiet` (a pulse's): only if a redraw would
+   * lose nothing the player is doing (`mayRedraw`). @param {{quiet?: boolean}} [how] */
+  async refresh({ quiet = false } = {}) {
+    const panel = document.getElementById("friends-panel");
+    const focusInside = Boolean(panel && panel.contains(document.activeElement) && document.activeElement !== document.body);
+    if (quiet && !mayRedraw({ challenging: this.challenging, focusInside })) return;
     const answer = await call("GET", "");
     this.render(answer.ok ? answer.body : null);
   }
@@ -131,6 +137,8 @@ export class FriendsPanel {
     input.id = "friends-add-id";
     input.setAttribute("aria-label", t("friends.add_label"));
     input.placeholder = t("friends.add_label");
+    input.value = this.typed;
+    input.addEventListener("input", () => { this.typed = input.value; });
     const target = () => {
       const id = playerIdFrom(input.value);
       if (!id) this.say(t("friends.err_no_player"));
