@@ -33,10 +33,11 @@ import httpx
 import psycopg
 import pytest
 import redis
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from cluster.support import READY, RedisServer, Worker
 from dos import records
+from dos.cluster.client_sockets import sockets_key
 from server.support import (
     TIMEOUT,
     PostgresCluster,
@@ -63,12 +64,16 @@ module makes any."""
 CLIENT_CHAT = 4
 """Chat lines a client may send a minute, all its connections together (``--limit
 client_chat``): no other test of this module chats."""
+SOCKETS = 40
+"""WebSockets a client may hold open, all processes together (``--limit
+client_connections``): more than any other test of this module opens from one address."""
 LIMITS = (
     *("--limit", "off"),
     *("--limit", f"accounts={ACCOUNTS}/minute"),
     *("--limit", f"client_chat={CLIENT_CHAT}/minute"),
+    *("--limit", f"client_connections={SOCKETS}"),
 )
-SPREAD, ALONE, OTHER = "127.26.0.2", "127.26.0.3", "127.26.0.4"
+SPREAD, ALONE, OTHER, AUDIENCE = "127.26.0.2", "127.26.0.3", "127.26.0.4", "127.26.0.5"
 """Loopback addresses the limits test connects from: clients of their own (every other test
 connects from 127.0.0.1)."""
 
@@ -691,6 +696,42 @@ async def test_a_client_spreading_over_three_processes_meets_the_limits_of_one(
     assert (await other.expect("chat"))["text"] == "another client"
     for player in [*chatters, other]:
         await player.close()
+
+
+async def test_a_clients_spectators_on_three_processes_are_bounded_as_on_one(
+    cluster: Cluster,
+) -> None:
+    """One address opens spectators of a table through the three processes in turn (most
+    relayed to its owner): past ``SOCKETS`` open on all of them together, every process
+    refuses the next as one process refuses a client at its cap (503 before the WebSocket
+    opens); once some are closed, as many open again."""
+    servers = cluster.servers
+    table = create_table(servers[0].url, seats=[None, "easy"])
+    code = table["code"]
+
+    async def spectator(i: int) -> WsPlayer:
+        return await WsPlayer(servers[i % PROCESSES].ws_url, code, None, AUDIENCE).connect()
+
+    audience = [await spectator(i) for i in range(SOCKETS)]
+    for i in range(PROCESSES):
+        with pytest.raises(InvalidStatus) as refused:
+            await spectator(i)
+        assert refused.value.response.status_code == 503
+        assert b"too many connections from this client" in refused.value.response.body
+    for gone in audience[:2]:
+        await gone.close()
+    counted = redis.Redis.from_url(cluster.redis_url)
+    key = sockets_key(AUDIENCE)
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while counted.zcard(key) > SOCKETS - 2:  # their processes let them go
+        assert asyncio.get_running_loop().time() < deadline, "two closed, still counted"
+        await asyncio.sleep(0.05)
+    counted.close()
+    audience[:2] = [await spectator(1), await spectator(2)]  # the slots are free again
+    with pytest.raises(InvalidStatus):
+        await spectator(0)
+    for watcher in audience:
+        await watcher.close()
 
 
 async def test_a_postgresql_stop_mid_game_refuses_actions_then_the_game_goes_on(

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from dos.cluster.client_sockets import RedisSockets
 from dos.cluster.forwarding import Forwarder
 from dos.cluster.lease_watch import LeaseWatch
 from dos.cluster.mailboxes import RedisMailboxes
@@ -70,10 +71,20 @@ class Relay:
         """This process's mailboxes: its relayed connections' frames and their owners'
         announcements, and its sides'."""
         self.owner_side = OwnerSide(node, service, sides, app, self.mailboxes)
+        cap = service.counters.limits.client_connections
+        self.sockets = (
+            None
+            if cap is None
+            else RedisSockets(node.redis, node.owner, cap, node.clock, node.prefix)
+        )
+        """Each client's WebSockets on every process together, under the cap of one
+        process's connections (``Limits.client_connections``; ``None``: lifted)."""
 
     def middleware(self, app: ASGIApp) -> ASGIApp:
         """``app`` behind the owner routing (``OwnerRouting``)."""
-        return OwnerRouting(app, self.router, self.forwarder.forward_http, self.relay_websocket)
+        return OwnerRouting(
+            app, self.router, self.forwarder.forward_http, self.relay_websocket, self.sockets
+        )
 
     def start(self) -> None:
         """Serves what the other processes forward here."""
@@ -83,6 +94,8 @@ class Relay:
         """Stops serving them."""
         await self.owner_side.stop()
         await self.watch.close()
+        if self.sockets is not None:
+            await self.sockets.close()
         await self.mailboxes.close()
 
     async def relay_websocket(

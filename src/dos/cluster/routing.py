@@ -7,6 +7,11 @@ no sticky sessions. ``OwnerRouting`` (an ASGI middleware) finds the table's owne
 (``Router.route``): this process if it owns the table or can take it (nobody does), else the
 process holding its lease. The request is then served here, or forwarded
 (``dos.cluster.forwarding``), or, a WebSocket, relayed (``dos.cluster.relayed``).
+
+A table's WebSocket, served here or relayed, counts among its client's open WebSockets on
+every process together (``dos.cluster.client_sockets``): past the cap, it is refused as one
+process refuses a client holding its cap of connections (1013 before it opens, "too many
+connections from this client": 503 to the client).
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from typing import TYPE_CHECKING
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from dos.cluster.client_sockets import RedisSockets
 from dos.cluster.forwarding import FORWARDED
 from dos.cluster.relayed import REATTACH_SECONDS
 from dos.server.net.errors import error_response
+from dos.server.net.limits import client_address
 from dos.server.people.auth import Signer
 from dos.server.protocol.refusals import RefusedError
 
@@ -119,8 +126,13 @@ class Router:
             await clock.sleep(0.1)
 
 
+TOO_MANY = "too many connections from this client"
+"""Why a WebSocket past its client's cap is refused (as one process says it)."""
+
+
 class OwnerRouting:
-    """An ASGI middleware: a table's requests go to its owner (see the module's text)."""
+    """An ASGI middleware: a table's requests go to its owner (see the module's text).
+    ``sockets`` counts each client's WebSockets on every process (``None``: no cap)."""
 
     def __init__(
         self,
@@ -128,11 +140,13 @@ class OwnerRouting:
         router: Router,
         forward_http: ForwardHttp,
         relay_websocket: RelayWebSocket,
+        sockets: RedisSockets | None = None,
     ) -> None:
         self.app = app
         self.router = router
         self.forward_http = forward_http
         self.relay_websocket = relay_websocket
+        self.sockets = sockets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         router = self.router
@@ -157,6 +171,21 @@ class OwnerRouting:
                     scope, receive, send
                 )
             return
+        if scope["type"] == "websocket" and self.sockets is not None:
+            who = client_address(scope.get("client"))
+            if not await self.sockets.take(who):
+                await WebSocket(scope, receive, send).close(1013, TOO_MANY)
+                return
+            try:
+                await self._route(scope, receive, send, code)
+            finally:
+                await self.sockets.give_back(who)
+            return
+        await self._route(scope, receive, send, code)
+
+    async def _route(self, scope: Scope, receive: Receive, send: Send, code: str) -> None:
+        """Serves a table's request here, or sends it to the table's owner."""
+        router = self.router
         try:
             owner = await router.route(code)
         except RefusedError as error:
