@@ -11,9 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 from sqlalchemy.orm import Session
 
 from cluster.conftest import node_of
+from cluster.support import IN_LOOP_TTL
 from dos.server import service as service_module
 from dos.server.clock import ManualClock
 from dos.server.protocol.http_bodies import CreateTable
@@ -48,3 +50,29 @@ async def test_a_scan_right_after_a_table_is_stored_does_not_take_it_from_its_cr
     assert code in creator.tables and code not in other.tables
     holder = await node.holder(code)
     assert holder is not None and holder.owner == node.owner
+
+
+async def _reads(redis: Redis) -> int:
+    """The leases' reads Redis ran so far (each scan's, for all its tables: one ``MGET``)."""
+    stats = await redis.info("commandstats")
+    return int(stats.get("cmdstat_mget", {}).get("calls", 0))
+
+
+async def test_a_scan_reads_a_lease_held_elsewhere_again_only_once_its_time_passed(
+    make: Callable[[str], Any], redis: Redis
+) -> None:
+    """A lease another process holds cannot be free before the time it is held until:
+    scans before that time do not read it again; the first after it does (and finds it
+    renewed)."""
+    clock = ManualClock()
+    creator: Service = await make("p0", clock)
+    other: Service = await make("p1", clock)
+    await creator.create(CreateTable(name="Ada", seats=[None, None]), "test")
+    scanner = node_of(other)
+    before = await _reads(redis)
+    for _ in range(3):
+        assert await scanner.adopt_free() == []
+    assert await _reads(redis) - before == 1
+    await clock.advance(IN_LOOP_TTL)  # the creator renewed it meanwhile
+    assert await scanner.adopt_free() == []
+    assert await _reads(redis) - before == 2

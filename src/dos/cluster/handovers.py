@@ -36,15 +36,19 @@ RETRY_SECONDS = 0.5
 # KEYS: lease, handover. ARGV: the writer's "EPOCH OWNER", the handover, its expiry in ms,
 # now in ms on the server's clock (a lease expired by then fences the write, as a gone one).
 _WRITE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  local expiry = redis.call('PEXPIRETIME', KEYS[1])
-  if expiry >= 0 and expiry <= tonumber(ARGV[4]) then
-    return 0
-  end
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-  return 1
+local value = redis.call('GET', KEYS[1])
+if not value then
+  return 0
 end
-return 0
+local token, until_ms = string.match(value, '^(%S+ %S+) ?(%d*)$')
+if token ~= ARGV[1] then
+  return 0
+end
+if until_ms ~= '' and tonumber(until_ms) <= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
 """
 
 

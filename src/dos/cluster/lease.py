@@ -5,8 +5,10 @@ Two keys per table ``CODE`` (``prefix`` ``dos``; the braces are a Redis Cluster 
 so both keys of a table sit on one node and one script may touch both):
 
 ``dos:table:{CODE}:lease``
-    ``"EPOCH OWNER"`` while the lease is held, with an expiry at a time on the server's
-    clock (``PXAT``, ``PEXPIREAT``); gone once it expires or its holder releases it.
+    ``"EPOCH OWNER UNTIL"`` while the lease is held: its holder (``Holder``, ``"EPOCH
+    OWNER"``) and the time it is held until (ms, on the server's clock), also set as the
+    key's expiry (``PXAT``); gone once it expires or its holder releases it. One ``GET``
+    says who holds it and until when.
 ``dos:table:{CODE}:epoch``
     the table's epoch counter, never expiring; incremented at every acquisition.
 
@@ -62,19 +64,24 @@ owner died."""
 OWNER_MAX = 64
 """The longest owner id (``dos_tables.epoch_owner`` holds it)."""
 
-# The lease's value if it is held at ARGV[1] (the clock's time in ms), else false (an expired
-# one removed): the first lines of every script that reads the lease.
+# The holder's "EPOCH OWNER" if the lease is held at ARGV[1] (the clock's time in ms), else
+# false (an expired one removed): the first lines of every script that reads the lease. A
+# value without its time (written by hand) is held until Redis expires it.
 _LIVE = """
 local function live(key, now)
     local value = redis.call('GET', key)
-    if value then
-        local expiry = redis.call('PEXPIRETIME', key)
-        if expiry >= 0 and expiry <= tonumber(now) then
-            redis.call('DEL', key)
-            return false
-        end
+    if not value then
+        return false
     end
-    return value
+    local token, until_ms = string.match(value, '^(%S+ %S+) (%d+)$')
+    if not token then
+        return value
+    end
+    if tonumber(until_ms) <= tonumber(now) then
+        redis.call('DEL', key)
+        return false
+    end
+    return token
 end
 """
 
@@ -94,7 +101,8 @@ if epoch <= floor then
     redis.call('SET', KEYS[2], string.format('%d', epoch))
 end
 local token = string.format('%d', epoch) .. ' ' .. ARGV[2]
-redis.call('SET', KEYS[1], token, 'PXAT', tonumber(ARGV[1]) + tonumber(ARGV[3]), 'NX')
+local until_ms = string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[3]))
+redis.call('SET', KEYS[1], token .. ' ' .. until_ms, 'PXAT', until_ms, 'NX')
 return {1, token}
 """
 )
@@ -106,7 +114,8 @@ _RENEW = (
     + """
 local current = live(KEYS[1], ARGV[1])
 if current == ARGV[2] then
-    redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[3]))
+    local until_ms = string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[3]))
+    redis.call('SET', KEYS[1], current .. ' ' .. until_ms, 'PXAT', until_ms)
     return {1, current}
 end
 return {0, current or ''}
@@ -149,9 +158,8 @@ def clock_ms(clock: Clock) -> int:
 async def holders(
     redis: Redis, codes: list[str], clock: Clock, prefix: str = "dos"
 ) -> list[Holder | None]:
-    """Who holds each table's lease at the clock's time (``None``: nobody), in one round trip
-    without a script (the keys may sit on several Redis Cluster nodes). Raises Redis's
-    errors."""
+    """Who holds each table's lease at the clock's time (``None``: nobody), in one command
+    without a script. Raises Redis's errors."""
     return [holder for holder, _until in await leases(redis, codes, clock, prefix)]
 
 
@@ -160,23 +168,26 @@ async def leases(
 ) -> list[tuple[Holder | None, int | None]]:
     """Each table's lease at the clock's time: its holder (``None``: nobody) and the time
     (ms, on the clock) it is held until if nobody renews it (``None``: not held, or held
-    without an expiry). One round trip (see ``holders``)."""
+    without an expiry). One ``MGET`` (see ``holders``)."""
     if not codes:
         return []
-    async with redis.pipeline(transaction=False) as pipe:
-        for code in codes:
-            key = lease_key(code, prefix)
-            pipe.get(key)
-            pipe.pexpiretime(key)
-        answers: list[Any] = await pipe.execute()
+    answers: list[Any] = await redis.mget([lease_key(code, prefix) for code in codes])
     now = clock_ms(clock)
     found: list[tuple[Holder | None, int | None]] = []
-    for value, expiry in zip(answers[::2], answers[1::2], strict=True):
-        live = value is not None and (expiry < 0 or expiry > now)
-        found.append(
-            (Holder.parse(value), expiry if expiry >= 0 else None) if live else (None, None)
-        )
+    for value in answers:
+        if value is None:
+            found.append((None, None))
+            continue
+        holder, until = Holder.parse(value), _until(value)
+        found.append((None, None) if until is not None and until <= now else (holder, until))
     return found
+
+
+def _until(value: bytes | str) -> int | None:
+    """The time (ms) a lease's stored value says it is held until (``None``: not said)."""
+    text = value.decode() if isinstance(value, bytes) else value
+    parts = text.split(" ")
+    return int(parts[2]) if len(parts) > 2 else None
 
 
 def new_owner_id() -> str:
@@ -197,6 +208,8 @@ class Holder:
 
     >>> Holder.parse(b"7 web-1:42:beef")
     Holder(owner='web-1:42:beef', epoch=7)
+    >>> Holder.parse("7 web-1:42:beef 1700000000000")
+    Holder(owner='web-1:42:beef', epoch=7)
     >>> str(Holder("web-1:42:beef", 7))
     '7 web-1:42:beef'
     """
@@ -209,9 +222,9 @@ class Holder:
 
     @classmethod
     def parse(cls, value: bytes | str) -> Holder:
-        """Reads a lease's stored ``"EPOCH OWNER"``."""
+        """Reads a lease's stored ``"EPOCH OWNER"`` (and the time after it, if any)."""
         text = value.decode() if isinstance(value, bytes) else value
-        epoch, _, owner = text.partition(" ")
+        epoch, owner = text.split(" ")[:2]
         return cls(owner, int(epoch))
 
 
