@@ -60,6 +60,8 @@ from dos.server.storage.database import Database, database_url
 from dos.server.tables.handover_store import HandoverStore
 from dos.server.tables.settings import Settings
 from dos.server.tables.table import Table
+from dos.server.tournaments.routes import tournaments_router
+from dos.server.tournaments.service import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +196,7 @@ def create_app(
         service, LocalReviewStore(service.data / "reviews") if reviews is None else reviews
     )
     running: list[Callable[[], contextlib.AbstractAsyncContextManager[Any]]] = []
+    tournaments = Tournaments(service)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -201,11 +204,13 @@ def create_app(
         await accounts.start()
         routing.start()
         sweeper = asyncio.create_task(service.sweep())
+        ticker = asyncio.create_task(tournaments.run())
         async with contextlib.AsyncExitStack() as mounted:
             for run in running:
                 await mounted.enter_async_context(run())
             yield
         sweeper.cancel()
+        ticker.cancel()
         await reviews_served.close()  # before the service's jobs stop: they wait for these
         await routing.stop()
         await service.stop()
@@ -229,6 +234,7 @@ def create_app(
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))
     app.include_router(learn_router(counters))
     app.include_router(reviews_router(reviews_served, counters))
+    app.include_router(tournaments_router(tournaments, counters))
     app.include_router(queue_router(Queue(service), counters))
     running.extend(mount(app, service) for mount in mounts)
     app.state.open_connections = open_connections

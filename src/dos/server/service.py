@@ -272,6 +272,12 @@ class Service:
             rated=request.rated and deal_seed is None,
             deal_seed=deal_seed,
         )
+        table = await self.open_table(stored)
+        return self._grant(table, 0, player_id, player_token)
+
+    async def open_table(self, stored: StoredTable) -> Table:
+        """Stores ``stored`` as a new table (under a fresh code if its own is taken) and
+        holds it here, owned by this process."""
         while True:
             # Owned from the moment it exists: no other process adopts it meanwhile.
             claim = await self.ownership.claim_new(stored.code, lambda: self._insert(stored))
@@ -280,7 +286,7 @@ class Service:
             stored.code = new_code(set(self.tables))
         table = Table(stored, self.db, self.settings, owner=self._owner(claim))
         self.tables[table.code] = table
-        return self._grant(table, 0, player_id, player_token)
+        return table
 
     async def _insert(self, stored: StoredTable) -> bool:
         """Stores a new table; ``False`` if its code is taken (another process stored the

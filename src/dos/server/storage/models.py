@@ -28,6 +28,11 @@ from dos.db.base import Base
 from dos.db.games import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
 from dos.server.storage.friends_rows import ChallengeRow, FollowRow, FriendshipRow, PresenceRow
 from dos.server.storage.queue_rows import QueueRow
+from dos.server.storage.tournament_rows import (
+    TournamentGameRow,
+    TournamentPlayerRow,
+    TournamentRow,
+)
 
 __all__ = [
     "AccountRow",
@@ -52,6 +57,9 @@ __all__ = [
     "SeatRow",
     "SignedOutRow",
     "TableRow",
+    "TournamentGameRow",
+    "TournamentPlayerRow",
+    "TournamentRow",
 ]
 
 
