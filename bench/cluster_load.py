@@ -961,13 +961,59 @@ def show_held(
         print(f"  {scenario}, {processes}p {workers}w: " + held_text(done, "count"), flush=True)
 
 
+def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each step of several processes against the step of one process with the same
+    scenario, workers and tables, in the same run: Redis commands and web CPU per action."""
+    found = []
+    for row in rows:
+        if row["processes"] == 1 or not row["actions_committed"]:
+            continue
+        for one in rows:
+            same = all(one[key] == row[key] for key in ("scenario", "workers", "tables"))
+            if same and one["processes"] == 1 and one["actions_committed"]:
+                found.append(
+                    {
+                        "kind": "ratio",
+                        "scenario": row["scenario"],
+                        "workers": row["workers"],
+                        "tables": row["tables"],
+                        "processes": row["processes"],
+                        "redis_ops_per_action": [
+                            one["redis_ops_per_action"],
+                            row["redis_ops_per_action"],
+                        ],
+                        "web_ms_per_action": [
+                            one["cpu_ms_per_action"]["web"],
+                            row["cpu_ms_per_action"]["web"],
+                        ],
+                    }
+                )
+    return found
+
+
+def show_ratio(item: dict[str, Any]) -> None:
+    """One ``ratios`` line."""
+    redis_one, redis_many = item["redis_ops_per_action"]
+    web_one, web_many = item["web_ms_per_action"]
+    print(
+        f"\n{item['scenario']} ({item['workers']}w {item['tables']} tables), "
+        f"{item['processes']} processes against 1, per action: Redis commands "
+        f"{redis_many:.1f} / {redis_one:.1f} ({redis_many / redis_one:.2f}x), web CPU "
+        f"{web_many:.1f} / {web_one:.1f} ms ({web_many / max(web_one, 1e-9):.2f}x)"
+    )
+
+
 def report(rows: list[dict[str, Any]], args: argparse.Namespace, cores: int, emit: Any) -> None:
-    """Redis's cost per action (top commands) and the sizing on paper."""
+    """Redis's cost per action (top commands), several processes against one, and the
+    sizing on paper."""
     found = sizing(rows, args, cores)
+    compared = ratios(rows)
     if emit:
-        for item in found:
+        for item in [*compared, *found]:
             emit(item)
         return
+    for item in compared:
+        show_ratio(item)
     for scenario in SCENARIOS:
         mine = [r for r in rows if r["scenario"] == scenario]
         if not mine:
