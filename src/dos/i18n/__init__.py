@@ -92,7 +92,7 @@ def catalog(lang: str) -> dict[str, str]:
     return texts
 
 
-BROWSER_ON_DEMAND: tuple[str, ...] = ("learn", "shuffle", "friends")
+BROWSER_ON_DEMAND: tuple[str, ...] = ("learn", "shuffle", "friends", "tour")
 """Namespaces the browser loads only on the page that needs them (the tutorial's texts, the
 replay's shuffle check, friends where the browser holds a player): its first load stays small
 (``GET /api/i18n/{lang}/{namespace}``)."""

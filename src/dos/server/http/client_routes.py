@@ -64,6 +64,16 @@ def client_router(static: Path) -> APIRouter:
     async def leaderboard_page(request: Request) -> Response:
         return file_response(request, static / "leaderboard.html", "text/html")
 
+    @router.get("/tournaments", include_in_schema=False)
+    async def tournaments_page(request: Request) -> Response:
+        """The tournaments (``docs/tournaments.md``): the list and the form that creates one."""
+        return file_response(request, static / "tournaments.html", "text/html")
+
+    @router.get("/tournaments/{tournament_id}", include_in_schema=False)
+    async def tournament_page(tournament_id: str, request: Request) -> Response:
+        """One tournament's live standings (the page reads its id from the address)."""
+        return file_response(request, static / "tournaments.html", "text/html")
+
     @router.get("/learn", include_in_schema=False)
     async def learn_page(request: Request) -> Response:
         """The tutorial (``docs/learn.md``), shown by the client's learn view."""

@@ -4,7 +4,8 @@
 // knows it (`game`, changed only by game.js's pure transitions, through dispatch.js), which
 // view shows (`page`), the page's parts once made (`parts`), the rule sets' table views
 // (`tables`), what loads on first use (`loading`), and the slices of the modules that need
-// memory across calls (i18n, dialog, chat, attention, sound, session, leaderboard).
+// memory across calls (i18n, dialog, chat, attention, sound, session, leaderboard,
+// tournaments).
 // Importing it touches no page: node's tests make stores of their own (`createStore`).
 
 import { initialGame } from "./game.js";
@@ -32,6 +33,7 @@ import { initialGame } from "./game.js";
  * @property {{context: AudioContext | null}} sound
  * @property {{listeners: Set<() => void>}} session
  * @property {Leaderboard} leaderboard
+ * @property {Tournaments} tournaments
  */
 
 /**
@@ -61,6 +63,16 @@ import { initialGame } from "./game.js";
  * @property {boolean} loaded
  */
 
+/**
+ * The tournaments' pages' (tournamentpage.js): the tournament the address names (null: the
+ * list), the list or the tournament on show, and the timer of its next look.
+ * @typedef {object} Tournaments
+ * @property {string | null} id
+ * @property {any[]} list
+ * @property {import("./tournament.js").Tournament | null} one
+ * @property {ReturnType<typeof setTimeout> | undefined} timer
+ */
+
 /** A store as the page starts. @returns {Store} */
 export function createStore() {
   return {
@@ -87,6 +99,7 @@ export function createStore() {
       shown: { board: "people", rules: "", players: 2, offset: 0, player: null },
       board: null, player: null, rules: [], loaded: false,
     },
+    tournaments: { id: null, list: [], one: null, timer: undefined },
   };
 }
 
