@@ -5,7 +5,7 @@
 // top tables to watch, looked at again every few seconds while it runs. The decisions are
 // tournament.js's; every word comes from the catalog (the `tour` texts, loaded with the page).
 
-import { t, setLang, preferredLang, onLangChange, loadPart, translatePage, LANGS, LANG_NAMES } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES } from "./i18n.js";
 import { store } from "./store.js";
 import * as session from "./session.js";
 import { loadInfo, rulesName } from "./rulesets.js";
@@ -203,17 +203,16 @@ async function start() {
     option.textContent = LANG_NAMES[code];
     select.append(option);
   }
-  select.addEventListener("change", async () => {
-    await setLang(select.value);
-    await loadPart("tour");
-    translatePage();
+  select.addEventListener("change", () => setLang(select.value));
+  onLangChange((code) => {
+    select.value = code;
     if (kept.id) renderOne();
     else renderList();
   });
-  onLangChange((code) => { select.value = code; });
+  // The `tour` texts come with every catalog this page loads (i18n.js fetches the parts it
+  // holds with each language): the page is labelled once, whole.
+  store.i18n.parts.add("tour");
   const [info] = await Promise.all([loadInfo().catch(() => null), setLang(preferredLang())]);
-  await loadPart("tour");
-  translatePage();
   kept.id = idOf(location.pathname);
   $input("tour-name-input").value = session.name();
   $("tour-join").addEventListener("click", join);
