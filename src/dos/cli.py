@@ -390,6 +390,43 @@ def cmd_rerate(args: argparse.Namespace) -> None:
     print(f"rated {rated} games again under the rules of docs/ratings.md")
 
 
+def cmd_admin(args: argparse.Namespace) -> int:
+    """``dos admin grant|revoke|list``: the admin role, in the server's database (logged as
+    done by the command, ``cli``)."""
+    import time
+
+    from dos.server.people import admins
+    from dos.server.storage.database import Database, database_url
+    from dos.server.storage.schema import migrate
+
+    db = Database(database_url(args.database, Path(args.data)))
+    try:
+        migrate(db.engine)
+        if args.admin_command == "list":
+            for player_id, granted in db.run_sync(admins.admins):
+                name = db.run_sync(admins.find_players, player_id)[0][1]
+                when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(granted))
+                print(f"{player_id}\t{name or '-'}\tsince {when} UTC")
+            return 0
+        found = db.run_sync(admins.find_players, args.name)
+        if len(found) != 1:
+            known = ", ".join(f"{pid} ({name})" for pid, name in found)
+            print(
+                f"dos admin: {args.name!r} names "
+                + (f"{len(found)} players: {known}; give a player id" if found else "no player"),
+                file=sys.stderr,
+            )
+            return 2
+        player_id, name = found[0]
+        change = admins.grant if args.admin_command == "grant" else admins.revoke
+        done = db.run_sync(change, player_id, time.time())
+    finally:
+        db.engine.dispose()
+    state = "is an admin" if args.admin_command == "grant" else "is not an admin"
+    print(f"{player_id} ({name or 'no game yet'}) {state}" + ("" if done else " (already)"))
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> None:
     from dos.agents.mcp_server import run_stdio
 
@@ -773,6 +810,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--data", default="data", metavar="DIR", help="data folder (default: data)")
     p.set_defaults(func=cmd_rerate)
+
+    about = "the admin role of a server's players: grant, revoke, list (docs/moderation.md)"
+    p = sub.add_parser("admin", help=about, description=about.capitalize() + ".")
+    actions = p.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
+    for action, action_help in (
+        ("grant", "give a player the admin role"),
+        ("revoke", "take the admin role away"),
+        ("list", "list the admins"),
+    ):
+        q = actions.add_parser(action, help=action_help, description=action_help.capitalize())
+        if action != "list":
+            q.add_argument("name", metavar="NAME", help="a player id, or a name they played under")
+        q.add_argument(
+            "--database",
+            metavar="URL",
+            help="database URL (default: $DATABASE_URL, else SQLite in the data folder)",
+        )
+        q.add_argument("--data", default="data", metavar="DIR", help="data folder (default: data)")
+    p.set_defaults(func=cmd_admin)
 
     p = sub.add_parser(
         "mcp",

@@ -78,6 +78,7 @@ async def test_a_tables_chat_is_stored_bounded_loaded_with_it_and_expires_with_i
 @dataclass(eq=False)
 class FakeClient:
     seat: int | None
+    player_id: str | None = None
     sent: list[dict[str, Any]] = field(default_factory=list)
     counters: Counters = field(default_factory=lambda: Counters(Limits()))
 

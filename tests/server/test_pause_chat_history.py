@@ -19,6 +19,7 @@ from server.chat_fakes import FakeTable
 @dataclass(eq=False)
 class FakeClient:
     seat: int | None
+    player_id: str | None = None
     sent: list[dict[str, Any]] = field(default_factory=list)
     counters: Counters = field(default_factory=lambda: Counters(Limits()))
 

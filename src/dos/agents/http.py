@@ -48,6 +48,7 @@ STATUS = {
     "not_your_seat": 403,
     "not_host": 403,
     "not_seated": 403,
+    "banned": 403,
     "no_table": 404,
     "stale": 409,
     "not_playing": 409,

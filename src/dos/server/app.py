@@ -35,11 +35,13 @@ from dos.server.hosting.ownership import Ownership
 from dos.server.hosting.review_store import LocalReviewStore, ReviewStore
 from dos.server.hosting.routing import LocalRouting, Routing
 from dos.server.http.account_routes import accounts_router
+from dos.server.http.admin import admin_router
 from dos.server.http.client_routes import client_router, not_found_page
 from dos.server.http.friends import friends_router
 from dos.server.http.games import games_router
 from dos.server.http.health import health_router
 from dos.server.http.learn import learn_router
+from dos.server.http.moderation import moderation_router
 from dos.server.http.players import players_router
 from dos.server.http.reviews import Reviews, reviews_router
 from dos.server.http.table_routes import tables_router
@@ -229,6 +231,8 @@ def create_app(
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
     app.include_router(accounts_router(accounts, counters))
+    app.include_router(moderation_router(service, accounts, counters))
+    app.include_router(admin_router(service, accounts, counters, _static_dir()))
     friends = Friends(service.db, accounts, service.signer, service.clock)
     app.include_router(friends_router(service, friends, counters))
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))

@@ -24,6 +24,7 @@ from dos.server.clock import Clock
 from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.hosting.ownership import Claim, Ownership, SoleOwnership
 from dos.server.net.limits import Counters, Limits
+from dos.server.people.admins import refuse_banned
 from dos.server.people.auth import Signer, TokenError, load_secret, new_player_id
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
 from dos.server.protocol.refusals import RefusedError
@@ -253,6 +254,7 @@ class Service:
             # Whatever the rule set cannot make a game of is refused, never a crash.
             raise RefusedError("bad_request", f"options: {error}", field="options") from None
         player_id, player_token = self.player(request.player_token)
+        await refuse_banned(self.db, player_id, self.clock.time())
         code = new_code(set(self.tables))
         while await self.db.read(code_exists, code):
             code = new_code(set(self.tables))

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 from dos.i18n.explain import Words
 from dos.server.logs import TABLE
 from dos.server.net.connections import Client
+from dos.server.people.admins import standing
 from dos.server.people.auth import TokenError
 from dos.server.protocol.base import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError
 from dos.server.protocol.client_messages import (
@@ -210,6 +211,10 @@ async def _hello(talk: Conversation, message: Hello) -> bool:
         if claim.code != table.code or not seating.opens(table, claim.seat, claim.player_id):
             talk.error("bad_token", "this token does not open a seat at this table")
             return await talk.end(4401, "bad_token")
+        now = talk.service.clock.time()
+        if (await talk.service.db.read(standing, claim.player_id, now)).banned:
+            talk.error("banned", "an admin banned you from this server")
+            return await talk.end(4403, "banned")
         seat = claim.seat
         client.player_id = claim.player_id
     client.greeted = True

@@ -45,6 +45,7 @@ _STATUS = {
     "bad_seat": 400,
     "bad_token": 401,
     "expired_token": 401,
+    "banned": 403,
     "no_table": 404,
     "no_seat": 409,
     "started": 409,

@@ -16,8 +16,13 @@ sent to everyone, so what people saw and what the table keeps agree, line for li
 order. A line the database refuses is sent to nobody: its author is told (``storage``) and
 the table goes on. Everyone at the table reads the chat, so every connection gets the lines
 kept so far as it opens (``chat_history``), and a table loaded after a restart has them back
-(``load_lines``, read as it is loaded). The chat of a table that expires is deleted with it
-(``expire_with_chat``; its games stay).
+(``load_authored_lines``, read as it is loaded). The chat of a table that expires is deleted
+with it (``expire_with_chat``; its games stay).
+
+Each line is kept with its author's player id, never sent: a player sees none of the lines of
+those they block or mute (``dos.server.people.moderation.hidden_authors``, learnt as they
+connect, ``ChatRoom.learn``), neither as they are said nor in the history; a player muted or
+banned on the server by an admin may not chat (``muted``, ``dos.server.people.admins``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from dos.server.clock import SYSTEM_CLOCK, Clock
+from dos.server.people.admins import standing
+from dos.server.people.moderation import hidden_authors
 from dos.server.protocol.names import hidden_character
 from dos.server.protocol.server_messages import server_message
 from dos.server.storage.models import ChatLineRow
@@ -55,20 +62,34 @@ same lines as everyone else."""
 
 Line = dict[str, Any]
 """One chat line as the ``chat`` message has it, without ``type``: ``seat``, ``name``,
-``text``, ``reaction``."""
+``text``, ``reaction``; as stored and loaded, with its author's ``player_id`` too
+(``AUTHOR``), which is never sent."""
+AUTHOR = "player_id"
+"""The key of a kept line's author (``public`` leaves it out)."""
+
+
+def public(line: Line) -> Line:
+    """The line as clients get it: without its author's player id.
+
+    >>> public({"seat": 0, "name": "Ada", "text": "hi", "reaction": None, "player_id": "p_a"})
+    {'seat': 0, 'name': 'Ada', 'text': 'hi', 'reaction': None}
+    """
+    return {key: value for key, value in line.items() if key != AUTHOR}
 
 
 # --- the repository: functions of a session (run by ``Database``) -----------------------------
 
 
 def store_line(session: Session, code: str, line: Line, at: float, keep: int = HISTORY_MAX) -> None:
-    """Stores a line of ``code``'s chat, said at ``at`` (the caller's time: the table's
-    clock), and deletes the lines before the latest ``keep``."""
+    """Stores a line of ``code``'s chat (with its author, ``AUTHOR``, if it has one), said at
+    ``at`` (the caller's time: the table's clock), and deletes the lines before the latest
+    ``keep``."""
     session.add(
         ChatLineRow(
             table_code=code,
             seat=line["seat"],
             name=line["name"],
+            player_id=line.get(AUTHOR),
             text=line["text"],
             reaction=line["reaction"],
             at=at,
@@ -98,6 +119,26 @@ def load_lines(session: Session, code: str, keep: int = HISTORY_MAX) -> list[Lin
     ).all()
     return [
         {"seat": row.seat, "name": row.name, "text": row.text, "reaction": row.reaction}
+        for row in reversed(rows)
+    ]
+
+
+def load_authored_lines(session: Session, code: str, keep: int = HISTORY_MAX) -> list[Line]:
+    """The latest ``keep`` lines of ``code``'s chat, oldest first, each with its author."""
+    rows = session.scalars(
+        select(ChatLineRow)
+        .where(ChatLineRow.table_code == code)
+        .order_by(ChatLineRow.id.desc())
+        .limit(keep)
+    ).all()
+    return [
+        {
+            "seat": row.seat,
+            "name": row.name,
+            "text": row.text,
+            "reaction": row.reaction,
+            AUTHOR: row.player_id,
+        }
         for row in reversed(rows)
     ]
 
@@ -151,8 +192,16 @@ class ChatRoom:
         """The table's clock: the time its lines are stored with."""
         self.spectators = spectators
         """Whether spectators may write (the host decides)."""
-        self.lines: deque[Line] = deque(lines, maxlen=HISTORY_MAX)
-        """The lines kept, oldest first, as stored."""
+        kept = list(lines)
+        self.lines: deque[Line] = deque(map(public, kept), maxlen=HISTORY_MAX)
+        """The lines kept, oldest first, as stored and sent."""
+        self.authors: deque[str | None] = deque(
+            (line.get(AUTHOR) for line in kept), maxlen=HISTORY_MAX
+        )
+        """The author of each line kept (``AUTHOR``; ``None``: unknown or a spectator)."""
+        self.hidden: dict[str, frozenset[str]] = {}
+        """For each player connected here who blocks or mutes anyone, whose lines they do
+        not see (``learn``)."""
         self._history: str | None = None
         self._order = asyncio.Lock()
 
@@ -160,11 +209,31 @@ class ChatRoom:
         """The ``chat_rules`` message: whether spectators may write."""
         return server_message("chat_rules", spectators=self.spectators)
 
-    def history_message(self) -> str:
-        """The ``chat_history`` message: the lines kept, oldest first (built once a change)."""
+    def history_message(self, reader: str | None = None) -> str:
+        """The ``chat_history`` message: the lines kept, oldest first, but those ``reader``
+        does not see (``learn``); built once a change for everyone who sees them all."""
+        hidden = self.hidden.get(reader or "")
+        if hidden:
+            lines = [
+                line
+                for line, author in zip(self.lines, self.authors, strict=True)
+                if author not in hidden
+            ]
+            return server_message("chat_history", lines=lines)
         if self._history is None:
             self._history = server_message("chat_history", lines=list(self.lines))
         return self._history
+
+    async def learn(self, reader: str | None) -> None:
+        """Reads whose lines ``reader`` does not see (those they block or mute), for their
+        connections here from now on."""
+        if reader is None or self.db is None:
+            return
+        hidden = await self.db.read(hidden_authors, reader)
+        if hidden:
+            self.hidden[reader] = hidden
+        else:
+            self.hidden.pop(reader, None)
 
     async def say(
         self, table: Table, client: Client, text: str | None, reaction: str | None
@@ -193,6 +262,11 @@ class ChatRoom:
                 raise ChatRefusedError("bad_message", f"chat.text: {hidden}")
         if not client.allow_chat():
             raise ChatRefusedError("chat_rate_limited", "too many chat messages: wait a little")
+        author = client.player_id
+        if author is not None and self.db is not None:
+            held = await self.db.read(standing, author, self.clock.time())
+            if held.muted:
+                raise ChatRefusedError("muted", "an admin muted you on this server for a while")
         seat = client.seat
         name = None if seat is None else table.seats[seat].name
         line: Line = {"seat": seat, "name": name, "text": text, "reaction": reaction}
@@ -202,17 +276,20 @@ class ChatRoom:
         async with self._order:
             if self.db is not None:
                 try:
-                    await self.db.call(store_line, self.code, line, self.clock.time())
+                    authored = line if author is None else {**line, AUTHOR: author}
+                    await self.db.call(store_line, self.code, authored, self.clock.time())
                 except Exception:
                     log.exception("table %s: could not store a chat line", self.code)
                     raise ChatRefusedError(
                         "storage", "the database refused the chat line; nobody was sent it"
                     ) from None
             self.lines.append(line)
+            self.authors.append(author)
             self._history = None
             message = server_message("chat", **line)
             for each in table.audience.clients():
-                each.send(message)
+                if author is None or author not in self.hidden.get(each.player_id or "", ()):
+                    each.send(message)
 
     def allow_spectators(self, table: Table, client: Client, allowed: bool) -> None:
         """The host lets spectators write, or not; everyone is told."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dos.server.people.admins import refuse_banned
 from dos.server.people.blocks import blocked_set
 from dos.server.protocol.base import PROTOCOL_VERSION
 from dos.server.protocol.refusals import RefusedError
@@ -115,7 +116,9 @@ async def attach(table: Table, client: Client, seat: int | None) -> None:
     the chat's rules and lines kept (in the same step as it joins the table: each chat line
     reaches it exactly once); the log's latest page follows. A table closed meanwhile (it left
     this process while the client waited for its lock) takes nobody: the client is told to
-    connect again (1012), as those it had were."""
+    connect again (1012), as those it had were. A player's chat leaves out those they block
+    or mute (``ChatRoom.learn``)."""
+    await table.chat.learn(client.player_id)
     async with table.lock:
         if table.closed:
             client.close(MOVED, "the table moved: connect again")
@@ -133,7 +136,7 @@ async def attach(table: Table, client: Client, seat: int | None) -> None:
         if table.pause.active:
             client.send(server_message("pause", **table.pause.message()))
         client.send(table.chat.rules_message())
-        client.send(table.chat.history_message())
+        client.send(table.chat.history_message(client.player_id))
         table.audience.present()
     table.broadcasts.table(spectators=seat is not None)
     table.after_change()
@@ -163,7 +166,9 @@ async def join(table: Table, name: str, player_id: str, wanted: int | None) -> i
     """Seats a person called ``name`` (``wanted``: the seat asked for, else the first open
     one); returns the seat. The same player joining again gets their seat back; a game under
     way seats nobody (``started``: a client offers to watch it instead); nor does a table
-    where a player sits whom they block or who blocks them (``blocked``)."""
+    where a player sits whom they block or who blocks them (``blocked``); nor a player an
+    admin banned (``banned``)."""
+    await refuse_banned(table.db, player_id, table.settings.clock.time())
     apart = await blocked_set(table.db, player_id)
     async with table.lock:
         for place in table.seats:

@@ -52,7 +52,7 @@ from dos.server.tables import handover, seating
 from dos.server.tables.audience import Audience
 from dos.server.tables.bots import BotDriver
 from dos.server.tables.broadcasts import Broadcasts
-from dos.server.tables.chat import ChatRoom, Line, load_lines
+from dos.server.tables.chat import ChatRoom, Line, load_authored_lines
 from dos.server.tables.current_game import CurrentGame, replay_game
 from dos.server.tables.game_at import GameAt
 from dos.server.tables.handover import Handover
@@ -97,7 +97,7 @@ class Table:
         state = None
         if stored.game is not None and stored.status != Status.LOBBY.value:
             state = await asyncio.to_thread(replay_game, ruleset.get(stored.rules), stored.game)
-        chat = await db.read(load_lines, stored.code)
+        chat = await db.read(load_authored_lines, stored.code)
         table = cls(stored, db, settings, state, chat=chat, owner=owner)
         # Idle since it was last active as stored, not since this process loaded it (after a
         # restart or a failover); ``loaded_at`` gives its people time to come back first.

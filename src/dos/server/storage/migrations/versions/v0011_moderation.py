@@ -18,7 +18,10 @@ depends_on = None
 
 def upgrade() -> None:
     """Creates ``dos_blocks``, ``dos_mutes``, ``dos_reports``, ``dos_admins``,
-    ``dos_sanctions`` and ``dos_admin_actions`` (docs/moderation.md)."""
+    ``dos_sanctions`` and ``dos_admin_actions`` (docs/moderation.md); a chat line keeps its
+    author's player id."""
+    with op.batch_alter_table("dos_chat_lines") as batch:
+        batch.add_column(sa.Column("player_id", sa.String(48), nullable=True))
     op.create_table(
         "dos_blocks",
         sa.Column("blocker", sa.String(48), primary_key=True),
@@ -81,7 +84,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drops the six tables."""
+    """Drops the six tables and the chat lines' authors."""
+    with op.batch_alter_table("dos_chat_lines") as batch:
+        batch.drop_column("player_id")
     for name in (
         "dos_admin_actions",
         "dos_sanctions",

@@ -1,0 +1,213 @@
+"""Moderation over HTTP, in process: players block, mute and report (from a table's seat, with
+the table's chat attached), and admins, granted by ``dos admin``, work the queue: only an
+admin gets in (a forged token or another player's is refused), a ban takes effect at once
+(the banned player's connection is closed, their hello, joins and tables refused), a table
+is closed, and every action is in the log. One server on SQLite for the module, on a manual
+clock; each test makes its own players."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from dos.cli import main
+from dos.server.app import ServerConfig, create_app
+from dos.server.clock import ManualClock
+from dos.server.net.limits import Limits
+from dos.server.people.account_store import ensure_account
+from dos.server.people.admins import grant
+from dos.server.people.moderation import REPORTS_PER_DAY
+from dos.server.people.relying_party import RelyingParty
+from dos.server.service import Service
+from dos.server.storage.database import Database, database_url
+from dos.server.tables.settings import Settings
+
+CLOCK = ManualClock()
+_IDS = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    data: Path = tmp_path_factory.mktemp("admin")
+    config = ServerConfig(
+        data=data,
+        settings=Settings(bot_delay=0, grace_seconds=60, pause_seconds=0, clock=CLOCK),
+        limits=Limits().with_changes(["off"]),
+        relying_party=RelyingParty("localhost"),
+    )
+    with TestClient(create_app(config)) as running:
+        yield running
+
+
+def service(client: TestClient) -> Service:
+    found: Service = client.app.state.service  # type: ignore[attr-defined]
+    return found
+
+
+class Player:
+    """A guest of the server in process, by their player token."""
+
+    def __init__(self, client: TestClient, admin: bool = False) -> None:
+        self.client = client
+        self.id = f"p_test{next(_IDS)}"
+        self.token = service(client).signer.player_token(self.id)
+        if admin:
+            service(client).db.run_sync(grant, self.id, CLOCK.time())
+
+    def call(self, method: str, path: str, status: int = 200, **body: Any) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        answer = self.client.request(method, path, headers=headers, json=body or None)
+        assert answer.status_code == status, answer.text
+        return answer.json()
+
+    def create(self, name: str) -> dict[str, Any]:
+        body = {"name": name, "seats": [None, None, None], "player_token": self.token}
+        answer = self.client.post("/api/tables", json={**body, "rated": False})
+        return dict(answer.json())
+
+    def join(self, code: str, name: str) -> dict[str, Any]:
+        answer = self.client.post(
+            f"/api/tables/{code}/join", json={"name": name, "player_token": self.token}
+        )
+        return dict(answer.json())
+
+
+def _say(client: TestClient, grant_: dict[str, Any], text: str) -> None:
+    """The seat of ``grant_`` says ``text`` at its table (and is sent it back)."""
+    with client.websocket_connect(f"/ws/{grant_['code']}") as ws:
+        ws.send_json({"type": "hello", "protocol": 1, "token": grant_["token"]})
+        while ws.receive_json()["type"] != "chat_history":
+            pass
+        ws.send_json({"type": "chat", "text": text})
+        while (message := ws.receive_json())["type"] != "chat":
+            assert message["type"] != "error", message
+        assert message["text"] == text
+
+
+def test_only_admins_get_in_and_no_token_or_a_forged_one_does(client: TestClient) -> None:
+    player = Player(client)
+    refused = player.call("GET", "/api/admin", 403)
+    assert refused["code"] == "not_admin"
+    action = {"action": "ban", "player_id": player.id, "reason": "me"}
+    assert player.call("POST", "/api/admin/actions", 403, **action)["code"] == "not_admin"
+    assert player.call("POST", "/api/admin/tables/ABCDEF/close", 403, reason="x")["code"] == (
+        "not_admin"
+    )
+    assert client.get("/api/admin").status_code == 401
+    forged = client.get("/api/admin", headers={"Authorization": f"Bearer {player.token}x"})
+    assert forged.status_code == 401 and forged.json()["code"] == "bad_token"
+    admin = Player(client, admin=True)
+    assert admin.call("GET", "/api/admin")["player_id"] == admin.id
+    assert client.get("/admin").status_code == 200  # the page; its data is the API's
+
+
+def test_a_report_from_a_table_reaches_the_admins_with_its_chat_and_a_ban_works_at_once(
+    client: TestClient,
+) -> None:
+    ada, bo, admin = Player(client), Player(client), Player(client, admin=True)
+    host = ada.create("Ada")
+    seat = bo.join(host["code"], "Bo")
+    _say(client, seat, "you are all terrible")
+    _say(client, host, "be nice")
+    report = {"code": host["code"], "seat": seat["seat"], "reason": "abuse", "text": " rude "}
+    ada.call("POST", "/api/moderation/reports", **report)
+    queue = admin.call("GET", "/api/admin")["reports"]
+    mine = next(r for r in queue if r["reporter"] == ada.id)
+    assert mine["reported"] == bo.id and mine["reported_name"] == "Bo"
+    assert mine["reason"] == "abuse" and mine["text"] == "rude"
+    assert [(line["player_id"], line["text"]) for line in mine["excerpt"]] == [
+        (bo.id, "you are all terrible"),
+        (ada.id, "be nice"),
+    ]
+    # Bo is at the table when the ban comes: the connection is closed, and stays refused.
+    with client.websocket_connect(f"/ws/{seat['code']}") as ws:
+        ws.send_json({"type": "hello", "protocol": 1, "token": seat["token"]})
+        while ws.receive_json()["type"] != "chat_history":
+            pass
+        ban = {"action": "ban", "player_id": bo.id, "report_id": mine["id"], "reason": "abuse"}
+        logged = admin.call("POST", "/api/admin/actions", **ban)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(f"/ws/{seat['code']}") as ws:
+        ws.send_json({"type": "hello", "protocol": 1, "token": seat["token"]})
+        assert ws.receive_json()["code"] == "banned"
+    assert bo.create("Bo")["code"] == "banned"
+    assert bo.join(host["code"], "Bo")["code"] == "banned"
+    assert bo.call("GET", "/api/moderation")["standing"]["banned_until"] == "forever"
+    overview = admin.call("GET", "/api/admin")
+    assert all(r["id"] != mine["id"] for r in overview["reports"])  # answered: closed
+    entry = next(e for e in overview["log"] if e["id"] == logged["log_id"])
+    assert entry["admin"] == admin.id and entry["action"] == "ban"
+    assert entry["player_id"] == bo.id and entry["reason"] == "abuse"
+    assert entry["report_id"] == mine["id"] and entry["at"] == CLOCK.time()
+
+
+def test_every_admin_action_is_logged_and_a_warning_is_shown_once(client: TestClient) -> None:
+    admin, cy, di = Player(client, admin=True), Player(client), Player(client)
+    cy.call("POST", "/api/moderation/reports", player_id=di.id, reason="spam")
+    report = next(r for r in admin.call("GET", "/api/admin")["reports"] if r["reporter"] == cy.id)
+    actions = [
+        {"action": "warn", "player_id": di.id, "reason": "mind your words"},
+        {"action": "mute", "player_id": di.id, "reason": "spam", "hours": 2},
+        {"action": "dismiss", "report_id": report["id"], "reason": "handled"},
+    ]
+    ids = [admin.call("POST", "/api/admin/actions", **body)["log_id"] for body in actions]
+    table = admin.create("Host")
+    closed = admin.call("POST", f"/api/admin/tables/{table['code']}/close", reason="test table")[
+        "log_id"
+    ]
+    log = {e["id"]: e for e in admin.call("GET", "/api/admin")["log"]}
+    assert [log[i]["action"] for i in [*ids, closed]] == ["warn", "mute", "dismiss", "close_table"]
+    assert log[ids[1]]["until"] == CLOCK.time() + 2 * 3600
+    assert log[closed]["table_code"] == table["code"]
+    assert client.get(f"/api/tables/{table['code']}").status_code == 404
+    assert di.call("GET", "/api/moderation")["standing"]["muted_until"] == CLOCK.time() + 7200
+    assert di.call("POST", "/api/moderation/warnings")["warnings"] == [
+        {"reason": "mind your words", "at": CLOCK.time()}
+    ]
+    assert di.call("POST", "/api/moderation/warnings")["warnings"] == []  # shown once
+    bad = admin.call("POST", "/api/admin/actions", 400, action="warn", player_id=di.id, reason=" ")
+    assert bad["code"] == "bad_reason" and bad["field"] == "reason"
+
+
+def test_report_limits_one_open_per_pair_and_so_many_a_day(client: TestClient) -> None:
+    ed = Player(client)
+    others = [Player(client) for _ in range(REPORTS_PER_DAY + 1)]
+    ed.call("POST", "/api/moderation/reports", player_id=others[0].id, reason="name")
+    again = ed.call("POST", "/api/moderation/reports", 409, player_id=others[0].id, reason="other")
+    assert again["code"] == "already_reported"
+    for other in others[1:REPORTS_PER_DAY]:
+        ed.call("POST", "/api/moderation/reports", player_id=other.id, reason="spam")
+    over = ed.call("POST", "/api/moderation/reports", 429, player_id=others[-1].id, reason="spam")
+    assert over["code"] == "too_many_reports"
+    bad = ed.call("POST", "/api/moderation/reports", 422, player_id=others[-1].id, reason="rude")
+    assert bad["field"] == "reason"
+    fay = Player(client)
+    own = fay.call("POST", "/api/moderation/reports", 400, player_id=fay.id, reason="spam")
+    assert own["code"] == "bad_player"
+
+
+def test_dos_admin_grants_lists_and_revokes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--data", str(tmp_path)]
+    assert main(["admin", "grant", "p_someone", *where]) == 2  # neither an id known nor a name
+    assert "no player" in capsys.readouterr().err
+    db = Database(database_url(None, tmp_path))
+    db.run_sync(ensure_account, "p_someone", 0.0)
+    db.engine.dispose()
+    assert main(["admin", "grant", "p_someone", *where]) == 0
+    assert main(["admin", "list", *where]) == 0
+    assert "p_someone" in capsys.readouterr().out
+    assert main(["admin", "revoke", "p_someone", *where]) == 0
+    capsys.readouterr()
+    assert main(["admin", "list", *where]) == 0
+    assert capsys.readouterr().out == ""
