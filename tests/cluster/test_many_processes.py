@@ -65,13 +65,13 @@ CLIENT_CHAT = 4
 """Chat lines a client may send a minute, all its connections together (``--limit
 client_chat``): no other test of this module chats."""
 SOCKETS = 40
-"""WebSockets a client may hold open, all processes together (``--limit
-client_connections``): more than any other test of this module opens from one address."""
+"""WebSockets a client may hold open, all processes together (``--limit client_sockets``):
+more than any other test of this module opens from one address."""
 LIMITS = (
     *("--limit", "off"),
     *("--limit", f"accounts={ACCOUNTS}/minute"),
     *("--limit", f"client_chat={CLIENT_CHAT}/minute"),
-    *("--limit", f"client_connections={SOCKETS}"),
+    *("--limit", f"client_sockets={SOCKETS}"),
 )
 SPREAD, ALONE, OTHER, AUDIENCE = "127.26.0.2", "127.26.0.3", "127.26.0.4", "127.26.0.5"
 """Loopback addresses the limits test connects from: clients of their own (every other test

@@ -3,8 +3,9 @@
 A process alone caps a client's open connections (``Limits.client_connections``,
 ``dos.server.net.guard.Open``); behind a proxy that spreads connections over ``P`` processes
 that cap would let one client hold ``P`` times as many (an audience of spectators, each a
-relayed connection costing Redis its share). ``RedisSockets`` (the
-``dos.server.net.limits.Sockets`` of a process of many) counts them together:
+relayed connection costing Redis its share), and behind a proxy it is lifted (every
+connection comes from the proxy). ``RedisSockets`` counts a client's WebSockets, by the
+address the proxy forwards, on every process together, up to ``Limits.client_sockets``:
 
 ``dos:sockets:{CLIENT}``
     a sorted set of the client's open WebSockets, one member ``"PROCESS CONN"`` each, its

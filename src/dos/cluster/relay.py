@@ -71,14 +71,14 @@ class Relay:
         """This process's mailboxes: its relayed connections' frames and their owners'
         announcements, and its sides'."""
         self.owner_side = OwnerSide(node, service, sides, app, self.mailboxes)
-        cap = service.counters.limits.client_connections
+        cap = service.counters.limits.client_sockets
         self.sockets = (
             None
             if cap is None
             else RedisSockets(node.redis, node.owner, cap, node.clock, node.prefix)
         )
-        """Each client's WebSockets on every process together, under the cap of one
-        process's connections (``Limits.client_connections``; ``None``: lifted)."""
+        """Each client's WebSockets on every process together, under its cap
+        (``Limits.client_sockets``; ``None``: lifted)."""
 
     def middleware(self, app: ASGIApp) -> ASGIApp:
         """``app`` behind the owner routing (``OwnerRouting``)."""

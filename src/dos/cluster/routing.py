@@ -9,9 +9,9 @@ process holding its lease. The request is then served here, or forwarded
 (``dos.cluster.forwarding``), or, a WebSocket, relayed (``dos.cluster.relayed``).
 
 A table's WebSocket, served here or relayed, counts among its client's open WebSockets on
-every process together (``dos.cluster.client_sockets``): past the cap, it is refused as one
-process refuses a client holding its cap of connections (1013 before it opens, "too many
-connections from this client": 503 to the client).
+every process together (``dos.cluster.client_sockets``, ``Limits.client_sockets``): past the
+cap, it is refused as one process refuses a client holding its cap of connections (1013
+before it opens, "too many connections from this client": 503 to the client).
 """
 
 from __future__ import annotations

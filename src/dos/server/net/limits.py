@@ -5,7 +5,8 @@ docs/deployment.md). Rates are counted by the ``limits`` library (sliding window
 memory, or in Redis for the per-client ones when the server has one: ``Counters``): tables
 created, joins, HTTP look-ups, new WebSockets and messages per client, and
 messages and full resyncs per connection. Counts are caps on what is open at once: HTTP
-connections per client and in all.
+connections per client and in all, and, on a server of many processes, a client's WebSockets
+on every process together (``client_sockets``, counted in Redis by ``dos.cluster``).
 
 ``Limits`` holds the figures; ``dos serve --limit NAME=VALUE`` changes one (``off`` lifts it;
 ``--limit off`` lifts every per-client limit, for tests and benchmarks).
@@ -17,7 +18,7 @@ Traceback (most recent call last):
 ...
 ValueError: --limit speed: unknown (known: create, join, lookup, connects, client_messages, \
 messages, syncs, chat, client_chat, work, accounts, recover, hints, reviews, client_connections, \
-connections, header_seconds, table_page, lobby_idle, abandoned_idle)
+client_sockets, connections, header_seconds, table_page, lobby_idle, abandoned_idle)
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ class Limits:
     """Game reviews a client may ask for (``dos.server.http.reviews``), cached ones included."""
     client_connections: int | None = 64
     """HTTP connections (WebSockets included) one client may hold open."""
+    client_sockets: int | None = 64
+    """WebSockets one client (its forwarded address behind a proxy) may hold open on every
+    process of a server of many together (``--redis``: counted in Redis); one process alone
+    caps them under ``client_connections``. An audience of spectators is bounded by it."""
     connections: int | None = 10000
     """HTTP connections the server holds open; past it, new ones get 503."""
     header_seconds: float | None = 10.0
@@ -90,7 +95,8 @@ class Limits:
         values: dict[str, Any] = {}
         for change in changes:
             if change.strip() == "off":  # every per-client limit (tests, benchmarks)
-                values.update({name: None for name in (*_RATES, "client_connections")})
+                lifted = (*_RATES, "client_connections", "client_sockets")
+                values.update({name: None for name in lifted})
                 continue
             name, _, value = change.partition("=")
             name = name.strip()
