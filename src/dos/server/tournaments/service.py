@@ -55,6 +55,9 @@ TOP_TABLES = 8
 """The tables under way a tournament's view lists (the best placed first)."""
 PAGE = 50
 """The most tournaments one page of the list has."""
+RECOVER_SECONDS = 30.0
+"""Among many processes: how long a table paired but never dealt waits for the process that
+paired it before another makes it (``Tournaments._recover``)."""
 
 _ID_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
 
@@ -352,7 +355,7 @@ class Tournaments:
             assert game.table_code is not None
             played = await self.db.read(store.table_game, game.table_code)
             if played is None:
-                await self._open(kept, game)
+                await self._recover(kept, game)
                 continue
             status, result = played
             if status == "playing":
@@ -384,44 +387,57 @@ class Tournaments:
                     code = new_code(taken)
                 taken.add(code)
             new.append(NewGame(game.round, game.seats, code, game.bye))
+        now = self.clock.time()
         pairing = functools.partial(store.store_pairing, round=round, status=status)
-        ids = await self.db.call(pairing, kept.id, kept.version, new, self.clock.time())
+        ids = await self.db.call(pairing, kept.id, kept.version, new, now)
         if ids is None:
             return  # another process paired first: its tables stand
         for game_id, game in zip(ids, new, strict=True):
             if not game.bye:
                 made = KeptGame(
-                    game_id, game.number, game.seats, game.table_code, None, False, 0.0, None
+                    game_id, game.number, game.seats, game.table_code, None, False, now, None
                 )
                 await self._open(kept, made)
 
-    async def _open(self, kept: Kept, game: KeptGame) -> None:
-        """Makes the table of a game paired, seats its players and deals (a table that
-        exists already is only dealt, if it was not)."""
+    async def _recover(self, kept: Kept, game: KeptGame) -> None:
+        """A game paired whose table has dealt nothing: the process that paired it died
+        before it made or dealt the table. Made (or dealt) here: at once on a server of one
+        process; among many, only once ``RECOVER_SECONDS`` have passed since the pairing, so
+        that the pairing process, alive, is never raced."""
         assert game.table_code is not None
-        table = await self.service.table(game.table_code)
-        if table is None:
-            names = {p.player_id: p.name for p in kept.players}
-            deal_seed = self.service.settings.deals.table_seed(None)
-            stored = StoredTable(
-                code=game.table_code,
-                rules=kept.rules,
-                options=dict(kept.options),
-                public=True,
-                status=Status.LOBBY.value,
-                host=0,
-                turn_seconds=DEFAULT_TURN_SECONDS,
-                games=0,
-                created_at=self.clock.time(),
-                seats=[StoredSeat(i, names[p], None, p) for i, p in enumerate(game.seats)],
-                rated=kept.rated and deal_seed is None,
-                deal_seed=deal_seed,
-            )
-            table = await self.service.open_table(stored)
-            if table.code != game.table_code:
-                await self.db.call(store.set_table, game.id, table.code)
-        if table.status == Status.LOBBY:
-            await table.start(table.host)
+        waited = self.clock.time() - game.paired_at
+        if not self.service.ownership.owns_all and waited < RECOVER_SECONDS:
+            return
+        if await self.db.read(code_exists, game.table_code):
+            table = await self.service.table(game.table_code)  # None: another owns it
+            if table is not None and table.status == Status.LOBBY:
+                await table.start(table.host)
+            return
+        await self._open(kept, game)
+
+    async def _open(self, kept: Kept, game: KeptGame) -> None:
+        """Makes the table of a game paired, seats its players and deals."""
+        assert game.table_code is not None
+        names = {p.player_id: p.name for p in kept.players}
+        deal_seed = self.service.settings.deals.table_seed(None)
+        stored = StoredTable(
+            code=game.table_code,
+            rules=kept.rules,
+            options=dict(kept.options),
+            public=True,
+            status=Status.LOBBY.value,
+            host=0,
+            turn_seconds=DEFAULT_TURN_SECONDS,
+            games=0,
+            created_at=self.clock.time(),
+            seats=[StoredSeat(i, names[p], None, p) for i, p in enumerate(game.seats)],
+            rated=kept.rated and deal_seed is None,
+            deal_seed=deal_seed,
+        )
+        table = await self.service.open_table(stored)
+        if table.code != game.table_code:  # its code was taken meanwhile: a fresh one
+            await self.db.call(store.set_table, game.id, table.code)
+        await table.start(table.host)
 
     # --- helpers ------------------------------------------------------------------------------
 

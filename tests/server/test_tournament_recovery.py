@@ -1,0 +1,62 @@
+"""A tournament's pairing is stored before its tables are made: a server that dies in between
+makes and deals them when it comes back, once, from the rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dos.server.clock import ManualClock
+from dos.server.service import Service
+from dos.server.storage.database import Database
+from dos.server.tables.settings import Settings
+from dos.server.tables.table import Status
+from dos.server.tournaments.bodies import CreateTournament, Entry
+from dos.server.tournaments.service import Tournaments
+from dos.server.tournaments.store import KeptGame
+
+pytestmark = pytest.mark.asyncio
+
+
+def service(data: Path, clock: ManualClock) -> Service:
+    url = f"sqlite:///{data / 'dos.sqlite3'}"
+    return Service(Database(url, "OFF"), data, Settings(bot_delay=0, clock=clock))
+
+
+class DiedError(Exception):
+    """The server stopped between storing a pairing and making its table."""
+
+
+async def test_a_table_paired_but_never_made_is_made_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = ManualClock()
+    first = service(tmp_path, clock)
+    await first.start()
+    tournaments = Tournaments(first)
+    made = await tournaments.create(
+        CreateTournament(name="Ada", title="Cup", format="arena", minutes=10)
+    )
+
+    async def die(_self: Tournaments, _kept: object, _game: KeptGame) -> None:
+        raise DiedError
+
+    monkeypatch.setattr(Tournaments, "_open", die)
+    with pytest.raises(DiedError):
+        await tournaments.join(made["id"], Entry(name="Bea"))
+    monkeypatch.undo()
+    await first.stop()
+
+    second = service(tmp_path, ManualClock(start=clock.time()))
+    await second.start()
+    again = Tournaments(second)
+    await again.tick(made["id"])
+    await again.tick(made["id"])  # once made, a table is never made twice
+    view = await again.view(made["id"])
+    [table] = view["tables"]
+    assert [p["name"] for p in table["players"]] == ["Ada", "Bea"]
+    held = await second.table(table["code"])
+    assert held is not None and held.status == Status.PLAYING
+    assert list(second.tables) == [table["code"]]
+    await second.stop()
