@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
 from dos.server.net.limits import Limits
+from dos.server.people.admins import CLI, Order, sanction
 from dos.server.tables.settings import Settings
 
 
@@ -104,3 +105,10 @@ def test_bad_requests_are_refused_with_their_reason(tmp_path: Path) -> None:
         )
         listed = client.get("/api/tournaments").json()
         assert listed["total"] == 1 and listed["tournaments"][0]["players"] == 1
+
+        # A player an admin banned is never seated: they cannot come back, nor organise.
+        ban = Order(CLI, "ban", "spam in chat", player_id=bea["player_id"])
+        client.portal.call(client.app.state.service.db.call, sanction, ban, 1.0)  # type: ignore[union-attr]
+        back = {"name": "Bea", "player_token": bea["player_token"]}
+        refused(client.post(f"/api/tournaments/{cup}/join", json=back), 403, "banned")
+        refused(client.post("/api/tournaments", json={**base, **back}), 403, "banned")

@@ -28,6 +28,7 @@ STATUS = {
     "bad_token": 401,
     "expired_token": 401,
     "not_organiser": 403,
+    "banned": 403,
     "no_tournament": 404,
     "not_entered": 409,
     "bad_state": 409,

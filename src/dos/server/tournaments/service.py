@@ -31,6 +31,7 @@ from typing import Any
 from dos import ruleset
 from dos.errors import DosError
 from dos.ratings.ranks import RankError, ranks
+from dos.server.people.admins import refuse_banned
 from dos.server.protocol.refusals import RefusedError
 from dos.server.service import DEFAULT_TURN_SECONDS, Service
 from dos.server.storage.table_store import StoredSeat, StoredTable, code_exists, new_code
@@ -125,6 +126,7 @@ class Tournaments:
             starts_at = now + request.starts_in
             ends_at = starts_at + request.minutes * 60
         player_id, player_token = self.service.player(request.player_token)
+        await refuse_banned(self.db, player_id, now)
         tournament_id = new_id()
         while await self.db.read(store.id_exists, tournament_id):
             tournament_id = new_id()
@@ -444,6 +446,7 @@ class Tournaments:
     async def _enter(
         self, tournament_id: str, rules: str, seats: int, player_id: str, name: str
     ) -> None:
+        await refuse_banned(self.db, player_id, self.clock.time())  # banned: never seated
         rating = await self.db.read(store.rating_of, player_id, rules, seats)
         await self.db.call(
             store.enter, tournament_id, Entrant(player_id, name, rating), self.clock.time()

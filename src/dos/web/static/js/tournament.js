@@ -166,6 +166,6 @@ export function idOf(path) {
 /** The catalog key of a refusal's code (an unknown one: the generic words).
  * @param {string | undefined} code */
 export function refusalKey(code) {
-  const known = ["not_organiser", "bad_state", "not_entered", "no_tournament", "bad_request", "bad_token"];
+  const known = ["not_organiser", "bad_state", "not_entered", "no_tournament", "bad_request", "bad_token", "banned"];
   return code && known.includes(code) ? `tour.refused_${code}` : "tour.refused";
 }
