@@ -32,7 +32,7 @@ def test_a_visitor_joins_a_swiss_and_is_taken_to_their_table(
     page.get_by_role("button", name=text("ja", "tour.join")).click()
     rows = page.locator("#tour-standings tr")
     expect(rows).to_have_count(2)
-    expect(page.locator("#tour-standings tr.mine")).to_contain_text("Ada")
+    expect(page.locator("#tour-standings tr.you")).to_contain_text("Ada")
     expect(page.get_by_role("button", name=text("ja", "tour.leave"))).to_be_visible()
 
     started = httpx.post(

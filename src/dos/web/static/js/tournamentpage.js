@@ -93,10 +93,14 @@ function renderOne() {
   $("tour-start").textContent = t("tour.start_round", { round: can.nextRound });
   $("tour-standings").replaceChildren(...rows(one, me).map((r) => {
     const row = document.createElement("tr");
-    if (r.mine) row.className = "mine";
+    if (r.mine) {
+      row.className = "you";
+      row.setAttribute("aria-current", "true");
+    }
     const status = [r.playing ? t("tour.at_table") : "", r.left ? t("tour.left") : "", r.streak ? t("tour.streak") : ""];
     for (const [text, num] of /** @type {[string, boolean][]} */ ([
-      [String(r.place), true], [r.name, false], [r.points, true], [String(r.games), true],
+      [String(r.place), true], [r.mine ? `${r.name} (${t("game.you")})` : r.name, false],
+      [r.points, true], [String(r.games), true],
       [String(r.firsts), true], [r.tieBreak, true], [status.filter(Boolean).join(" · "), false],
     ])) {
       const td = document.createElement("td");
