@@ -97,6 +97,15 @@ OPERATIONS = [
     ("POST", "/api/queue"),
     ("POST", "/api/queue/status"),
     ("POST", "/api/queue/leave"),
+    ("GET", "/api/tournaments"),
+    ("POST", "/api/tournaments"),
+    ("GET", "/api/tournaments/{tournament_id}"),
+    ("POST", "/api/tournaments/{tournament_id}/join"),
+    ("POST", "/api/tournaments/{tournament_id}/leave"),
+    ("POST", "/api/tournaments/{tournament_id}/start"),
+    ("POST", "/api/tournaments/{tournament_id}/drop"),
+    ("POST", "/api/tournaments/{tournament_id}/add"),
+    ("POST", "/api/tournaments/{tournament_id}/seat"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 

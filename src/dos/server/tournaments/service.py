@@ -312,8 +312,8 @@ class Tournaments:
                 await self.db.call(store.set_status, kept.id, "finished")
 
     async def tick_all(self) -> None:
-        """``tick`` of every tournament not finished."""
-        for tournament_id in await self.db.read(store.unfinished):
+        """``tick`` of every tournament that may move by itself (``store.to_tick``)."""
+        for tournament_id in await self.db.read(store.to_tick):
             try:
                 await self.tick(tournament_id)
             except Exception:

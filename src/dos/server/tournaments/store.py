@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import RatingRow
@@ -204,12 +204,19 @@ def page(session: Session, offset: int, limit: int) -> tuple[int, list[dict[str,
     ]
 
 
-def unfinished(session: Session) -> list[str]:
-    """The ids of the tournaments not finished, oldest first."""
+def to_tick(session: Session) -> list[str]:
+    """The ids of the tournaments that may move by themselves, oldest first: those running,
+    and arenas not started (their window opens). A Swiss not started waits for its
+    organiser."""
     return list(
         session.scalars(
             select(TournamentRow.id)
-            .where(TournamentRow.status != "finished")
+            .where(
+                or_(
+                    TournamentRow.status == "running",
+                    and_(TournamentRow.status == "open", TournamentRow.format == "arena"),
+                )
+            )
             .order_by(TournamentRow.created_at, TournamentRow.id)
         )
     )
