@@ -1,5 +1,6 @@
 """A tournament's pairing is stored before its tables are made: a server that dies in between
-makes and deals them when it comes back, once, from the rows."""
+makes and deals them when it comes back, once, from the rows; and of two pairings made from
+one version of a tournament (two processes at once) only one is stored."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.tables.settings import Settings
 from dos.server.tables.table import Status
+from dos.server.tournaments import store
 from dos.server.tournaments.bodies import CreateTournament, Entry
 from dos.server.tournaments.service import Tournaments
 from dos.server.tournaments.store import KeptGame
@@ -60,3 +62,26 @@ async def test_a_table_paired_but_never_made_is_made_after_a_restart(
     assert held is not None and held.status == Status.PLAYING
     assert list(second.tables) == [table["code"]]
     await second.stop()
+
+
+async def test_of_two_pairings_made_from_one_version_only_the_first_is_stored(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    held = service(tmp_path, clock)
+    await held.start()
+    tournaments = Tournaments(held)
+    made = await tournaments.create(
+        CreateTournament(name="Ada", title="Cup", format="swiss", rounds=1)
+    )
+    kept = await held.db.read(store.load, made["id"])
+    assert kept is not None
+    ours = [store.NewGame(1, ("a", "b"), "CODE1")]
+    theirs = [store.NewGame(1, ("a", "c"), "CODE2")]
+    first = await held.db.call(store.store_pairing, kept.id, kept.version, ours, 1.0)
+    second = await held.db.call(store.store_pairing, kept.id, kept.version, theirs, 1.0)
+    assert first is not None and second is None
+    after = await held.db.read(store.load, made["id"])
+    assert after is not None and [g.table_code for g in after.games] == ["CODE1"]
+    assert after.version == kept.version + 1
+    await held.stop()
