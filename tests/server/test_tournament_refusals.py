@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from dos.server.app import ServerConfig, create_app
@@ -108,7 +110,9 @@ def test_bad_requests_are_refused_with_their_reason(tmp_path: Path) -> None:
 
         # A player an admin banned is never seated: they cannot come back, nor organise.
         ban = Order(CLI, "ban", "spam in chat", player_id=bea["player_id"])
-        client.portal.call(client.app.state.service.db.call, sanction, ban, 1.0)  # type: ignore[union-attr]
+        db = cast(FastAPI, client.app).state.service.db
+        assert client.portal is not None
+        client.portal.call(functools.partial(db.call, sanction, ban, 1.0))
         back = {"name": "Bea", "player_token": bea["player_token"]}
         refused(client.post(f"/api/tournaments/{cup}/join", json=back), 403, "banned")
         refused(client.post("/api/tournaments", json={**base, **back}), 403, "banned")
