@@ -114,7 +114,7 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
             "admin": await db.read(is_admin, me),
         }
 
-    @router.post("/warnings", response_model=Warnings, dependencies=counted)
+    @router.post("/warnings", response_model=Warnings, dependencies=looked)
     async def warnings(authorization: Authorization = None) -> dict[str, Any]:
         """The admins' warnings to you not yet shown; from now on shown."""
         me = accounts.me(authorization).player_id

@@ -10,6 +10,7 @@ import { targetsFor, playableCards } from "./actions.js";
 import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 import { playerName } from "./turn.js";
+import { moderationButton } from "./moderationbutton.js";
 
 /** @typedef {import("./view").OfficialView} OfficialView */
 /** @typedef {import("./view").TableModel} TableModel */
@@ -64,6 +65,8 @@ export function drawPlayers(view, model) {
       meta.append(flag);
     }
     li.append(name, fan(size), meta);
+    // Mute, block or report another person (moderationbutton.js).
+    if (seat !== view.seat && !player.bot) li.append(moderationButton({ name: playerName(model, seat), seat }));
     const turnWord = seat === view.turn && view.phase !== "over" ? `, ${t("web.their_turn")}` : "";
     li.setAttribute("aria-label", `${playerName(model, seat)}${you}: ${cards.textContent}, ${score.textContent}, ${conn.textContent}${turnWord}`);
     list.append(li);

@@ -11,6 +11,7 @@
 import { t } from "./i18n.js";
 import { icon } from "./sound.js";
 import { store } from "./store.js";
+import { moderationButton } from "./moderationbutton.js";
 
 const SPEAKER_OFF = ["M3 9v6h4l5 4V5L7 9H3z",
   "M15 9.4 16.4 8l2.1 2.1L20.6 8 22 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z"];
@@ -176,7 +177,9 @@ export class Chat {
         mute.setAttribute("aria-label", t("web.chat_mute", { name: this.author(line) }));
         mute.title = mute.getAttribute("aria-label") || "";
         mute.addEventListener("click", () => this.toggleMute(line.seat));
-        li.append(" ", mute);
+        const lineSeat = line.seat;
+        const hide = () => { if (!this.muted().has(lineSeat)) this.toggleMute(lineSeat); };
+        li.append(" ", mute, moderationButton({ name: this.author(line), code: this.me().code, seat: lineSeat, hide }));
       }
       list.append(li);
     }

@@ -13,6 +13,7 @@ import { renderPiles } from "./piles.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 import { fieldset } from "./lobby.js";
 import { playerName, turnText } from "./turn.js";
+import { moderationButton } from "./moderationbutton.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -204,6 +205,7 @@ export class ClassicView {
         player.bot ? t("web.bot") : player.connected === false ? t("web.disconnected") : t("web.connected"),
       ].filter(Boolean).join(" · ");
       li.append(name, fan(size), meta);
+      if (seat !== view.seat && !player.bot) li.append(moderationButton({ name: this.playerName(seat), seat }));
       li.setAttribute("aria-label", `${this.playerName(seat)}${you}: ${meta.textContent}`);
       list.append(li);
     });

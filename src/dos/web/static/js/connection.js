@@ -168,6 +168,11 @@ function onStatus(status, event) {
     showError(t("web.removed"));
     return;
   }
+  else if (event && event.code === 4403) {  // banned by an admin: nothing here opens to them
+    leaveTable();
+    showError(t("web.err_banned"));
+    return;
+  }
   else if (event && event.code === 4401) {
     seatGone(/** @type {string} */ (store.game.code));
     return;

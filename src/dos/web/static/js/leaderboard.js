@@ -16,6 +16,7 @@ import { store } from "./store.js";
 import { loadInfo, rulesName } from "./rulesets.js";
 import { plot, fixed } from "./ratingplot.js";
 import { followMenu } from "./menuedge.js";
+import { moderationButton } from "./moderationbutton.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -183,6 +184,10 @@ function renderPlayer() {
     : t("rank.title");
   if (found && page.ai) $("player-title").append(" ", aiBadge());
   if (!found) return;
+  // Another person (not a bot, not an AI): mute, block or report them (moderationbutton.js).
+  if (!page.ai && !page.player_id.startsWith("bot:") && page.player_id !== myId()) {
+    $("player-title").append(" ", moderationButton({ name: shownName(page), playerId: page.player_id }));
+  }
   document.title = `${shownName(page)} · DOS`;
 
   const ratings = $("player-ratings");

@@ -182,6 +182,8 @@ async function boot() {
   };
   session.onChange(friends);
   friends();
+  // The admins' warnings not yet shown (moderation.js), where this browser holds a player.
+  if (session.playerToken()) import("./moderation.js").then((m) => m.showWarnings());
   document.body.dataset.ready = "true";
 }
 

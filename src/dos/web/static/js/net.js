@@ -3,11 +3,11 @@
 // growing pauses (0.5 s up to 5 s), and the caller's `onOpen` re-identifies the seat.
 
 // Close codes after which coming back cannot help (docs/protocol.md): the seat taken by a
-// connection of another page, removed by the host, protocol version, bad token, no such
-// table. A seat taken by a connection of this very page (`pageId`: one of its own that came
+// connection of another page, removed by the host, protocol version, bad token, banned by an
+// admin, no such table. A seat taken by a connection of this very page (`pageId`: one of its own that came
 // late, through another server process) is closed with 1012 instead, and this page comes
 // back: it never gives up a seat it still holds.
-const FATAL = new Set([4000, 4003, 4400, 4401, 4404]);
+const FATAL = new Set([4000, 4003, 4400, 4401, 4403, 4404]);
 
 /** What a page does when its connection closed with `code`: "closed" for good, or
  * "reconnect" after `pause` ms (`attempt`: the tries since the last open, this one
