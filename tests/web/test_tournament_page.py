@@ -1,6 +1,7 @@
 """A tournament's page in Chromium, in Japanese: a visitor joins a Swiss from its page, sees
-the standings and the status in their language, and once the organiser starts the round the
-page (looking again by itself) offers their table, which opens with their seat."""
+the standings and the status in their language (axe-core finds no violation there), and once
+the organiser starts the round the page (looking again by itself) offers their table, which
+opens with their seat."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import Browser, expect
 from dos.i18n import text
 from web.conftest import DESKTOP, Server
 from web.pages import open_page, set_language
+from web.test_accessibility import axe_violations
 
 pytestmark = pytest.mark.usefixtures("chromium")
 
@@ -34,6 +36,9 @@ def test_a_visitor_joins_a_swiss_and_is_taken_to_their_table(
     expect(rows).to_have_count(2)
     expect(page.locator("#tour-standings tr.you")).to_contain_text("Ada")
     expect(page.get_by_role("button", name=text("ja", "tour.leave"))).to_be_visible()
+    found: dict[str, object] = {}
+    axe_violations(page, "tournament", found)
+    assert found == {}
 
     started = httpx.post(
         f"{server.url}/api/tournaments/{made['id']}/start",
