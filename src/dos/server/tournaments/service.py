@@ -227,24 +227,25 @@ class Tournaments:
         return await self.view(kept.id)
 
     async def seat(self, tournament_id: str, request: Signed) -> dict[str, Any] | None:
-        """The asking player's seat at their table under way (a ``SeatGrant``), or ``None``
+        """The asking player's seat at their table under way (a ``SeatGrant``; its ``table``
+        only when this process holds the table: among many, another may own it), or ``None``
         when they are waiting."""
         kept = await self._kept(tournament_id)
         player_id = self._who(request.player_token)
         for game in kept.under_way():
             if player_id in game.seats and game.table_code is not None:
-                table = await self.service.table(game.table_code)
-                if table is None:
-                    return None
-                seat = game.seats.index(player_id)
-                return {
-                    "code": table.code,
+                code, seat = game.table_code, game.seats.index(player_id)
+                grant: dict[str, Any] = {
+                    "code": code,
                     "seat": seat,
-                    "token": self.service.signer.seat_token(table.code, seat, player_id),
+                    "token": self.service.signer.seat_token(code, seat, player_id),
                     "player_id": player_id,
                     "player_token": request.player_token,
-                    "table": table_info(table),
                 }
+                held = self.service.tables.get(code)
+                if held is not None:
+                    grant["table"] = table_info(held)
+                return grant
         return None
 
     async def view(self, tournament_id: str) -> dict[str, Any]:
