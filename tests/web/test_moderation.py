@@ -39,9 +39,7 @@ def test_a_report_and_a_block_from_the_chat_reach_the_admin_who_bans(
         menu.locator("select[name=reason]").select_option("abuse")
         menu.locator("textarea[name=text]").fill("insults in the waiting room")
         menu.get_by_role("button", name=text("en", "moderation.report_send")).click()
-        expect(menu.locator(".moderation-said")).to_have_text(
-            text("en", "moderation.report_done")
-        )
+        expect(menu.locator(".moderation-said")).to_have_text(text("en", "moderation.report_done"))
         menu.get_by_role("button", name=text("en", "moderation.close")).click()
         # The block: Bo's lines leave her chat.
         line.locator(".moderation-open").click()
