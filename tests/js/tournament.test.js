@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  POLL_MS, clock, createBody, idOf, nextPoll, offers, refusalKey, rows, statusLine, topTables,
+  POLL_MS, clock, createBody, idOf, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
 } from "../../src/dos/web/static/js/tournament.js";
 
 /** @param {Partial<import("../../src/dos/web/static/js/tournament.js").Standing>} fields */
@@ -60,7 +60,7 @@ test("a visitor joins, a player leaves or goes to their table; nobody acts once 
   const left = tournament({ standings: [standing({ active: false })] });
   assert.equal(offers(left, "a").join, true);
   const over = offers(tournament({ status: "finished" }), "a");
-  assert.deepEqual([over.join, over.leave, over.play, over.start, over.drop], [false, false, false, false, false]);
+  assert.deepEqual([over.join, over.leave, over.play, over.start], [false, false, false, false]);
 });
 
 test("the standings show whole points plainly and mark the visitor's row and streaks", () => {
@@ -101,4 +101,11 @@ test("a refusal is said in the catalog's words of its code", () => {
   assert.equal(refusalKey("not_organiser"), "tour.refused_not_organiser");
   assert.equal(refusalKey("weird"), "tour.refused");
   assert.equal(refusalKey(undefined), "tour.refused");
+});
+
+test("the organiser drops a player who plays on and adds back one who is out, never themselves", () => {
+  const t = tournament({ standings: [standing({}), standing({ player_id: "b" }), standing({ player_id: "c", active: false })] });
+  assert.deepEqual(t.standings.map((row) => rowAction(t, "a", row)), [null, "drop", "add"]);
+  assert.deepEqual(t.standings.map((row) => rowAction(t, "b", row)), [null, null, null]);
+  assert.equal(rowAction(tournament({ ...t, status: "finished" }), "a", t.standings[1]), null);
 });

@@ -93,8 +93,16 @@ export function offers(t, me) {
     play: open && !!row && row.playing,
     start: open && organiser && roundsLeft && lastDone && active >= t.seats,
     nextRound: t.round + 1,
-    drop: open && organiser,
   };
+}
+
+/** What the organiser `me` may do to a player's row: drop them while they play on, add them
+ * again once dropped or gone; nothing to their own row, nothing once it is finished.
+ * @param {Tournament} t @param {string | null} me @param {Standing} row
+ * @returns {"drop" | "add" | null} */
+export function rowAction(t, me, row) {
+  if (t.status === "finished" || me === null || me !== t.organiser || row.player_id === me) return null;
+  return row.active ? "drop" : "add";
 }
 
 /** The standings as the table shows them: points without a trailing `.0`, the visitor's row

@@ -10,7 +10,7 @@ import { store } from "./store.js";
 import * as session from "./session.js";
 import { loadInfo, rulesName } from "./rulesets.js";
 import {
-  createBody, idOf, nextPoll, offers, refusalKey, rows, statusLine, topTables,
+  createBody, idOf, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
 } from "./tournament.js";
 
 /** @param {string} id */
@@ -108,6 +108,9 @@ function renderOne() {
       if (num) td.className = "num";
       row.append(td);
     }
+    const standing = one.standings.find((x) => x.player_id === r.playerId);
+    const action = standing ? rowAction(one, me, standing) : null;
+    if (action) /** @type {HTMLElement} */ (row.lastElementChild).append(" ", organiserButton(action, r.playerId, r.name));
     return row;
   }));
   const tables = topTables(one);
@@ -120,6 +123,26 @@ function renderOne() {
     return item;
   }));
   $("tour-no-tables").hidden = tables.length > 0;
+}
+
+/** The organiser's button on a player's row: drop them, or add them again.
+ * @param {"drop" | "add"} action @param {string} playerId @param {string} name */
+function organiserButton(action, playerId, name) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = t(action === "drop" ? "tour.drop" : "tour.add_back");
+  button.setAttribute("aria-label", t(action === "drop" ? "tour.drop_who" : "tour.add_back_who", { name }));
+  button.addEventListener("click", () => organise(action, playerId));
+  return button;
+}
+
+/** @param {"drop" | "add"} action @param {string} playerId */
+async function organise(action, playerId) {
+  const answer = await call(`/api/tournaments/${kept.id}/${action}`, { player_token: session.playerToken(), player_id: playerId });
+  if (answer) {
+    kept.one = answer;
+    renderOne();
+  }
 }
 
 async function loadOne() {
