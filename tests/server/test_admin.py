@@ -115,7 +115,17 @@ def test_a_report_from_a_table_reaches_the_admins_with_its_chat_and_a_ban_works_
     seat = bo.join(host["code"], "Bo")
     _say(client, seat, "you are all terrible")
     _say(client, host, "be nice")
-    report = {"code": host["code"], "seat": seat["seat"], "reason": "abuse", "text": " rude "}
+    about = {"code": host["code"], "seat": seat["seat"]}
+    ada.call("POST", "/api/moderation/mutes", **about)
+    assert ada.call("POST", "/api/moderation/relation", **about) == {
+        "player_id": bo.id,
+        "name": "Bo",
+        "blocked": False,
+        "muted": True,
+    }
+    assert ada.call("DELETE", f"/api/moderation/mutes/{bo.id}")["done"]
+    assert not ada.call("POST", "/api/moderation/relation", **about)["muted"]
+    report = {**about, "reason": "abuse", "text": " rude "}
     ada.call("POST", "/api/moderation/reports", **report)
     queue = admin.call("GET", "/api/admin")["reports"]
     mine = next(r for r in queue if r["reporter"] == ada.id)

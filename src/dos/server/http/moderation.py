@@ -31,6 +31,7 @@ from dos.server.people.moderation_bodies import (
     ModerationOverview,
     NewReport,
     ReportFiled,
+    Relation,
     Warnings,
 )
 from dos.server.service import Service
@@ -112,6 +113,18 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
                 "muted_until": until_json(held.muted_until),
             },
             "admin": await db.read(is_admin, me),
+        }
+
+    @router.post("/relation", response_model=Relation, dependencies=looked)
+    async def relation(body: About, authorization: Authorization = None) -> dict[str, Any]:
+        """The player a seat or id names, and whether you block or mute them."""
+        me = accounts.me(authorization).player_id
+        player_id, name = await target(service, body)
+        return {
+            "player_id": player_id,
+            "name": name,
+            "blocked": player_id in await db.read(blocks_of, me),
+            "muted": player_id in await db.read(moderation.mutes_of, me),
         }
 
     @router.post("/warnings", response_model=Warnings, dependencies=looked)

@@ -55,6 +55,16 @@ class Standing(_Body):
     muted_until: float | Literal["forever"] | None = None
 
 
+class Relation(_Body):
+    """``POST /api/moderation/relation``: the player a seat or id names, and whether you block
+    or mute them (what their menu offers: block or unblock, mute or unmute)."""
+
+    player_id: str
+    name: str | None = None
+    blocked: bool
+    muted: bool
+
+
 class ModerationOverview(_Body):
     """``GET /api/moderation``: whom you block and mute, and your standing."""
 

@@ -179,7 +179,8 @@ export class Chat {
         mute.addEventListener("click", () => this.toggleMute(line.seat));
         const lineSeat = line.seat;
         const hide = () => { if (!this.muted().has(lineSeat)) this.toggleMute(lineSeat); };
-        li.append(" ", mute, moderationButton({ name: this.author(line), code: this.me().code, seat: lineSeat, hide }));
+        const unhide = () => { if (this.muted().has(lineSeat)) this.toggleMute(lineSeat); };
+        li.append(" ", mute, moderationButton({ name: this.author(line), code: this.me().code, seat: lineSeat, hide, unhide }));
       }
       list.append(li);
     }

@@ -10,8 +10,10 @@ import { t, loadPart } from "./i18n.js";
 import { playerToken } from "./session.js";
 import { REASONS, aboutBody, refusalKey, reportBody } from "./moderationrules.js";
 
-/** @typedef {{name: string, playerId?: string | null, code?: string | null, seat?: number | null,
- *   hide?: () => void}} About */
+/** Whom the menu is about, and what it does to this page's chat (the table's own hiding of
+ * a seat's lines, chat.js) as their chat is hidden or shown again.
+ * @typedef {{name: string, playerId?: string | null, code?: string | null, seat?: number | null,
+ *   hide?: () => void, unhide?: () => void}} About */
 
 /** The dialog, made once on the page that first asks. */
 function dialog() {
@@ -68,15 +70,15 @@ function closeDialog() {
   dialog().close();
 }
 
-/** POSTs `body` to `path` with this browser's player token; the answer, or the catalog key of
- * the refusal. @param {string} path @param {unknown} body
+/** Sends `body` to `path` (`method`: POST, else DELETE) with this browser's player token;
+ * the answer, or the catalog key of the refusal. @param {string} path @param {unknown} body
  * @returns {Promise<{ok: true, json: any} | {ok: false, key: string}>} */
-async function post(path, body) {
+async function post(path, body, method = "POST") {
   const token = playerToken();
   if (!token) return { ok: false, key: "moderation.err_no_token" };
   try {
     const response = await fetch(path, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -94,12 +96,17 @@ function said(about, key) {
     row([button(t("moderation.close"), closeDialog, true)])]);
 }
 
-/** @param {About} about @param {"mutes" | "blocks"} kind */
-async function muteOrBlock(about, kind) {
-  const answer = await post(`/api/moderation/${kind}`, aboutBody(about));
+/** Mutes or blocks (`undo`: lifts it; `playerId`: whom, as the server named them).
+ * @param {About} about @param {"mutes" | "blocks"} kind @param {boolean} undo @param {string} playerId */
+async function muteOrBlock(about, kind, undo, playerId) {
+  const answer = undo
+    ? await post(`/api/moderation/${kind}/${encodeURIComponent(playerId)}`, undefined, "DELETE")
+    : await post(`/api/moderation/${kind}`, aboutBody(about));
   if (!answer.ok) return said(about, answer.key);
-  if (about.hide) about.hide();
-  said(about, kind === "mutes" ? "moderation.mute_done" : "moderation.block_done");
+  const hiding = undo ? about.unhide : about.hide;
+  if (hiding) hiding();
+  const done = { mutes: ["mute_done", "unmute_done"], blocks: ["block_done", "unblock_done"] }[kind][undo ? 1 : 0];
+  said(about, `moderation.${done}`);
 }
 
 /** The report's form: a reason of the fixed list, the player's own words. @param {About} about */
@@ -137,6 +144,9 @@ function reportForm(about) {
  * @param {About} about */
 export async function openMenu(about) {
   await loadPart("moderation");
+  const known = await post("/api/moderation/relation", aboutBody(about));
+  if (!known.ok) return said(about, known.key);
+  const { player_id: playerId, muted, blocked } = known.json;
   const choice = (/** @type {string} */ label, /** @type {string} */ help, /** @type {() => void} */ act) => {
     const item = document.createElement("div");
     item.className = "moderation-choice";
@@ -145,8 +155,12 @@ export async function openMenu(about) {
   };
   fill(about.name, [
     para(t("moderation.menu_text", { name: about.name })),
-    choice(t("moderation.mute"), t("moderation.mute_help"), () => muteOrBlock(about, "mutes")),
-    choice(t("moderation.block"), t("moderation.block_help"), () => muteOrBlock(about, "blocks")),
+    muted
+      ? choice(t("moderation.unmute"), t("moderation.unmute_help"), () => muteOrBlock(about, "mutes", true, playerId))
+      : choice(t("moderation.mute"), t("moderation.mute_help"), () => muteOrBlock(about, "mutes", false, playerId)),
+    blocked
+      ? choice(t("moderation.unblock"), t("moderation.unblock_help"), () => muteOrBlock(about, "blocks", true, playerId))
+      : choice(t("moderation.block"), t("moderation.block_help"), () => muteOrBlock(about, "blocks", false, playerId)),
     choice(t("moderation.report"), t("moderation.report_help"), () => reportForm(about)),
     row([button(t("moderation.cancel"), closeDialog)]),
   ]);
