@@ -120,7 +120,8 @@ class Player:
         if self.person and self.view["version"] < version:
             self.read_until(lambda m: m["type"] == "update" and m["version"] == version)
 
-    def act(self, action: str, version: int) -> None:
+    def act(self, action: str, version: int) -> dict[str, Any]:
+        """Plays ``action``; the seat's view after it (its ``view`` and ``result``)."""
         if self.person:
             assert self.ws is not None
             self.ws.send_json({"type": "action", "action": action, "version": version, "id": "a"})
@@ -128,13 +129,14 @@ class Player:
             assert answer["type"] == "update", answer
         else:
             assert self.grant is not None
-            ok(
+            self.view = ok(
                 self.client.post(
                     "/api/agent/seat/actions",
                     json={"action": action, "version": version},
                     headers={"authorization": f"Bearer {self.grant['token']}"},
                 )
             )
+        return self.view
 
     def stand_up(self) -> None:
         if self.ws is not None:
@@ -154,17 +156,15 @@ def play_out(players: list[Player]) -> None:
             tables.setdefault(code, []).append(player)
     for seated in tables.values():
         seated.sort(key=lambda p: p.grant["seat"] if p.grant else 0)
-        version = seated[0].look()["version"]
-        while True:
+        seen = seated[0].look()
+        version = seen["version"]
+        while seen["result"] is None:
             for player in seated:
                 player.catch_up(version)
-            seen = seated[0].look()
-            if seen["result"] is not None:
-                break
             mover = seated[seen["view"]["turn"]]
             legal = mover.look()["view"]["legal"]
             move = next(a for a in legal if ":" not in a and not a.startswith("catch"))
-            mover.act(move, version)
+            seen = mover.act(move, version)
             version += 1
         for player in seated:
             player.stand_up()
@@ -210,7 +210,7 @@ def test_an_arena_and_a_swiss_run_to_their_standings_across_a_restart(tmp_path: 
         after_one = view(client, arena)
         assert len(after_one["games"]) == 2 and len(after_one["tables"]) == 2  # paired again
 
-        # A Swiss of 3 rounds for five, organised by Bea: two tables and a bye each round.
+        # A Swiss of 3 rounds for three, organised by Bea: a table and a bye each round.
         swiss_made = ok(
             client.post(
                 "/api/tournaments",
@@ -226,8 +226,8 @@ def test_an_arena_and_a_swiss_run_to_their_standings_across_a_restart(tmp_path: 
             201,
         )
         swiss = swiss_made["id"]
-        field = [Player(client, swiss, p.name, person=p.person) for p in (ada, bea, *agents[:3])]
-        for entrant, known in zip(field, (ada, bea, *agents[:3]), strict=True):
+        field = [Player(client, swiss, p.name, person=p.person) for p in (ada, bea, agents[0])]
+        for entrant, known in zip(field, (ada, bea, agents[0]), strict=True):
             entrant.token = known.token
             entrant.join()
         refused = client.post(f"/api/tournaments/{swiss}/start", json={"player_token": ada.token})
@@ -266,11 +266,11 @@ def test_an_arena_and_a_swiss_run_to_their_standings_across_a_restart(tmp_path: 
         done = view(client, swiss)
         assert done["status"] == "finished" and done["round"] == 3
         rows = done["standings"]
-        assert sum(r["byes"] for r in rows) == 3 and all(r["byes"] <= 1 for r in rows)
-        assert sum(r["points"] for r in rows) == 3 * (2 + 1)  # two tables won and a bye a round
+        assert [r["byes"] for r in rows] == [1, 1, 1]  # nobody sat out twice
+        assert sum(r["points"] for r in rows) == 3 * (1 + 1)  # a table won and a bye a round
         met = [
             frozenset(p["player_id"] for p in g["players"]) for g in done["games"] if not g["bye"]
         ]
-        assert len(met) == 6 and len(set(met)) == 6  # no pair met twice
+        assert len(met) == 3 and len(set(met)) == 3  # every pair met, none twice
         again = client.post(f"/api/tournaments/{swiss}/start", json={"player_token": bea.token})
         assert again.status_code == 409 and again.json()["code"] == "bad_state"
