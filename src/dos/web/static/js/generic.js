@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { cardElement as anyCardElement } from "./cards.js";
 import { fan, placeSeats, nameTag } from "./seats.js";
 import { playerName, turnText, renderTimer } from "./turn.js";
+import { moderationButton } from "./moderationbutton.js";
 
 /** @typedef {import("./view").TableModel} TableModel */
 /** @typedef {import("./view").View} View */
@@ -128,6 +129,7 @@ export class GenericView {
       const size = (view.hand_sizes || [])[seat];
       li.append(nameTag(player.seatName || playerName(model, seat), player.level, you),
         ...(size === undefined ? [] : [fan(size)]), meta);
+      if (seat !== view.seat && !player.bot) li.append(moderationButton({ name: playerName(model, seat), seat }));
       li.setAttribute("aria-label", `${playerName(model, seat)}${you}: ${meta.textContent}`);
       list.append(li);
     });

@@ -10,6 +10,7 @@ import { t, tn, translatePage } from "./i18n.js";
 import { errorText, codeOf } from "./errors.js";
 import * as session from "./session.js";
 import { nameTag, seatName, seatLevel } from "./seats.js";
+import { moderationButton } from "./moderationbutton.js";
 import { defaultLevel, describeLevel } from "./newcomer.js";
 import { loadInfo, rulesets, rulesName, can, levelsOf, clientFor, loadedClient } from "./rulesets.js";
 
@@ -406,6 +407,8 @@ export class Lobby {
       if (seat.name && !seat.bot) tags.push(seat.connected ? t("web.connected") : t("web.disconnected"));
       tag.textContent = tags.join(" · ");
       li.append(name, tag);
+      // Another person: mute, block or report them (moderationbutton.js).
+      if (seat.name && !seat.bot && seat.seat !== mySeat) li.append(moderationButton({ name: seat.name, code: table.code, seat: seat.seat }));
       list.append(li);
     }
     const host = mySeat === table.host;
