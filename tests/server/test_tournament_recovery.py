@@ -1,6 +1,7 @@
 """A tournament's pairing is stored before its tables are made: a server that dies in between
-makes and deals them when it comes back, once, from the rows; and of two pairings made from
-one version of a tournament (two processes at once) only one is stored."""
+makes and deals them when it comes back, once, from the rows; of two pairings made from one
+version of a tournament (two processes at once) only one is stored; and two players who block
+each other are never paired."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from dos.server.clock import ManualClock
+from dos.server.people.blocks import add_block
 from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.tables.settings import Settings
@@ -84,4 +86,21 @@ async def test_of_two_pairings_made_from_one_version_only_the_first_is_stored(
     after = await held.db.read(store.load, made["id"])
     assert after is not None and [g.table_code for g in after.games] == ["CODE1"]
     assert after.version == kept.version + 1
+    await held.stop()
+
+
+async def test_players_who_block_each_other_are_never_paired(tmp_path: Path) -> None:
+    held = service(tmp_path, ManualClock())
+    await held.start()
+    tournaments = Tournaments(held)
+    made = await tournaments.create(
+        CreateTournament(name="Ada", title="Cup", format="arena", minutes=10)
+    )
+    bea, bea_token = held.player(None)
+    assert await held.db.call(add_block, bea, made["player_id"], 1.0)
+    await tournaments.join(made["id"], Entry(name="Bea", player_token=bea_token))
+    assert (await tournaments.view(made["id"]))["tables"] == []  # they wait for others
+    await tournaments.join(made["id"], Entry(name="Cai"))
+    [table] = (await tournaments.view(made["id"]))["tables"]
+    assert [p["name"] for p in table["players"]] == ["Ada", "Cai"]
     await held.stop()
