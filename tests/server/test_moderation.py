@@ -27,6 +27,8 @@ from dos.server.people.moderation import (
     open_reports,
 )
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
+from dos.server.protocol.refusals import RefusedError
+from dos.server.seat_service import SeatService
 from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.storage.table_store import load_table
@@ -121,6 +123,19 @@ async def test_a_player_an_admin_muted_may_not_chat_until_the_mute_ends(
         await table.chat.say(table, bo, "hello?", None)
     assert refused.value.code == "muted"
     await table.chat.say(table, ada, "Ada may", None)
+
+
+async def test_a_banned_agent_plays_no_more_through_the_seat_api(service: Service) -> None:
+    player_id, token = service.player(None)
+    request = CreateTable(name="Agent", seats=[None, "easy"], rated=False, player_token=token)
+    grant = await service.create(request, "test")
+    seats = SeatService(service)
+    await seats.seat(grant["token"])  # opens its seat
+    now = service.clock.time()
+    await service.db.call(sanction, Order("p_admin", "ban", "bot farm", player_id=player_id), now)
+    with pytest.raises(RefusedError) as refused:
+        await seats.seat(grant["token"])
+    assert refused.value.code == "banned"
 
 
 async def test_a_report_from_a_table_carries_its_last_chat_lines(service: Service) -> None:

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from sqlalchemy.orm import Session
 
 from dos.ratings.store import mark_agent
+from dos.server.people.admins import refuse_banned
 from dos.server.people.auth import TokenError
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
 from dos.server.protocol.refusals import RefusedError
@@ -329,8 +330,8 @@ class SeatService:
 
     async def seat(self, token: str) -> SeatAt:
         """The seat a seat token opens; ``RefusedError`` (``bad_token``, ``expired_token``,
-        ``no_table``) as the WebSocket refuses the token (its ``hello``, or its address for
-        ``no_table``). Counts as the seat's presence.
+        ``no_table``, ``banned``) as the WebSocket refuses the token (its ``hello``, or its
+        address for ``no_table``). Counts as the seat's presence.
 
         A player who left keeps reading the game it left: while the table's last game is
         finished and the token's player played it in the token's seat (as stored, ``who
@@ -342,6 +343,7 @@ class SeatService:
             claim = service.signer.read_seat(token)
         except TokenError as error:
             raise RefusedError(error.code, error.message, field="token") from None
+        await refuse_banned(service.db, claim.player_id, service.clock.time())
         table = await service.table(claim.code)
         if table is None:
             raise RefusedError("no_table", f"there is no table {claim.code!r} (any more)")
