@@ -21,7 +21,7 @@ from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
 from dos.server.net.limits import Limits
 from dos.server.people.account_store import ensure_account
-from dos.server.people.admins import grant
+from dos.server.people.admins import action_log, grant
 from dos.server.people.moderation import REPORTS_PER_DAY
 from dos.server.people.relying_party import RelyingParty
 from dos.server.service import Service
@@ -218,6 +218,10 @@ def test_dos_admin_grants_lists_and_revokes(
     assert main(["admin", "list", *where]) == 0
     assert "p_someone" in capsys.readouterr().out
     assert main(["admin", "revoke", "p_someone", *where]) == 0
+    db = Database(database_url(None, tmp_path))
+    logged = [(e["admin"], e["action"], e["player_id"]) for e in db.run_sync(action_log)]
+    db.engine.dispose()
+    assert logged == [("cli", "revoke", "p_someone"), ("cli", "grant", "p_someone")]
     capsys.readouterr()
     assert main(["admin", "list", *where]) == 0
     assert capsys.readouterr().out == ""
