@@ -182,7 +182,7 @@ async function boot() {
   };
   session.onChange(friends);
   friends();
-  // The admins' warnings not yet shown (moderation.js), where this browser holds a player.
+  // The admins' warnings (moderation.js).
   if (session.playerToken()) import("./moderation.js").then((m) => m.showWarnings());
   document.body.dataset.ready = "true";
 }

@@ -15,10 +15,13 @@ import { REASONS, aboutBody, refusalKey, reportBody } from "./moderationrules.js
  * @typedef {{name: string, playerId?: string | null, code?: string | null, seat?: number | null,
  *   hide?: () => void, unhide?: () => void}} About */
 
-/** The dialog, made once on the page that first asks. */
+/** The dialog, made once on the page that first asks (with its style sheet). */
 function dialog() {
   let box = /** @type {HTMLDialogElement | null} */ (document.getElementById("moderation-dialog"));
   if (box) return box;
+  document.head.append(Object.assign(document.createElement("link"), {
+    rel: "stylesheet", href: "/static/css/moderation.css",
+  }));
   box = document.createElement("dialog");
   box.id = "moderation-dialog";
   box.className = "dialog moderation-dialog";
