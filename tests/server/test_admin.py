@@ -188,6 +188,18 @@ def test_every_admin_action_is_logged_and_a_warning_is_shown_once(client: TestCl
     assert bad["code"] == "bad_reason" and bad["field"] == "reason"
 
 
+def test_a_block_over_http_keeps_the_pair_apart_both_ways(client: TestClient) -> None:
+    gil, hal = Player(client), Player(client)
+    assert gil.call("POST", "/api/moderation/blocks", player_id=hal.id)["done"]
+    assert gil.call("GET", "/api/moderation")["blocks"] == [{"player_id": hal.id, "name": None}]
+    for host, guest in ((gil, hal), (hal, gil)):
+        table = host.create("Host")
+        answer = client.post(
+            f"/api/tables/{table['code']}/join", json={"name": "Guest", "player_token": guest.token}
+        )
+        assert answer.status_code == 409 and answer.json()["code"] == "blocked"
+
+
 def test_report_limits_one_open_per_pair_and_so_many_a_day(client: TestClient) -> None:
     ed = Player(client)
     others = [Player(client) for _ in range(REPORTS_PER_DAY + 1)]
