@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 from fastapi import Path as PathParam
+from sqlalchemy.orm import Session
 
 from dos.server.net.errors import ApiError
 from dos.server.net.limits import Counters
@@ -30,12 +31,12 @@ from dos.server.people.moderation_bodies import (
     Done,
     ModerationOverview,
     NewReport,
-    ReportFiled,
     Relation,
+    ReportFiled,
     Warnings,
 )
 from dos.server.service import Service
-from dos.server.tables.seating import person
+from dos.server.storage.models import SeatRow
 
 Authorization = Annotated[str | None, Header(max_length=2048)]
 """``Bearer PLAYER_TOKEN``."""
@@ -62,21 +63,26 @@ def until_json(until: float | None) -> float | str | None:
     return "forever" if math.isinf(until) else until
 
 
+def seat_person(session: Session, code: str, seat: int) -> tuple[str, str | None] | None:
+    """The player id and name of the person in ``seat`` of table ``code`` as stored (``None``:
+    no such table or seat, or nobody, or a bot, sits there)."""
+    row = session.get(SeatRow, (code, seat))
+    if row is None or row.player_id is None or row.bot is not None:
+        return None
+    return row.player_id, row.name
+
+
 async def target(service: Service, about: About) -> tuple[str, str | None]:
     """The player a request is about, and their name: by id, or the person in a table's
-    seat (``no_table``, ``bad_seat``)."""
+    seat as the database has it, whichever process holds the table (``bad_seat``)."""
     if about.player_id is not None:
         return about.player_id, await service.db.read(last_name, about.player_id)
     if about.code is None or about.seat is None:
         raise ApiError(400, "bad_request", "name a player_id, or a table's code and seat", "code")
-    table = await service.table(about.code)
-    if table is None:
-        raise ApiError(404, "no_table", f"there is no table {about.code!r}", "code")
-    if about.seat >= len(table.seats) or not person(table.seats[about.seat]):
+    found = await service.db.read(seat_person, about.code.upper(), about.seat)
+    if found is None:
         raise ApiError(400, "bad_seat", f"no player sits in seat {about.seat}", "seat")
-    place = table.seats[about.seat]
-    assert place.player_id is not None
-    return place.player_id, place.name
+    return found
 
 
 async def relearn(service: Service, player_id: str) -> None:
