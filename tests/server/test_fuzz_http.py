@@ -106,6 +106,17 @@ OPERATIONS = [
     ("POST", "/api/tournaments/{tournament_id}/drop"),
     ("POST", "/api/tournaments/{tournament_id}/add"),
     ("POST", "/api/tournaments/{tournament_id}/seat"),
+    ("GET", "/api/moderation"),
+    ("POST", "/api/moderation/relation"),
+    ("POST", "/api/moderation/warnings"),
+    ("POST", "/api/moderation/blocks"),
+    ("DELETE", "/api/moderation/blocks/{player_id}"),
+    ("POST", "/api/moderation/mutes"),
+    ("DELETE", "/api/moderation/mutes/{player_id}"),
+    ("POST", "/api/moderation/reports"),
+    ("GET", "/api/admin"),
+    ("POST", "/api/admin/actions"),
+    ("POST", "/api/admin/tables/{code}/close"),
 ]
 """The operations of the document (a test below checks that it lists no other)."""
 
