@@ -28,6 +28,8 @@ BOUND = 0.025
 a request costs; a replay of a long game on the loop took seconds)."""
 LONG = 2000
 """Actions of the long game (a replay of it costs the loop about a second)."""
+FRIEND = "p_bea"
+"""The busy player's friend, whom they challenge, report, mute and block."""
 
 
 @pytest.fixture
@@ -219,7 +221,10 @@ async def test_every_endpoint_and_message_costs_the_loop_little(
 ) -> None:
     """Every GET of the OpenAPI document (so an endpoint added later is measured too), the
     writes, the WebSocket messages and an MCP call, on a server holding a long game in play, a
-    long finished game and a player with thousands of rated games."""
+    long finished game and a player with thousands of rated games, who has an account, is an
+    admin, has a friend they challenged, reported, muted and blocked, organises a tournament
+    and waits in the queue."""
+    from dos.server.people.admins import grant
     from dos.server.storage.database import Database, database_url
     from dos.server.storage.schema import migrate
     from server.test_player_pages import PLAYER, fill_busy
@@ -227,6 +232,7 @@ async def test_every_endpoint_and_message_costs_the_loop_little(
     db = Database(database_url(None, tmp_path))
     migrate(db.engine)
     fill_busy(db, 5_000)  # games 1-5,003 (its ids are its own)
+    db.run_sync(grant, PLAYER, 1.0)
     db.engine.dispose()
     long_game(tmp_path, LONG)
     finished = long_game(tmp_path, LONG, seed=2, code="DONE33", finished=True)
@@ -234,22 +240,71 @@ async def test_every_endpoint_and_message_costs_the_loop_little(
         signer = server.app.state.service.signer
         ada = signer.seat_token("LONG22", 0, "p_ada")
         auth = {"authorization": f"Bearer {ada}"}
-        values = {"code": "LONG22", "game_id": finished, "player_id": PLAYER, "lang": "en"}
-        values["name"] = "official"
-        values["namespace"] = "learn"
-        paths = [
-            path.format(**values)
-            for path, operations in server.app.openapi()["paths"].items()
-            if "get" in operations
-        ]
-        assert len(paths) >= 14, paths
+        busy = signer.player_token(PLAYER)
+        member = {"authorization": f"Bearer {busy}"}
+        friend = {"authorization": f"Bearer {signer.player_token(FRIEND)}"}
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+
+            async def measured(
+                method: str, path: str, headers: dict[str, str], body: Any = None
+            ) -> Any:
+                meter.reset()
+                answer = await client.request(method, path, json=body, headers=headers)
+                assert answer.status_code < 300, (path, answer.text)
+                assert meter.worst < BOUND, (path, meter.worst, meter.what)
+                return answer.json()
+
+            for person in (member, friend):
+                await measured("POST", "/api/account/recovery", person)
+            await measured("PUT", f"/api/friends/{FRIEND}", member)
+            await measured("PUT", f"/api/friends/{PLAYER}", friend)
+            await measured("POST", "/api/friends/pulse", friend, {"where": "site"})
+            await measured("PUT", "/api/friends/presence", member, {"hidden": False})
+            proposal = {"to": FRIEND, "name": "Busy", "bots": ["easy"]}
+            dare = await measured("POST", "/api/friends/challenges", member, proposal)
+            accept = f"/api/friends/challenges/{dare['id']}/accept"
+            seat = await measured("POST", accept, friend, {"name": "Bea"})
+            cup = {"name": "Busy", "title": "Cup", "format": "swiss", "rounds": 2}
+            made = await measured("POST", "/api/tournaments", {}, {**cup, "player_token": busy})
+            entry = {"name": "Bea", "player_token": signer.player_token(FRIEND)}
+            await measured("POST", f"/api/tournaments/{made['id']}/join", {}, entry)
+            queued = {"name": "Busy", "player_token": busy}
+            await measured("POST", "/api/queue", {}, queued)
+            await measured("POST", "/api/queue/status", {}, {"player_token": busy})
+            about = {"player_id": FRIEND}
+            await measured("POST", "/api/moderation/relation", member, about)
+            await measured("POST", "/api/moderation/reports", member, {**about, "reason": "spam"})
+            await measured("POST", "/api/moderation/mutes", member, about)
+            await measured("POST", "/api/moderation/blocks", member, about)
+            warning = {"action": "warn", "player_id": FRIEND, "reason": "spam"}
+            await measured("POST", "/api/admin/actions", member, warning)
+            await measured("POST", "/api/moderation/warnings", friend)
+            values = {"code": "LONG22", "game_id": finished, "player_id": PLAYER, "lang": "en"}
+            values["name"] = "official"
+            values["namespace"] = "learn"
+            values["tournament_id"] = made["id"]
+            paths = [
+                path.format(**values)
+                for path, operations in server.app.openapi()["paths"].items()
+                if "get" in operations
+            ]
+            assert len(paths) >= 18, paths
+            personal = ("/api/friends", "/api/moderation", "/api/admin")
             for path in paths:
                 meter.reset()
                 params = {"version": LONG, "timeout": 0} if path.endswith("/wait") else {}
-                answer = await client.get(path, params=params, headers=auth)
+                headers = member if path.startswith(personal) else auth
+                answer = await client.get(path, params=params, headers=headers)
                 assert answer.status_code < 500, (path, answer.text)
+                found = not path.startswith((*personal, "/api/tournaments"))
+                assert found or answer.status_code == 200, (path, answer.text)
                 assert meter.worst < BOUND, (path, meter.worst, meter.what)
+            await measured("POST", "/api/queue/leave", {}, {"player_token": busy})
+            await measured("DELETE", f"/api/moderation/blocks/{FRIEND}", member)
+            await measured("DELETE", f"/api/moderation/mutes/{FRIEND}", member)
+            await measured(
+                "POST", f"/api/admin/tables/{seat['code']}/close", member, {"reason": "spam"}
+            )
             writes: list[tuple[str, dict[str, Any]]] = [
                 ("/api/tables", {"name": "Cy", "seats": [None, "easy"]}),
                 ("/api/tables/LONG22/join", {"name": "Di"}),
