@@ -44,6 +44,7 @@ HELLO = json.dumps({"type": "hello", "protocol": 1, "token": "seat-token"})
 PING = json.dumps({"type": "ping", "id": "p1"})
 BAD_HELLO = json.dumps({"type": "hello", "protocol": "one", "token": "seat-token"})
 WELCOME = '{"type":"welcome","protocol":1,"seat":0,"player_id":"p"}'
+REFUSED = '{"type":"error","code":"bad_message","message":"protocol: not a number"}'
 
 
 def stream_of(code: str, conn: str) -> str:
@@ -155,6 +156,8 @@ class Owner:
         self.changed.set()
         if message["kind"] == "ws_frame" and message["frame"] == {"text": HELLO}:
             await tell(self.bus, message["conn"], {"t": WELCOME}, message["code"])  # taken
+        if message["kind"] == "ws_frame" and message["frame"] == {"text": BAD_HELLO}:
+            await tell(self.bus, message["conn"], {"t": REFUSED}, message["code"])
         return {"ok": True, "epoch": self.epoch}
 
     def said(self, kind: str) -> list[dict[str, Any]]:
@@ -642,12 +645,49 @@ async def test_a_hello_refused_first_is_not_the_one_said_after_a_move() -> None:
     running = asyncio.create_task(relayed.run())
     await socket.inbox.put({"type": "websocket.receive", "text": BAD_HELLO})
     opened = (await first.until("ws_frame"))["conn"]
+    while REFUSED not in socket.sent:
+        await asyncio.sleep(0)
 
     node.table_owner = "o2"
     await tell(bus, opened, {"close": [MOVED, "moved"]})
     await second.until("ws_open")
     await socket.inbox.put({"type": "websocket.receive", "text": HELLO})
     assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
+
+    await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
+    await running
+
+
+@dataclass
+class UnansweringOwner(Owner):
+    """An owner that takes the client's hello and has not answered it yet."""
+
+    async def handle(self, key: str, message: dict[str, Any]) -> dict[str, Any]:
+        if message["kind"] == "ws_frame" and message["frame"] == {"text": HELLO}:
+            self.got.append(message)
+            self.changed.set()
+            return {"ok": True, "epoch": self.epoch}
+        return await super().handle(key, message)
+
+
+async def test_a_hello_not_answered_when_the_table_moves_is_said_to_the_next_owner() -> None:
+    """The owner took the client's hello and the table moved before its welcome came back:
+    the new owner is told the hello (the client gets its welcome there), rather than the
+    client's next message finding a side that never heard it (``hello_required``)."""
+    bus = LocalBus()
+    first, second = UnansweringOwner("o1", bus), Owner("o2", bus)
+    node = Node(bus)
+    socket, running = await relayed_hello(node)
+    opened = (await first.until("ws_frame"))["conn"]
+
+    node.table_owner = "o2"
+    await tell(bus, opened, {"close": [MOVED, "moved"]})
+    assert (await second.until("ws_frame"))["frame"] == {"text": HELLO}
+    while WELCOME not in socket.sent:
+        await asyncio.sleep(0)
+    await socket.inbox.put({"type": "websocket.receive", "text": PING})
+    assert (await second.until("ws_frame", nth=1))["frame"] == {"text": PING}
+    assert len(second.said("ws_frame")) == 2  # the hello once
 
     await socket.inbox.put({"type": "websocket.disconnect", "code": 1000})
     await running

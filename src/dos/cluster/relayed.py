@@ -5,7 +5,7 @@ a side it opens for it (``dos.cluster.owner_side``). A ``RelayedConnection`` is 
 machine over that:
 
 * **attaching**: a side is opened at the owner (``OpenSide``), its mailbox opened here first
-  (``dos.cluster.mailboxes``); the client's hello, once welcomed, is said there again;
+  (``dos.cluster.mailboxes``); the client's hello, unless refused, is said there again;
 * **relaying**: each frame of the client is forwarded to the side, in order
   (``ClientFrame``), and the side's frames sent on to the client (``Text``); a gap in its
   mailbox makes the relay ask a full ``sync`` for its client;
@@ -14,8 +14,8 @@ machine over that:
   process's watch (``dos.cluster.lease_watch``) — so the connection attaches again at the
   table's new owner, once for all who noticed that the side they saw (its *generation*:
   each side opened is a new one) is no longer the owner's, even while a search was under
-  way. It says the client's hello there,
-  then each frame its former owner did not answer (a frame taken by an owner that died is
+  way. It says the client's hello there (welcomed, or not answered yet: never one
+  refused), then each frame its former owner did not answer (a frame taken by an owner that died is
   not waited for: the wait ends with the move). Every side of the connection has its
   ``lineage``, so that the newer takes the seat from the older at the owner, never the
   other way round (``dos.server.tables.audience``). The client, still connected, gets a
@@ -73,6 +73,8 @@ REATTACH_SECONDS = 15.0
 WELCOME = '{"type":"welcome"'
 """How a ``welcome`` begins (``dos.server.protocol.server_messages.server_message`` writes its
 type first): the client's hello was taken."""
+ERROR = '{"type":"error"'
+"""How an ``error`` begins: the first answer to a hello not welcomed, it was refused."""
 SYNC = json.dumps({"type": "sync"})
 """What a relay asks for its client when frames of the owner's were lost (a gap)."""
 
@@ -131,7 +133,8 @@ class RelayedConnection:
         self.hello: str | None = None
         """The client's hello its owner welcomed, said again to a new owner."""
         self._hello_said: str | None = None
-        """The client's last hello not yet welcomed (a refused one never is)."""
+        """The client's last hello, not yet answered: said again after a move (its welcome,
+        if any, left with the former side); forgotten once refused."""
         self.subscription: Subscription | None = None
         self.done = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
@@ -222,7 +225,7 @@ class RelayedConnection:
                 except WebSocketDisconnect:
                     break
                 if self.hello is None and isinstance(payload, str) and _is_hello(payload):
-                    self._hello_said = payload  # the hello to say again once welcomed
+                    self._hello_said = payload  # said again after a move, unless refused
                 await self._send(payload)
         finally:
             self.done.set()
@@ -271,8 +274,9 @@ class RelayedConnection:
         reply = await self._forward(self.owner, self.conn, payload)
         if isinstance(reply, Moved | Unsure):
             await self._reattach(generation)
-            # A hello welcomed meanwhile was said there by the move itself.
-            if resend and not self.done.is_set() and payload is not self.hello:
+            # A hello welcomed or unanswered was said there by the move itself.
+            said = (self.hello, self._hello_said)
+            if resend and not self.done.is_set() and all(payload is not h for h in said):
                 await self._send(payload, resend=False)
 
     async def _attach(self, owner: str) -> bool:
@@ -314,9 +318,10 @@ class RelayedConnection:
         self._left.set()  # the forwards still waiting on the former side's owner end
         self._left = asyncio.Event()
         self._pump = self._spawn(self._pump_frames(subscription, self._generation))
-        if self.hello is not None:
+        hello = self.hello if self.hello is not None else self._hello_said
+        if hello is not None:
             # Not through ``_send``: this runs under the reattach's lock.
-            return isinstance(await self._forward(owner, conn, self.hello), Taken)
+            return isinstance(await self._forward(owner, conn, hello), Taken)
         return True
 
     async def _detach(self) -> None:
@@ -382,6 +387,8 @@ class RelayedConnection:
             if not isinstance(frame, Close):
                 if self.hello is None and frame.t.startswith(WELCOME):
                     self.hello = self._hello_said  # welcomed: the hello to say again
+                elif self.hello is None and frame.t.startswith(ERROR):
+                    self._hello_said = None  # refused: never said again
                 await self.socket.send_text(frame.t)
                 continue
             code, reason = frame.close
