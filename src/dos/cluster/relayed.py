@@ -135,6 +135,8 @@ class RelayedConnection:
         self._hello_said: str | None = None
         """The client's last hello, not yet answered: said again after a move (its welcome,
         if any, left with the former side); forgotten once refused."""
+        self._hello_moved: str | None = None
+        """The hello the latest side was told when it was opened (``None``: none)."""
         self.subscription: Subscription | None = None
         self.done = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
@@ -274,9 +276,8 @@ class RelayedConnection:
         reply = await self._forward(self.owner, self.conn, payload)
         if isinstance(reply, Moved | Unsure):
             await self._reattach(generation)
-            # A hello welcomed or unanswered was said there by the move itself.
-            said = (self.hello, self._hello_said)
-            if resend and not self.done.is_set() and all(payload is not h for h in said):
+            # The hello the move said there (welcomed, or not answered yet) is not said twice.
+            if resend and not self.done.is_set() and payload is not self._hello_moved:
                 await self._send(payload, resend=False)
 
     async def _attach(self, owner: str) -> bool:
@@ -319,6 +320,7 @@ class RelayedConnection:
         self._left = asyncio.Event()
         self._pump = self._spawn(self._pump_frames(subscription, self._generation))
         hello = self.hello if self.hello is not None else self._hello_said
+        self._hello_moved = hello
         if hello is not None:
             # Not through ``_send``: this runs under the reattach's lock.
             return isinstance(await self._forward(owner, conn, hello), Taken)
