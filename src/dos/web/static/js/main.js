@@ -2,8 +2,8 @@
 // The page's start: the language, the page's parts made once (lobby, invite, Play now, chat,
 // the pause, the account panel) and kept in the store, the buttons and keys of the page's
 // chrome, then what the address names. The page itself is made of: store.js (its state),
-// dispatch.js (the table's messages), connection.js, render.js, views.js, gamelog.js, and the
-// rule sets' clients (rulesets.js).
+// dispatch.js (the table's messages), connection.js, render.js, views.js, gamelog.js (the
+// table's, loaded at its first opening: tableload.js), and the rule sets' clients (rulesets.js).
 
 import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
 import { store } from "./store.js";
@@ -11,7 +11,6 @@ import { Lobby, codeFrom, renderNotice } from "./lobby.js";
 import { isOpen } from "./dialog.js";
 import { PlayNow } from "./playnow.js";
 import { Pause } from "./pause.js";
-import { Pacer } from "./motion.js";
 import * as sound from "./sound.js";
 import { Chat } from "./chat.js";
 import { bindNotifyButton } from "./attention.js";
@@ -20,8 +19,7 @@ import { Invite } from "./invite.js";
 import { TutorialOffer } from "./newcomer.js";
 import { rulesets, rulesName } from "./rulesets.js";
 import { followMenu } from "./menuedge.js";
-import { send, enterTable, leaveSeat, makePacerHandlers } from "./connection.js";
-import { names } from "./render.js";
+import { enterTable, loadTable, tableLoaded, names } from "./tableload.js";
 import * as session from "./session.js";
 import {
   showError, clearError, openRules, closeRules, openReplay, route, rerender, showPlay, showView,
@@ -56,10 +54,10 @@ async function startLanguage() {
 async function makeParts() {
   const parts = store.parts;
   parts.pause = new Pause();
-  parts.pacer = new Pacer(makePacerHandlers());
   const chat = new Chat({
     send: (message) => {
-      if (send(message)) return true;
+      const table = tableLoaded();
+      if (table && table.connection.send(message)) return true;
       showError(t("web.error_offline"));
       return false;
     },
@@ -135,9 +133,18 @@ function bindPlayPeople() {
   });
 }
 
-/** The buttons and keys of the page's chrome. */
+/** The buttons and keys of the page's chrome (those of a table work once it is opened). */
 function bindChrome() {
   const game = () => store.game;
+  /** @param {import("./protocol").ClientMessage} message */
+  const send = (message) => {
+    const table = tableLoaded();
+    if (table) table.connection.send(message);
+  };
+  const leaveSeat = () => {
+    const table = tableLoaded();
+    if (table) table.connection.leaveSeat();
+  };
   $("watch-button").addEventListener("click", () => {
     const code = codeFrom(/** @type {HTMLInputElement} */ ($("join-code")).value);
     if (code) enterTable(code);
@@ -170,6 +177,8 @@ function bindChrome() {
 }
 
 async function boot() {
+  // An address naming a table opens it: its modules load meanwhile.
+  if (/^\/t\//.test(location.pathname)) loadTable().catch(() => {});  // (enterTable says so)
   await startLanguage();
   await makeParts();
   bindChrome();

@@ -9,8 +9,7 @@ import { isOpen } from "./dialog.js";
 import { placeChat } from "./chat.js";
 import { codeFrom, showNotice, clearNotice } from "./lobby.js";
 import * as session from "./session.js";
-import { enterTable, leaveTable } from "./connection.js";
-import { names, renderTable } from "./render.js";
+import { enterTable, tableLoaded, names } from "./tableload.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -206,12 +205,19 @@ export function route({ keepNotice = false } = {}) {
     noSuchAddress("web.notice_no_page");
     return;
   }
-  if (store.parts.conn) leaveTable();
+  const table = tableLoaded();  // (a connection is made only by the table's modules)
+  if (table && store.parts.conn) table.connection.leaveTable();
   if (invite) invite.hide();
   $("create-form").hidden = false;
   showView("lobby");
   if (lobby) lobby.refresh();
   if (store.parts.playNow) store.parts.playNow.render();  // rated once a game is finished
+}
+
+/** Draws the table on show (render.js `renderTable`); there is none before its modules load. */
+function renderTable() {
+  const table = tableLoaded();
+  if (table) table.render.renderTable();
 }
 
 /** Everything on show again, in the page's language. */
