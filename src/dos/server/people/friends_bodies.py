@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dos import ruleset
 from dos.server.protocol.base import DisplayName
 
 
@@ -45,7 +46,7 @@ class NewChallenge(_Body):
 
     to: PlayerId
     name: DisplayName
-    rules: str = Field(default="official", min_length=1, max_length=32)
+    rules: str = Field(default=ruleset.DEFAULT, min_length=1, max_length=32)
     bots: list[Level] = Field(default_factory=list, max_length=2)
     rated: bool = False
 
