@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 
 import {
   whereFrom, presenceShown, newInvitations, news, challengeBody, playerIdFrom, refusalKey, offerFor,
-  mayRedraw,
+  mayRedraw, panelShows,
 } from "../../src/dos/web/static/js/friends.js";
 
 /** @param {string} id @param {string} status */
@@ -80,4 +80,11 @@ test("a pulse never redraws the panel under a challenge being made or a field in
   assert.equal(mayRedraw({ challenging: null, focusInside: false }), true);
   assert.equal(mayRedraw({ challenging: "p_b", focusInside: false }), false);
   assert.equal(mayRedraw({ challenging: null, focusInside: true }), false);
+});
+
+test("the Friends panel offers friends to a member, and to anyone else says to sign in", () => {
+  assert.equal(panelShows({ token: "t", member: true }), "friends");
+  assert.equal(panelShows({ token: "t", member: false }), "sign_in");  // a guest's token
+  assert.equal(panelShows({ token: null, member: false }), "sign_in");  // a browser holding none
+  assert.equal(panelShows({ token: null, member: true }), "sign_in");
 });

@@ -1,7 +1,9 @@
 """Two friends play, in Chromium: Bea, on Ada's player page, asks her to be friends; Ada
 accepts in the lobby's panel and challenges her; the invitation reaches Bea on that other page
-of the site, she presses Play, and both are seated at the new table (two pages: two people
-are the point). Both players are accounts (a recovery code keeps each), made over HTTP."""
+of the site, she presses Play, both are seated at the new table, Ada starts the game and each
+plays (two pages: two people are the point). Both players are accounts (a recovery code keeps
+each), made over HTTP. The challenge's table names no seed, so the seeded test server deals its
+first game from the suite's seed (``support.DEAL_SEED``): the same cards every run."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from dos.i18n import text
 from server.support import create_table
 from web.conftest import DESKTOP, Server
+from web.pages import WAIT_MS, my_turn, start, take_step
 
 pytestmark = pytest.mark.usefixtures("chromium")
 
@@ -57,7 +60,25 @@ def back_into_view(page: Page) -> None:
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
 
 
-def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server) -> None:
+def each_plays(first: Page, second: Page) -> None:
+    """From the game's first turn, the seat to act plays through its page's controls, one
+    action at a time, until both players have acted (the round goes on meanwhile)."""
+    mover = first if my_turn(first) else second
+    acted: set[int] = set()
+    for _ in range(20):
+        done = take_step(mover)
+        assert done != "dialog", "the round ended within two turns of the suite's deal"
+        if done != "stale":
+            acted.add(id(mover))
+        if len(acted) == 2:
+            return
+        if not my_turn(mover):
+            mover = second if mover is first else first
+            expect(mover.locator("body")).to_have_attribute("data-my-turn", "true", timeout=WAIT_MS)
+    raise AssertionError("the two players did not both act within 20 actions")
+
+
+def test_friends_challenge_and_play(browser: Browser, server: Server) -> None:
     ada, bea = account(server.url, "Ada"), account(server.url, "Bea")
     ada_page = signed_in_page(browser, server.url, ada)
     bea_page = signed_in_page(browser, f"{server.url}/leaderboard?player={ada['id']}", bea)
@@ -88,6 +109,13 @@ def test_friends_challenge_and_both_are_seated(browser: Browser, server: Server)
             seats = page.locator("#seat-list")
             expect(seats).to_contain_text("Ada")
             expect(seats).to_contain_text("Bea")
+
+        # Ada, the challenger, hosts: she starts, and each plays.
+        start(ada_page, bea_page)
+        each_plays(ada_page, bea_page)
+        # Each page shows the other's moves: both come to the same state.
+        shown = ada_page.locator("body").get_attribute("data-version") or ""
+        expect(bea_page.locator("body")).to_have_attribute("data-version", shown)
         assert not ada_page.errors and not bea_page.errors  # type: ignore[attr-defined]
     finally:
         ada_page.context.close()

@@ -1,7 +1,7 @@
 // @ts-check
-// Friends' decisions, without the page (tests/js/friends.test.js): where this page says it is,
-// what a friend's presence shows, which invitations and answers are news, what a challenge
-// form asks for, and the catalog's words for a refusal. The page's parts are friendspanel.js
+// Friends' decisions, without the page (tests/js/friends.test.js): what the lobby's panel
+// shows, where this page says it is, what a friend's presence shows, which invitations and
+// answers are news, what a challenge form asks for, and the catalog's words for a refusal. The page's parts are friendspanel.js
 // (the lobby's panel) and friendsboot.js (the pulse and the invitation's toast), docs/friends.md.
 
 /** @typedef {{state: "online" | "playing" | "watching" | "offline", code?: string | null}} Presence */
@@ -67,6 +67,14 @@ export function playerIdFrom(text) {
  * (not a bot's), not one's own. @param {string | null} shown @param {string | null} me */
 export function offerFor(shown, me) {
   return Boolean(shown && me && shown !== me && !shown.startsWith("bot:"));
+}
+
+/** What the lobby's Friends panel shows: the friends' features to a member (a player kept by
+ * a passkey or a recovery code), the line saying that friends come with signing in to anyone
+ * else: a browser holding no player, or a guest's (the server said `sign_in_needed`).
+ * @param {{token: string | null, member: boolean}} who @returns {"friends" | "sign_in"} */
+export function panelShows({ token, member }) {
+  return token && member ? "friends" : "sign_in";
 }
 
 /** Whether the panel may be drawn again with news of its own accord (a pulse): not while the

@@ -11,7 +11,7 @@ import { t, loadPart, onLangChange } from "./i18n.js";
 import * as session from "./session.js";
 import { store } from "./store.js";
 import { rulesName } from "./rulesets.js";
-import { whereFrom, newInvitations, news, newsKey } from "./friends.js";
+import { whereFrom, newInvitations, news, newsKey, panelShows } from "./friends.js";
 import { call, refusalText } from "./friendsapi.js";
 import { FriendsPanel } from "./friendspanel.js";
 import { playerActions } from "./friendsplayer.js";
@@ -82,7 +82,7 @@ class Friends {
   async pulse() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!session.playerToken() || !this.member) {
+    if (panelShows({ token: session.playerToken(), member: this.member }) === "sign_in") {
       this.panel.render(null);
       return;
     }

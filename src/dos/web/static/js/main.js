@@ -5,7 +5,7 @@
 // dispatch.js (the table's messages), connection.js, render.js, views.js, gamelog.js (the
 // table's, loaded at its first opening: tableload.js), and the rule sets' clients (rulesets.js).
 
-import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang } from "./i18n.js";
+import { t, setLang, preferredLang, onLangChange, LANGS, LANG_NAMES, lang, loadPart } from "./i18n.js";
 import { store } from "./store.js";
 import { Lobby, codeFrom, renderNotice } from "./lobby.js";
 import { isOpen } from "./dialog.js";
@@ -21,6 +21,7 @@ import { rulesets, rulesName } from "./rulesets.js";
 import { followMenu } from "./menuedge.js";
 import { enterTable, loadTable, tableLoaded, names } from "./tableload.js";
 import * as session from "./session.js";
+import { panelShows } from "./friends.js";
 import {
   showError, clearError, openRules, closeRules, openReplay, route, rerender, showPlay, showView,
 } from "./views.js";
@@ -176,6 +177,22 @@ function bindChrome() {
   window.addEventListener("popstate", () => route());
 }
 
+/** The Friends panel of a browser that holds no player: its title, and that friends come with
+ * signing in (in the page's language; friendspanel.js draws it for a guest's token). */
+async function showFriendsSignIn() {
+  await loadPart("friends");
+  if (session.playerToken()) return;  // a player came meanwhile: friendsboot.js draws the panel
+  const title = document.createElement("h3");
+  title.id = "friends-title";
+  title.textContent = t("friends.title");
+  const line = document.createElement("p");
+  line.className = "hint";
+  line.textContent = t("friends.sign_in");
+  const panel = $("friends-panel");
+  panel.replaceChildren(title, line);
+  panel.hidden = false;
+}
+
 async function boot() {
   // An address naming a table opens it: its modules load meanwhile.
   if (/^\/t\//.test(location.pathname)) loadTable().catch(() => {});  // (enterTable says so)
@@ -185,11 +202,17 @@ async function boot() {
   followMenu();
   route();
   // Friends (friendsboot.js): loaded only where this browser holds a player, so that a first
-  // visit never pays for them.
+  // visit never pays for them; where it holds none, the panel says that friends come with
+  // signing in.
   const friends = () => {
-    if (session.playerToken()) import("./friendsboot.js").then((m) => m.start({ enterTable, showError }));
+    const token = session.playerToken();
+    if (token) import("./friendsboot.js").then((m) => m.start({ enterTable, showError }));
+    if (panelShows({ token, member: Boolean(token) }) === "sign_in") showFriendsSignIn();
   };
   session.onChange(friends);
+  onLangChange(() => {
+    if (!session.playerToken()) showFriendsSignIn();
+  });
   friends();
   // The admins' warnings (moderation.js).
   if (session.playerToken()) import("./moderation.js").then((m) => m.showWarnings());
