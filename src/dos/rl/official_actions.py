@@ -25,6 +25,7 @@ DOS calls and catches have their indices too: ``dos`` (a seat's own call) and ``
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 from dos.rules.official import Action, Kind, State
@@ -83,6 +84,25 @@ def copies_along(center: list[int] | tuple[int, ...]) -> list[int]:
     return found
 
 
+@cache
+def _tables() -> tuple[tuple[str, ...], tuple[tuple[int, int, tuple[int, ...]], ...]]:
+    """Each index's name and what a match index decodes to, built once per process (a
+    tournament makes a policy bot, and so these tables, for every game)."""
+    names = ["draw", "end"]
+    names += [f"lay {NAMES[c]}" for c in range(N_TYPES)]
+    names += [f"place {NAMES[c]}" for c in range(N_TYPES)]
+    names += ["dos"] + [f"catch +{r}" for r in range(1, MAX_PLAYERS)]
+    decode: list[tuple[int, int, tuple[int, ...]]] = [(-1, -1, ())] * MATCH_BASE
+    for target in range(N_TYPES):
+        for copy in range(DECK_COUNTS[target]):
+            for cards in COMBOS[target]:
+                played = "+".join(NAMES[c] for c in cards)
+                names.append(f"{played}@{NAMES[target]}#{copy}")
+                decode.append((target, copy, cards))
+    assert len(names) == SIZE
+    return tuple(names), tuple(decode)
+
+
 class OfficialActions:
     """Action index <-> ``Action`` for one seat, given the Center Row it sees.
 
@@ -94,21 +114,10 @@ class OfficialActions:
     size = SIZE
 
     def __init__(self) -> None:
-        names = ["draw", "end"]
-        names += [f"lay {NAMES[c]}" for c in range(N_TYPES)]
-        names += [f"place {NAMES[c]}" for c in range(N_TYPES)]
-        names += ["dos"] + [f"catch +{r}" for r in range(1, MAX_PLAYERS)]
-        decode: list[tuple[int, int, tuple[int, ...]]] = [(-1, -1, ())] * MATCH_BASE
-        for target in range(N_TYPES):
-            for copy in range(DECK_COUNTS[target]):
-                for cards in COMBOS[target]:
-                    played = "+".join(NAMES[c] for c in cards)
-                    names.append(f"{played}@{NAMES[target]}#{copy}")
-                    decode.append((target, copy, cards))
-        self.names: tuple[str, ...] = tuple(names)
+        names, decode = _tables()
+        self.names: tuple[str, ...] = names
         """A name for each index: ``R7@B7#1`` is R7 on the second B7 of the Center Row."""
-        self._decode = tuple(decode)
-        assert len(names) == SIZE
+        self._decode = decode
 
     def index(self, action: Action, seat: int, players: int, center: list[int]) -> int:
         """The index of ``action`` by ``seat``; ``center`` is the Center Row it sees."""
