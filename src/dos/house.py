@@ -85,6 +85,7 @@ def _one_of_many(config: ServerConfig, redis_url: str) -> FastAPI:
         handovers=node,
         runner=RedisJobs(redis_url, clock=settings.clock),
         tables=tables,
+        bus=node.bus,
     )
     connections = Open(config.limits.client_connections)
 

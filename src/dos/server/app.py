@@ -30,6 +30,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from dos import ruleset
 from dos.server import logs
+from dos.server.hosting.bus import Bus
 from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.hosting.ownership import Ownership
 from dos.server.hosting.review_store import LocalReviewStore, ReviewStore
@@ -41,7 +42,7 @@ from dos.server.http.friends import friends_router
 from dos.server.http.games import games_router
 from dos.server.http.health import health_router
 from dos.server.http.learn import learn_router
-from dos.server.http.moderation import moderation_router
+from dos.server.http.moderation import moderation_router, news_for
 from dos.server.http.players import players_router
 from dos.server.http.reviews import Reviews, reviews_router
 from dos.server.http.table_routes import tables_router
@@ -152,6 +153,7 @@ def service_for(
     handovers: HandoverStore | None = None,
     runner: Jobs | None = None,
     tables: dict[str, Table] | None = None,
+    bus: Bus | None = None,
 ) -> Service:
     """The service ``config`` describes, on ``db`` (by default ``database(config)``): of one
     process unless given other implementations of the server's interfaces (``Service``).
@@ -169,6 +171,7 @@ def service_for(
         counters=Counters(config.limits, config.redis),
         tables=tables,
         secret=load_secret(config.data, shared=config.redis is not None),
+        bus=bus,
     )
 
 
@@ -231,8 +234,9 @@ def create_app(
     app.include_router(games_router(service, counters))
     app.include_router(players_router(service, counters))
     app.include_router(accounts_router(accounts, counters))
-    app.include_router(moderation_router(service, accounts, counters))
-    app.include_router(admin_router(service, accounts, counters, _static_dir()))
+    news = news_for(service)
+    app.include_router(moderation_router(service, accounts, counters, news))
+    app.include_router(admin_router(service, accounts, counters, _static_dir(), news))
     friends = Friends(service.db, accounts, service.signer, service.clock)
     app.include_router(friends_router(service, friends, counters))
     app.include_router(health_router(service.metrics, service.db, counters, service.jobs))

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from dos import ruleset
 from dos.errors import DosError
 from dos.server.clock import Clock
+from dos.server.hosting.bus import Bus, LocalBus
 from dos.server.hosting.jobs import Jobs, JobSettings, LocalJobs
 from dos.server.hosting.ownership import Claim, Ownership, SoleOwnership
 from dos.server.net.limits import Counters, Limits
@@ -76,8 +77,8 @@ class Service:
     one process by default: ``ownership`` (which tables this process owns), ``handovers``
     (the tables' handovers for their next owner), ``runner`` (the CPU jobs: worker processes
     of this machine, from ``jobs``' settings), ``counters`` (the per-client rate counters),
-    and ``tables``, the tables held, by code, shared with an ownership that takes a lost
-    table away."""
+    ``tables``, the tables held, by code, shared with an ownership that takes a lost
+    table away, and ``bus``, what its processes say to each other."""
 
     def __init__(
         self,
@@ -93,6 +94,7 @@ class Service:
         counters: Counters | None = None,
         tables: dict[str, Table] | None = None,
         secret: bytes | None = None,
+        bus: Bus | None = None,
         clock: Clock | None = None,
     ) -> None:
         if clock is not None:
@@ -107,6 +109,8 @@ class Service:
         """Which tables this process owns (``dos.server.hosting.ownership``)."""
         self.handovers: HandoverStore = handovers if handovers is not None else NoHandovers()
         """Where the tables' handovers wait for their next owner."""
+        self.bus: Bus = bus if bus is not None else LocalBus()
+        """The bus between this server's processes (``dos.server.hosting.bus``)."""
         self.db = db
         self.data = data
         self.settings = settings

@@ -28,6 +28,11 @@ the message is withdrawn: it will never be handled. When the owner took it but d
 in time it raises ``ForwardTimeoutError``: it may have been handled. A handler that fails
 raises ``OwnerFailedError`` at the sender.
 
+**Announcements** (``announce``). A stream that any process publishes on, for every process
+(a server-wide news stream, named so that no table's code is its name): ``announce``
+publishes a payload as the stream's next version, whoever published the one before it, and
+every process subscribed to the stream, the announcer included, gets it once.
+
 >>> import asyncio
 >>> async def main() -> list[Update | Gap]:
 ...     bus = LocalBus()
@@ -278,6 +283,36 @@ class Inbox:
         """No more updates: the iterator ends once those ready are handed out."""
         self._closed = True
         self._read.set()
+
+
+ANNOUNCE_TRIES = 50
+"""How many versions ``announce`` tries before it gives up (each lost to another
+announcer)."""
+
+
+async def announce(bus: Bus, stream: str, payload: Any) -> int:
+    """Publishes ``payload`` on ``stream`` as its next version, after any other process's
+    (a ``StaleVersionError`` is another announcer's version: the next one is tried); returns
+    the version published. Raises ``BusUnavailableError``, ``TypeError`` (not JSON), and
+    ``BusError`` when ``ANNOUNCE_TRIES`` versions were all taken first.
+
+    >>> async def main() -> list[Update | Gap]:
+    ...     bus = LocalBus()
+    ...     news = await bus.subscribe("~news")
+    ...     await bus.publish("~news", 1, "taken by another process")
+    ...     await announce(bus, "~news", "mine")
+    ...     return [await anext(news) for _ in range(2)]
+    >>> [item.payload for item in asyncio.run(main())]
+    ['taken by another process', 'mine']
+    """
+    version = (await bus.last_version(stream) or 0) + 1
+    for _ in range(ANNOUNCE_TRIES):
+        try:
+            await bus.publish(stream, version, payload)
+            return version
+        except StaleVersionError as error:
+            version = error.latest + 1
+    raise BusError(f"stream {stream}: {ANNOUNCE_TRIES} versions taken by other announcers")
 
 
 # --- in this process -------------------------------------------------------------------------

@@ -5,11 +5,13 @@ report, close a table. Only a player with the admin role (``dos admin grant``) g
 player token's player, never a body's. Each action and its log entry are written in one
 transaction (``dos.server.people.admins``).
 
-A ban closes the banned player's connections to the tables this process holds at once (4403)
-and refuses them from then on, on every process (each ``hello``, join and chat reads it from
-the database). Closing a table ends it as an expired table ends (its game kept as
-abandoned, its chat deleted: a report's excerpt is a copy) and closes its connections (4404,
-no such table); a table another process holds is refused (``elsewhere``).
+A ban, once committed, is announced to every process (``dos.server.people.moderation_news``):
+each closes the banned player's connections to the tables it holds at once (4403), before the
+answer when this process holds them; from then on every process refuses them (each ``hello``,
+join, chat line and agent request reads it from the database). Closing a table ends it as an
+expired table ends (its game kept as abandoned, its chat deleted: a report's excerpt is a
+copy) and closes its connections (4404, no such table); a table another process holds is
+refused (``elsewhere``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from dos.server.people.admins import (
 )
 from dos.server.people.moderation import open_reports
 from dos.server.people.moderation_bodies import AdminAction, AdminOverview, CloseTable, Logged
+from dos.server.people.moderation_news import Banned, ModerationNews
 from dos.server.service import Service
 from dos.server.tables.chat import expire_with_chat
 
@@ -48,8 +51,6 @@ Authorization = Annotated[str | None, Header(max_length=2048)]
 TableCode = Annotated[str, PathParam(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
 """A table's code in a path."""
 
-BANNED_CLOSE = 4403
-"""The WebSocket close code of a banned player's connection."""
 GONE_CLOSE = 4404
 """The WebSocket close code of a closed table's connections (no such table)."""
 
@@ -63,10 +64,11 @@ def close_logged(session: Session, order: Order, game_id: int | None, at: float)
 
 
 def admin_router(
-    service: Service, accounts: Accounts, counters: Counters, static: Path
+    service: Service, accounts: Accounts, counters: Counters, static: Path, news: ModerationNews
 ) -> APIRouter:
     """The admins' endpoints, each counted against the ``accounts`` limit, and the admin
-    page (``/admin``, from ``static``: it asks the endpoints, which refuse anyone else)."""
+    page (``/admin``, from ``static``: it asks the endpoints, which refuse anyone else); a
+    ban is told to ``news``."""
     router = APIRouter(tags=["admin"])
     counted = [limits_dependency(counters, "accounts")]
     db = service.db
@@ -113,10 +115,7 @@ def admin_router(
             raise ApiError(400, error.code, error.message, error.field) from None
         if body.action == "ban":
             assert body.player_id is not None
-            for table in list(service.tables.values()):
-                for client in table.audience.clients():
-                    if client.player_id == body.player_id:
-                        client.close(BANNED_CLOSE, "banned")
+            await news.tell(Banned(player_id=body.player_id))
         return {"log_id": log_id}
 
     @router.post("/api/admin/tables/{code}/close", response_model=Logged, dependencies=counted)

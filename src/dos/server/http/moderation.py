@@ -4,16 +4,21 @@ token of its ``Authorization`` header (a guest's token does: anyone who can play
 the player acted on is named by id, or by a seat of a table (the seat menu, a chat line) and
 then read from the table, never taken from the client.
 
-A block or mute takes effect at once in the chat of the tables this process holds where the
-player is connected (``ChatRoom.learn``); elsewhere (a server of many) as they next connect.
+A block or mute takes effect at once in the chat of every table where the player is
+connected, whichever process holds it: once committed it is announced on the server's bus
+(``dos.server.people.moderation_news``), and each process, this one included, reads the
+player's filter again at its tables (``ChatRoom.learn``). An admin's ban reaches every
+process the same way, and each closes the banned player's connections (``news_for``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, FastAPI, Header
 from fastapi import Path as PathParam
 from sqlalchemy.orm import Session
 
@@ -35,6 +40,7 @@ from dos.server.people.moderation_bodies import (
     ReportFiled,
     Warnings,
 )
+from dos.server.people.moderation_news import Banned, Filters, ModerationNews
 from dos.server.service import Service
 from dos.server.storage.models import SeatRow
 
@@ -42,6 +48,9 @@ Authorization = Annotated[str | None, Header(max_length=2048)]
 """``Bearer PLAYER_TOKEN``."""
 PlayerId = Annotated[str, PathParam(min_length=1, max_length=48, pattern=r"^[A-Za-z0-9_\-]+$")]
 """A player id in a path."""
+
+BANNED_CLOSE = 4403
+"""The WebSocket close code of a banned player's connection."""
 
 _STATUS = {"too_many_reports": 429, "already_reported": 409, "too_many_blocks": 409}
 """The HTTP status of a refusal (400 for the others)."""
@@ -93,10 +102,44 @@ async def relearn(service: Service, player_id: str) -> None:
             await table.chat.learn(player_id)
 
 
-def moderation_router(service: Service, accounts: Accounts, counters: Counters) -> APIRouter:
+def close_banned(service: Service, player_id: str) -> None:
+    """Closes ``player_id``'s connections to the tables held here (``BANNED_CLOSE``); those
+    relayed from another process close there with it."""
+    for table in list(service.tables.values()):
+        for client in table.audience.clients():
+            if client.player_id == player_id:
+                client.close(BANNED_CLOSE, "banned")
+
+
+def news_for(service: Service) -> ModerationNews:
+    """This process's moderation news, on ``service``'s bus: a ban closes the player's
+    connections here, a change of filters reads their filter again at the tables here."""
+
+    async def apply(news: Banned | Filters) -> None:
+        if isinstance(news, Banned):
+            close_banned(service, news.player_id)
+        else:
+            await relearn(service, news.player_id)
+
+    return ModerationNews(service.bus, apply)
+
+
+def moderation_router(
+    service: Service, accounts: Accounts, counters: Counters, news: ModerationNews
+) -> APIRouter:
     """The players' moderation endpoints: reads count against the ``lookup`` limit, changes
-    against ``accounts``."""
-    router = APIRouter(prefix="/api/moderation", tags=["moderation"])
+    against ``accounts``; ``news`` is read while the application runs (its lifespan) and
+    told each change of a player's filters."""
+
+    @contextlib.asynccontextmanager
+    async def reading(_app: FastAPI) -> AsyncIterator[None]:
+        await news.start()
+        try:
+            yield
+        finally:
+            await news.stop()
+
+    router = APIRouter(prefix="/api/moderation", tags=["moderation"], lifespan=reading)
     looked = [limits_dependency(counters, "lookup")]
     counted = [limits_dependency(counters, "accounts")]
     db = service.db
@@ -148,7 +191,7 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
             done = await db.call(add_block, me, player_id, service.clock.time())
         except BlockRefusedError as error:
             raise _refused(error) from None
-        await relearn(service, me)
+        await news.tell(Filters(player_id=me))
         return {"done": done, "person": {"player_id": player_id, "name": name}}
 
     @router.delete("/blocks/{player_id}", response_model=Done, dependencies=counted)
@@ -156,7 +199,7 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
         """Lifts your block of a player."""
         me = accounts.me(authorization).player_id
         done = await db.call(remove_block, me, player_id)
-        await relearn(service, me)
+        await news.tell(Filters(player_id=me))
         return {"done": done}
 
     @router.post("/mutes", response_model=Done, dependencies=counted)
@@ -168,7 +211,7 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
             done = await db.call(moderation.add_mute, me, player_id, service.clock.time())
         except ModerationRefusedError as error:
             raise _refused(error) from None
-        await relearn(service, me)
+        await news.tell(Filters(player_id=me))
         return {"done": done, "person": {"player_id": player_id, "name": name}}
 
     @router.delete("/mutes/{player_id}", response_model=Done, dependencies=counted)
@@ -176,7 +219,7 @@ def moderation_router(service: Service, accounts: Accounts, counters: Counters) 
         """Hears a player again."""
         me = accounts.me(authorization).player_id
         done = await db.call(moderation.remove_mute, me, player_id)
-        await relearn(service, me)
+        await news.tell(Filters(player_id=me))
         return {"done": done}
 
     @router.post("/reports", response_model=ReportFiled, dependencies=counted)
