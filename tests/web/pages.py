@@ -193,10 +193,15 @@ def take_step(page: Page) -> str:
     ("dialog" and nothing done when a round summary or game over opened meanwhile; "stale"
     when the control the page's state called for was no longer offered: the state had
     changed since it was read, and the step waited for the new one instead)."""
-    if dialog_kind(page) is not None:
+    kind, before, phase = page.evaluate(
+        """() => {
+          const dialog = document.getElementById('dialog');
+          const body = document.body.dataset;
+          return [dialog.open ? dialog.dataset.kind : null, body.version || '', body.phase || ''];
+        }"""
+    )
+    if kind is not None:
         return "dialog"
-    before = version(page)
-    phase = body(page, "phase")
     if phase == "placing":
         page.locator("#hand button.card").first.click()
         if page.locator("#btn-place").is_enabled():
