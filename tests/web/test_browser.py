@@ -19,6 +19,7 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from playwright.sync_api import Error as PlaywrightError
@@ -88,6 +89,21 @@ def catch_bots(page: Page, bot_seats: set[str]) -> None:
 
 CAUGHT_UP_JS = "v => Number(document.body.dataset.version) >= v"
 
+# What play_round reads of a page at one instant: its state's version, the dialog open (its
+# kind), whether DOS! is owed by it, and whether it is its turn.
+SEEN_JS = """() => {
+  const dialog = document.getElementById('dialog');
+  const body = document.body.dataset;
+  const dos = document.getElementById('btn-dos');
+  return {version: body.version || '', dialog: dialog.open ? dialog.dataset.kind : null,
+          dos: !!dos && !dos.disabled, turn: body.myTurn === 'true'};
+}"""
+
+
+def seen_by(pages: list[Page]) -> list[dict[str, Any]]:
+    """Each page's ``SEEN_JS``, in the order of ``pages``."""
+    return [page.evaluate(SEEN_JS) for page in pages]
+
 
 def play_round(
     pages: list[Page],
@@ -95,20 +111,26 @@ def play_round(
     langs: dict[Page, str],
     bot_seats: set[str] = frozenset(),  # type: ignore[assignment]
     on_step: object = None,
+    *,
+    privacy: bool = True,
 ) -> dict[str, int]:
-    """Plays through the pages until a round summary shows; returns counts of what happened."""
+    """Plays through the pages until a round summary shows; returns counts of what happened.
+    With ``privacy``, at every step no page holds a card of another page's hand."""
     counts = {"race": 0, "steps": 0}
     for step in range(MAX_STEPS):
-        seen = version(pages[0])  # before anything is read: a change after it is not missed
-        if any(dialog_kind(page) in ("round", "over") for page in pages):
+        # The first page's version before anything else is read: a change after it is not missed.
+        states = seen_by(pages)
+        seen = states[0]["version"]
+        if any(state["dialog"] in ("round", "over") for state in states):
             return counts
-        for viewer in pages:
+        for viewer in pages if privacy else ():
             for other in pages:
                 if other is not viewer:
                     assert_no_foreign_cards(viewer, hand(other))
         if callable(on_step):
-            on_step(step)
-        racers = [p for p in pages if dos_pending(p)]
+            on_step(step)  # it may act on the pages: what they show is read again
+            states = seen_by(pages)
+        racers = [page for page, state in zip(pages, states, strict=True) if state["dos"]]
         if racers and len(pages) == 1:
             before = version(racers[0])
             if racers[0].evaluate(PRESS_JS, "#btn-dos:enabled"):
@@ -120,10 +142,18 @@ def play_round(
             if race(caller, catcher, names, langs[caller]) != "other":
                 counts["race"] += 1
             continue
-        for page in pages:
-            catch_bots(page, bot_seats)
-        actor = next((page for page in pages if my_turn(page)), None)
-        behind = [page for page in pages[1:] if int(version(page)) < int(seen)]
+        if bot_seats:
+            for page in pages:
+                catch_bots(page, bot_seats)
+            states = seen_by(pages)  # after the catches
+        actor = next(
+            (page for page, state in zip(pages, states, strict=True) if state["turn"]), None
+        )
+        behind = [
+            page
+            for page, state in zip(pages[1:], states[1:], strict=True)
+            if int(state["version"]) < int(seen)
+        ]
         if actor is None and behind:
             # A page that shows the others' moves one at a time is still showing the move
             # that gave it the turn: let it catch up with what the first page shows.
@@ -163,6 +193,14 @@ def check_screenshot(path: Path, viewport: dict[str, int]) -> None:
         assert len(colours) > 200, f"{path} looks blank: {len(colours)} colours"
 
 
+WHOLE_ROUND_DEAL = 3
+"""The deal of the whole round between two pages and a bot: its first round, under the test's
+own play, is short (a few dozen steps of the pages) and lasts past the screenshots (Ada's turn
+after the first step) and the reload (Bo's turn after the second). The DOS races' winners
+depend on the instant each page presses, so the round's length varies with them; should a
+round end before both, the test plays the next one, and says so if none fits."""
+
+
 def test_two_pages_and_a_bot_play_a_whole_round(
     browser: Browser, server: Server, output_dir: Path
 ) -> None:
@@ -170,7 +208,7 @@ def test_two_pages_and_a_bot_play_a_whole_round(
     bo_context, bo = open_page(browser, server.url, PHONE)
     try:
         set_language(bo, "ja")  # the phone plays in Japanese, from the same catalog
-        code = create_table(ada, "Ada", seats=3, bots=1, level="easy")
+        code = create_table(ada, "Ada", seats=3, bots=1, level="easy", seed=WHOLE_ROUND_DEAL)
         join_by_link(bo, server.url, code, "Bo")
         expect(ada.locator("#seat-list li")).to_have_count(3)
         expect(ada.locator("#seat-list")).to_contain_text("Bo")
