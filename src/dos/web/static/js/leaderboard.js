@@ -183,10 +183,12 @@ function renderPlayer() {
     ? t("rank.player_title", { name: shownName(page) })
     : t("rank.title");
   if (found && page.ai) $("player-title").append(" ", aiBadge());
+  $("player-moderation").replaceChildren();
   if (!found) return;
-  // Another person (not a bot, not an AI): mute, block or report them (moderationbutton.js).
+  // Another person (not a bot, not an AI): mute, block or report them (moderationbutton.js),
+  // beside the title, not in it (the heading names the player and nothing else).
   if (!page.ai && !page.player_id.startsWith("bot:") && page.player_id !== myId()) {
-    $("player-title").append(" ", moderationButton({ name: shownName(page), playerId: page.player_id }));
+    $("player-moderation").append(moderationButton({ name: shownName(page), playerId: page.player_id }));
   }
   document.title = `${shownName(page)} · DOS`;
 
