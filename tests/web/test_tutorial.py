@@ -39,20 +39,29 @@ def open_learn(browser: Browser, server: Server, viewport: dict[str, int], lang:
     return page
 
 
+# The toggle "DOS! with this move" is offered, not the step itself (its move is lit).
+LIT_BUTTONS = "#learn-actions button.lit:not(#learn-dos-move)"
+LIT_HAND = "#learn-hand button.card.lit"
+
+# At one instant: the answers shown, the first lit button's id ('' for none, null when no
+# button is lit) and how many cards of the hand are lit.
+PROMPT_JS = f"""() => {{
+  const button = document.querySelector('{LIT_BUTTONS}');
+  return [Number(document.getElementById('view-learn').dataset.answers || 0),
+          button ? button.id : null, document.querySelectorAll('{LIT_HAND}').length];
+}}"""
+
+
 def follow_prompt(page: Page) -> None:
     """Does the step the page asks for, by its lit cards and buttons only."""
-    before = answers(page)
-    # The toggle "DOS! with this move" is offered, not the step itself (its move is lit).
-    buttons = page.locator("#learn-actions button.lit:not(#learn-dos-move)")
-    lit_hand = page.locator("#learn-hand button.card.lit")
-    if buttons.count():
-        button = buttons.first
-        kind = button.get_attribute("id") or ""
+    before, kind, lit_cards = page.evaluate(PROMPT_JS)
+    lit_hand = page.locator(LIT_HAND)
+    if kind is not None:
         if kind in ("learn-lay", "learn-place"):
             lit_hand.first.click()
-        button.click()
+        page.locator(LIT_BUTTONS).first.click()
     else:
-        for index in range(lit_hand.count()):
+        for index in range(lit_cards):
             lit_hand.nth(index).click()
         page.locator("#learn-center button.card.lit").first.click()
     wait_answer(page, before)
