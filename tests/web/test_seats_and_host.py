@@ -20,13 +20,10 @@ from web.conftest import DESKTOP, PHONE, Server
 from web.pages import (
     WAIT_MS,
     create_table,
-    dialog_kind,
     join_by_link,
-    my_turn,
     open_page,
     start,
     take_step,
-    version,
     wait_for_change,
 )
 
@@ -83,20 +80,31 @@ def _seat_away(host: Page, seat: int) -> None:
     )
 
 
+# At one instant: whether a line of the log begins with the name given (a word of its own),
+# the kind of the dialog open (null if none), whether it is the page's turn, and its version.
+PLAYED_FOR_JS = r"""name => {
+  const line = new RegExp(`^\\s*${name}\\b`);
+  const dialog = document.getElementById('dialog');
+  const body = document.body.dataset;
+  return [[...document.querySelectorAll('#log li')].some(li => line.test(li.textContent)),
+          dialog.open ? dialog.dataset.kind : null, body.myTurn === 'true', body.version || ''];
+}"""
+
+
 def _until_played_for(page: Page, name: str) -> None:
     """Plays the page's turns (and reads its summaries) until the log shows an action of
     ``name``'s seat: the stand-in has played for them."""
-    played = page.locator("#log li").filter(has_text=re.compile(rf"^\s*{name}\b"))
     for _ in range(200):
-        if played.count():
+        played, kind, turn, seen = page.evaluate(PLAYED_FOR_JS, name)
+        if played:
             return
-        if dialog_kind(page) is not None:
+        if kind is not None:
             page.keyboard.press("Escape")  # a round's summary: read
             expect(page.locator("#dialog")).to_be_hidden()
-        elif my_turn(page):
+        elif turn:
             take_step(page)
         else:
-            wait_for_change(page, version(page))
+            wait_for_change(page, seen)
     raise AssertionError(f"no action of {name}'s seat in the log")
 
 
