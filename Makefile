@@ -82,10 +82,6 @@ precompile-tests: precompile-src
 precompile-cores precompile-rl: precompile-%: setup
 	$(BIN)/python -m dos.fast.precompile $*
 
-# The RL functions call the rule sets' cores: compiled after them, they load the cores from the
-# cache instead of compiling them a second time beside the process that compiles them.
-precompile-rl: precompile-cores
-
 pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
 
 # The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker
@@ -99,8 +95,8 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# Lint, the type check, the fast core's compilation (the cores, then the RL functions) and the
-# suite's needs share the cores first, longest first; then the suite.
+# Lint, the type check, the fast core's compilation (in two processes) and the suite's needs
+# share the cores first, longest first; then the suite.
 test: setup
 	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl types lint-js lint-py \
 		precompile-tests pytest-needs test-js

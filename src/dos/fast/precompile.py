@@ -6,9 +6,9 @@ about half a minute of one CPU) and loads it from the cache (``dos.fast._jit``) 
 rollouts, random play and batch steps of every rule set with a compiled core (its registry
 entry's ``fast_core``: official and classic), and the RL environments' compiled observer,
 masks, DOS race and ``random`` bot. ``make test`` runs it
-beside the type check and the linters (``python -m dos.fast.precompile cores``, then ``... rl``,
-whose functions call the cores and so load them from the cache), so that the suite's workers
-load the compiled code instead of each compiling it on first use.
+beside the type check and the linters, in two processes (``python -m dos.fast.precompile
+cores`` and ``... rl``), so that the suite's workers load the compiled code instead of each
+compiling it on first use.
 """
 
 from __future__ import annotations
