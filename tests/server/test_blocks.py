@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from dos.server.people.blocks import (
-    BlockRefusedError,
+    ModerationRefusedError,
     add_block,
     blocked_between,
     blocked_set,
@@ -56,7 +56,7 @@ async def test_a_block_is_seen_from_both_sides_and_lifted_by_the_blocker(
 
 
 async def test_nobody_blocks_themselves(service: Service) -> None:
-    with pytest.raises(BlockRefusedError) as refused:
+    with pytest.raises(ModerationRefusedError) as refused:
         await service.db.call(add_block, "p_ada", "p_ada", AT)
     assert refused.value.code == "bad_player"
 

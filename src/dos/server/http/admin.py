@@ -30,7 +30,6 @@ from dos.server.net.limits import Counters
 from dos.server.net.limits import limited as limits_dependency
 from dos.server.people.accounts import Accounts
 from dos.server.people.admins import (
-    AdminRefusedError,
     Order,
     action_log,
     check_reason,
@@ -40,6 +39,7 @@ from dos.server.people.admins import (
     sanction,
     until_of,
 )
+from dos.server.people.blocks import ModerationRefusedError
 from dos.server.people.moderation import open_reports
 from dos.server.people.moderation_bodies import AdminAction, AdminOverview, CloseTable, Logged
 from dos.server.people.moderation_news import Banned, ModerationNews
@@ -111,7 +111,7 @@ def admin_router(
             )
             done = dismiss if body.action == "dismiss" else sanction
             log_id = await db.call(done, order, now)
-        except AdminRefusedError as error:
+        except ModerationRefusedError as error:
             raise ApiError(400, error.code, error.message, error.field) from None
         if body.action == "ban":
             assert body.player_id is not None
@@ -126,7 +126,7 @@ def admin_router(
         me = await admin(authorization)
         try:
             reason = check_reason(body.reason)
-        except AdminRefusedError as error:
+        except ModerationRefusedError as error:
             raise ApiError(400, error.code, error.message, error.field) from None
         table = await service.table(code)
         if table is None:

@@ -29,8 +29,7 @@ from dos.server.people import moderation
 from dos.server.people.account_store import last_name
 from dos.server.people.accounts import Accounts
 from dos.server.people.admins import is_admin, standing, take_warnings
-from dos.server.people.blocks import BlockRefusedError, add_block, blocks_of, remove_block
-from dos.server.people.moderation import ModerationRefusedError
+from dos.server.people.blocks import ModerationRefusedError, add_block, blocks_of, remove_block
 from dos.server.people.moderation_bodies import (
     About,
     Done,
@@ -56,8 +55,8 @@ _STATUS = {"too_many_reports": 429, "already_reported": 409, "too_many_blocks": 
 """The HTTP status of a refusal (400 for the others)."""
 
 
-def _refused(error: ModerationRefusedError | BlockRefusedError) -> ApiError:
-    field = getattr(error, "field", None) or "player_id"
+def _refused(error: ModerationRefusedError) -> ApiError:
+    field = error.field or "player_id"
     return ApiError(_STATUS.get(error.code, 400), error.code, error.message, field)
 
 
@@ -189,7 +188,7 @@ def moderation_router(
         player_id, name = await target(service, body)
         try:
             done = await db.call(add_block, me, player_id, service.clock.time())
-        except BlockRefusedError as error:
+        except ModerationRefusedError as error:
             raise _refused(error) from None
         await news.tell(Filters(player_id=me))
         return {"done": done, "person": {"player_id": player_id, "name": name}}

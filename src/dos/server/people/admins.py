@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
+from dos.server.people.blocks import ModerationRefusedError
 from dos.server.people.moderation import close_report
 from dos.server.protocol.refusals import RefusedError
 from dos.server.storage.models import (
@@ -48,16 +49,6 @@ MAX_HOURS = 24 * 365
 """The longest mute or ban with an end, in hours (longer: for good)."""
 LOG_PAGE = 100
 """The most log entries one page has."""
-
-
-class AdminRefusedError(ValueError):
-    """An admin action refused: ``code``, a message, and the field at fault."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +93,7 @@ def check_reason(reason: str) -> str:
     """
     reason = reason.strip()
     if not reason or len(reason) > REASON_MAX:
-        raise AdminRefusedError(
+        raise ModerationRefusedError(
             "bad_reason", f"reason: 1 to {REASON_MAX} characters: say why", "reason"
         )
     return reason
@@ -119,7 +110,9 @@ def until_of(hours: float | None, now: float) -> float | None:
     if hours is None:
         return None
     if not 0 < hours <= MAX_HOURS:
-        raise AdminRefusedError("bad_hours", f"hours: more than 0, at most {MAX_HOURS}", "hours")
+        raise ModerationRefusedError(
+            "bad_hours", f"hours: more than 0, at most {MAX_HOURS}", "hours"
+        )
     return now + hours * 3600.0
 
 
@@ -177,9 +170,11 @@ def sanction(session: Session, order: Order, at: float) -> int:
     """Warns, mutes or bans ``order.player_id`` (``order.action``) from ``at``, logged with
     its reason; closes the report it answers, if any. Returns the log entry's id."""
     if order.action not in SANCTIONS:
-        raise AdminRefusedError("bad_action", f"action: one of {', '.join(SANCTIONS)}", "action")
+        raise ModerationRefusedError(
+            "bad_action", f"action: one of {', '.join(SANCTIONS)}", "action"
+        )
     if order.player_id is None:
-        raise AdminRefusedError("bad_request", "name a player_id", "player_id")
+        raise ModerationRefusedError("bad_request", "name a player_id", "player_id")
     until = None if order.action == "warn" else order.until
     order = replace(order, reason=check_reason(order.reason), until=until)
     session.add(
@@ -202,7 +197,9 @@ def dismiss(session: Session, order: Order, at: float) -> int:
     (``no_report``) if it is not open."""
     order = replace(order, action="dismiss", reason=check_reason(order.reason))
     if order.report_id is None or not close_report(session, order.report_id, order.admin, at):
-        raise AdminRefusedError("no_report", f"report {order.report_id} is not open", "report_id")
+        raise ModerationRefusedError(
+            "no_report", f"report {order.report_id} is not open", "report_id"
+        )
     return log_action(session, order, at)
 
 

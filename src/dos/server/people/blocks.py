@@ -27,13 +27,16 @@ MAX_BLOCKS = 500
 """The most players one player may block."""
 
 
-class BlockRefusedError(ValueError):
-    """A block the rules refuse: ``code`` (``bad_player``, ``too_many_blocks``) and a message."""
+class ModerationRefusedError(ValueError):
+    """A moderation request the rules refuse (a block, a mute, a report, an admin's action):
+    ``code``, a message and the field at fault (``None``: the player it is about). Nothing
+    changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.field = field
 
 
 # --- the repository: functions of a session ---------------------------------------------------
@@ -41,14 +44,16 @@ class BlockRefusedError(ValueError):
 
 def add_block(session: Session, blocker: str, blocked: str, at: float) -> bool:
     """``blocker`` blocks ``blocked`` from ``at``; ``False`` if they had already. Raises
-    ``BlockRefusedError`` for blocking oneself or past ``MAX_BLOCKS``."""
+    ``ModerationRefusedError`` for blocking oneself or past ``MAX_BLOCKS``."""
     if blocker == blocked:
-        raise BlockRefusedError("bad_player", "player_id: you cannot block yourself")
+        raise ModerationRefusedError("bad_player", "player_id: you cannot block yourself")
     if session.get(BlockRow, (blocker, blocked)) is not None:
         return False
     count = len(session.scalars(select(BlockRow.blocked).where(BlockRow.blocker == blocker)).all())
     if count >= MAX_BLOCKS:
-        raise BlockRefusedError("too_many_blocks", f"you block {count} players already (at most)")
+        raise ModerationRefusedError(
+            "too_many_blocks", f"you block {count} players already (at most)"
+        )
     session.add(BlockRow(blocker=blocker, blocked=blocked, at=at))
     session.flush()
     return True

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from dos.server.people.blocks import ModerationRefusedError
 from dos.server.protocol.names import hidden_character
 from dos.server.storage.models import BlockRow, ChatLineRow, MuteRow, ReportRow
 
@@ -37,16 +38,6 @@ EXCERPT_LINES = 20
 """The chat lines a report from a table carries: the last ones said up to it."""
 MAX_MUTES = 500
 """The most players one player may mute."""
-
-
-class ModerationRefusedError(ValueError):
-    """A mute or report the rules refuse: ``code``, a message and the field at fault."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
