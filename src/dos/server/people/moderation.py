@@ -61,7 +61,7 @@ def check_report(report: NewReport) -> NewReport:
     >>> check_report(NewReport("p_a", "p_b", "rude"))
     Traceback (most recent call last):
     ...
-    dos.server.people.moderation.ModerationRefusedError: bad_reason: reason: one of abuse, \
+    dos.server.people.blocks.ModerationRefusedError: bad_reason: reason: one of abuse, \
 cheating, spam, name, other
     """
     if report.reporter == report.reported:
