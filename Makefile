@@ -95,12 +95,13 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# Lint, the type check, the fast core's compilation (in two processes) and the suite's needs
-# share the cores first, longest first; then the suite.
+# What the suite needs first (the fast core's compilation in two processes, the tests' bytecode,
+# the browser and node packages); then the suite, with lint, the type check and the node tests
+# beside it: they take the cores while the suite's first modules wait on their servers. Any of
+# them failing fails `make test`.
 test: setup
-	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl types lint-js lint-py \
-		precompile-tests pytest-needs test-js
-	$(MAKE) --no-print-directory pytest
+	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl precompile-tests pytest-needs
+	$(MAKE) --no-print-directory -j5 pytest types lint-js lint-py test-js
 
 # The flake hunt: tests/web, tests/server and tests/cluster ROUNDS times, each round under
 # another deal seed and order of the tests; each failure is printed with the seeds that

@@ -60,12 +60,23 @@ def pytest_report_header() -> str:
     return header
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "mostly_waits: the module spends most of its time waiting on processes it started "
+        "(servers killed and restarted, leases running out): run first, beside modules that "
+        "compute",
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The modules in the order ``make test``'s workers take them (``--dist loadscope
     --no-loadscope-reorder``: a worker takes the next module when it is almost done with its
-    own): the modules of ``tests/cluster`` first (whole server processes, the longest), then
-    the modules that use Chromium one after another (a worker keeps one Chromium open through
-    them), then the rest, whose many short modules even out the workers' ends.
+    own). The cores are the suite's limit, so modules that mostly wait go beside modules that
+    compute: first those marked ``mostly_waits`` (the longest), then the modules that use
+    Chromium one after another (a worker keeps one Chromium open through them) with the other
+    modules of ``tests/cluster`` (whole server processes, which wait on them) spread evenly
+    among them, then the rest, whose many short modules even out the workers' ends.
 
     ``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
     shuffled by N instead (``make flake-hunt``): a test that passes only after another one is
@@ -81,18 +92,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for group in groups:
             rng.shuffle(group)
     else:
-        groups.sort(key=_schedule_rank)  # stable: collection order within a rank
+        groups = _scheduled(groups)
     items[:] = [item for group in groups for item in group]
 
 
 _CLUSTER = Path(__file__).parent / "cluster"
 
 
-def _schedule_rank(group: list[pytest.Item]) -> int:
-    """0 for a module of tests/cluster, 1 for one that uses Chromium, 2 for the others."""
-    if group[0].path.is_relative_to(_CLUSTER):
-        return 0
-    return 1 if any("browser" in item.fixturenames for item in group) else 2
+def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
+    """``groups`` (one per module, in collection order) in the order of
+    ``pytest_collection_modifyitems``."""
+    first = [g for g in groups if g[0].get_closest_marker("mostly_waits") is not None]
+    rest = [g for g in groups if g[0].get_closest_marker("mostly_waits") is None]
+    cluster = [g for g in rest if g[0].path.is_relative_to(_CLUSTER)]
+    browser = [
+        g
+        for g in rest
+        if not g[0].path.is_relative_to(_CLUSTER)
+        and any("browser" in item.fixturenames for item in g)
+    ]
+    placed = {id(g) for g in cluster + browser}
+    others = [g for g in rest if id(g) not in placed]
+    # Cluster module i goes after the browser modules of the first (i + 1) / (n + 1) share.
+    spread: list[list[pytest.Item]] = []
+    taken = 0
+    for index, group in enumerate(cluster):
+        upto = (index + 1) * len(browser) // (len(cluster) + 1)
+        spread += [*browser[taken:upto], group]
+        taken = upto
+    return first + spread + browser[taken:] + others
 
 
 @pytest.hookimpl(hookwrapper=True)

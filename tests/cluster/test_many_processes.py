@@ -47,7 +47,7 @@ from server.support import (
     join_table,
 )
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.mostly_waits]
 
 SECRET = "one-secret-for-every-process-0123456789"
 PROCESSES = 3
