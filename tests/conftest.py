@@ -74,9 +74,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     --no-loadscope-reorder``: a worker takes the next module when it is almost done with its
     own). The cores are the suite's limit, so modules that mostly wait go beside modules that
     compute: first those marked ``mostly_waits`` (the longest), then the modules that use
-    Chromium one after another (a worker keeps one Chromium open through them) with the other
-    modules of ``tests/cluster`` (whole server processes, which wait on them) spread evenly
-    among them, then the rest, whose many short modules even out the workers' ends.
+    Chromium one after another (a worker keeps one Chromium open through them, and closes it
+    before any other module), then the rest, whose many short modules even out the workers'
+    ends, with the other modules of ``tests/cluster`` (whole server processes, which wait on
+    them) spread evenly among them.
 
     ``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
     shuffled by N instead (``make flake-hunt``): a test that passes only after another one is
@@ -113,14 +114,14 @@ def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
     ]
     placed = {id(g) for g in cluster + browser}
     others = [g for g in rest if id(g) not in placed]
-    # Cluster module i goes after the browser modules of the first (i + 1) / (n + 1) share.
+    # Cluster module i goes after the other modules of the first (i + 1) / (n + 1) share.
     spread: list[list[pytest.Item]] = []
     taken = 0
     for index, group in enumerate(cluster):
-        upto = (index + 1) * len(browser) // (len(cluster) + 1)
-        spread += [*browser[taken:upto], group]
+        upto = (index + 1) * len(others) // (len(cluster) + 1)
+        spread += [*others[taken:upto], group]
         taken = upto
-    return first + spread + browser[taken:] + others
+    return first + browser + spread + others[taken:]
 
 
 @pytest.hookimpl(hookwrapper=True)
