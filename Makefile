@@ -17,8 +17,8 @@ export UV_PYTHON := $(PYTHON)
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup system-packages run test lint lint-py lint-js test-js types precompile \
-	precompile-src precompile-cores precompile-rl precompile-tests pytest-needs pytest flake-hunt \
-	bench clean
+	precompile-src precompile-cores precompile-rl precompile-tests pytest-needs pytest suite \
+	flake-hunt bench clean
 
 setup: $(VENV)/.synced
 
@@ -45,21 +45,21 @@ run: setup
 lint: lint-py lint-js
 
 lint-py: setup
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(CHECK)$(BIN)/ruff check src tests bench
+	$(CHECK)$(BIN)/ruff format --check src tests bench
 
 # The browser client's modules: types (tsc, JSDoc under // @ts-check, protocol.d.ts generated
 # by `python -m dos.server.protocol.typescript`) and ESLint, from package-lock.json.
 lint-js: node_modules/.installed
-	npx --no-install tsc --noEmit -p tsconfig.json
-	npx --no-install eslint src/dos/web/static/js tests/js
+	$(CHECK)npx --no-install tsc --noEmit -p tsconfig.json
+	$(CHECK)npx --no-install eslint src/dos/web/static/js tests/js
 
 # The page's decisions as pure functions (actions.js, sound.js, hintstate.js), tested in node.
 test-js: node_modules/.installed
-	node --test tests/js/
+	$(CHECK)node --test tests/js/
 
 types: setup
-	$(BIN)/mypy
+	$(CHECK)$(BIN)/mypy
 
 # The node packages (package-lock.json): axe-core for the accessibility tests, TypeScript and
 # ESLint for lint-js.
@@ -82,6 +82,10 @@ precompile-tests: precompile-src
 precompile-cores precompile-rl: precompile-%: setup
 	$(BIN)/python -m dos.fast.precompile $*
 
+# The RL functions inline the cores' functions: compiled after them, they load those from the
+# cache instead of compiling them a second time (about 12 CPU-seconds).
+precompile-rl: | precompile-cores
+
 pytest-needs: setup $(if $(filter true,$(CI)),system-packages) node_modules/.installed
 
 # The suite runs on PYTEST_WORKERS processes (pytest-xdist), each test module on one worker
@@ -95,13 +99,19 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# What the suite needs first (the fast core's compilation in two processes, the tests' bytecode,
-# the browser and node packages); then the suite, with lint, the type check and the node tests
-# beside it: they take the cores while the suite's first modules wait on their servers. Any of
-# them failing fails `make test`.
+# `make test`: the suite starts once the fast core's rule-set functions are compiled (the
+# bots of the test servers run them), the tests' bytecode written and the browser and node
+# packages installed; lint, the type check, the node tests and the RL functions' compilation
+# (only tests/rl needs them, late in the suite's order) share the cores meanwhile and while
+# the suite's first modules wait on their servers, a little behind the suite's own work
+# (CHECK). Any of them failing fails `make test`.
+CHECK := $(if $(filter test,$(MAKECMDGOALS)),nice -n 5 )
 test: setup
-	$(MAKE) --no-print-directory -j3 precompile-cores precompile-rl precompile-tests pytest-needs
-	$(MAKE) --no-print-directory -j5 pytest types lint-js lint-py test-js
+	$(MAKE) --no-print-directory -j4 CHECK="$(CHECK)" suite types lint-js lint-py test-js \
+		precompile-rl
+
+suite: precompile-cores precompile-tests pytest-needs
+	$(MAKE) --no-print-directory pytest
 
 # The flake hunt: tests/web, tests/server and tests/cluster ROUNDS times, each round under
 # another deal seed and order of the tests; each failure is printed with the seeds that
