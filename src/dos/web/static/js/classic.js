@@ -359,7 +359,10 @@ const TABLE = {
   cardLabel,
   cardElement: (card) => cardElement(card),
   cardsMoved,
-  flyTarget: () => $("center-row").querySelector(".card"),
+  flyTarget: () => {
+    const card = $("center-row").querySelector(".card");
+    return card ? card.getBoundingClientRect() : null;
+  },
   makeTableView: (sendAction) => new ClassicView(sendAction),
   /** The end of a classic game: the ranking (RULES.md §9). */
   ending(view, names) {

@@ -129,13 +129,13 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** A card (`el`, made for it) flies from element `from` to element `to` (both as they are now).
- * @param {HTMLElement} el @param {Element | null} from @param {Element | null} to */
+/** A card (`el`, made for it) flies from element `from` (as it is now) into the box `to`,
+ * centred in it and no taller than it as it lands.
+ * @param {HTMLElement} el @param {Element | null} from @param {DOMRect | null} to */
 export function flyCard(el, from, to) {
   if (reducedMotion() || !from || !to) return;
   const a = from.getBoundingClientRect();
-  const b = to.getBoundingClientRect();
-  if (!a.width || !b.width) return;
+  if (!a.width || !to.height) return;
   el.classList.add("flying");
   el.setAttribute("aria-hidden", "true");
   el.removeAttribute("role");
@@ -143,12 +143,13 @@ export function flyCard(el, from, to) {
   document.body.append(el);
   const size = el.getBoundingClientRect();
   const start = centre(a);
-  const end = centre(b);
+  const end = centre(to);
+  const scale = Math.min(1, to.height / size.height);
   el.style.left = `${start.x - size.width / 2}px`;
   el.style.top = `${start.y - size.height / 2}px`;
   const animation = el.animate([
     { transform: "translate(0, 0) scale(.8)", opacity: 0.9 },
-    { transform: `translate(${end.x - start.x}px, ${end.y - start.y}px) scale(1)`, opacity: 1 },
+    { transform: `translate(${end.x - start.x}px, ${end.y - start.y}px) scale(${scale})`, opacity: 1 },
   ], { duration: FLIGHT_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
   animation.onfinish = () => el.remove();
   animation.oncancel = () => el.remove();

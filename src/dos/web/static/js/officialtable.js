@@ -21,11 +21,18 @@ export default {
   cardLabel,
   cardElement: (card) => cardElement(card),
   cardsMoved,
-  /** A match's cards go to their Center Row card; a lay or a place's, to the row's end. */
+  /** Where an action's cards land, beside the numbers they must leave in view: a match's,
+   * in the row kept below its Center Row card for the cards matched onto it; a lay's or a
+   * place's, just after the row's last card, where the new card will be. */
   flyTarget(action) {
     const parsed = parseAction(String(action).replace(/^\d+:\s*/, ""));
-    if (parsed.kind === "match") return $(`center-${parsed.target}`);
-    return $("center-row").lastElementChild;
+    if (parsed.kind === "match") {
+      const played = document.querySelector(`#center-${parsed.target} + .played`);
+      return played ? played.getBoundingClientRect() : null;
+    }
+    const cards = $("center-row").querySelectorAll(":scope > .center-slot > .card");
+    const last = cards.length ? cards[cards.length - 1].getBoundingClientRect() : null;
+    return last && new DOMRect(last.right + last.width * 0.2, last.top, last.width, last.height);
   },
   makeTableView: (sendAction) => new TableView(sendAction),
   /** Game over: the winner and their score, the last round, the score sheet. */

@@ -195,8 +195,8 @@ export interface TableClient {
   cardElement(card: string): HTMLElement;
   /** The cards an action moves to the table, or null. */
   cardsMoved(action: string): string[] | null;
-  /** Where the cards of an action go on the table on show. */
-  flyTarget(action: string): Element | null;
+  /** The box where the cards of an action land on the table on show (none: they do not fly). */
+  flyTarget(action: string): DOMRect | null;
   /** Its table view, made once for the page. */
   makeTableView(sendAction: SendAction): TableViewLike;
   /** The top of the game-over dialog: who won, and how. */
