@@ -24,6 +24,7 @@ test("the menu is offered for another person's seat, never one's own, a bot's or
 test("a request names the player by id, else by the table's seat", () => {
   assert.deepEqual(aboutBody({ playerId: "p_a", code: "ABC", seat: 1 }), { player_id: "p_a" });
   assert.deepEqual(aboutBody({ code: "ABC", seat: 0 }), { code: "ABC", seat: 0 });
+  assert.deepEqual(aboutBody({ code: "ABC", seat: 1, seatName: "Bo" }), { code: "ABC", seat: 1, name: "Bo" });
   assert.throws(() => aboutBody({ code: "ABC" }));
 });
 

@@ -20,7 +20,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header
 from fastapi import Path as PathParam
-from sqlalchemy.orm import Session
 
 from dos.server.net.errors import ApiError
 from dos.server.net.limits import Counters
@@ -41,7 +40,7 @@ from dos.server.people.moderation_bodies import (
 )
 from dos.server.people.moderation_news import Banned, Filters, ModerationNews
 from dos.server.service import Service
-from dos.server.storage.models import SeatRow
+from dos.server.storage.seat_history import seat_person
 
 Authorization = Annotated[str | None, Header(max_length=2048)]
 """``Bearer PLAYER_TOKEN``."""
@@ -71,26 +70,19 @@ def until_json(until: float | None) -> float | str | None:
     return "forever" if math.isinf(until) else until
 
 
-def seat_person(session: Session, code: str, seat: int) -> tuple[str, str | None] | None:
-    """The player id and name of the person in ``seat`` of table ``code`` as stored (``None``:
-    no such table or seat, or nobody, or a bot, sits there)."""
-    row = session.get(SeatRow, (code, seat))
-    if row is None or row.player_id is None or row.bot is not None:
-        return None
-    return row.player_id, row.name
-
-
 async def target(service: Service, about: About) -> tuple[str, str | None]:
-    """The player a request is about, and their name: by id, or the person in a table's
-    seat as the database has it, whichever process holds the table (``bad_seat``)."""
+    """The player a request is about, and their name: by id, or the person of a table's seat
+    as the table's records have it, whichever process holds the table: the latest who sat
+    there under the name the seat showed (``about.name``), even if they have left it since
+    (``bad_seat``: nobody)."""
     if about.player_id is not None:
         return about.player_id, await service.db.read(last_name, about.player_id)
     if about.code is None or about.seat is None:
         raise ApiError(400, "bad_request", "name a player_id, or a table's code and seat", "code")
-    found = await service.db.read(seat_person, about.code.upper(), about.seat)
+    found = await service.db.read(seat_person, about.code.upper(), about.seat, about.name)
     if found is None:
-        raise ApiError(400, "bad_seat", f"no player sits in seat {about.seat}", "seat")
-    return found
+        raise ApiError(400, "bad_seat", f"no such player sat in seat {about.seat}", "seat")
+    return found.player_id, found.name
 
 
 async def relearn(service: Service, player_id: str) -> None:

@@ -25,12 +25,15 @@ TableCode = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z
 
 
 class About(_Body):
-    """Whom a block, mute or report is about: a player by id (their page), or the player in
-    ``seat`` of table ``code`` (the table's seat menu, a chat line)."""
+    """Whom a block, mute or report is about: a player by id (their page), or the player of
+    ``seat`` of table ``code`` (the table's seat menu, a chat line): the latest who sat there
+    under ``name``, the name the seat showed the player (a chat line's author), even if they
+    have left it since; without ``name``, the latest who sat there."""
 
     player_id: PlayerId | None = None
     code: TableCode | None = None
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
 
 class NewReport(About):

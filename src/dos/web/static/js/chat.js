@@ -180,7 +180,7 @@ export class Chat {
         const lineSeat = line.seat;
         const hide = () => { if (!this.muted().has(lineSeat)) this.toggleMute(lineSeat); };
         const unhide = () => { if (this.muted().has(lineSeat)) this.toggleMute(lineSeat); };
-        li.append(" ", mute, moderationButton({ name: this.author(line), code: this.me().code, seat: lineSeat, hide, unhide }));
+        li.append(" ", mute, moderationButton({ name: line.name || this.author(line), code: this.me().code, seat: lineSeat, seatName: line.name, hide, unhide }));
       }
       list.append(li);
     }

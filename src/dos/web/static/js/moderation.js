@@ -12,8 +12,9 @@ import { REASONS, aboutBody, refusalKey, reportBody } from "./moderationrules.js
 
 /** Whom the menu is about, and what it does to this page's chat (the table's own hiding of
  * a seat's lines, chat.js) as their chat is hidden or shown again.
+ * `seatName`: the name the seat showed where the player saw them (a chat line's author).
  * @typedef {{name: string, playerId?: string | null, code?: string | null, seat?: number | null,
- *   hide?: () => void, unhide?: () => void}} About */
+ *   seatName?: string | null, hide?: () => void, unhide?: () => void}} About */
 
 /** The dialog, made once on the page that first asks (with its style sheet). */
 function dialog() {

@@ -20,17 +20,19 @@ export function offersMenu(seat, mySeat, place) {
   return Boolean(place && place.name && !place.bot);
 }
 
-/** Whom a request is about, as the API names them.
- * @param {{playerId?: string | null, code?: string | null, seat?: number | null}} about
- * @returns {{player_id: string} | {code: string, seat: number}} */
-export function aboutBody({ playerId = null, code = null, seat = null }) {
+/** Whom a request is about, as the API names them: by id, or by a table's seat and the name
+ * the seat showed where the player saw them (`seatName`: a chat line's author, who may have
+ * left the seat since; the server finds them in the table's records).
+ * @param {{playerId?: string | null, code?: string | null, seat?: number | null, seatName?: string | null}} about
+ * @returns {{player_id: string} | {code: string, seat: number, name?: string}} */
+export function aboutBody({ playerId = null, code = null, seat = null, seatName = null }) {
   if (playerId) return { player_id: playerId };
-  if (code && seat !== null && seat !== undefined) return { code, seat };
+  if (code && seat !== null && seat !== undefined) return seatName ? { code, seat, name: seatName } : { code, seat };
   throw new Error("a player id, or a table's code and seat");
 }
 
 /** The body of a report: whom, the reason, and the reporter's words trimmed (none: left out).
- * @param {{playerId?: string | null, code?: string | null, seat?: number | null}} about
+ * @param {{playerId?: string | null, code?: string | null, seat?: number | null, seatName?: string | null}} about
  * @param {string} reason @param {string} text */
 export function reportBody(about, reason, text) {
   if (!REASONS.includes(reason)) throw new Error(`reason: one of ${REASONS.join(", ")}`);
