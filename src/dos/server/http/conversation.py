@@ -211,15 +211,35 @@ async def _hello(talk: Conversation, message: Hello) -> bool:
         if claim.code != table.code or not seating.opens(table, claim.seat, claim.player_id):
             talk.error("bad_token", "this token does not open a seat at this table")
             return await talk.end(4401, "bad_token")
-        now = talk.service.clock.time()
-        if (await talk.service.db.read(standing, claim.player_id, now)).banned:
+        if await _banned(talk, claim.player_id):
             talk.error("banned", "an admin banned you from this server")
             return await talk.end(4403, "banned")
         seat = claim.seat
         client.player_id = claim.player_id
+    elif message.player is not None:
+        watcher = _spectator(talk, message.player)
+        if watcher is not None and (await _banned(talk, watcher)):
+            talk.error("banned", "an admin banned you from this server")
+            return await talk.end(4403, "banned")
+        client.player_id = watcher
     client.greeted = True
     await seating.attach(table, client, seat)
     return False
+
+
+def _spectator(talk: Conversation, token: str) -> str | None:
+    """The player a spectator's player token proves; ``None`` (an anonymous spectator) for
+    one that does not verify: watching needs nobody's identity."""
+    try:
+        return talk.service.signer.read_player(token)
+    except TokenError:
+        return None
+
+
+async def _banned(talk: Conversation, player_id: str) -> bool:
+    """Whether an admin has banned ``player_id`` now."""
+    held = await talk.service.db.read(standing, player_id, talk.service.clock.time())
+    return held.banned
 
 
 async def _ping(talk: Conversation, message: Ping) -> bool:

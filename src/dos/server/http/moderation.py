@@ -175,7 +175,8 @@ def moderation_router(
 
     @router.post("/blocks", response_model=Done, dependencies=counted)
     async def block(body: About, authorization: Authorization = None) -> dict[str, Any]:
-        """Blocks a player: never seated nor paired with you again, their chat hidden."""
+        """Blocks a player: never seated nor paired with you again, neither of you reads the
+        other's chat."""
         me = accounts.me(authorization).player_id
         player_id, name = await target(service, body)
         try:
@@ -183,6 +184,7 @@ def moderation_router(
         except ModerationRefusedError as error:
             raise _refused(error) from None
         await news.tell(Filters(player_id=me))
+        await news.tell(Filters(player_id=player_id))  # neither reads the other's chat
         return {"done": done, "person": {"player_id": player_id, "name": name}}
 
     @router.delete("/blocks/{player_id}", response_model=Done, dependencies=counted)
@@ -191,6 +193,7 @@ def moderation_router(
         me = accounts.me(authorization).player_id
         done = await db.call(remove_block, me, player_id)
         await news.tell(Filters(player_id=me))
+        await news.tell(Filters(player_id=player_id))
         return {"done": done}
 
     @router.post("/mutes", response_model=Done, dependencies=counted)

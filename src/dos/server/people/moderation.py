@@ -119,18 +119,20 @@ def mutes_of(session: Session, muter: str) -> list[str]:
 
 
 def hidden_authors(session: Session, reader: str) -> frozenset[str]:
-    """The players whose chat ``reader`` does not see: those they block or mute."""
+    """The players whose chat ``reader`` does not see: those they block or mute, and those
+    who block them (a block keeps both apart; a mute is for the muter alone)."""
     blocked = session.scalars(select(BlockRow.blocked).where(BlockRow.blocker == reader))
+    blockers = session.scalars(select(BlockRow.blocker).where(BlockRow.blocked == reader))
     muted = session.scalars(select(MuteRow.muted).where(MuteRow.muter == reader))
-    return frozenset(blocked) | frozenset(muted)
+    return frozenset(blocked) | frozenset(blockers) | frozenset(muted)
 
 
 def chat_excerpt(
     session: Session, code: str, upto: float, lines: int = EXCERPT_LINES
 ) -> list[dict[str, Any]]:
     """The last ``lines`` lines of table ``code``'s stored chat said at or before ``upto``,
-    oldest first, each with its author's player id (null: a spectator, or a line kept from
-    before authors were stored) and its time."""
+    oldest first, each with its author's player id (null: an anonymous spectator, or a line
+    kept from before authors were stored) and its time."""
     rows = session.scalars(
         select(ChatLineRow)
         .where(ChatLineRow.table_code == code, ChatLineRow.at <= upto)

@@ -32,6 +32,11 @@ class Hello(ProtocolModel):
     type: Literal["hello"]
     protocol: int = PROTOCOL_VERSION
     token: Token | None = None
+    """A seat token: the seat's player."""
+    player: Token | None = None
+    """A spectator's player token (with no seat token): the chat they read leaves out the
+    players they block or mute, and those who block them do not read theirs. One that does
+    not verify identifies nobody: an anonymous spectator, whose chat nothing filters."""
 
 
 class ActionMessage(ProtocolModel):

@@ -125,8 +125,9 @@ class ChatLineRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     player_id: Mapped[str | None] = mapped_column(String(48), nullable=True)
-    """The author's player id (null: a spectator), never sent to clients: a blocker's and a
-    muter's chat leave it out, and reports quote it (``dos.server.people.moderation``)."""
+    """The author's player id (null: an anonymous spectator), never sent to clients: a
+    blocker's, a blocked player's and a muter's chat leave it out, and reports quote it
+    (``dos.server.people.moderation``)."""
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
     at: Mapped[float] = mapped_column(Float)

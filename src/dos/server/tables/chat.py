@@ -20,9 +20,12 @@ kept so far as it opens (``chat_history``), and a table loaded after a restart h
 with it (``expire_with_chat``; its games stay).
 
 Each line is kept with its author's player id, never sent: a player sees none of the lines of
-those they block or mute (``dos.server.people.moderation.hidden_authors``, learnt as they
-connect, ``ChatRoom.learn``), neither as they are said nor in the history; a player muted or
-banned on the server by an admin may not chat (``muted``, ``dos.server.people.admins``).
+those they block or mute, nor of those who block them
+(``dos.server.people.moderation.hidden_authors``, learnt as they connect, ``ChatRoom.learn``),
+neither as they are said nor in the history; a player muted or banned on the server by an
+admin may not chat (``muted``, ``dos.server.people.admins``). A spectator is a player here
+when their ``hello`` names their player (``Hello.player``); an anonymous one has no author id,
+and nothing is filtered for them.
 """
 
 from __future__ import annotations
@@ -198,7 +201,8 @@ class ChatRoom:
         self.authors: deque[str | None] = deque(
             (line.get(AUTHOR) for line in kept), maxlen=HISTORY_MAX
         )
-        """The author of each line kept (``AUTHOR``; ``None``: unknown or a spectator)."""
+        """The author of each line kept (``AUTHOR``; ``None``: unknown or an anonymous
+        spectator)."""
         self.hidden: dict[str, frozenset[str]] = {}
         """For each player connected here who blocks or mutes anyone, whose lines they do
         not see (``learn``)."""

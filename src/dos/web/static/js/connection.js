@@ -194,6 +194,17 @@ function seatGone(code) {
   showNotice("web.notice_seat_gone", { code });
 }
 
+/** The `hello` that opens a table's connection: with the seat this browser holds there, else
+ * as a spectator known by this browser's player, if it has one (the chat they read leaves
+ * out those they block, docs/protocol.md).
+ * @param {{token: string} | null | undefined} seat
+ * @returns {import("./protocol").Hello} */
+function helloMessage(seat) {
+  if (seat) return { type: "hello", protocol: 1, token: seat.token };
+  const player = session.playerToken();
+  return player ? { type: "hello", protocol: 1, token: null, player } : { type: "hello", protocol: 1, token: null };
+}
+
 /** @param {string} code */
 export function enterTable(code) {
   const seat = session.seatFor(code);
@@ -209,7 +220,7 @@ export function enterTable(code) {
   const page = pageId();
   const url = `${scheme}://${location.host}/ws/${encodeURIComponent(code)}?page=${page}`;
   const conn = new Connection(() => url, {
-    onOpen: (opened) => opened.send({ type: "hello", protocol: 1, token: seat ? seat.token : null }),
+    onOpen: (opened) => opened.send(helloMessage(seat)),
     // Only the page's current connection speaks: a table left (or another entered) says no more.
     onMessage: (message) => { if (store.parts.conn === conn && store.parts.pacer) store.parts.pacer.push(message); },
     onStatus,

@@ -7,7 +7,16 @@
 export interface Hello {
   type: "hello";
   protocol?: number;
+  /**
+   * A seat token: the seat's player.
+   */
   token?: string | null;
+  /**
+   * A spectator's player token (with no seat token): the chat they read leaves out the
+   * players they block or mute, and those who block them do not read theirs. One that does
+   * not verify identifies nobody: an anonymous spectator, whose chat nothing filters.
+   */
+  player?: string | null;
 }
 
 /**
