@@ -23,7 +23,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -65,6 +65,9 @@ from dos.server.tables.settings import Settings
 from dos.server.tables.table import Table
 from dos.server.tournaments.routes import tournaments_router
 from dos.server.tournaments.service import Tournaments
+
+if TYPE_CHECKING:
+    import uvicorn
 
 log = logging.getLogger(__name__)
 
@@ -298,11 +301,42 @@ async def _collect_garbage() -> None:
         gc.collect()
 
 
+def uvicorn_server(app: FastAPI, config: ServerConfig) -> uvicorn.Server:
+    """The uvicorn server ``serve`` runs ``app`` on (``create_app``'s, made of ``config``):
+    its connections guarded by ``config.limits``; at its shutdown the tables are handed to
+    the other processes (one of many) and every client is told goodbye (1001) first."""
+    import uvicorn
+
+    service: Service = app.state.service
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # One of many: the tables are handed to the other processes first (their
+            # clients reattached or reconnecting there), so a rolling upgrade shows nothing.
+            await service.ownership.drain()
+            # Say goodbye first (1001, docs/protocol.md): uvicorn would close with 1012.
+            await service.say_goodbye()
+            await super().shutdown(sockets)
+
+    return Server(
+        uvicorn.Config(
+            app,
+            http=guarded_protocol(app.state.open_connections, config.limits.header_seconds),
+            ws=GuardedWebSockets,
+            limit_concurrency=config.limits.connections,
+            ws_max_size=WS_MAX_BYTES,
+            ws_per_message_deflate=False,  # compression costs more CPU than it saves here
+            log_level="warning",
+            log_config=None,  # its records go to the root's handlers: one format for all
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
+    )
+
+
 def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Runs ``app`` (``create_app``'s, made of ``config``) until interrupted; prints the
     address to open once it listens."""
-    import uvicorn
-
     logging.basicConfig(level=logging.INFO)
     # Each record names the process and table; repeated failures are counted, not repeated.
     logs.install(logs.process_name(config.name), log_format=config.log_format)
@@ -326,29 +360,7 @@ def serve(app: FastAPI, config: ServerConfig, host: str = "127.0.0.1", port: int
     if isinstance(service.jobs, LocalJobs) and service.job_settings.warm:
         service.jobs.warm()
 
-    class Server(uvicorn.Server):
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            # One of many: the tables are handed to the other processes first (their
-            # clients reattached or reconnecting there), so a rolling upgrade shows nothing.
-            await service.ownership.drain()
-            # Say goodbye first (1001, docs/protocol.md): uvicorn would close with 1012.
-            await service.say_goodbye()
-            await super().shutdown(sockets)
-
-    server = Server(
-        uvicorn.Config(
-            app,
-            http=guarded_protocol(app.state.open_connections, config.limits.header_seconds),
-            ws=GuardedWebSockets,
-            limit_concurrency=config.limits.connections,
-            ws_max_size=WS_MAX_BYTES,
-            ws_per_message_deflate=False,  # compression costs more CPU than it saves here
-            log_level="warning",
-            log_config=None,  # its records go to the root's handlers: one format for all
-            lifespan="on",
-            timeout_graceful_shutdown=3,
-        )
-    )
+    server = uvicorn_server(app, config)
 
     async def main() -> None:
         task = asyncio.create_task(server.serve(sockets=[sock]))
