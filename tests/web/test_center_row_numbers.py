@@ -4,16 +4,24 @@ A player reads a Center Row card by its rank (the big number on its face) and fi
 its place number above it (what the log and the review say: "onto 2"). Neither may be
 covered: not by the cards matched onto it (one or two, on one card or several), not by a
 grown row of five or six cards, not by a colour bonus's new card, not while a move flies in
-with motion on, at phone and desktop sizes. Each number's box lies inside the window and
+with motion on, nor in the replay viewer, at phone and desktop sizes. Each number's box lies inside the window and
 inside the row's own scroll area (the row scrolls sideways: each slot is scrolled to first),
 and what the page shows at its centre is the number or its own card.
 """
 
 from __future__ import annotations
 
+import json
+import random
+import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+
+from dos import ruleset
+from dos.server.http.games import build_replay
+from dos.server.storage.table_store import StoredGame
 
 from .conftest import DESKTOP, PHONE, Server
 from .pages import open_page
@@ -100,7 +108,7 @@ def numbers_hidden(page: Page) -> list[str]:
     return hidden
 
 
-def numbers_hidden_in_motion(page: Page, ms: int = 700) -> list[str]:
+def numbers_hidden_in_motion(page: Page, ms: int = 500) -> list[str]:
     hidden: list[str] = page.evaluate(WATCH_JS, [COVERED_JS, ms])
     return hidden
 
@@ -173,3 +181,84 @@ def test_no_center_row_number_is_covered_while_matched_cards_fly_in(
         finally:
             context.close()
     assert not problems, "\n".join(problems)
+
+
+def a_played_game(found: Callable[[Any, Any], bool]) -> tuple[list[str], int]:
+    """The actions of a game played at random (no calls, no catches) up to the first moment
+    ``found(rules, state)`` says is the one, and its seed; the same game every time."""
+    rules = ruleset.get("official")
+    for seed in range(100):
+        state = rules.new_game({"players": 2}, seed)
+        rng = random.Random(seed)
+        actions: list[str] = []
+        while not rules.is_over(state) and len(actions) < 1000:
+            if found(rules, state):
+                return actions, seed
+            turn = rules.turn(state)
+            moves = [
+                a for a in rules.legal_actions(state, turn) if not re.search(r"dos$|catch", str(a))
+            ]
+            if not moves:
+                break
+            action = rules.by_seat(state, rng.choice(moves), turn)
+            rules.apply(state, action)
+            actions.append(str(action))
+    raise AssertionError("no such moment in 100 games")
+
+
+def test_the_replay_viewer_shows_every_center_row_number(browser: Browser, server: Server) -> None:
+    """A step of a replayed game just after cards were matched onto a grown Center Row: the
+    page reads the server's replay of that game (``build_replay``), routed to it."""
+    actions, seed = a_played_game(
+        lambda rules, state: len(state.center) >= 5 and bool(rules.to_position(state)["matched"])
+    )
+    game = StoredGame(1, 1, "official", {"players": 2}, seed, ["Ada", "Bo"], "finished", None)
+    game.actions = actions
+    replay = build_replay(game)
+    problems: list[str] = []
+    for viewport in (PHONE, DESKTOP):
+        context, page = open_page(browser, server.url, viewport)
+        try:
+            page.route(
+                re.compile(r"/api/games/424242/replay"),
+                lambda route: route.fulfill(
+                    content_type="application/json", body=replay.page(0, 200)
+                ),
+            )
+            page.goto(f"{server.url}/replay/424242?step={len(actions)}")
+            cards = page.locator("#replay-board .center-row .card")
+            expect(cards).to_have_count(len(replay_center(replay)))
+            hidden: list[str] = page.evaluate(REPLAY_COVERED_JS)
+            problems += [f"{viewport['width']}px: {p}" for p in hidden]
+            assert not page.errors  # type: ignore[attr-defined]
+        finally:
+            context.close()
+    assert not problems, "\n".join(problems)
+
+
+def replay_center(replay: Any) -> list[str]:
+    last = json.loads(replay.frames[-1])
+    cards: list[str] = last["position"]["center"]
+    return cards
+
+
+# The replay viewer's Center Row: each card's numbers seen, in the window, uncovered.
+REPLAY_COVERED_JS = """() => {
+  const problems = [];
+  for (const card of document.querySelectorAll('#replay-board .center-row .card')) {
+    card.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    for (const number of card.querySelectorAll('.rank, .corner')) {
+      const box = number.getBoundingClientRect();
+      const where = `${card.dataset.card}:${number.className}`;
+      if (box.width === 0 || box.top < 0 || box.bottom > innerHeight || box.left < 0
+          || box.right > innerWidth) {
+        problems.push(`${where} not in the window`); continue;
+      }
+      const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (!top || top.closest('.card') !== card) {
+        problems.push(`${where} covered by ${top ? top.outerHTML.slice(0, 60) : 'nothing'}`);
+      }
+    }
+  }
+  return problems;
+}"""
