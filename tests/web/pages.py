@@ -14,46 +14,59 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from threading import Event
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from dos.i18n import text
 from server.support import WsPlayer
 
 WAIT_MS = 20_000
 
+# Arms the toggle "DOS! with this move" (``#btn-dos-move``) when the page offers it and no card
+# is selected: the page then sends the call with the next move only if that move leaves two
+# cards (``callsDos`` in actions.js), so arming it whenever it is offered is safe.
+ARM_JS = """() => {
+  const toggle = document.getElementById('btn-dos-move');
+  if (toggle && !toggle.hidden && !toggle.disabled
+      && toggle.getAttribute('aria-pressed') !== 'true') toggle.click();
+}"""
+
 # One match through the page's own controls: select one card of the hand, or two, and press
 # the first Center Row card that lights up; a wild card question takes its first answer.
-# Done inside the page so that the search does not cost a round trip per click.
-MATCH_JS = """() => {
+# With ``arm``, the toggle "DOS! with this move" is armed first (``ARM_JS``). Done inside the
+# page so that the search does not cost a round trip per click.
+MATCH_JS = f"""arm => {{
   // A round summary that opened meanwhile is not ours to answer: act only on the table.
   if (document.getElementById('dialog').open) return false;
   const cards = () => [...document.querySelectorAll('#hand button.card')];
   const target = () => document.querySelector('#center-row button.card.target');
   const pressed = () => document.querySelector('#hand button.card[aria-pressed=true]');
   while (pressed()) pressed().click();
-  const answer = () => {
+  if (arm) ({ARM_JS})();
+  const answer = () => {{
     const dialog = document.getElementById('dialog');
-    if (dialog.open && !dialog.dataset.kind) {  // the wild designation question only
+    if (dialog.open && !dialog.dataset.kind) {{  // the wild designation question only
       dialog.querySelector('#dialog-buttons button').click();
-    }
-  };
+    }}
+  }};
   const n = cards().length;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; i++) {{
     cards()[i].click();
-    if (target()) { target().click(); answer(); return 'single'; }
-    for (let j = i + 1; j < n; j++) {
+    if (target()) {{ target().click(); answer(); return 'single'; }}
+    for (let j = i + 1; j < n; j++) {{
       cards()[j].click();
-      if (target()) { target().click(); answer(); return 'double'; }
+      if (target()) {{ target().click(); answer(); return 'double'; }}
       cards()[j].click();
-    }
+    }}
     cards()[i].click();
-  }
+  }}
   return null;
-}"""
+}}"""
 
 
 def open_page(
@@ -188,11 +201,16 @@ def wait_for_change(page: Page, old_version: str) -> None:
     page.wait_for_function(CHANGED_JS, arg=old_version, timeout=WAIT_MS)
 
 
-def take_step(page: Page) -> str:
+def take_step(page: Page, *, dos_with_move: bool = False) -> str:
     """One action of the seat to act, through the page's controls; returns what it did
     ("dialog" and nothing done when a round summary or game over opened meanwhile; "stale"
     when the control the page's state called for was no longer offered: the state had
-    changed since it was read, and the step waited for the new one instead)."""
+    changed since it was read, and the step waited for the new one instead).
+
+    With ``dos_with_move`` a match, lay or place is made with the toggle "DOS! with this
+    move" armed (``ARM_JS``): a move that leaves two cards carries the call, which the server
+    applies with it, so no DOS! is owed and nobody can catch; the step returns once the page
+    shows the call too."""
     kind, before, phase = page.evaluate(
         """() => {
           const dialog = document.getElementById('dialog');
@@ -203,19 +221,23 @@ def take_step(page: Page) -> str:
     if kind is not None:
         return "dialog"
     if phase == "placing":
+        if dos_with_move:
+            page.evaluate(ARM_JS)
         page.locator("#hand button.card").first.click()
         if page.locator("#btn-place").is_enabled():
             done, control = "place", "#btn-place"
         else:
             done, control = "end", "#btn-end"
-    elif page.evaluate(MATCH_JS):
-        wait_for_change(page, before)
+    elif page.evaluate(MATCH_JS, dos_with_move):
+        _wait_for_the_move(page, before)
         return "match"
     elif phase == "matching":
         done, control = "end", "#btn-end"
     elif phase == "start":
         done, control = "draw", "#btn-draw"
     else:  # drawn, and no match: lay the first card
+        if dos_with_move:
+            page.evaluate(ARM_JS)
         page.locator("#hand button.card").first.click()
         done, control = "lay", "#btn-lay"
     # Checked and pressed in one go, in the page: between a check here and a click the state
@@ -225,8 +247,156 @@ def take_step(page: Page) -> str:
         " if (!b || b.disabled || b.offsetParent === null) return false; b.click(); return true; }",
         control,
     )
-    wait_for_change(page, before)
-    return done if pressed else "stale"
+    if not pressed:
+        wait_for_change(page, before)
+        return "stale"
+    _wait_for_the_move(page, before)
+    return done
+
+
+MOVE_SHOWN_JS = """v => {
+  const body = document.body.dataset;
+  if (document.getElementById('dialog').open) return true;
+  if (body.refused !== undefined && body.refused === body.sent) return true;
+  return Number(body.version) >= Number(v) + (body.lastSentDos === 'true' ? 2 : 1);
+}"""
+"""Whether the page shows its last move made on version ``v``: a newer state, and the call
+that went with it (its second update) when it carried one; or a summary, or its refusal."""
+
+
+def _wait_for_the_move(page: Page, old_version: str) -> None:
+    """Until the page shows its move (``MOVE_SHOWN_JS``): the state right after a move that
+    carried the call, with the obligation it opened still open, is not a state to act on."""
+    page.wait_for_function(MOVE_SHOWN_JS, arg=old_version, timeout=WAIT_MS)
+
+
+# Presses a button from within the page, if it is there: for buttons that come and go with
+# the other players' moves (DOS!, Catch!), where a click from outside could come too late.
+PRESS_JS = (
+    "selector => { const b = document.querySelector(selector); if (b) b.click(); return !!b; }"
+)
+
+MAX_STEPS = 600
+"""The most times ``play_round`` looks at the pages (acts, or waits for a bot) in one round."""
+
+# What play_round reads of a page at one instant: its state's version, the dialog open (its
+# kind), whether DOS! is owed by it, and whether it is its turn.
+SEEN_JS = """() => {
+  const dialog = document.getElementById('dialog');
+  const body = document.body.dataset;
+  const dos = document.getElementById('btn-dos');
+  return {version: body.version || '', dialog: dialog.open ? dialog.dataset.kind : null,
+          dos: !!dos && !dos.disabled, turn: body.myTurn === 'true'};
+}"""
+
+CAUGHT_UP_JS = "v => Number(document.body.dataset.version) >= v"
+
+NEWER_JS = "v => document.body.dataset.version !== v || document.getElementById('dialog').open"
+"""Whether the page shows a state other than version ``v``, or a summary (a refusal of a catch
+it pressed meanwhile is no news: the bot it waits for has not acted)."""
+
+
+def seen_by(pages: list[Page]) -> list[dict[str, Any]]:
+    """Each page's ``SEEN_JS``, in the order of ``pages``."""
+    return [page.evaluate(SEEN_JS) for page in pages]
+
+
+def catch_bots(page: Page, bot_seats: Collection[str]) -> int:
+    """Catch a bot that has not called DOS! (it may well call first: then the page is told);
+    returns how many Catch! the page pressed. Pressed from within the page: the button goes
+    as soon as the bot calls."""
+    pressed = 0
+    for seat in bot_seats:
+        before = version(page)
+        if page.evaluate(PRESS_JS, f".catch-button[data-seat='{seat}']"):
+            pressed += 1
+            wait_for_change(page, before)
+    return pressed
+
+
+def play_round(
+    pages: list[Page],
+    on_step: Callable[[int], object] | None = None,
+    *,
+    catch: Collection[str] = (),
+    privacy: bool = True,
+) -> dict[str, int]:
+    """Plays through the pages until a round summary (or game over) shows; returns what it
+    took: ``steps``, the people's actions; ``owed``, DOS! calls a page owed without having
+    made the move (a hand of one given a card by another's bonus), pressed as soon as seen;
+    ``caught``, the Catch! presses on the bot seats in ``catch``.
+
+    Every person's match, lay or place is made with "DOS! with this move" armed
+    (``take_step``'s ``dos_with_move``): the call goes with the move, so there is no race and
+    nothing to catch, and no page presses Catch! unless ``catch`` names bot seats. The round is
+    then a function of the deal and the moves, and so are its counts, on a deal where no DOS!
+    is owed otherwise and no bot that calls late comes to two cards: such a bot calls at a
+    moment of the scheduler's choosing, or never, and its later decisions are seeded with the
+    game's version (``bot_job.bot_seed``), which its call moves on. A ``hard`` or ``expert``
+    bot calls with its own move, at once. The deals the tests name are checked for this.
+
+    ``on_step(steps)`` runs before each action with the count of actions so far (it may act on
+    the pages: what they show is read again). With ``privacy``, at every step no page holds a
+    card of another page's hand."""
+    counts = {"steps": 0, "owed": 0, "caught": 0}
+    for _ in range(MAX_STEPS):
+        # The first page's version before anything else is read: a change after it is not missed.
+        states = seen_by(pages)
+        seen = states[0]["version"]
+        if any(state["dialog"] in ("round", "over") for state in states):
+            return counts
+        for viewer in pages if privacy else ():
+            for other in pages:
+                if other is not viewer:
+                    assert_no_foreign_cards(viewer, hand(other))
+        if on_step is not None:
+            on_step(counts["steps"])
+            states = seen_by(pages)
+        owing = [page for page, state in zip(pages, states, strict=True) if state["dos"]]
+        for page in owing:
+            before = version(page)
+            if page.evaluate(PRESS_JS, "#btn-dos:enabled"):
+                counts["owed"] += 1
+                wait_for_change(page, before)
+        if owing:
+            continue
+        if catch:
+            counts["caught"] += sum(catch_bots(page, catch) for page in pages)
+            states = seen_by(pages)  # after the catches
+        actor = next(
+            (page for page, state in zip(pages, states, strict=True) if state["turn"]), None
+        )
+        behind = [
+            page
+            for page, state in zip(pages[1:], states[1:], strict=True)
+            if int(state["version"]) < int(seen)
+        ]
+        if actor is None and behind:
+            # A page that shows the others' moves one at a time is still showing the move
+            # that gave it the turn: let it catch up with what the first page shows.
+            for page in behind:
+                page.wait_for_function(CAUGHT_UP_JS, arg=int(seen), timeout=WAIT_MS)
+            continue
+        if actor is None:  # a bot's turn: wait for it to act
+            try:
+                pages[0].wait_for_function(NEWER_JS, arg=seen, timeout=WAIT_MS)
+            except PlaywrightError as error:
+                raise AssertionError(f"the game stopped: {describe_pages(pages)}") from error
+            continue
+        if take_step(actor, dos_with_move=True) not in ("dialog", "stale"):
+            counts["steps"] += 1
+    raise AssertionError(f"no round end within {MAX_STEPS} looks at the pages")
+
+
+def describe_pages(pages: list[Page]) -> str:
+    """What each page shows, for a failure message."""
+    return "; ".join(
+        f"{page.evaluate('() => JSON.stringify(document.body.dataset)')}"
+        f" log {page.locator('#log li').all_inner_texts()[-4:]}"
+        f" dialog {dialog_kind(page)} error {page.locator('#error-banner').inner_text()!r}"
+        f" connection {page.locator('#conn-status').inner_text()!r}"
+        for page in pages
+    )
 
 
 def draw_lay_and_wait(page: Page) -> None:

@@ -13,8 +13,17 @@ from playwright.sync_api import Browser, Page, expect
 from dos.i18n import text
 
 from .conftest import DESKTOP, Server
-from .pages import WAIT_MS, create_table, dialog_kind, my_turn, open_page, start, take_step, version
-from .test_browser import PRESS_JS
+from .pages import (
+    MAX_STEPS,
+    NEWER_JS,
+    WAIT_MS,
+    create_table,
+    open_page,
+    seen_by,
+    start,
+    take_step,
+    version,
+)
 
 # Plays a move that leaves two cards in hand through the page's controls: one card (hand of
 # 3) or two (hand of 4) that light a Center Row card, or laying one card from a hand of 3.
@@ -55,32 +64,39 @@ LEAVE_TWO_JS = """() => {
 
 ME, BOT = "Ada", "Bot 2 (expert)"
 
+TWO_CALLS_SOON = 55
+"""A deal on which, at two seats against an ``expert`` bot, Ada's moves under this test's play
+leave her two cards twice in the first round, after ``ACTIONS`` of her actions, and she never
+owes DOS! but with a move: the game is a function of the seed and the moves."""
+ACTIONS = 5
+
 
 def later_log(page: Page, seen: int) -> list[str]:
     return page.locator("#log li").all_inner_texts()[seen:]
 
 
 def test_dos_with_the_move_beats_an_expert_bot(browser: Browser, server: Server) -> None:
+    """Twice a move that leaves two cards, with the toggle armed: the call goes with it, so no
+    DOS! is owed after it and the expert, whose turn comes next, has caught nobody."""
     context, page = open_page(browser, server.url, DESKTOP)
     try:
-        create_table(page, ME, seats=2, bots=1, level="expert")
+        create_table(page, ME, seats=2, bots=1, level="expert", seed=TWO_CALLS_SOON)
         start(page)
         toggle = page.locator("#btn-dos-move")
         called = text("en", "game.log_call", player=ME)
         caught = text("en", "game.log_catch", player=BOT, caught=ME)
-        wins = 0
-        for _ in range(400):
-            if wins >= 2 or dialog_kind(page) == "over":
-                break
-            if dialog_kind(page) == "round":
-                page.click("#round-continue")
+        wins = actions = 0
+        for _ in range(MAX_STEPS):
+            state = seen_by([page])[0]
+            assert state["dialog"] is None, "the round ended before two moves left two cards"
+            assert not state["dos"], "DOS! owed without a move to call it with"
+            if not state["turn"]:
+                # The bot's next action: after the second call, the log line that follows it.
+                page.wait_for_function(NEWER_JS, arg=state["version"], timeout=WAIT_MS)
+                if wins >= 2:
+                    break
                 continue
-            if page.evaluate(PRESS_JS, "#btn-dos:enabled"):  # an obligation that came anyway
-                page.wait_for_timeout(100)
-                continue
-            if not my_turn(page):
-                page.wait_for_timeout(50)
-                continue
+            actions += 1
             if toggle.is_visible():
                 expect(toggle).to_have_attribute("aria-pressed", "false")
                 expect(toggle).to_have_attribute("aria-keyshortcuts", "W")
@@ -93,20 +109,24 @@ def test_dos_with_the_move_beats_an_expert_bot(browser: Browser, server: Server)
                     expect(toggle).to_have_attribute("aria-pressed", "false")
                     take_step(page)
                     continue
+                # The move and its call: two updates, applied together on the server.
                 page.wait_for_function(
                     "v => Number(document.body.dataset.version) >= v + 2",
                     arg=before,
                     timeout=WAIT_MS,
                 )
                 assert page.evaluate("() => document.body.dataset.lastSentDos") == "true"
-                page.wait_for_timeout(500)  # the bot's catch would have come by now
+                expect(page.locator("#btn-dos:enabled")).to_have_count(0)  # nothing owed
                 log = later_log(page, seen)
                 assert called in log[1:3], log
-                assert caught not in log, log
                 wins += 1
                 continue
             take_step(page)
-        assert wins >= 2, page.locator("#log li").all_inner_texts()
+        else:
+            raise AssertionError(f"no two calls with the move in {MAX_STEPS} looks")
+        log = page.locator("#log li").all_inner_texts()
+        assert caught not in log, log
+        assert (wins, actions) == (2, ACTIONS), f"TWO_CALLS_SOON plays otherwise: {actions}"
     finally:
         context.close()
 
