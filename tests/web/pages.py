@@ -322,9 +322,10 @@ def play_round(
     privacy: bool = True,
 ) -> dict[str, int]:
     """Plays through the pages until a round summary (or game over) shows; returns what it
-    took: ``steps``, the people's actions; ``owed``, DOS! calls a page owed without having
-    made the move (a hand of one given a card by another's bonus), pressed as soon as seen;
-    ``caught``, the Catch! presses on the bot seats in ``catch``.
+    took: ``steps``, the people's actions; ``owed``, DOS! calls a page owed that no move of
+    its could carry (its draw from one card to two, a card given to a hand of one by another's
+    bonus), pressed as soon as seen, in a race with the bots' catches; ``caught``, the Catch!
+    presses on the bot seats in ``catch``.
 
     Every person's match, lay or place is made with "DOS! with this move" armed
     (``take_step``'s ``dos_with_move``): the call goes with the move, so there is no race and
@@ -333,7 +334,8 @@ def play_round(
     is owed otherwise and no bot that calls late comes to two cards: such a bot calls at a
     moment of the scheduler's choosing, or never, and its later decisions are seeded with the
     game's version (``bot_job.bot_seed``), which its call moves on. A ``hard`` or ``expert``
-    bot calls with its own move, at once. The deals the tests name are checked for this.
+    bot calls with its own move, at once. The tests' deals are chosen so, and the exact counts
+    they assert change when the play does.
 
     ``on_step(steps)`` runs before each action with the count of actions so far (it may act on
     the pages: what they show is read again). With ``privacy``, at every step no page holds a

@@ -77,7 +77,7 @@ def later_log(page: Page, seen: int) -> list[str]:
 
 def test_dos_with_the_move_beats_an_expert_bot(browser: Browser, server: Server) -> None:
     """Twice a move that leaves two cards, with the toggle armed: the call goes with it, so no
-    DOS! is owed after it and the expert, whose turn comes next, has caught nobody."""
+    DOS! is owed after it, and by the expert's next action it has caught nobody."""
     context, page = open_page(browser, server.url, DESKTOP)
     try:
         create_table(page, ME, seats=2, bots=1, level="expert", seed=TWO_CALLS_SOON)
