@@ -4,9 +4,9 @@ A player reads a Center Row card by its rank (the big number on its face) and fi
 its place number above it (what the log and the review say: "onto 2"). Neither may be
 covered: not by the cards matched onto it (one or two, on one card or several), not by a
 grown row of five or six cards, not by a colour bonus's new card, not while a move flies in
-with motion on, nor in the replay viewer, at phone and desktop sizes. Each number's box lies inside the window and
-inside the row's own scroll area (the row scrolls sideways: each slot is scrolled to first),
-and what the page shows at its centre is the number or its own card.
+with motion on, nor in the replay viewer, at phone and desktop sizes. Each number's box lies
+inside the window and inside the row's own scroll area (the row scrolls sideways: each slot is
+scrolled to first), and what the page shows at its centre is the number or its own card.
 """
 
 from __future__ import annotations
