@@ -62,11 +62,13 @@ test("a press of Catch! sends the catch of that seat, or of the first one; never
 
 // --- "DOS! with this move" ---
 
-test("cards left after a move: a match, a lay or a place lays cards; others none", () => {
+test("cards left after a move: a match, a lay or a place lays cards, a draw takes one", () => {
   assert.equal(leftAfter(parseAction("B3+R1@0"), 4), 2);
   assert.equal(leftAfter(parseAction("lay B3"), 3), 2);
   assert.equal(leftAfter(parseAction("place G7"), 5), 4);
-  assert.equal(leftAfter(parseAction("draw"), 3), null);
+  assert.equal(leftAfter(parseAction("draw"), 3), 4);
+  assert.equal(leftAfter(parseAction("draw"), 1), 2);
+  assert.equal(leftAfter(parseAction("end"), 3), null);
   assert.equal(leftAfter(parseAction("1: catch 0"), 3), null);  // another seat's
 });
 
@@ -75,6 +77,9 @@ test("the toggle shows while a legal move would leave two cards", () => {
   assert.equal(dosWithMove(legal(["R7@0", "draw"]), 4, 0, false).hidden, true);
   assert.equal(dosWithMove(legal(["R7+B3@0", "draw"]), 4, 0, false).hidden, false);
   assert.equal(dosWithMove(legal(["draw"]), 3, 0, false).hidden, true);
+  // A hand of one that must draw becomes two: the call can go with the draw (RULES.md §6),
+  // else a fast bot catches the player before any press of DOS! could arrive.
+  assert.equal(dosWithMove(legal(["draw"]), 1, 0, false).hidden, false);
 });
 
 test("the toggle is disabled while the selection cannot make such a move", () => {
@@ -95,6 +100,7 @@ test("a move carries the DOS! call when armed and it leaves two cards", () => {
   assert.equal(callsDos(parseAction("R7@0"), 3, false), false);
   assert.equal(callsDos(parseAction("R7+B3@0"), 3, true), false);  // leaves one
   assert.equal(callsDos(parseAction("draw"), 3, true), false);
+  assert.equal(callsDos(parseAction("draw"), 1, true), true);
 });
 
 // --- the action a selection makes ---

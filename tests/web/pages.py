@@ -207,10 +207,10 @@ def take_step(page: Page, *, dos_with_move: bool = False) -> str:
     when the control the page's state called for was no longer offered: the state had
     changed since it was read, and the step waited for the new one instead).
 
-    With ``dos_with_move`` a match, lay or place is made with the toggle "DOS! with this
-    move" armed (``ARM_JS``): a move that leaves two cards carries the call, which the server
-    applies with it, so no DOS! is owed and nobody can catch; the step returns once the page
-    shows the call too."""
+    With ``dos_with_move`` a match, lay, place or draw is made with the toggle "DOS! with this
+    move" armed (``ARM_JS``): a move that leaves two cards (a draw to a hand of one included)
+    carries the call, which the server applies with it, so no DOS! is owed and nobody can
+    catch; the step returns once the page shows the call too."""
     kind, before, phase = page.evaluate(
         """() => {
           const dialog = document.getElementById('dialog');
@@ -234,6 +234,8 @@ def take_step(page: Page, *, dos_with_move: bool = False) -> str:
     elif phase == "matching":
         done, control = "end", "#btn-end"
     elif phase == "start":
+        if dos_with_move:  # a draw to a hand of two carries the call as well
+            page.evaluate(ARM_JS)
         done, control = "draw", "#btn-draw"
     else:  # drawn, and no match: lay the first card
         if dos_with_move:
@@ -323,11 +325,11 @@ def play_round(
 ) -> dict[str, int]:
     """Plays through the pages until a round summary (or game over) shows; returns what it
     took: ``steps``, the people's actions; ``owed``, DOS! calls a page owed that no move of
-    its could carry (its draw from one card to two, a card given to a hand of one by another's
-    bonus), pressed as soon as seen, in a race with the bots' catches; ``caught``, the Catch!
-    presses on the bot seats in ``catch``.
+    its could carry (a card given to a hand of one by another's bonus), pressed as soon as
+    seen, in a race with the bots' catches; ``caught``, the Catch! presses on the bot seats in
+    ``catch``.
 
-    Every person's match, lay or place is made with "DOS! with this move" armed
+    Every person's match, lay, place or draw is made with "DOS! with this move" armed
     (``take_step``'s ``dos_with_move``): the call goes with the move, so there is no race and
     nothing to catch, and no page presses Catch! unless ``catch`` names bot seats. The round is
     then a function of the deal and the moves, and so are its counts, on a deal where no DOS!

@@ -57,3 +57,28 @@ def test_a_player_caught_reads_that_the_toggle_exists(browser: Browser, server: 
     table.send(table.step("1: catch 0", 1))
     expect(hint).to_contain_text(caught)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def _must_draw_from_one(table: ScriptedTable) -> bool:
+    """The page's turn with one card in hand and only a draw to make: the draw brings the hand
+    to two, which owes DOS! (RULES.md §6)."""
+    moves = [str(a) for a in table.legal(0)]
+    return (
+        table.rules.turn(table.state) == 0 and len(table.state.hands[0]) == 1 and moves == ["draw"]
+    )
+
+
+def test_a_draw_to_two_cards_carries_the_call(browser: Browser, server: Server) -> None:
+    """A hand of one that must draw becomes two: the toggle is offered and the draw goes with
+    the call, so a bot's instant catch cannot come first."""
+    table = ScriptedTable.at("official", _must_draw_from_one)
+    _, page = open_page(browser, server.url, PHONE)
+    table.open(page)
+    toggle = page.locator("#btn-dos-move")
+    expect(toggle).to_be_visible()
+    page.keyboard.press("w")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("d")
+    sent = table.wait_for_action(page)
+    assert (sent["action"], sent.get("dos")) == ("draw", True), sent
+    assert not page.errors  # type: ignore[attr-defined]

@@ -93,15 +93,19 @@ export function matchKindKey(cards, bonus) {
 // --- the table's decisions, pure (tests/js/actions.test.js) ---
 /** @typedef {{seat: number, version: number | null} | null} Pressed */
 
-/** Cards left after one's own match, lay or place; null for others.
+/** Cards in hand after one's own match, lay, place or draw (RULES.md §6: a hand that becomes
+ * two by a draw owes DOS! as well; a draw from an empty pile gives nothing, and the server
+ * then ignores the call); null for others.
  * @param {ParsedAction} action @param {number} handSize */
 export function leftAfter(action, handSize) {
-  const lays = action.seat === null && ["match", "lay", "place"].includes(action.kind);
-  return lays ? handSize - action.cards.length : null;
+  if (action.seat !== null) return null;
+  if (["match", "lay", "place"].includes(action.kind)) return handSize - action.cards.length;
+  return action.kind === "draw" ? handSize + 1 : null;
 }
 
-/** "DOS! with this move": shown while a move would leave two cards; disabled while the
- * selection (`selected` cards) cannot make one; pressed (`armed`) only while one is left.
+/** "DOS! with this move": shown while a move would leave two cards (a draw to a hand of one
+ * included); disabled while the selection (`selected` cards) cannot make one; pressed
+ * (`armed`) only while one is left.
  * @param {ParsedAction[]} legal @param {number} handSize @param {number} selected
  * @param {boolean} armed */
 export function dosWithMove(legal, handSize, selected, armed) {

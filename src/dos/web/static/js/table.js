@@ -205,8 +205,8 @@ export class TableView {
   }
 
   /** The toggle "DOS! with this move": offered while a legal move would leave two cards in
-   * hand (a hand of 3 or 4, and a match of 1 or 2 cards, a lay or a place); disabled while
-   * the cards selected cannot make such a move. */
+   * hand (a hand of 3 or 4, and a match of 1 or 2 cards, a lay or a place; a hand of one that
+   * draws); disabled while the cards selected cannot make such a move. */
   renderDosWithMove() {
     const button = $button("btn-dos-move");
     const state = dosWithMove(this.legal, this.view.hand.length, this.selected.length, this.dosWithMove);
@@ -298,7 +298,9 @@ export class TableView {
   act(kind) {
     const legal = kind === "dos" ? this.newest.legal : this.legal;  // DOS!: the race's newest
     const action = legal.find((a) => a.kind === kind);
-    if (action) this.sendAction(action.text);
+    if (!action) return;
+    if (kind === "draw") this.send(action.text);  // a draw to a hand of two may carry the call
+    else this.sendAction(action.text);
   }
 
   /** @param {"lay" | "place"} kind */
