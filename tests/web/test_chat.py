@@ -219,3 +219,28 @@ def test_the_chat_survives_a_server_restart(browser: Browser, server: Server) ->
         expect(chat_words(page)).to_have_text([*said, "yes"])
     finally:
         context.close()
+
+
+def test_a_line_stays_its_authors_when_the_seat_changes_hands(
+    browser: Browser, server: Server
+) -> None:
+    """Bo speaks in the waiting room and leaves; Cy takes Bo's seat: Bo's line still reads as
+    Bo's, on the host's page and on Cy's."""
+    ada_context, ada = open_page(browser, server.url, DESKTOP)
+    bo_context, bo = open_page(browser, server.url, PHONE)
+    try:
+        code = create_table(ada, "Ada", seats=2, bots=0)
+        join_by_link(bo, server.url, code, "Bo")
+        say(bo, "bye for now")
+        bo.click("#leave-button")
+        expect(bo.locator("#view-lobby")).to_be_visible()
+        expect(ada.locator("#seat-list li[data-seat='1']")).not_to_contain_text("Bo")
+        join_by_link(bo, server.url, code, "Cy")
+        expect(ada.locator("#seat-list li[data-seat='1']")).to_contain_text("Cy")
+        for page in (ada, bo):
+            line = page.locator("#chat-log li").filter(has_text="bye for now")
+            expect(line.locator(".who")).to_have_text("Bo: ")
+        assert ada.errors == [] and bo.errors == []  # type: ignore[attr-defined]
+    finally:
+        ada_context.close()
+        bo_context.close()

@@ -124,10 +124,12 @@ export class Chat {
     this.render();
   }
 
-  /** @param {import("./protocol").ChatHistoryLine} line */
+  /** Who said ``line``: the name its author had (a seat changes hands: a line of a player
+   * who left stays theirs), else the seat's name now, else its number.
+   * @param {import("./protocol").ChatHistoryLine} line */
   author(line) {
     if (line.seat === null || line.seat === undefined) return t("web.spectator");
-    return this.names()[line.seat] || line.name || t("web.seat_n", { seat: line.seat + 1 });
+    return line.name || this.names()[line.seat] || t("web.seat_n", { seat: line.seat + 1 });
   }
 
   renderReactions() {
