@@ -7,7 +7,6 @@ clock; each test makes its own players."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,65 +16,29 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from dos.cli import main
-from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
-from dos.server.net.limits import Limits
 from dos.server.people.account_store import ensure_account
 from dos.server.people.admins import action_log, grant
 from dos.server.people.moderation import REPORTS_PER_DAY
-from dos.server.people.relying_party import RelyingParty
-from dos.server.service import Service
 from dos.server.storage.database import Database, database_url
-from dos.server.tables.settings import Settings
+from server.guests import Guest, running, service
 
 CLOCK = ManualClock()
-_IDS = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    data: Path = tmp_path_factory.mktemp("admin")
-    config = ServerConfig(
-        data=data,
-        settings=Settings(bot_delay=0, grace_seconds=60, pause_seconds=0, clock=CLOCK),
-        limits=Limits().with_changes(["off"]),
-        relying_party=RelyingParty("localhost"),
-    )
-    with TestClient(create_app(config)) as running:
-        yield running
+    with running(tmp_path_factory.mktemp("admin"), CLOCK) as server:
+        yield server
 
 
-def service(client: TestClient) -> Service:
-    found: Service = client.app.state.service  # type: ignore[attr-defined]
-    return found
-
-
-class Player:
-    """A guest of the server in process, by their player token."""
+class Player(Guest):
+    """A guest of the server; with ``admin``, granted the admin role."""
 
     def __init__(self, client: TestClient, admin: bool = False) -> None:
-        self.client = client
-        self.id = f"p_test{next(_IDS)}"
-        self.token = service(client).signer.player_token(self.id)
+        super().__init__(client)
         if admin:
             service(client).db.run_sync(grant, self.id, CLOCK.time())
-
-    def call(self, method: str, path: str, status: int = 200, **body: Any) -> Any:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        answer = self.client.request(method, path, headers=headers, json=body or None)
-        assert answer.status_code == status, answer.text
-        return answer.json()
-
-    def create(self, name: str) -> dict[str, Any]:
-        body = {"name": name, "seats": [None, None, None], "player_token": self.token}
-        answer = self.client.post("/api/tables", json={**body, "rated": False})
-        return dict(answer.json())
-
-    def join(self, code: str, name: str) -> dict[str, Any]:
-        answer = self.client.post(
-            f"/api/tables/{code}/join", json={"name": name, "player_token": self.token}
-        )
-        return dict(answer.json())
 
 
 def _say(client: TestClient, grant_: dict[str, Any], text: str) -> None:

@@ -5,9 +5,7 @@ process, on SQLite."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,59 +13,19 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
-from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
-from dos.server.net.limits import Limits
 from dos.server.people.moderation import open_reports
-from dos.server.people.relying_party import RelyingParty
-from dos.server.service import Service
 from dos.server.storage.models import GamePlayerRow, GameRow, SeatRow, TableRow
 from dos.server.storage.seat_history import Occupant, seat_occupants, seat_person
-from dos.server.tables.settings import Settings
+from server.guests import Guest, running, service
 
 CLOCK = ManualClock()
-_IDS = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    data: Path = tmp_path_factory.mktemp("report_by_seat")
-    config = ServerConfig(
-        data=data,
-        settings=Settings(bot_delay=0, grace_seconds=60, pause_seconds=0, clock=CLOCK),
-        limits=Limits().with_changes(["off"]),
-        relying_party=RelyingParty("localhost"),
-    )
-    with TestClient(create_app(config)) as running:
-        yield running
-
-
-def _service(client: TestClient) -> Service:
-    found: Service = client.app.state.service  # type: ignore[attr-defined]
-    return found
-
-
-class Player:
-    """A guest of the server in process, by their player token."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.id = f"p_seat{next(_IDS)}"
-        self.token = _service(client).signer.player_token(self.id)
-
-    def call(self, method: str, path: str, status: int = 200, **body: Any) -> Any:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        answer = self.client.request(method, path, headers=headers, json=body or None)
-        assert answer.status_code == status, answer.text
-        return answer.json()
-
-    def create(self, name: str) -> dict[str, Any]:
-        body = {"name": name, "seats": [None, None, None], "player_token": self.token}
-        return dict(self.client.post("/api/tables", json={**body, "rated": False}).json())
-
-    def join(self, code: str, name: str) -> dict[str, Any]:
-        body = {"name": name, "player_token": self.token}
-        return dict(self.client.post(f"/api/tables/{code}/join", json=body).json())
+    with running(tmp_path_factory.mktemp("report_by_seat"), CLOCK) as server:
+        yield server
 
 
 def _say_and_leave(client: TestClient, grant: dict[str, Any], text: str) -> None:
@@ -89,7 +47,7 @@ def _say_and_leave(client: TestClient, grant: dict[str, Any], text: str) -> None
 
 
 def test_a_report_by_seat_names_the_player_who_left_it(client: TestClient) -> None:
-    ada, bo, cy = Player(client), Player(client), Player(client)
+    ada, bo, cy = Guest(client), Guest(client), Guest(client)
     host = ada.create("Ada")
     seat = bo.join(host["code"], "Bo")
     _say_and_leave(client, seat, "you are all terrible")
@@ -97,7 +55,7 @@ def test_a_report_by_seat_names_the_player_who_left_it(client: TestClient) -> No
     # From Bo's chat line, with the seat empty now: Bo.
     assert ada.call("POST", "/api/moderation/relation", **about)["player_id"] == bo.id
     filed = ada.call("POST", "/api/moderation/reports", **about, reason="abuse")
-    report = next(r for r in _service(client).db.run_sync(open_reports) if r["id"] == filed["id"])
+    report = next(r for r in service(client).db.run_sync(open_reports) if r["id"] == filed["id"])
     assert (report["reported"], report["reported_name"]) == (bo.id, "Bo")
     assert [line["player_id"] for line in report["excerpt"]] == [bo.id]
     # Cy sits there now: Bo's line still names Bo; the seat itself, as shown now, names Cy.
@@ -112,7 +70,7 @@ def test_a_report_by_seat_names_the_player_who_left_it(client: TestClient) -> No
 
 
 def test_a_name_that_never_sat_in_the_seat_names_nobody(client: TestClient) -> None:
-    ada, bo = Player(client), Player(client)
+    ada, bo = Guest(client), Guest(client)
     host = ada.create("Ada")
     seat = bo.join(host["code"], "Bo")
     about = {"code": host["code"], "seat": seat["seat"], "name": "Zed"}
@@ -157,7 +115,7 @@ def _a_table_with_a_game(session: Session) -> None:
 
 
 def test_the_seat_at_a_game_names_who_played_it_after_they_left(client: TestClient) -> None:
-    db = _service(client).db
+    db = service(client).db
     db.run_sync(_a_table_with_a_game)
     people = db.run_sync(seat_occupants, "HIST", 1)
     assert people == [Occupant("p_eve", "Eve"), Occupant("p_di", "Di"), Occupant("p_bo", "Bo")]

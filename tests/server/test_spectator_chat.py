@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from dos.server.app import ServerConfig, create_app
 from dos.server.clock import ManualClock
-from dos.server.net.limits import Limits
-from dos.server.people.relying_party import RelyingParty
-from dos.server.service import Service
-from dos.server.tables.settings import Settings
+from server.guests import running, service
 
 CLOCK = ManualClock()
 _IDS = itertools.count()
@@ -26,20 +21,12 @@ _IDS = itertools.count()
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    data: Path = tmp_path_factory.mktemp("spectator_chat")
-    config = ServerConfig(
-        data=data,
-        settings=Settings(bot_delay=0, grace_seconds=60, pause_seconds=0, clock=CLOCK),
-        limits=Limits().with_changes(["off"]),
-        relying_party=RelyingParty("localhost"),
-    )
-    with TestClient(create_app(config)) as running:
-        yield running
+    with running(tmp_path_factory.mktemp("spectator_chat"), CLOCK) as server:
+        yield server
 
 
 def _token(client: TestClient, player_id: str) -> str:
-    service: Service = client.app.state.service  # type: ignore[attr-defined]
-    return service.signer.player_token(player_id)
+    return service(client).signer.player_token(player_id)
 
 
 def _hello(ws: WebSocketTestSession, **hello: Any) -> list[str]:
