@@ -165,6 +165,10 @@ def ray_sandbox(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tup
         shutil.rmtree(temp, ignore_errors=True)
 
 
+# Ray forks helper processes of its own in this process; when an earlier module of the same
+# test worker has imported JAX (tests/rl), JAX warns at every fork that it runs threads. The
+# forks run no JAX: the warning says nothing about this test, whatever ran before it.
+@pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
 def test_a_local_ray_cluster_gives_the_same_games(
     ray_sandbox: tuple[str, str], reference: list[PlayedGame]
 ) -> None:
