@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  POLL_MS, clock, createBody, idOf, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
+  POLL_MS, clock, createBody, idOf, movedOn, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
 } from "../../src/dos/web/static/js/tournament.js";
 
 /** @param {Partial<import("../../src/dos/web/static/js/tournament.js").Standing>} fields */
@@ -40,6 +40,15 @@ test("the status line says the round, the time left or the end", () => {
   assert.deepEqual(statusLine(tournament({ ...arena, now: 1400 })), { key: "tour.ends_in", params: { time: "5:00" } });
   assert.equal(statusLine(tournament({ ...arena, now: 1700 })).key, "tour.ending");
   assert.equal(statusLine(tournament({ status: "finished" })).key, "tour.finished");
+});
+
+test("the countdown runs on this browser's clock between two loads, never backwards", () => {
+  const arena = tournament({ format: /** @type {const} */ ("arena"), starts_at: 1100, ends_at: 1700 });
+  const skew = arena.now - 50;  // read when this browser's clock said 50
+  assert.deepEqual(statusLine(movedOn(arena, skew, 50)).params, { time: "1:40" });
+  assert.deepEqual(statusLine(movedOn(arena, skew, 57)).params, { time: "1:33" });
+  assert.deepEqual(statusLine(movedOn(arena, skew, 150)).key, "tour.ends_in");
+  assert.deepEqual(statusLine(movedOn(arena, skew, 40)).params, { time: "1:40" });  // a clock set back
 });
 
 test("the organiser starts a round only when the last one ended and enough play", () => {

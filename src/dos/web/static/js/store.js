@@ -71,6 +71,9 @@ import { initialGame } from "./game.js";
  * @property {any[]} list
  * @property {import("./tournament.js").Tournament | null} one
  * @property {ReturnType<typeof setTimeout> | undefined} timer
+ * @property {number} skew  the server's clock less this browser's (seconds), as of `one`'s
+ *   `now`: the countdown runs on this browser's clock between two loads
+ * @property {number | null} skewOf  the `now` that `skew` was taken from
  */
 
 /** A store as the page starts. @returns {Store} */
@@ -99,7 +102,7 @@ export function createStore() {
       shown: { board: "people", rules: "", players: 2, offset: 0, player: null },
       board: null, player: null, rules: [], loaded: false,
     },
-    tournaments: { id: null, list: [], one: null, timer: undefined },
+    tournaments: { id: null, list: [], one: null, timer: undefined, skew: 0, skewOf: null },
   };
 }
 

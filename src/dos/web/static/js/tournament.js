@@ -78,6 +78,14 @@ export function statusLine(t) {
   return { key: "tour.ending", params: {} };
 }
 
+/** The tournament as of this browser's clock `local` (seconds): the server's `now` moved on
+ * by the time passed since it was read (`skew`: the server's clock less this browser's at that
+ * read), never back before it. The status line's countdown runs on it between two loads.
+ * @param {Tournament} t @param {number} skew @param {number} local @returns {Tournament} */
+export function movedOn(t, skew, local) {
+  return { ...t, now: Math.max(t.now, local + skew) };
+}
+
 /** What the visitor `me` (a player id, or null) may do here.
  * @param {Tournament} t @param {string | null} me */
 export function offers(t, me) {

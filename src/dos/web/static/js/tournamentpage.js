@@ -10,7 +10,7 @@ import { store } from "./store.js";
 import * as session from "./session.js";
 import { loadInfo, rulesName } from "./rulesets.js";
 import {
-  createBody, idOf, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
+  createBody, idOf, movedOn, nextPoll, offers, refusalKey, rowAction, rows, statusLine, topTables,
 } from "./tournament.js";
 
 /** @param {string} id */
@@ -81,8 +81,7 @@ function renderOne() {
     format: t(`tour.format_${one.format}`), rules: rulesName(one.rules), seats: one.seats,
     rated: t(one.rated ? "tour.rated" : "tour.casual"),
   });
-  const line = statusLine(one);
-  $("tour-status").textContent = t(line.key, line.params);
+  renderStatus();
   $("tour-scoring").textContent = t(one.format === "swiss" ? "tour.points_swiss" : one.streaks ? "tour.points_arena_streaks" : "tour.points_arena");
   const can = offers(one, me);
   $("tour-join").hidden = !can.join;
@@ -123,6 +122,19 @@ function renderOne() {
     return item;
   }));
   $("tour-no-tables").hidden = tables.length > 0;
+}
+
+/** The status line, its countdown at this second: the server's `now` of the last load moved
+ * on by this browser's clock since (the page loads again only every few seconds). */
+function renderStatus() {
+  const one = kept.one;
+  if (!one) return;
+  if (kept.skewOf !== one.now) {
+    kept.skewOf = one.now;
+    kept.skew = one.now - Date.now() / 1000;
+  }
+  const line = statusLine(movedOn(one, kept.skew, Date.now() / 1000));
+  $("tour-status").textContent = t(line.key, line.params);
 }
 
 /** The organiser's button on a player's row: drop them, or add them again.
@@ -258,8 +270,10 @@ async function start() {
   $input("tour-form").querySelector("input[name=name]")?.setAttribute("value", session.name());
   $("tour-list").hidden = !!kept.id;
   $("tour-one").hidden = !kept.id;
-  if (kept.id) await loadOne();
-  else await loadList();
+  if (kept.id) {
+    await loadOne();
+    setInterval(renderStatus, 1000);
+  } else await loadList();
   document.body.dataset.ready = "true";
 }
 
