@@ -75,10 +75,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     own). The cores are the suite's limit, so modules that mostly wait go beside modules that
     compute: first those marked ``mostly_waits`` (the longest), then the modules that use
     Chromium one after another (a worker keeps one Chromium open through them, and closes it
-    before any other module), then the rest, the longest folders first (``_HEAVY_FIRST``) and
-    the many short modules last, which even out the workers' ends, with the other modules of
-    ``tests/cluster`` (whole server processes, which wait on them) spread evenly among them,
-    and the package's doctests (the shortest) at the end.
+    before any other module), then the rest, whose many short modules even out the workers'
+    ends, with the other modules of ``tests/cluster`` (whole server processes, which wait on
+    them) spread evenly among them.
 
     ``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
     shuffled by N instead (``make flake-hunt``): a test that passes only after another one is
@@ -98,22 +97,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [item for group in groups for item in group]
 
 
-_TESTS = Path(__file__).parent
-_CLUSTER = _TESTS / "cluster"
-_HEAVY_FIRST = ("server", "tui", "rl", "agents", "review", "bots", "rulesets", "arena")
-"""The folders of tests/ whose modules are the longest, and wait the most on servers and
-apps they run, longest first: they go before the many short modules, which even out the
-workers' ends."""
-
-
-def _weight_rank(group: list[pytest.Item]) -> int:
-    """The rank of a test module's folder in ``_HEAVY_FIRST`` (after them: the rest, and
-    last the package's doctests)."""
-    path = group[0].path
-    if not path.is_relative_to(_TESTS):
-        return len(_HEAVY_FIRST) + 1
-    folder = path.relative_to(_TESTS).parts[0]
-    return _HEAVY_FIRST.index(folder) if folder in _HEAVY_FIRST else len(_HEAVY_FIRST)
+_CLUSTER = Path(__file__).parent / "cluster"
 
 
 def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
@@ -129,9 +113,7 @@ def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
         and any("browser" in item.fixturenames for item in g)
     ]
     placed = {id(g) for g in cluster + browser}
-    others = sorted((g for g in rest if id(g) not in placed), key=_weight_rank)
-    doctests = [g for g in others if not g[0].path.is_relative_to(_TESTS)]
-    others = [g for g in others if g[0].path.is_relative_to(_TESTS)]
+    others = [g for g in rest if id(g) not in placed]
     # Cluster module i goes after the other modules of the first (i + 1) / (n + 1) share.
     spread: list[list[pytest.Item]] = []
     taken = 0
@@ -139,7 +121,7 @@ def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
         upto = (index + 1) * len(others) // (len(cluster) + 1)
         spread += [*others[taken:upto], group]
         taken = upto
-    return first + browser + spread + others[taken:] + doctests
+    return first + browser + spread + others[taken:]
 
 
 @pytest.hookimpl(hookwrapper=True)
