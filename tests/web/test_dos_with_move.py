@@ -90,11 +90,8 @@ def test_dos_with_the_move_beats_an_expert_bot(browser: Browser, server: Server)
             state = seen_by([page])[0]
             assert state["dialog"] is None, "the round ended before two moves left two cards"
             assert not state["dos"], "DOS! owed without a move to call it with"
-            if not state["turn"]:
-                # The bot's next action: after the second call, the log line that follows it.
+            if not state["turn"]:  # the bot's next action
                 page.wait_for_function(NEWER_JS, arg=state["version"], timeout=WAIT_MS)
-                if wins >= 2:
-                    break
                 continue
             actions += 1
             if toggle.is_visible():
@@ -120,6 +117,11 @@ def test_dos_with_the_move_beats_an_expert_bot(browser: Browser, server: Server)
                 log = later_log(page, seen)
                 assert called in log[1:3], log
                 wins += 1
+                if wins == 2:
+                    # The expert's next action, which may end the round (then its summary
+                    # shows): by then it has caught nobody.
+                    page.wait_for_function(NEWER_JS, arg=str(before + 2), timeout=WAIT_MS)
+                    break
                 continue
             take_step(page)
         else:
