@@ -56,12 +56,15 @@ def _seed(server: ServerProcess, game_id: int) -> int:
 
 
 async def _my_turn(player: WsPlayer) -> None:
-    """Reads messages until it is this seat's turn to choose (its own DOS call made first)."""
+    """Reads messages until it is this seat's turn to choose and nothing can move the game but
+    this seat: its own DOS call made first, and a bot's open DOS obligation caught (a bot calls
+    late, or never: its call would move the game while a hint is searched, which then answers
+    ``hint_stale``; either the catch or the call closes it)."""
     while True:
         view = player.view
         if view is not None and player.result is None:
             legal: list[str] = view["legal"]
-            calls = [a for a in legal if a.endswith("dos")]
+            calls = [a for a in legal if a.endswith("dos") or a.startswith("catch")]
             if calls:
                 await player.act(calls[0])
                 continue

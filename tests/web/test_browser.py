@@ -335,7 +335,9 @@ def test_a_refused_action_says_why_in_the_pages_language(browser: Browser, serve
             socket.on_message(forward)
 
         page.route_web_socket(re.compile(r"/ws"), route)
-        create_table(page, "Kei", seats=2, bots=1, level="easy")
+        # A deal on which the bot owes no DOS! when Kei's first turn comes: a late call of its
+        # would move the game first, and the action would be refused as too late instead.
+        create_table(page, "Kei", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
         page.keyboard.press("d")
