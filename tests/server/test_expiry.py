@@ -1,6 +1,10 @@
 """Tables nobody comes back to expire: a lobby after ``lobby_idle``, a game after
 ``abandoned_idle`` (stored as abandoned); an expired table is gone, its code answers no table.
-The service runs on a ``ManualClock`` that the tests move instead of passing idle times."""
+The service runs on a ``ManualClock`` that the tests move instead of passing idle times.
+
+Every table is dealt ``DEAL``, in which Ada (seat 0) plays first: a started game waits for her,
+so the easy bot never gets a turn and nothing but the clock moves while the tests look at
+idleness (nor when a restarted server loads the game again)."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import pytest
 from starlette.websockets import WebSocket
 
 from dos.server.clock import ManualClock
+from dos.server.deals import Deals
 from dos.server.net.connections import Client
 from dos.server.net.limits import Counters, Limits
 from dos.server.protocol.http_bodies import CreateTable
@@ -21,11 +26,15 @@ from dos.server.storage.table_store import load_game
 from dos.server.tables import seating
 from dos.server.tables.settings import Settings
 
+DEAL = Deals(seed=2026)
+"""The deal of every table: Ada, the person, plays first."""
+
 
 def _service(data: Path, clock: ManualClock) -> Service:
     url = f"sqlite:///{data / 'dos.sqlite3'}"
     limits = Limits(lobby_idle=60.0, abandoned_idle=600.0)
-    return Service(Database(url, "OFF"), data, Settings(bot_delay=0), limits, clock=clock)
+    settings = Settings(bot_delay=0, deals=DEAL)
+    return Service(Database(url, "OFF"), data, settings, limits, clock=clock)
 
 
 @pytest.mark.asyncio
@@ -41,6 +50,7 @@ async def test_an_idle_lobby_expires_and_an_idle_game_is_abandoned(tmp_path: Pat
         table = await service.table(game)
         assert table is not None
         await table.start(0)
+        assert table.rules.turn(table.current.state) == 0  # Ada's turn: the bot waits
         assert table.current.stored is not None
         game_id = table.current.stored.id
         await clock.advance(30)
@@ -93,6 +103,7 @@ async def test_idleness_counts_from_the_last_stored_activity_not_from_a_restart(
     table = await service.table(code)
     assert table is not None
     await table.start(0)
+    assert table.rules.turn(table.current.state) == 0  # Ada's turn: the bot waits
     await service.stop()
     long_ago = clock.time() - 590
     with sqlite3.connect(tmp_path / "dos.sqlite3") as db:

@@ -3,6 +3,10 @@ agent, a test) finds the game finished and its record served.
 
 In-process: a ``Service`` on a temporary SQLite database, a table of two guests played to its
 end through ``Table.submit``; the update of the last action is watched as it is sent.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: with a target of one point
+the first round's end is the game's end, and every seat's out-of-turn action (a DOS call, a
+catch) is played as the seat's own, so nothing moves the game but the test.
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.storage.table_store import load_game
 from dos.server.tables.settings import Settings
+from support import suite_deals
 
 pytestmark = pytest.mark.asyncio
 
 
 async def test_the_last_update_is_sent_once_the_games_end_is_stored(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}", "OFF")
-    service = Service(database, tmp_path, Settings(bot_delay=0))
+    service = Service(database, tmp_path, Settings(bot_delay=0, deals=suite_deals()))
     await service.start()
     try:
         grant = await service.create(
@@ -57,6 +62,7 @@ async def test_the_last_update_is_sent_once_the_games_end_is_stored(tmp_path: Pa
                 seat = int(text.split(":", 1)[0])
             await table.submit(seat, text, current.version)
         assert rules.is_over(current.state)
+        assert len(current.state.round_results) == 1  # the round's end was the game's
         assert seen[-1][1] == "finished", seen[-3:]
         assert all(status == "playing" for _, status in seen[:-1])
     finally:
