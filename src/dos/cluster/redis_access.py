@@ -18,7 +18,9 @@ process (``redact`` is the URL as messages show it).
 
 ``check``, at start, before anything is built: a wrong password, or a Redis that wants one
 and was given none, stops the process with one line (retrying cannot mend it), and so does a
-node of a Redis Cluster (not supported: the clients follow no redirection); a Redis that
+node of a Redis Cluster (not supported: the clients follow no redirection), and so does a
+URL whose TLS does not match the port's (a certificate its ``ssl_ca_certs`` did not sign, for
+this host; ``rediss://`` to a port without TLS; ``redis://`` to a TLS port); a Redis that
 answers a client that gives no password at all, on an address that is not this machine's own
 (loopback or a unix socket), stops it too, unless the host says it knows (``insecure``:
 ``--redis-insecure``). A Redis that does not answer yet is left to the process's own waiting
@@ -39,7 +41,9 @@ dos.cluster.redis_access.RedisAccessError: --redis: no password on the command l
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
+import socket
+import ssl
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -208,6 +212,9 @@ def check(url: str, *, insecure: bool = False, timeout: float = CHECK_SECONDS) -
     except ResponseError as error:
         raise RedisAccessError(f"Redis at {shown} refused: {_first_line(error)}") from None
     except (RedisError, OSError) as error:
+        mismatch = _tls_mismatch(url, error, timeout)
+        if mismatch is not None:
+            raise RedisAccessError(f"Redis at {shown} {mismatch}") from None
         return (
             f"Redis at {shown} did not answer ({_first_line(error)}): going on, waiting for "
             "it; its password and protection were not checked"
@@ -228,6 +235,80 @@ def check(url: str, *, insecure: bool = False, timeout: float = CHECK_SECONDS) -
         "crosses it: protect it (docs/deployment.md, 'Protecting Redis'), or pass "
         "--redis-insecure if the network is yours alone"
     )
+
+
+def _tls_mismatch(url: str, error: BaseException, timeout: float) -> str | None:
+    """What is wrong with how ``url`` speaks to Redis, when ``error`` (raised by the first
+    command) comes of the URL rather than of a Redis not answering yet: a certificate the
+    URL's authority did not sign (or not for this host), a TLS handshake with a port that
+    does not speak TLS, a plain ``redis://`` URL for a port that does. ``None``: none of
+    these (waiting may mend it)."""
+    for cause in _causes(error):
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            reason = cause.verify_message or _first_line(cause)
+            return (
+                f"presented a certificate that is not trusted ({reason}): ssl_ca_certs in "
+                "the URL names the authority that signed Redis's certificate, for this host"
+            )
+        if isinstance(cause, ssl.SSLError):
+            return (
+                f"failed the TLS handshake ({cause.reason or _first_line(cause)}): is this "
+                "Redis's tls-port? rediss:// is for a TLS port only"
+            )
+    scheme = urlsplit(url).scheme
+    if scheme == "redis" and _speaks_tls(url, timeout):
+        return (
+            "speaks TLS on this port: use rediss://, with ssl_ca_certs=PATH (the authority "
+            "that signed its certificate) in the URL"
+        )
+    if scheme == "rediss" and _speaks_plain(url, timeout):
+        return (
+            "answers without TLS on this port, and rediss:// waited for a TLS handshake: "
+            "use Redis's tls-port"
+        )
+    return None
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """``error`` and the exceptions it was raised from or while handling."""
+    seen: BaseException | None = error
+    while seen is not None:
+        yield seen
+        seen = seen.__cause__ or seen.__context__
+
+
+def _speaks_tls(url: str, timeout: float) -> bool:
+    """Whether the TCP port of the ``redis://`` URL ``url`` completes a TLS handshake (its
+    certificate unchecked: nothing is sent over it, the answer only says which scheme the
+    URL should have had)."""
+    parts = urlsplit(url)
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    address = (parts.hostname or "localhost", parts.port or 6379)
+    try:
+        with (
+            socket.create_connection(address, timeout=timeout) as connection,
+            context.wrap_socket(connection, server_hostname=address[0]),
+        ):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def _speaks_plain(url: str, timeout: float) -> bool:
+    """Whether the TCP port of the ``rediss://`` URL ``url`` answers ``PING`` in clear, as
+    a Redis port without TLS does (``+PONG``, or an error: ``-NOAUTH``...). A TLS port takes
+    the bytes as a broken handshake and answers none of this."""
+    parts = urlsplit(url)
+    address = (parts.hostname or "localhost", parts.port or 6379)
+    try:
+        with socket.create_connection(address, timeout=timeout) as connection:
+            connection.sendall(b"PING\r\n")
+            answer = connection.recv(64)
+    except OSError:
+        return False
+    return answer[:1] in (b"+", b"-")
 
 
 def _first_line(error: BaseException) -> str:
