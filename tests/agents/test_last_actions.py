@@ -1,6 +1,11 @@
 """What moved the game, told to an agent: its view gives the game's last actions (at most
 ``LAST_ACTIONS``, each with its seat and in words), and a stale action's refusal the actions
-since the version it was made on: a lost DOS race says who caught the agent."""
+since the version it was made on: a lost DOS race says who caught the agent.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: two agents and no bot, so
+nothing moves the game but what they send (no out-of-turn call comes unasked), and the few
+actions the tests play stay within the first round; a round that ended first would fail the
+DOS race's test by name."""
 
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from dos.server.seat_service import SeatService
 from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.tables.settings import Settings
+from support import suite_deals
 
 pytestmark = pytest.mark.asyncio
 
@@ -44,7 +50,7 @@ class Game:
 @pytest_asyncio.fixture
 async def game(tmp_path: Path) -> AsyncIterator[Game]:
     url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
-    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
+    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0, deals=suite_deals()))
     await service.start()
     agents = Agents(SeatService(service))
     try:
@@ -119,6 +125,7 @@ async def test_a_lost_dos_race_says_who_caught_you(game: Game) -> None:
     rng = random.Random(5)
     for _ in range(5000):
         views = [await game.look(seat) for seat in (0, 1)]
+        assert not views[0]["view"]["round_results"], "the round ended before a DOS race came"
         catches = [
             (seat, action)
             for seat in (0, 1)

@@ -1,6 +1,10 @@
 """An agent leaves its table: in the lobby its seat opens again (a host's role passes on),
 during a game the stand-in plays its seat at once, until the agent acts again; its token
-still reads the game it left, once over, until the next one is dealt."""
+still reads the game it left, once over, until the next one is dealt.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: the stand-ins and the bot
+play on by themselves (their DOS calls and catches, and every round's end, included), and the
+tests hold whenever and however they move the game."""
 
 from __future__ import annotations
 
@@ -17,13 +21,14 @@ from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.storage.table_store import load_table
 from dos.server.tables.settings import Settings
+from support import suite_deals
 
 pytestmark = pytest.mark.asyncio
 
 
 def _service(data: Path) -> Service:
     url = f"sqlite:///{data / 'dos.sqlite3'}"
-    return Service(Database(url, "OFF"), data, Settings(bot_delay=0))
+    return Service(Database(url, "OFF"), data, Settings(bot_delay=0, deals=suite_deals()))
 
 
 async def test_leaving_the_lobby_opens_the_seat(tmp_path: Path) -> None:

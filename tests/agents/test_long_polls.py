@@ -1,5 +1,8 @@
 """Many agents waiting on one busy table cost it one view per change, not one per waiter: the
-long polls that one change wakes share one answer (its view, text and JSON)."""
+long polls that one change wakes share one answer (its view, text and JSON).
+
+The deal is the suite's (``support.suite_deals``), whatever it is: two agents and no bot, so
+the one change is the turn's own action, read from the game."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from dos.server.seat_service import Moment, SeatService
 from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.tables.settings import Settings
+from support import suite_deals
 
 WAITERS = 300
 
@@ -25,7 +29,7 @@ async def test_one_change_renders_one_view_per_seat_however_many_wait(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"sqlite:///{tmp_path / 'dos.sqlite3'}"
-    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0))
+    service = Service(Database(url, "OFF"), tmp_path, Settings(bot_delay=0, deals=suite_deals()))
     await service.start()
     agents = Agents(SeatService(service))
     renders: list[int] = []

@@ -1,7 +1,10 @@
 """MCP tool calls on a server of many processes: any process takes any call, and a call about
 a table (by its seat token, or the code it joins) is served by the table's owner
 (``dos.cluster.routing.OwnerRouting``), as the HTTP agent API is. Two processes, played by two
-applications on one Redis and one database."""
+applications on one Redis and one database.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: two people and no bot, so the
+one action played is the first legal one of whoever is to play."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from dos.server.app import ServerConfig
 from dos.server.net.limits import Limits
 from dos.server.people.relying_party import RelyingParty
 from dos.server.tables.settings import Settings
+from support import suite_deals
 
 SECRET = "m" * 32
 
@@ -40,7 +44,7 @@ def two(
         config = ServerConfig(
             data=tmp_path / name,
             database=database,
-            settings=Settings(bot_delay=0, pause_seconds=0),
+            settings=Settings(bot_delay=0, pause_seconds=0, deals=suite_deals()),
             limits=Limits().with_changes(["off"]),
             relying_party=RelyingParty("localhost"),
             redis=redis_server.url,

@@ -3,6 +3,9 @@
 In-process: a ``Service`` on a temporary SQLite database, a table of three guests, and
 ``Table.submit`` called with the seat a connection was authenticated for. (The same over
 real WebSockets: ``test_impersonation.py``.)
+
+The deal is the suite's (``support.suite_deals``), whatever it is: the tests read whose turn it
+is from the game, and no bot sits at the table, so nothing moves it but the one action sent.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ from dos.server.service import Service
 from dos.server.storage.database import Database
 from dos.server.tables.settings import Settings
 from dos.server.tables.table import Table
+from support import suite_deals
 
 
 async def _table(data: Path, rules: str = "official") -> tuple[Service, Table]:
     service = Service(
-        Database(f"sqlite:///{data / 'dos.sqlite3'}", "OFF"), data, Settings(bot_delay=0)
+        Database(f"sqlite:///{data / 'dos.sqlite3'}", "OFF"),
+        data,
+        Settings(bot_delay=0, deals=suite_deals()),
     )
     await service.start()
     grant = await service.create(
