@@ -3,6 +3,10 @@ turn timer's deadline, the pause between rounds, the reaction test's clock and t
 
 The table is taken over the way another process takes it: loaded again from the database
 (``Table.load``, the game replayed), then ``take_over`` of what the first one handed over.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: two people and no bot, so the
+game moves only when a stand-in plays a seat's turn, which the tests wait for. The rated table
+is dealt at random (a seeded server rates none), and nobody plays it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest_asyncio
 from fastapi import WebSocket
 
 from dos.server.clock import ManualClock
+from dos.server.deals import Deals
 from dos.server.net.connections import Client
 from dos.server.net.limits import Counters, Limits
 from dos.server.protocol.http_bodies import CreateTable, JoinTable
@@ -39,6 +44,7 @@ from dos.server.tables.reaction import ReactionClock
 from dos.server.tables.settings import Settings
 from dos.server.tables.table import Table
 from dos.server.tables.turn_timer import TurnTimer
+from support import suite_deals
 
 pytestmark = pytest.mark.asyncio
 
@@ -46,10 +52,24 @@ TURN = 30.0
 GRACE = 10.0
 
 
+def _service(data: Path, deals: Deals) -> Service:
+    settings = Settings(bot_delay=0, grace_seconds=GRACE, pause_seconds=0, deals=deals)
+    return Service(Database(f"sqlite:///{data / 'dos.sqlite3'}", "OFF"), data, settings)
+
+
 @pytest_asyncio.fixture
 async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    settings = Settings(bot_delay=0, grace_seconds=GRACE, pause_seconds=0)
-    found = Service(Database(f"sqlite:///{tmp_path / 'dos.sqlite3'}", "OFF"), tmp_path, settings)
+    """The server, dealing from the suite's seed."""
+    found = _service(tmp_path, suite_deals())
+    await found.start()
+    yield found
+    await found.stop()
+
+
+@pytest_asyncio.fixture
+async def random_service(tmp_path: Path) -> AsyncIterator[Service]:
+    """The server, dealing at random: its tables may be rated (a seeded server rates none)."""
+    found = _service(tmp_path, Deals())
     await found.start()
     yield found
     await found.stop()
@@ -158,15 +178,16 @@ async def test_the_pause_between_rounds_goes_on_with_whom_it_waits_for(service: 
 
 
 async def test_the_hosts_choices_come_back_but_never_hints_at_a_rated_table(
-    service: Service,
+    random_service: Service,
 ) -> None:
-    table = await _playing(service)
+    table = await _playing(random_service)
     choices = Handover(hints_allowed=True, spectators_chat=True)
-    taken = await _next_owner(service, table, choices)
+    taken = await _next_owner(random_service, table, choices)
     assert taken.hints_allowed and taken.chat.spectators
     taken.close()
-    rated = await _playing(service, rated=True)
-    taken = await _next_owner(service, rated, choices)
+    rated = await _playing(random_service, rated=True)
+    assert rated.rated
+    taken = await _next_owner(random_service, rated, choices)
     assert not taken.hints_allowed and taken.chat.spectators
     taken.close()
 
