@@ -1,5 +1,10 @@
 """Who sits where (``dos.server.tables.seating``): leaving, the host's controls over the seats, the
-host role passing on, and the default turn timer of a table for people together."""
+host role passing on, and the default turn timer of a table for people together.
+
+The deal is the suite's (``support.suite_deals``), whatever it is: no test checks what a move
+did. Where the stand-ins and bots play a game out, the test waits for its end, whatever happens
+on the way (every round's end, with no pause between rounds, and their DOS calls and catches);
+elsewhere a stand-in may play on meanwhile, and only the seats are checked."""
 
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from dos.server.tables.bots import STAND_IN
 from dos.server.tables.seating import REMOVED_CLOSE
 from dos.server.tables.settings import Settings
 from dos.server.tables.table import Status, Table
+from support import suite_deals
 
 pytestmark = pytest.mark.asyncio
 
@@ -33,7 +39,7 @@ WAIT = 20.0
 
 def _service(data: Path, grace: float = 60.0) -> Service:
     url = f"sqlite:///{data / 'dos.sqlite3'}"
-    settings = Settings(bot_delay=0, grace_seconds=grace, pause_seconds=0)
+    settings = Settings(bot_delay=0, grace_seconds=grace, pause_seconds=0, deals=suite_deals())
     return Service(Database(url, "OFF"), data, settings)
 
 
