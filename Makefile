@@ -99,14 +99,14 @@ TEST_TMPDIR := $(shell [ "$$(df --output=avail -B1G /dev/shm 2>/dev/null | tail 
 pytest: pytest-needs
 	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# `make test`: the suite starts once the fast core's rule-set functions are compiled (the
-# bots of the test servers run them), the tests' bytecode written and the browser and node
-# packages installed; lint, the type check, the node tests and the RL functions' compilation
+# `make test`: the Python and the node packages are installed side by side; the suite starts
+# once the fast core's rule-set functions are compiled (the bots of the test servers run
+# them), the tests' bytecode written and the browser and node packages installed; lint, the type check, the node tests and the RL functions' compilation
 # (only tests/rl needs them, late in the suite's order) share the cores meanwhile and while
 # the suite's first modules wait on their servers, a little behind the suite's own work
 # (CHECK). Any of them failing fails `make test`.
 CHECK := $(if $(filter test,$(MAKECMDGOALS)),nice -n 5 )
-test: setup
+test:
 	$(MAKE) --no-print-directory -j4 CHECK="$(CHECK)" suite types lint-js lint-py test-js \
 		precompile-rl
 
