@@ -96,8 +96,17 @@ class ServerProcess:
             command += ["--database", self.database]
         # Its job workers start cold (DOS_JOB_WARM=0): warming them at every start costs the
         # suite's two cores a few seconds per server, for the first search's sake only.
-        # tests/server/test_job_warm.py checks the warm start.
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "DOS_JOB_WARM": "0", **self.env}
+        # tests/server/test_job_warm.py checks the warm start. One worker a lane: each worker
+        # readies the compiled rollouts for itself (about half a CPU-second) before its first
+        # search, and no test here needs two searches of one lane at once.
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "DOS_JOB_WARM": "0",
+            "DOS_JOB_WORKERS": "1",
+            "DOS_BOT_WORKERS": "1",
+            **self.env,
+        }
         env.pop("DATABASE_URL", None)
         self.process = start_server(command[3:], env)
         self.lines = queue.Queue()

@@ -54,12 +54,15 @@ JOBS = {
     "DOS_HINT_ITERATIONS": "24",
     "DOS_REVIEW_SAMPLES": "48",
     "DOS_JOB_WORKERS": "1",
+    "DOS_BOT_WORKERS": "1",
     "DOS_JOB_WARM": "0",
 }
 """Hints and reviews (``dos.server.hosting.jobs``) cheap, in one worker process: a hint searches few
 iterations (fast, and still the `expert`'s search), a review takes few samples a decision (yet
-enough to judge a gift of a round a mistake). The workers start cold: warming them at each
-server's start costs the suite's cores more than the first search it spares."""
+enough to judge a gift of a round a mistake); the searching bots' decisions in one worker
+process too (each worker readies the compiled rollouts for itself before its first search).
+The workers start cold: warming them at each server's start costs the suite's cores more than
+the first search it spares."""
 
 
 def chromium_path() -> str | None:
