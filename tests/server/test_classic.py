@@ -1,5 +1,11 @@
 """The classic rule set on the server (RULES.md §9): server bots, the reaction test timed by the
-server's clock, stand-in bots and restarts."""
+server's clock, stand-in bots and restarts.
+
+Every table deals from the suite's seed (``support.DEAL_SEED``), whatever it is: the server's
+process is started with it, and the tables made here in process are stored with it. Those have
+two people and no bot, and the tests play them at random until a reaction test comes (a hand
+down to two cards or one, long before the game could end: ``_to_reaction`` fails by name
+otherwise)."""
 
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ from server.support import (
     play_to_reaction,
     play_until_the_bot_moves,
 )
+from support import DEAL_SEED
 
 pytestmark = pytest.mark.asyncio
 
@@ -167,6 +174,7 @@ async def _table(db: Database, clock: ManualClock, code: str) -> Table:
         games=0,
         created_at=1.0,
         seats=[StoredSeat(0, "Ada", None, "p_ada"), StoredSeat(1, "Bob", None, "p_bob")],
+        deal_seed=DEAL_SEED,
     )
     await db.call(insert_table, stored)
     table = Table(stored, db, Settings(bot_delay=0, clock=clock))
