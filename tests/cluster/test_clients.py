@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from cluster.leases import table_lease
 from cluster.support import RedisServer
 from dos.cluster.bus import RedisBus
-from dos.cluster.lease import TableLease
 from dos.cluster.node import clients
 from dos.server.clock import ManualClock
 from dos.server.hosting.bus import Update
@@ -36,9 +36,9 @@ async def test_a_lease_is_renewed_while_hundreds_of_subscriptions_block_in_their
         subscriptions = [await bus.subscribe(f"T{i}") for i in range(SUBSCRIPTIONS)]
         readers = [asyncio.create_task(anext(aiter(s))) for s in subscriptions]
         await asyncio.sleep(0)  # the readers start their blocking reads
-        lease = TableLease(control, "ABCDEF", "p0:1:beef", 3.0, clock=ManualClock())
+        lease = await table_lease(control, "ABCDEF", "p0:1:beef", 3.0, clock=ManualClock())
         assert await lease.acquire() == 1
-        await lease.renew()
+        await lease.process.renew()
         for i in range(SUBSCRIPTIONS):
             await bus.publish(f"T{i}", 1, {"i": i})
         got = await asyncio.wait_for(asyncio.gather(*readers), 30)

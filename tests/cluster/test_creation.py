@@ -53,17 +53,21 @@ async def test_a_scan_right_after_a_table_is_stored_does_not_take_it_from_its_cr
 
 
 async def _reads(redis: Redis) -> int:
-    """The leases' reads Redis ran so far (each scan's, for all its tables: one ``MGET``)."""
+    """The scans' reads of who holds tables Redis ran so far (each scan's, for all its
+    tables: one ``MGET`` of the claims, one of their owners' process leases)."""
     stats = await redis.info("commandstats")
     return int(stats.get("cmdstat_mget", {}).get("calls", 0))
 
 
 async def _held_until(redis: Redis, code: str) -> int:
-    """The time (ms, on the clock) the table's lease is held until, read with a ``GET``
-    (not counted among the scans' reads)."""
+    """The time (ms, on the clock) the table is held until, its owner's process lease's, read
+    with ``GET`` (not counted among the scans' reads)."""
     value = await redis.get(f"dos:table:{{{code}}}:lease")
     assert value is not None, f"the lease of {code} is gone"
-    return int(value.split()[-1])
+    owner = value.decode().split(" ")[1]
+    alive = await redis.get(f"dos:owner:{{{owner}}}:alive")
+    assert alive is not None, f"the process lease of {owner} is gone"
+    return int(alive.split()[-1])
 
 
 async def _renewed(redis: Redis, code: str, held: int) -> None:
@@ -86,7 +90,7 @@ async def test_a_scan_reads_a_lease_held_elsewhere_again_only_once_its_time_pass
     before = await _reads(redis)
     for _ in range(3):
         assert await scanner.adopt_free() == []
-    assert await _reads(redis) - before == 1
+    assert await _reads(redis) - before == 2
     # The clock moves a TTL on, a renewal period at a time, each renewal done (its round trip
     # to Redis) before the clock moves again: moved at once, the clock would pass the lease's
     # expiry while a renewal was still on its way.
@@ -95,4 +99,4 @@ async def test_a_scan_reads_a_lease_held_elsewhere_again_only_once_its_time_pass
         await clock.advance(IN_LOOP_TTL / 3)
         await asyncio.wait_for(_renewed(redis, code, held), TIMEOUT)
     assert await scanner.adopt_free() == []
-    assert await _reads(redis) - before == 2
+    assert await _reads(redis) - before == 4

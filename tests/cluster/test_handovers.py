@@ -56,7 +56,8 @@ async def test_the_next_owner_goes_on_with_the_turn_deadline_and_the_hosts_word(
     written = Handover.loads(await node.redis.get(handover_key(code)))
     assert written is not None and written.turn is not None and written.hints_allowed
     assert written.turn.until == held[3]
-    holder = str(await node.holder(code))
+    holder = node.leases[code].claim
+    assert holder is not None
     await first.stop()  # as a crash: its lease is left to run out
     with pytest.raises(RefusedError) as held_elsewhere:
         await second.table(code)  # not before the lease ran out
@@ -85,13 +86,13 @@ async def test_a_handover_is_written_only_by_its_holder_and_after_redis_forgot_t
     redis: Redis,
 ) -> None:
     handovers = Handovers(redis)
-    await redis.set(lease_key("ABCDEF"), "7 p0:1:beef")
-    handovers.note("ABCDEF", "7 p0:1:beef", Handover(hints_allowed=True))
+    await redis.set(lease_key("ABCDEF"), "7 p0:1:beef 0a1b2c3d")
+    handovers.note("ABCDEF", "7 p0:1:beef 0a1b2c3d", Handover(hints_allowed=True))
     assert await handovers.flush()  # the script loaded at its first use
     await redis.script_flush()  # as after a restart of Redis
-    handovers.note("ABCDEF", "7 p0:1:beef", Handover(spectators_chat=True))
+    handovers.note("ABCDEF", "7 p0:1:beef 0a1b2c3d", Handover(spectators_chat=True))
     assert await handovers.flush()
     assert await handovers.read("ABCDEF") == Handover(spectators_chat=True)
-    handovers.note("ABCDEF", "6 p1:2:cafe", Handover())  # not the holder: refused
+    handovers.note("ABCDEF", "6 p1:2:cafe 0a1b2c3d", Handover())  # not the holder: refused
     assert await handovers.flush()
     assert await handovers.read("ABCDEF") == Handover(spectators_chat=True)

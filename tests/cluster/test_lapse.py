@@ -1,9 +1,9 @@
-"""A table's owner keeps its table through a lapse of its lease (``dos.cluster.node``): when
-the lease expired with nobody else holding it, because the process was too busy to renew it
-in time (here: stopped with SIGSTOP past the lease) or because Redis restarted without its
-data, the owner takes it again in place under a new epoch, and its players see nothing: no
-connection closed, no action lost, the game goes on. One ``dos serve --redis`` on SQLite, with
-a Redis of the module's own (no persistence)."""
+"""A table's owner keeps its table through a lapse of its process lease (``dos.cluster.node``):
+when the lease expired with nobody else taking the table, because the process was too busy to
+renew it in time (here: stopped with SIGSTOP past the lease) or because Redis restarted without
+its data, the owner takes a new process lease and the table again in place under a new epoch,
+and its players see nothing: no connection closed, no action lost, the game goes on. One ``dos
+serve --redis`` on SQLite, with a Redis of the module's own (no persistence)."""
 
 from __future__ import annotations
 
@@ -81,16 +81,29 @@ async def _play(players: list[WsPlayer], rng: random.Random, actions: int) -> No
         assert answer["type"] == "update", answer
 
 
+def _holds(client: redis.Redis, code: str) -> bool:
+    """Whether the table's claim rests on its owner's process lease now (the alive key holds
+    the claim's incarnation), checked that the latter expires within the server's --lease."""
+    claim = client.get(f"dos:table:{{{code}}}:lease")
+    if claim is None:
+        return False
+    _epoch, owner, incarnation = claim.decode().split(" ")
+    key = f"dos:owner:{{{owner}}}:alive"
+    alive = client.get(key)
+    if alive is None or alive.decode().split(" ")[0] != incarnation:
+        return False
+    assert 0 < int(client.pttl(key)) <= LEASE * 1000  # the server's --lease, not the default
+    return True
+
+
 async def _leased(store: RedisServer, code: str, held: bool) -> None:
-    """Waits until the table's lease is in Redis (``held``) or gone from it."""
+    """Waits until the table is held in Redis (``held``) or free there."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     with redis.Redis.from_url(store.url) as client:
-        while bool(client.exists(f"dos:table:{{{code}}}:lease")) != held:
+        while _holds(client, code) != held:
             assert loop.time() < deadline, f"the lease never {'came' if held else 'went'}"
             await asyncio.sleep(0.05)
-        if held:  # taken for the server's --lease, not the default's
-            assert 0 < int(client.pttl(f"dos:table:{{{code}}}:lease")) <= LEASE * 1000
 
 
 async def test_an_owner_keeps_its_table_through_lapses_of_its_lease(

@@ -10,8 +10,9 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from cluster.leases import table_lease
 from cluster.support import RedisServer
-from dos.cluster.lease import LeaseHeldError, TableLease
+from dos.cluster.lease import LeaseHeldError
 from dos.cluster.ownership import take_table
 from dos.server.storage.database import Database, NewAction
 from dos.server.storage.fencing import StaleEpochError, claim_epoch, table_epoch
@@ -66,16 +67,16 @@ async def client(own_redis: RedisServer) -> AsyncIterator[Redis]:
 
 
 async def test_taking_a_table_records_its_epoch(db: Database, client: Redis) -> None:
-    lease = TableLease(client, CODE, "owner-a")
+    lease = await table_lease(client, CODE, "owner-a")
     assert await take_table(lease, db) == 1
     assert await db.call(table_epoch, CODE) == 1
     with pytest.raises(LeaseHeldError):
-        await take_table(TableLease(client, CODE, "owner-b"), db)
+        await take_table(await table_lease(client, CODE, "owner-b"), db)
     assert await db.call(table_epoch, CODE) == 1
 
 
 async def test_an_unknown_table_cannot_be_taken(db: Database, client: Redis) -> None:
-    lease = TableLease(client, "ZZZZZZ", "owner-a")
+    lease = await table_lease(client, "ZZZZZZ", "owner-a")
     with pytest.raises(LookupError, match="no such table"):
         await take_table(lease, db)
     assert await lease.holder() is None
@@ -84,7 +85,7 @@ async def test_an_unknown_table_cannot_be_taken(db: Database, client: Redis) -> 
 async def test_epochs_keep_growing_after_redis_lost_its_data(
     db: Database, client: Redis, own_redis: RedisServer
 ) -> None:
-    old = TableLease(client, CODE, "owner-a")
+    old = await table_lease(client, CODE, "owner-a")
     assert await take_table(old, db) == 1
     game = StoredGame(
         id=0,
@@ -99,7 +100,7 @@ async def test_epochs_keep_growing_after_redis_lost_its_data(
     game_id = await db.call(insert_game, CODE, game, [])
     await db.append(NewAction(game_id, 0, "draw", 0, False, epoch=1, at=AT))
     own_redis.restart()  # no persistence: the lease and the counter are gone
-    new = TableLease(client, CODE, "owner-b")
+    new = await table_lease(client, CODE, "owner-b")
     assert await take_table(new, db) == 2  # above the database's epoch, not Redis's 1
     with pytest.raises(StaleEpochError):
         await db.append(NewAction(game_id, 1, "draw", 1, False, epoch=1, at=AT))
@@ -114,7 +115,7 @@ async def test_a_lost_claim_releases_the_lease(
     # Another owner claimed epoch 5 after this process read the database's epoch (4), and
     # Redis lost its counter in between: this acquisition gets 5 too, and its claim fails.
     await db.call(claim_epoch, CODE, 5, "owner-x")
-    lease = TableLease(client, CODE, "owner-a")
+    lease = await table_lease(client, CODE, "owner-a")
     read = db.call
 
     async def read_before_the_claim(fn: Any, *args: Any) -> Any:
@@ -131,15 +132,15 @@ async def test_a_lost_claim_releases_the_lease(
 async def test_a_table_kept_in_memory_is_taken_again_only_if_nobody_claimed_it_since(
     db: Database, client: Redis, own_redis: RedisServer
 ) -> None:
-    first = TableLease(client, CODE, "owner-a")
+    first = await table_lease(client, CODE, "owner-a")
     assert await take_table(first, db) == 1
     own_redis.restart()  # the lease is gone, nobody else claimed: taken again, above 1
-    again = TableLease(client, CODE, "owner-a")
+    again = await table_lease(client, CODE, "owner-a")
     assert await take_table(again, db, after=1) == 2
     await again.release()
-    assert await take_table(TableLease(client, CODE, "owner-b"), db) == 3
+    assert await take_table(await table_lease(client, CODE, "owner-b"), db) == 3
     own_redis.restart()
-    late = TableLease(client, CODE, "owner-a")  # what owner-b committed is not in its memory
+    late = await table_lease(client, CODE, "owner-a")  # what owner-b committed is not in its memory
     with pytest.raises(StaleEpochError, match="epoch 2 refused, the table is at epoch 3"):
         await take_table(late, db, after=2)
     assert await late.holder() is None and await db.call(table_epoch, CODE) == 3

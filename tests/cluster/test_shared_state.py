@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
+from cluster.leases import table_lease
 from cluster.support import RedisServer
-from dos.cluster.lease import TableLease
 from dos.cluster.ownership import take_table
 from dos.house import create_app
 from dos.server import service as service_module
@@ -121,7 +121,7 @@ async def test_taking_a_table_counts_an_ownership_change(database: str, redis: R
         table = StoredTable("ABCDEF", "official", {}, True, "lobby", 0, None, 0, 1.0, [])
         await db.call(insert_table, table)
         metrics = Metrics()
-        assert await take_table(TableLease(redis, "ABCDEF", "owner-a"), db, metrics) == 1
+        assert await take_table(await table_lease(redis, "ABCDEF", "owner-a"), db, metrics) == 1
         assert metrics.registry.get_sample_value("dos_ownership_changes_total") == 1
     finally:
         db.close()

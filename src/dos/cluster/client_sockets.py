@@ -35,7 +35,7 @@ from collections import defaultdict
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, RedisError
 
-from dos.cluster.lease import clock_ms
+from dos.cluster.process_lease import clock_ms
 from dos.cluster.tasks import stop as stop_task
 from dos.server.clock import Clock
 

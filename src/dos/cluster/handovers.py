@@ -4,10 +4,13 @@ A table's ``Handover`` (``dos.server.tables.handover``: its clocks and the host'
 memory) is written under ``dos:table:{CODE}:handover`` whenever it changes, and read by the
 process that takes the table over, before the table goes on. Writes are batched: a table
 notes its handover (``note``, no I/O) and one task writes what changed since its last round
-trip, in one pipeline. Each write is fenced by the lease: it is made only while the writer
-still holds the table under the epoch it noted it with (one Lua script, the lease's key and
-the handover's in one hash slot), so a former owner that wakes up late cannot overwrite what
-the next owner wrote.
+trip, in one pipeline. Each write is fenced by the table's claim (``dos.cluster.lease``): it is
+made only while the claim is still the one the writer noted it under (one Lua script, the
+claim's key and the handover's in one hash slot). Any other owner, and this one after a
+lapse, replaces the claim before it reads or writes the handover, so a former owner that
+wakes up late cannot overwrite what the next owner wrote. (Whether the writer's process lease
+has run out does not matter here: until another claim replaces its own, the handover it
+writes is the newest there is.)
 
 Redis away: the writes wait and are retried; the next owner reads nothing (or an older
 handover whose version no longer matches) and starts the clocks in full, as a restart does.
@@ -22,8 +25,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import NoScriptError, RedisError
 
-from dos.cluster.lease import clock_ms, lease_key
-from dos.server.clock import SYSTEM_CLOCK, Clock
+from dos.cluster.lease import lease_key
 from dos.server.tables.handover import Handover
 
 log = logging.getLogger(__name__)
@@ -33,18 +35,10 @@ KEPT_SECONDS = 2 * 86400.0
 RETRY_SECONDS = 0.5
 """The wait before writing again after Redis did not answer."""
 
-# KEYS: lease, handover. ARGV: the writer's "EPOCH OWNER", the handover, its expiry in ms,
-# now in ms on the server's clock (a lease expired by then fences the write, as a gone one).
+# KEYS: claim, handover. ARGV: the writer's claim "EPOCH OWNER INCARNATION", the handover,
+# its expiry in ms.
 _WRITE = """
-local value = redis.call('GET', KEYS[1])
-if not value then
-  return 0
-end
-local token, until_ms = string.match(value, '^(%S+ %S+) ?(%d*)$')
-if token ~= ARGV[1] then
-  return 0
-end
-if until_ms ~= '' and tonumber(until_ms) <= tonumber(ARGV[4]) then
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return 0
 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
@@ -64,13 +58,9 @@ def handover_key(code: str, prefix: str = "dos") -> str:
 class Handovers:
     """The handovers of one process's tables (see the module's text)."""
 
-    def __init__(self, redis: Redis, prefix: str = "dos", clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, redis: Redis, prefix: str = "dos") -> None:
         self.redis = redis
         self.prefix = prefix
-        self.clock = clock
-        """The server's clock: whether the writer's lease has expired is judged on it. The
-        handover's own expiry (``KEPT_SECONDS``) and the retry after a failure stay on real
-        time (Redis counts the first; the second waits for Redis to come back)."""
         self._sha = redis.register_script(_WRITE).sha
         self._written: dict[str, str] = {}
         self._dirty: dict[str, tuple[str, str]] = {}
@@ -78,7 +68,8 @@ class Handovers:
         self._flushing = asyncio.Lock()
 
     def note(self, code: str, holder: str, handover: Handover) -> None:
-        """``code``'s handover now, held under ``holder`` (its lease's ``"EPOCH OWNER"``):
+        """``code``'s handover now, held under ``holder`` (the table's claim, ``"EPOCH OWNER
+        INCARNATION"``):
         written soon if it changed."""
         text = handover.dumps()
         if code not in self._dirty and self._written.get(code) == text:
@@ -132,7 +123,7 @@ class Handovers:
         async with self.redis.pipeline(transaction=False) as pipe:
             for code, (holder, text) in dirty.items():
                 keys = [lease_key(code, self.prefix), handover_key(code, self.prefix)]
-                pipe.evalsha(self._sha, 2, *keys, holder, text, expiry, clock_ms(self.clock))
+                pipe.evalsha(self._sha, 2, *keys, holder, text, expiry)
             done: list[Any] = await pipe.execute()
         return done
 

@@ -10,27 +10,36 @@ runs its bots and clocks. The others reach it through the bus (``dos.cluster.rel
 requests forwarded, WebSocket connections relayed). What a process says of itself for the
 others — that it is up, its tables' lobby entries — is ``dos.cluster.presence``.
 
-* **Taking** a table (``claim``): the lease is acquired with the database's epoch as floor,
-  the epoch claimed in the database, and only then the table loaded, its game replayed from
-  the committed actions. Every action it commits carries the epoch, so a former owner that
-  was paused or cut off commits nothing once the table is taken (``fenced``).
-* **Keeping** it through a lapse (``_retake``): a lease that expired with nobody else
-  holding it (the process was too busy to renew in time, Redis was away or restarted
-  without its data) is taken again at once under a new epoch, the table staying in memory
-  and its players seeing nothing, if the database says no other owner claimed it since.
-* **Losing** it (``lose``): another process took the lease, or a commit was fenced, or a
-  lapsed lease could not be taken again. The table leaves memory, its clients here are
-  closed with 1012 (they reconnect, to any process) and those relayed from elsewhere are
-  told it moved (``on_lost``: their relays find the new owner).
+* **The process lease** (``dos.cluster.process_lease``): the process's ``alive`` key, taken
+  at start under a fresh incarnation and renewed every third of its TTL (``_live``,
+  ``dos.cluster.renewal``): one command a period, however many tables the process holds.
+  Each table it takes rests on it.
+* **Taking** a table (``claim``): the table's claim is acquired (``dos.cluster.lease``) with
+  the database's epoch as floor, the epoch claimed in the database, and only then the table
+  loaded, its game replayed from the committed actions. Every action it commits carries the
+  epoch, so a former owner that was paused or cut off commits nothing once the table is
+  taken (``fenced``).
+* **Keeping** its tables through a lapse (``_lapsed``, ``_retake``): when the process lease
+  lapsed (the process was too busy to renew in time, Redis was away or restarted without
+  its data), every table is lost at once; the process takes a new incarnation and each
+  table again under a new epoch, the table staying in memory and its players seeing
+  nothing, if nobody else took it meanwhile and the database says no other owner claimed
+  it since.
+* **Losing** a table (``lose``): a commit was fenced, or a lapsed table could not be taken
+  again. The table leaves memory, its clients here are closed with 1012 (they reconnect,
+  to any process) and those relayed from elsewhere are told it moved (``on_lost``: their
+  relays find the new owner).
 * **Adopting**: every ``scan_every`` seconds each process lists the unfinished tables in
-  the database and takes those whose lease is free: a dead owner's tables come back within
-  the lease's TTL and one scan, replayed from what was committed. A lease found held until
-  a time is not read again before that time (it cannot expire sooner): each scan reads only
-  the leases that may have run out since, about one a table every TTL rather than every
-  scan. A lease handed back sooner (``drain``) is taken by its table's next request at once
-  (``dos.cluster.routing``), by a scan once its former expiry passed.
+  the database and takes those nobody holds (no claim, or its owner's process lease gone):
+  a dead owner's tables come back within the TTL and one scan, replayed from what was
+  committed. A table found held until a time (its owner's process lease's) is not read
+  again before that time (it cannot be freed sooner, but by a release): each scan reads
+  only the tables that may have been freed since. A table handed back sooner (``drain``)
+  is taken by its table's next request at once (``dos.cluster.routing``), by a scan once
+  the time it was found held until passed.
 * **Draining** (``drain``, at SIGTERM): the tables are handed back (their clients told, the
-  leases released) so the other processes adopt them at their next scan.
+  claims released) so the other processes adopt them at their next scan, then the process
+  lease.
 """
 
 from __future__ import annotations
@@ -49,18 +58,17 @@ from dos.cluster.bus import RedisBus
 from dos.cluster.handovers import Handovers
 from dos.cluster.lease import (
     Holder,
-    LeaseError,
     LeaseHeldError,
-    LeaseLostError,
     TableLease,
-    clock_ms,
     holders,
     leases,
     new_owner_id,
 )
+from dos.cluster.lease_errors import LeaseError, LeaseLostError
 from dos.cluster.ownership import take_new_table, take_table
 from dos.cluster.presence import Presence
-from dos.cluster.renewal import LeaseRenewal
+from dos.cluster.process_lease import ProcessLease, clock_ms
+from dos.cluster.renewal import RENEW_FRACTION, LeaseRenewal
 from dos.cluster.tasks import stop as stop_task
 from dos.server.clock import Clock
 from dos.server.hosting.ownership import Claim
@@ -77,7 +85,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 3.0
-"""A table's lease: how long a dead owner's tables wait before another process adopts them
+"""A process's lease: how long a dead owner's tables wait before another process adopts them
 (plus one scan)."""
 SCAN_SECONDS = 1.0
 """How often a process looks for tables nobody owns."""
@@ -165,18 +173,24 @@ class Node:
         """This process's owner id in leases and on the bus."""
         self.prefix = prefix
         self.bus = RedisBus(self.bus_redis, prefix=prefix, block_ms=500)
-        self.handovers = Handovers(self.redis, prefix, self.clock)
+        self.handovers = Handovers(self.redis, prefix)
         """The clocks and host's choices of the tables held here, for their next owner."""
         self.presence = Presence(self.redis, self.owner, prefix, self._owned)
-        """This process's ``alive`` key and its tables' lobby entries."""
+        """Its tables' lobby entries, and whether other processes are up."""
         self.ttl = ttl
         self.scan_every = scan_every
-        self.leases: dict[str, tuple[TableLease, LeaseRenewal]] = {}
+        self.process = ProcessLease(self.redis, self.owner, ttl, prefix=prefix, clock=clock)
+        """This process's lease (its ``alive`` key), on which every table it holds rests."""
+        self.renewal: LeaseRenewal | None = None
+        """The renewal of the process lease's current incarnation."""
+        self.leases: dict[str, TableLease] = {}
+        """The tables this process has taken, by code (held while ``process`` is)."""
         self.draining = False
         self.stopped = False
         """Whether ``stop`` ran (the process is stopping or stopped)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Lock] = {}
+        self._living = asyncio.Lock()
         self._retaking: set[asyncio.Task[None]] = set()
         self._held_until: dict[str, int] = {}
         """The tables of other processes' whose leases a scan found held, with the time
@@ -194,7 +208,7 @@ class Node:
         server's start)."""
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self.presence.keep_alive(), name="node-alive"),
+            loop.create_task(self._live(), name="node-alive"),
             loop.create_task(self._adopt(), name="node-adopt"),
             loop.create_task(self.presence.keep_publishing(), name="node-publish"),
             loop.create_task(self.handovers.run(), name="node-handovers"),
@@ -202,8 +216,8 @@ class Node:
         log.info("process %s: one of many, on Redis", self.owner)
 
     async def stop(self) -> None:
-        """Stops the scans and the bus; the leases left as they are (a stop without
-        ``drain`` is a crash for the others: they adopt after the TTL)."""
+        """Stops the scans, the bus and the process lease's renewals; the leases left as they
+        are (a stop without ``drain`` is a crash for the others: they adopt after the TTL)."""
         self.stopped = True
         tasks = [*self._tasks, *self._retaking]
         for task in tasks:
@@ -211,26 +225,29 @@ class Node:
         for task in tasks:
             await stop_task(task)
         self._tasks = []
-        for _lease, renewal in list(self.leases.values()):
-            await renewal.stop()
+        if self.renewal is not None:
+            await self.renewal.stop()
         await self.bus.close()
-        await self.presence.gone()
         await self.redis.aclose()
         await self.bus_redis.aclose()
 
     async def drain(self) -> None:
         """Hands every table back (SIGTERM): its clients told (they reconnect or are
-        reattached elsewhere), its lease released, so another process adopts it at once."""
+        reattached elsewhere), its lease released, so another process adopts it at once; then
+        the process lease."""
         self.draining = True
         for task in self._tasks:
             task.cancel()
         await self.handovers.flush()  # while the leases are held: the writes are fenced
         for code in list(self.leases):
-            lease, renewal = self.leases[code]
-            await renewal.stop()
+            lease = self.leases[code]
             self.lose(code, "this server process is stopping")
             with contextlib.suppress(LeaseError):
                 await lease.release()
+        if self.renewal is not None:
+            await self.renewal.stop()
+        with contextlib.suppress(LeaseError):
+            await self.process.release()  # the others see this process gone at once
 
     # --- the handovers (``dos.server.tables.handover_store.HandoverStore``) -------------------
 
@@ -238,10 +255,9 @@ class Node:
         """Notes ``table``'s handover for its next owner (``dos.cluster.handovers``), if
         this process holds it."""
         held = self.leases.get(table.code)
-        if held is None or not held[0].held or held[0].epoch is None:
+        if held is None or not held.held or held.claim is None:
             return
-        holder = str(Holder(self.owner, held[0].epoch))
-        self.handovers.note(table.code, holder, table.handover())
+        self.handovers.note(table.code, held.claim, table.handover())
 
     async def read(self, code: str) -> Handover | None:
         """What ``code``'s former owner handed over, for the table taken here."""
@@ -252,12 +268,12 @@ class Node:
     def owns(self, code: str) -> bool:
         """Whether this process holds ``code``'s lease now."""
         held = self.leases.get(code)
-        return held is not None and held[0].held
+        return held is not None and held.held
 
     def epoch_of(self, code: str) -> int | None:
         """The epoch this process holds ``code`` under (``None``: not held, or not yet)."""
         held = self.leases.get(code)
-        return None if held is None else held[0].epoch
+        return None if held is None else held.epoch
 
     def _owned(self) -> list[Table]:
         """The tables this process holds and owns now."""
@@ -296,10 +312,11 @@ class Node:
         lock = self._claiming.setdefault(code, asyncio.Lock())
         async with lock:
             held = self.leases.get(code)
-            if held is not None and held[0].held and held[0].epoch is not None:
-                return Claim(held[0].epoch)
-            lease = self._lease(code)
+            if held is not None and held.held and held.epoch is not None:
+                return Claim(held.epoch)
+            lease = TableLease(self.process, code)
             try:
+                await self._alive()
                 epoch = await take_table(lease, self.db, self.metrics)
             except LeaseHeldError as error:
                 raise RefusedError(
@@ -320,8 +337,9 @@ class Node:
         when Redis does not answer."""
         if self.draining:
             raise RefusedError("elsewhere", "this server process is stopping")
-        lease = self._lease(code)
+        lease = TableLease(self.process, code)
         try:
+            await self._alive()
             epoch = await take_new_table(lease, self.db, store, self.metrics)
         except LeaseError as error:
             raise RefusedError("busy", str(error)) from None
@@ -330,18 +348,52 @@ class Node:
         self._hold(lease, epoch)
         return Claim(epoch)
 
-    def _lease(self, code: str) -> TableLease:
-        return TableLease(
-            self.redis, code, self.owner, self.ttl, prefix=self.prefix, clock=self.clock
-        )
-
     def _hold(self, lease: TableLease, epoch: int) -> None:
-        """Keeps ``lease``, just taken under ``epoch``, renewed."""
-        code = lease.code
-        renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
-        renewal.start()
-        self.leases[code] = (lease, renewal)
-        log.info("table %s: taken under epoch %d", code, epoch)
+        """Keeps ``lease``, just taken under ``epoch`` (held while the process lease is)."""
+        self.leases[lease.code] = lease
+        log.info("table %s: taken under epoch %d", lease.code, epoch)
+
+    # --- the process lease -------------------------------------------------------------------
+
+    async def _live(self) -> None:
+        """Holds the process lease for ever (a task): taken again, under a new incarnation,
+        soon after it lapsed, so that the others see this process up and it may take tables.
+        Its renewals are ``renewal``'s."""
+        while True:
+            try:
+                await self._alive()
+            except LeaseError as error:
+                log.warning("%s; trying again", error)
+            await self.clock.sleep(self.ttl * RENEW_FRACTION)
+
+    async def _alive(self) -> None:
+        """Makes sure the process lease is held: if not, taken under a new incarnation and
+        renewed from then on, a former incarnation's tables lost first (``_lapsed``, if its
+        renewal has not said so yet). Raises ``RedisUnavailableError``."""
+        if self.process.held:
+            return
+        async with self._living:
+            if self.process.held:
+                return
+            renewal, self.renewal = self.renewal, None
+            if renewal is not None:
+                await renewal.stop()
+            if self.process.incarnation is not None:
+                why = "it expired before it could be renewed (the process was too busy)"
+                self._lapsed(LeaseLostError(self.owner, None, why, subject="process"))
+            await self.process.acquire()
+            self.renewal = LeaseRenewal(self.process, on_lost=self._lapsed)
+            self.renewal.start()
+
+    def _lapsed(self, why: LeaseLostError) -> None:
+        """The process lease lapsed (``why``): every table taken under it is lost at once,
+        each as one table's lapse (``_expired``)."""
+        self.process.forget()
+        if self.leases:
+            log.warning("%s: its %d tables with it", why, len(self.leases))
+        for code, lease in list(self.leases.items()):
+            lease.forget()
+            self._expired(code, LeaseLostError(code, lease.epoch, why.why))
 
     def _expired(self, code: str, why: LeaseLostError) -> None:
         log.warning("table %s: lease lost (%s)", code, why)
@@ -349,9 +401,9 @@ class Node:
         if why.holder is not None or why.epoch is None or self.draining:
             self.lose(code, MOVED_WHY)
             return
-        # Nobody holds it (this process was too busy to renew in time, or Redis was away or
-        # lost its data): taken again in place if no other owner claimed it meanwhile, so
-        # its players see nothing.
+        # Nobody holds it (this process was too busy to renew its lease in time, or Redis was
+        # away or lost its data): taken again in place if no other owner claimed it
+        # meanwhile, so its players see nothing.
         task = asyncio.get_running_loop().create_task(self._retake(code, why.epoch))
         self._retaking.add(task)
         task.add_done_callback(self._retaking.discard)
@@ -367,8 +419,9 @@ class Node:
         async with lock, table.lock:
             if self.tables.get(code) is not table or self.draining:
                 return
-            lease = self._lease(code)
+            lease = TableLease(self.process, code)
             try:
+                await self._alive()
                 new = await take_table(lease, self.db, self.metrics, after=epoch)
             except (LeaseError, StaleEpochError, LookupError) as error:
                 log.warning("table %s: not taken again (%s)", code, error)
@@ -379,16 +432,14 @@ class Node:
                 self.lose(code, MOVED_WHY)
                 return
             table.current.epoch = new
-            renewal = LeaseRenewal(lease, on_lost=lambda why: self._expired(code, why))
-            renewal.start()
-            self.leases[code] = (lease, renewal)
+            self.leases[code] = lease
             log.info("table %s: taken again in place under epoch %d", code, new)
 
     def fenced(self, code: str) -> None:
         """A commit of ``code`` was refused for its epoch: another process owns it."""
         held = self.leases.pop(code, None)
         if held is not None:
-            asyncio.get_running_loop().create_task(held[1].stop())
+            held.forget()
         self.lose(code, MOVED_WHY)
 
     def lose(self, code: str, why: str) -> None:
@@ -408,9 +459,8 @@ class Node:
         self.handovers.drop(code)
         held = self.leases.pop(code, None)
         if held is not None:
-            await held[1].stop()
             with contextlib.suppress(LeaseError):
-                await held[0].release()
+                await held.release()
 
     # --- adopting ----------------------------------------------------------------------------
 

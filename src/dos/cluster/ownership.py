@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 
-from dos.cluster.lease import LeaseError, LeaseHeldError, TableLease
+from dos.cluster.lease import LeaseHeldError, TableLease
+from dos.cluster.lease_errors import LeaseError
 from dos.server.metrics import Metrics
 from dos.server.storage.database import Database
 from dos.server.storage.fencing import StaleEpochError, claim_epoch, table_epoch

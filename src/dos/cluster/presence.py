@@ -1,16 +1,16 @@
 """What a process of a server of many says of itself in Redis, for the others: that it is up,
 and the lobby entries of its tables.
 
-* **Alive**: the process's key (``alive_key``) is written every second and expires after
-  ``ALIVE_SECONDS``: a process that died is known so within seconds (its relays are swept,
-  a forward to it is not waited out). Redis away: every process counts as alive (nothing is
-  closed for a blip).
+* **Alive**: the process's lease (``dos.cluster.process_lease``, its ``alive`` key, renewed
+  every third of its TTL by ``dos.cluster.node``) says it is up: a process that died is
+  known so within the TTL (its relays are swept, a forward to it is not waited out). Redis
+  away: every process counts as alive (nothing is closed for a blip).
 * **The lobby**: every second the process writes the ``TableInfo`` of each public,
   unfinished table it owns (``info_key``, expiring after ``INFO_SECONDS``), and every
   process's lobby reads them for the tables it does not hold (``Presence.infos``). Redis
   away: the entries expire, and the lobby reads the database alone.
 
-Both stay on real time: Redis expires the keys by its own clock.
+The lobby entries stay on real time: Redis expires them by its own clock.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from dos.cluster.process_lease import alive_key
 from dos.server.tables.info import table_info
 
 if TYPE_CHECKING:
     from dos.server.tables.table import Table
 
-ALIVE_SECONDS = 5.0
-"""How long a process's ``alive`` key outlives its last renewal."""
 INFO_SECONDS = 5.0
 """How long a table's lobby entry in Redis outlives its owner's last writing of it (every
 second: ``Presence.publish``)."""
@@ -45,16 +44,6 @@ def info_key(code: str, prefix: str = "dos") -> str:
     return f"{prefix}:table:{{{code}}}:info"
 
 
-def alive_key(owner: str, prefix: str = "dos") -> str:
-    """The key that says a process is up (renewed every second, expiring after
-    ``ALIVE_SECONDS``).
-
-    >>> alive_key("web-1:42:beef")
-    'dos:owner:{web-1:42:beef}:alive'
-    """
-    return f"{prefix}:owner:{{{owner}}}:alive"
-
-
 class Presence:
     """Process ``owner``'s presence in Redis (see the module's text): ``held`` lists the
     tables it owns now, whose lobby entries it writes."""
@@ -66,19 +55,6 @@ class Presence:
         self.owner = owner
         self.prefix = prefix
         self.held = held
-
-    async def keep_alive(self) -> None:
-        """Renews this process's ``alive`` key every second, for ever (a task)."""
-        key = alive_key(self.owner, self.prefix)
-        while True:
-            with contextlib.suppress(RedisError, OSError):
-                await self.redis.set(key, "1", px=round(ALIVE_SECONDS * 1000))
-            await asyncio.sleep(1.0)
-
-    async def gone(self) -> None:
-        """Says this process is no longer up (its stop)."""
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.delete(alive_key(self.owner, self.prefix))
 
     async def alive(self, owner: str) -> bool:
         """Whether the process ``owner`` is up (its key renewed lately); Redis away: True."""

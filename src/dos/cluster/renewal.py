@@ -1,11 +1,12 @@
-"""Keeping a held lease: ``LeaseRenewal`` renews a ``dos.cluster.lease.TableLease`` in the
-background, and says once when it is lost.
+"""Keeping a process's lease: ``LeaseRenewal`` renews a
+``dos.cluster.process_lease.ProcessLease`` in the background, and says once when it is lost
+(and with it every table the process holds).
 
 A holder renews after a third of the TTL (``RENEW_FRACTION``), so two renewals may fail
-before the lease expires. The lease counts as lost when a renewal finds it expired or held
-by another owner, or when Redis has not confirmed it before it would expire (unreachable, or
-this process too busy to renew in time): the process must stop acting as the table's owner.
-Times are on the lease's clock (``TableLease.clock``), so a test moves a ``ManualClock``
+before the lease expires. The lease counts as lost when a renewal finds it expired, or when
+Redis has not confirmed it before it would expire (unreachable, or this process too busy to
+renew in time): the process must stop acting as its tables' owner.
+Times are on the lease's clock (``ProcessLease.clock``), so a test moves a ``ManualClock``
 instead of waiting.
 """
 
@@ -16,7 +17,8 @@ import logging
 from collections.abc import Callable
 from types import TracebackType
 
-from dos.cluster.lease import LeaseLostError, RedisUnavailableError, TableLease
+from dos.cluster.lease_errors import LeaseLostError, RedisUnavailableError
+from dos.cluster.process_lease import ProcessLease
 from dos.cluster.tasks import stop as stop_task
 
 log = logging.getLogger(__name__)
@@ -30,7 +32,7 @@ class LeaseRenewal:
     unless told), until ``stop`` or until the lease is lost.
 
     The lease counts as lost, reported once through ``lost`` (an event), ``reason`` and the
-    ``on_lost`` callback, when a renewal finds it expired or held by another owner, or when
+    ``on_lost`` callback, when a renewal finds it expired, or when
     Redis has not confirmed it before ``valid_until`` (unreachable, or this process was too
     busy to renew in time). Failures of Redis before then are retried at the next tick.
     Nothing is raised out of the task.
@@ -40,7 +42,7 @@ class LeaseRenewal:
 
     def __init__(
         self,
-        lease: TableLease,
+        lease: ProcessLease,
         on_lost: Callable[[LeaseLostError], None] | None = None,
         every: float | None = None,
     ) -> None:
@@ -57,10 +59,10 @@ class LeaseRenewal:
         """Starts renewing (in the running event loop); raises ``LeaseLostError`` if the
         lease is not held."""
         if not self.lease.held:
-            raise LeaseLostError(self.lease.code, self.lease.epoch, "it is not held")
+            raise LeaseLostError(self.lease.code, None, "it is not held", subject="process")
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(
-                self._keep(), name=f"lease-renewal-{self.lease.code}"
+                self._keep(), name="process-lease-renewal"
             )
 
     async def stop(self) -> None:
@@ -93,7 +95,7 @@ class LeaseRenewal:
                 why = "it expired before it could be renewed (the process was too busy)"
                 if failure:
                     why = f"Redis did not confirm it before it expired ({failure})"
-                self._lose(LeaseLostError(lease.code, lease.epoch, why))
+                self._lose(LeaseLostError(lease.code, None, why, subject="process"))
                 return
             try:
                 await clock.wait_for(lease.renew(), left)
@@ -116,4 +118,4 @@ class LeaseRenewal:
             try:
                 self.on_lost(reason)
             except Exception:
-                log.exception("table %s: the lease-lost callback failed", self.lease.code)
+                log.exception("process %s: the lease-lost callback failed", self.lease.code)

@@ -50,7 +50,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import IntegrityError
 
-from dos.cluster.lease import clock_ms
+from dos.cluster.process_lease import clock_ms
 from dos.server.clock import SYSTEM_CLOCK, Clock
 from dos.server.hosting.review_store import Part, ReviewStoreError, Standing
 from dos.server.net.errors import DATABASE_AWAY
