@@ -3,8 +3,9 @@ routing, handovers, jobs, the bus) implemented over Redis, plugged in by ``dos.h
 ``dos serve --redis``; and what ``dos bot-worker`` runs (``jobworker.JobWorker``). The
 cluster depends on the server, never the reverse.
 
-Each table has one owner process at a time. ``lease`` holds that ownership in Redis (a lease
-with expiry, kept by ``renewal``) and numbers each new owner with a fencing epoch;
+Each table has one owner process at a time. ``process_lease`` is each process's lease in
+Redis (one key with expiry, kept by ``renewal``); ``lease`` holds each table's ownership as a
+claim resting on its owner's process lease, and numbers each new owner with a fencing epoch;
 ``ownership`` records the epoch in the database (``dos.server.storage.fencing``), which then refuses
 the actions of any former owner. ``node`` takes, keeps, loses and adopts a process's tables
 (the server's ``Ownership`` and ``HandoverStore``); ``presence`` says which processes are up

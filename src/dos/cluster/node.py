@@ -238,7 +238,7 @@ class Node:
         self.draining = True
         for task in self._tasks:
             task.cancel()
-        await self.handovers.flush()  # while the leases are held: the writes are fenced
+        await self.handovers.flush()  # what the next owners read
         for code in list(self.leases):
             lease = self.leases[code]
             self.lose(code, "this server process is stopping")
@@ -255,9 +255,9 @@ class Node:
         """Notes ``table``'s handover for its next owner (``dos.cluster.handovers``), if
         this process holds it."""
         held = self.leases.get(table.code)
-        if held is None or not held.held or held.claim is None:
+        if held is None or not held.held or held.epoch is None:
             return
-        self.handovers.note(table.code, held.claim, table.handover())
+        self.handovers.note(table.code, held.epoch, table.handover())
 
     async def read(self, code: str) -> Handover | None:
         """What ``code``'s former owner handed over, for the table taken here."""
