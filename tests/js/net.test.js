@@ -14,8 +14,8 @@ test("a seat taken by another page, a removal, a bad token or no table is final"
   }
 });
 
-test("a seat taken by this page's own late connection (1012) is come back to", () => {
-  assert.deepEqual(afterClose(1012, true, 1), { next: "reconnect", pause: 500 });
+test("a seat taken by this page's own late connection (4012) is come back to", () => {
+  assert.deepEqual(afterClose(4012, true, 1), { next: "reconnect", pause: 500 });
 });
 
 test("a drop, a server going away or a flood is come back to, slower each try", () => {

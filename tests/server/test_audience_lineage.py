@@ -1,6 +1,6 @@
 """A seat's connections by lineage (``dos.server.tables.audience``): a connection of another
 page replaces the seat's with 4000 (final: the seat is held elsewhere), one of the same page
-or relayed connection with 1012 (connect again), so a client's own late connection never
+or relayed connection with 4012 (connect again), so a client's own late connection never
 locks it out of its seat."""
 
 from __future__ import annotations
@@ -55,4 +55,4 @@ async def test_a_connection_of_another_page_replaces_the_seat_for_good() -> None
 
 
 async def test_a_connection_of_the_same_page_tells_the_older_to_connect_again() -> None:
-    assert await closed_by_the_next("page-aaaaaaaa", "page-aaaaaaaa") == 1012
+    assert await closed_by_the_next("page-aaaaaaaa", "page-aaaaaaaa") == 4012

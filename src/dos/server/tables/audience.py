@@ -29,11 +29,14 @@ from dos.server.tables.seat import Seat
 REPLACED = 4000
 """The WebSocket close code of a connection replaced by a newer one of its seat, of another
 page (or client): final, the seat is held elsewhere now."""
-SUPERSEDED = 1012
+SUPERSEDED = 4012
 """The WebSocket close code of a connection replaced by one of its own lineage (its page's, or
 its relay's): "connect again". Such a connection is the client's older one, which it no
 longer reads; or, when the older one's hello came late, the client's own current one, which
-connects again and takes the seat back: the newest connection wins either way."""
+connects again and takes the seat back: the newest connection wins either way. Not 1012
+(the table left this process), which a relaying process answers by attaching the connection
+again at the table's owner, saying its hello there: two relayed connections of one page would
+take the seat from each other for as long as both stay open."""
 
 
 class Audience:
@@ -76,7 +79,7 @@ class Audience:
 
     def take_seat(self, client: Client, seat: int) -> None:
         """``client`` is ``seat``'s connection from now on; an older one of the seat is closed
-        (4000: replaced; 1012 when it is of the same lineage, ``SUPERSEDED``)."""
+        (4000: replaced; 4012 when it is of the same lineage, ``SUPERSEDED``)."""
         place = self.seats[seat]
         old = place.client
         if old is not None and old is not client:

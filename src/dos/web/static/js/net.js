@@ -5,7 +5,7 @@
 // Close codes after which coming back cannot help (docs/protocol.md): the seat taken by a
 // connection of another page, removed by the host, protocol version, bad token, banned by an
 // admin, no such table. A seat taken by a connection of this very page (`pageId`: one of its own that came
-// late, through another server process) is closed with 1012 instead, and this page comes
+// late, through another server process) is closed with 4012 instead, and this page comes
 // back: it never gives up a seat it still holds.
 const FATAL = new Set([4000, 4003, 4400, 4401, 4403, 4404]);
 
