@@ -31,8 +31,16 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 _ZYGOTE = r"""
-import json, os, socket, sys
+import gc, json, os, socket, sys
 import dos.cli, dos.house, dos.server.app  # what every server imports: once, here
+# ... and what each imports as it starts: the migrations' Alembic, SQLite's dialect, the
+# event loop, FastAPI's lazy imports.
+import alembic.command, alembic.config, alembic.context, alembic.op, alembic.runtime.migration
+import fastapi.telemetry._runtime, pydantic.v1, sqlite3, uvicorn.lifespan.on, uvloop
+import sqlalchemy.dialects.sqlite, sqlalchemy.dialects.sqlite.aiosqlite
+# Out of the collector's sight: a fork's collections would otherwise walk (and copy) every
+# object imported above, again in every server.
+gc.freeze()
 
 channel = socket.socket(fileno=int(sys.argv[1]))
 os.set_inheritable(channel.fileno(), False)
