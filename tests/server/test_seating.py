@@ -308,24 +308,3 @@ async def test_a_connection_seated_as_its_table_leaves_the_process_is_sent_to_co
     assert _closed_with(late) == 1012
     assert late not in table.audience.clients()
     assert _closed_with(guest) == 1012  # the connection it would have replaced, closed too
-
-
-async def test_a_rematch_deals_only_the_players_still_at_the_table(service: Service) -> None:
-    # Whoever closed their tab after the game did not choose the rematch: their seat opens and
-    # the stand-in bot is dealt it, under no one's name (nor rating); who is here is dealt in.
-    table, clients = await _table(service, 3)
-    await table.start(0)
-    for seat in range(3):
-        table.stand_ins.stand_in(seat)  # the bots play the game to its end
-    await _until(table, lambda: table.status == Status.FINISHED)
-    for seat in (0, 1):
-        await seating.attach(table, _client(), seat)  # back at the game-over dialog
-    seating.detach(table, clients[2])  # P2's tab closed after the game
-    gone = table.seats[2].player_id
-    await table.rematch(0)
-    assert table.status == Status.PLAYING
-    assert [s.name for s in table.seats] == ["P0", "P1", None]
-    assert table.seats[2].bot == STAND_IN and gone is not None
-    assert not seating.opens(table, 2, gone)
-    stored = await service.db.read(load_table, table.code)
-    assert stored is not None and stored.seats[2].player_id is None

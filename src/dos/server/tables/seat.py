@@ -29,6 +29,10 @@ class Seat:
     """The player plays over the agent API, where presence is a request, not a connection:
     no grace runs for their closed connection (they have none). In memory: after a restart an
     agent's first action takes its seat back from the stand-in."""
+    kept: bool = False
+    """Dealt into a rematch while within the grace after their connection closed (coming
+    back, maybe through another process): the seat opens if the grace ends first
+    (``dos.server.tables.seating``)."""
     leave_timer: Deadline = field(default_factory=lambda: Deadline(SYSTEM_CLOCK))
     """The grace after the player's connection closed; on the table's clock
     (``Settings.clock``), the real one unless given."""

@@ -22,7 +22,10 @@ Every rule of it is here (docs/protocol.md, "Seats and the host"):
 - **A rematch deals only those who chose it.** Staying at the table after a game is choosing
   the rematch; leaving it (the lobby, a closed tab) is not. When the host deals the rematch,
   the seat of every player who has no connection there opens and the stand-in bot is dealt it
-  under no one's name, so nobody plays, nor is rated, in a game they were not dealt into.
+  under no one's name, so nobody plays, nor is rated, in a game they were not dealt into. A
+  player whose connection closed less than the grace before (a reload, a reconnect through
+  another process after a failover) is not known to have gone: they keep the seat and are
+  dealt in, and it opens to the stand-in only if the grace ends before they are back.
 - **Nobody is dealt in absent.** A first game deals to the players seated; one without a
   connection gets the stand-in after the grace, as if they had just left.
 """
@@ -103,7 +106,7 @@ async def _open(table: Table, place: Seat, bot: str | None = None) -> None:
     place.name = place.player_id = None
     place.bot = bot
     place.client = None
-    place.away = place.left = place.remote = False
+    place.away = place.left = place.remote = place.kept = False
     place.leave_timer.cancel()
     if client is not None:
         client.seat = None
@@ -340,10 +343,27 @@ def at_table(place: Seat) -> bool:
 
 async def stay_for_rematch(table: Table) -> None:
     """Under the lock, before a rematch is dealt: the seats of the players who are not at the
-    table open (see the module's rules)."""
+    table open, but for those within the grace, whose seats are kept (see the module's
+    rules)."""
     for place in table.seats:
         if person(place) and not at_table(place):
-            await _open(table, place)
+            if place.leave_timer.running:
+                place.kept = True
+            else:
+                await _open(table, place)
+
+
+async def grace_over(table: Table, seat: int) -> None:
+    """``seat``'s person was not back within the grace: a seat kept through a rematch opens
+    now, the stand-in playing it under no one's name as the rematch would have dealt it; the
+    host role passes on if the host is not here."""
+    async with table.lock:
+        place = table.seats[seat]
+        if place.kept and person(place) and place.client is None:
+            await _open(table, place, STAND_IN)
+        await _pass_host(table)
+    table.broadcasts.table()
+    table.after_change()
 
 
 def deal_seats(table: Table) -> list[StoredSeat]:

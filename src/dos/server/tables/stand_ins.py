@@ -111,7 +111,7 @@ class StandIns:
 
     def _return(self, seat: int) -> bool:
         place = self.seats[seat]
-        place.left = False
+        place.left = place.kept = False
         if not place.away:
             return False
         place.away = False
@@ -119,10 +119,11 @@ class StandIns:
 
     def dealt(self) -> None:
         """A game was dealt: nobody has left it yet, and each person without a connection is
-        awaited (their stand-in comes after the grace)."""
+        awaited (their stand-in comes after the grace; for a seat kept through a rematch, after
+        what was left of the grace it was kept in)."""
         for place in self.seats:
             place.left = False
-            if person(place) and place.client is None:
+            if person(place) and place.client is None and not place.kept:
                 self.await_return(place.index)
 
     def close(self) -> None:

@@ -217,7 +217,7 @@ class Table:
 
     async def rematch(self, seat: int | None) -> None:
         """The host deals a new game to the players at the table; the seats of those who are
-        not open to the stand-in bot (``dos.server.tables.seating``)."""
+        not, and whose grace is over, open to the stand-in bot (``dos.server.tables.seating``)."""
         await self._deal(seat, Status.FINISHED)
 
     async def _deal(self, by: int | None, expected: Status) -> None:
@@ -380,7 +380,9 @@ class Table:
         self.after_change()
 
     def _gone(self, seat: int) -> None:
-        if seat == self.host:  # gone past the grace: the host's role passes on
+        if self.seats[seat].kept:  # kept through a rematch, and not back: the seat opens
+            self.spawn(seating.grace_over(self, seat))
+        elif seat == self.host:  # gone past the grace: the host's role passes on
             self.spawn(seating.pass_host(self))
 
     def after_change(self) -> None:
