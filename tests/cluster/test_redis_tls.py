@@ -153,7 +153,11 @@ async def test_a_table_is_played_through_two_processes_over_tls(
     env = {"DOS_SECRET": SECRET, "DOS_REDIS_PASSWORD_FILE": str(password_file)}
     servers = [
         ServerProcess(
-            tmp_path / name, database, "--redis", tls_redis.tls_url(), "--name", name, env=env
+            tmp_path / name,
+            database,
+            *("--redis", tls_redis.tls_url(), "--name", name),
+            *("--limit", "off", "--limit", "join=100/minute"),  # counted in Redis
+            env=env,
         )
         for name in ("p0", "p1")
     ]
@@ -186,10 +190,13 @@ async def test_a_table_is_played_through_two_processes_over_tls(
             raise AssertionError("Bea never had an action to play")
         assert bea.history and ada.history == bea.history
         assert ada.version == bea.version
-        # The table's lease is in the TLS Redis, taken by its owner as the ACL user.
+        # The table's lease is in the TLS Redis, taken by its owner as the ACL user, and so
+        # is the count of joins (a limit whose Redis fails falls back to memory, unseen).
         with redis.Redis.from_url(tls_redis.tls_url(), password=PASSWORD) as client:
             lease = client.get(f"dos:table:{{{code}}}:lease")
+            counted = list(client.scan_iter(match="dos:limits*"))
         assert lease is not None and b" p0:" in lease, lease
+        assert counted
     finally:
         await asyncio.gather(*(player.close() for player in players))
         for server in servers:
