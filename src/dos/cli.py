@@ -758,7 +758,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lease",
         type=float,
         metavar="SECONDS",
-        help="with --redis: a table's lease, how long a dead process's tables wait before "
+        help="with --redis: a process's lease, how long a dead process's tables wait before "
         f"another process adopts them ({LEASE_MIN:g}-{LEASE_MAX:g}, default 3; the same for "
         "every process)",
     )

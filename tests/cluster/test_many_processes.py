@@ -211,8 +211,9 @@ class Cluster:
             await asyncio.sleep(0.05)
 
     def owner(self, code: str) -> int | None:
-        """Which process holds the table's lease now (``None``: none, as between an owner's
-        death and the adoption, or once the game is over and nobody reaches the table)."""
+        """Which process last took the table (its claim; a dead owner's stays until the
+        adoption), ``None``: none (released, as once the game is over and nobody reaches the
+        table)."""
         with redis.Redis.from_url(self.redis_url) as client:
             value = client.get(f"dos:table:{{{code}}}:lease")
         if value is None:

@@ -100,7 +100,7 @@ class ServerConfig:
     name: str | None = None
     """This process's name in its logs (``dos.server.logs``); default ``host:pid``."""
     lease: float | None = None
-    """With ``redis``: a table's lease in seconds (``dos.cluster.node.LEASE_SECONDS`` unless
+    """With ``redis``: a process's lease in seconds (``dos.cluster.node.LEASE_SECONDS`` unless
     told): how long a dead process's tables wait before another adopts them."""
     log_format: str = "text"
     """Its log lines as text or as JSON objects (``dos.server.logs.formatter``)."""

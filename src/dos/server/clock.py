@@ -43,7 +43,7 @@ enough for a chain of awaits that needs no input or output to run to its next sl
 START = 2_000_000_000.0
 """Where a ``ManualClock`` starts unless told (2033-05-18, UTC): after the real time, so a
 Redis key whose expiry is set on it (``PEXPIREAT``) is not removed by Redis's own clock
-first (``dos.cluster.lease``)."""
+first (``dos.cluster.process_lease``)."""
 
 
 class Cancellable(Protocol):
