@@ -10,6 +10,7 @@ os.environ.setdefault(
     "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 )
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -57,11 +58,22 @@ def _legal_logits(
     return jnp.where(valid, logits, NEG), value
 
 
-def _make_functions(
-    settings: Settings, features: jax.Array, optimiser: optax.GradientTransformation
-) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+_Jitted = Callable[..., Any]
+
+
+@functools.cache
+def _functions(
+    clip: float, value: float, entropy: float, learning_rate: float
+) -> tuple[
+    optax.GradientTransformation, Callable[..., Any], Callable[..., Any], Callable[..., Any]
+]:
+    """The optimiser and the jitted functions of a run with these hyperparameters, made once
+    per process: a later run with the same ones (a league's, a sweep's, a repeat's) finds
+    them traced and compiled for every shape already seen."""
+    optimiser = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(learning_rate))
+
     @jax.jit
-    def embed(p: dict[str, jax.Array]) -> jax.Array:
+    def embed(p: dict[str, jax.Array], features: jax.Array) -> jax.Array:
         return _embeddings(p, features)
 
     @jax.jit
@@ -73,34 +85,36 @@ def _make_functions(
         valid: jax.Array,
         key: jax.Array,
     ) -> tuple[jax.Array, jax.Array, jax.Array]:
-        logits, value = _legal_logits(p, emb, obs, legal, valid)
+        logits, values = _legal_logits(p, emb, obs, legal, valid)
         choice = jax.random.categorical(key, logits)
         logp = jax.nn.log_softmax(logits)
-        return choice, jnp.take_along_axis(logp, choice[:, None], 1)[:, 0], value
+        return choice, jnp.take_along_axis(logp, choice[:, None], 1)[:, 0], values
 
-    def loss(p: dict[str, jax.Array], batch: dict[str, jax.Array]) -> jax.Array:
+    def loss(
+        p: dict[str, jax.Array], batch: dict[str, jax.Array], features: jax.Array
+    ) -> jax.Array:
         emb = _embeddings(p, features)
-        logits, value = _legal_logits(p, emb, batch["obs"], batch["legal"], batch["valid"])
+        logits, values = _legal_logits(p, emb, batch["obs"], batch["legal"], batch["valid"])
         logp_all = jax.nn.log_softmax(logits)
         logp = jnp.take_along_axis(logp_all, batch["choice"][:, None], 1)[:, 0]
         ratio = jnp.exp(logp - batch["logp"])
         adv = batch["adv"]
-        clipped = jnp.clip(ratio, 1 - settings.clip, 1 + settings.clip)
+        clipped = jnp.clip(ratio, 1 - clip, 1 + clip)
         policy_loss = -jnp.mean(jnp.minimum(ratio * adv, clipped * adv))
-        value_loss = jnp.mean((value - batch["ret"]) ** 2)
+        value_loss = jnp.mean((values - batch["ret"]) ** 2)
         probs = jnp.exp(logp_all)
-        entropy = -jnp.mean(jnp.sum(jnp.where(batch["valid"], probs * logp_all, 0.0), 1))
-        return policy_loss + settings.value * value_loss - settings.entropy * entropy
+        spread = -jnp.mean(jnp.sum(jnp.where(batch["valid"], probs * logp_all, 0.0), 1))
+        return policy_loss + value * value_loss - entropy * spread
 
     @jax.jit
     def update(
-        p: dict[str, jax.Array], opt_state: Any, batch: dict[str, jax.Array]
+        p: dict[str, jax.Array], opt_state: Any, batch: dict[str, jax.Array], features: jax.Array
     ) -> tuple[dict[str, jax.Array], Any, jax.Array]:
-        value, grads = jax.value_and_grad(loss)(p, batch)
+        result, grads = jax.value_and_grad(loss)(p, batch, features)
         updates, opt_state = optimiser.update(grads, opt_state, p)
-        return optax.apply_updates(p, updates), opt_state, value
+        return optax.apply_updates(p, updates), opt_state, result
 
-    return embed, act, update
+    return optimiser, embed, act, update
 
 
 def _padded(mask: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -157,10 +171,9 @@ def learn(
     rng = np.random.default_rng(s.seed)
     params_np = initial or init_params(rng, width, s.hidden, s.embed)
     params = {k: jnp.asarray(v) for k, v in params_np.items()}
-    optimiser = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(s.learning_rate))
+    optimiser, embed, act, update = _functions(s.clip, s.value, s.entropy, s.learning_rate)
     opt_state = optimiser.init(params)
     features = jnp.asarray(action_features())
-    embed, act, update = _make_functions(s, features, optimiser)
     key = jax.random.PRNGKey(s.seed)
     history = History()
     began = time.perf_counter()
@@ -198,7 +211,7 @@ def learn(
         play_league(0)
     n = len(obs)
     for iteration in range(s.iterations):
-        emb = embed(params)
+        emb = embed(params, features)
         shape = (s.steps, n)
         store_obs = np.zeros((*shape, obs.shape[1]), np.float32)
         store_legal: list[np.ndarray] = []
@@ -265,7 +278,7 @@ def learn(
             for start in range(0, total - size + 1, size):
                 pick = order[start : start + size]
                 batch_j = {k: jnp.asarray(v[pick]) for k, v in flat.items()}
-                params, opt_state, value_ = update(params, opt_state, batch_j)
+                params, opt_state, value_ = update(params, opt_state, batch_j, features)
                 losses.append(float(value_))
         history.episodes.append(episodes)
         history.wins.append(wins)
