@@ -14,16 +14,18 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from threading import Event
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
+from websockets.sync.client import connect as ws_connect
 
 from dos.i18n import text
-from server.support import WsPlayer
+from server.support import WsPlayer, join_table
 
 WAIT_MS = 20_000
 
@@ -555,3 +557,41 @@ def play_away(page: Page, base_url: str, code: str, until: str = "over", seed: i
         finally:
             back.set()
         playing.result()
+
+
+async def _watch_to_the_end(url: str, code: str) -> dict[str, Any]:
+    ws_url = "ws" + url.removeprefix("http")
+    watcher = await WsPlayer(ws_url, code, None).connect()
+    try:
+        await watcher.stored_end()
+    finally:
+        await watcher.close()
+    assert watcher.table is not None
+    return watcher.table
+
+
+def wait_for_the_end(base_url: str, code: str) -> dict[str, Any]:
+    """Until the game at table ``code`` is over and its end stored, as a spectator over the
+    WebSocket API (``WsPlayer``) reads it: no page renders rounds only to see them end.
+    Returns the table as the spectator last read it."""
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own event loop runs in this one
+        table: dict[str, Any] = thread.submit(
+            asyncio.run, _watch_to_the_end(base_url, code)
+        ).result()
+    return table
+
+
+@contextmanager
+def seated_without_a_page(base_url: str, code: str, name: str) -> Iterator[int]:
+    """A player who joins table ``code`` as ``name`` over the HTTP API and is at the table over
+    a WebSocket of their own (no page) while the block runs: for another player whose page no
+    check reads. Leaving the block closes the connection, as closing a tab does. Yields the
+    seat."""
+    grant = join_table(base_url, code, name)
+    ws_url = "ws" + base_url.removeprefix("http")
+    # Every message is taken in (``max_queue=None``), as a page does: the close is not held up.
+    with ws_connect(f"{ws_url}/ws/{code}", max_size=2**24, max_queue=None) as socket:
+        socket.send(json.dumps({"type": "hello", "protocol": 1, "token": grant["token"]}))
+        welcome = json.loads(socket.recv(timeout=WAIT_MS / 1000))
+        assert welcome["type"] == "welcome" and welcome["seat"] == grant["seat"], welcome
+        yield int(grant["seat"])

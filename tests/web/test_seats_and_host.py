@@ -22,9 +22,11 @@ from web.pages import (
     create_table,
     join_by_link,
     open_page,
+    seated_without_a_page,
     start,
     take_step,
     wait_for_change,
+    wait_for_the_end,
 )
 
 pytestmark = pytest.mark.usefixtures("chromium")
@@ -57,20 +59,32 @@ def _table(server: Server, code: str) -> dict[str, Any]:
     return table
 
 
-def _host_and_guest(
+def _host(
     browser: Browser, server: Server, seats: int = 3, bots: int = 1, target: int | None = None
-) -> tuple[Page, Page, str]:
+) -> tuple[Page, str]:
+    """The host's page at a new untimed table, in its waiting room; the table's code."""
     _, host = open_page(browser, server.url, DESKTOP)
     if target is not None:
         host.fill("#create-target", str(target))
     host.fill("#create-timer", "0")  # untimed: only the grace, or the host, moves a leaver on
-    code = create_table(host, "Hosta", seats, bots)
-    _, guest = open_page(browser, server.url, DESKTOP)
-    join_by_link(guest, server.url, code, "Gast")
+    return host, create_table(host, "Hosta", seats, bots)
+
+
+def _guest_is_there(host: Page) -> None:
+    """The host's page shows Gast at seat 1, connected: at the table (their connection said
+    hello), not only their seat taken."""
     expect(host.locator("#seat-list li[data-seat='1']")).to_contain_text("Gast")
-    # The guest's page is at the table (its connection said hello), not only its seat taken.
     connected = text("en", "web.connected")
     expect(host.locator("#seat-list li[data-seat='1'] .tag")).to_have_text(connected)
+
+
+def _host_and_guest(
+    browser: Browser, server: Server, seats: int = 3, bots: int = 1, target: int | None = None
+) -> tuple[Page, Page, str]:
+    host, code = _host(browser, server, seats, bots, target)
+    _, guest = open_page(browser, server.url, DESKTOP)
+    join_by_link(guest, server.url, code, "Gast")
+    _guest_is_there(host)
     return host, guest, code
 
 
@@ -111,9 +125,11 @@ def _until_played_for(page: Page, name: str) -> None:
 def test_a_leaver_never_freezes_the_table_while_the_host_waits(
     browser: Browser, quick: Server
 ) -> None:
-    host, guest, code = _host_and_guest(browser, quick)
-    start(host, guest)
-    guest.context.close()  # the guest's tab closes, and never comes back
+    host, code = _host(browser, quick)
+    with seated_without_a_page(quick.url, code, "Gast"):
+        _guest_is_there(host)
+        start(host)
+    # The guest's connection closes (their tab), and never comes back.
     # Everyone reads who is gone; after the grace the stand-in plays, and the game goes on:
     # the host's turn comes round again after the leaver's seat has played.
     expect(host.locator("#host-bar")).to_contain_text("Gast", timeout=WAIT_MS)
@@ -125,9 +141,10 @@ def test_a_leaver_never_freezes_the_table_while_the_host_waits(
 
 
 def test_the_host_has_a_bot_play_for_a_leaver_at_once(browser: Browser, patient: Server) -> None:
-    host, guest, code = _host_and_guest(browser, patient)
-    start(host, guest)
-    guest.context.close()
+    host, code = _host(browser, patient)
+    with seated_without_a_page(patient.url, code, "Gast"):
+        _guest_is_there(host)
+        start(host)
     bar = host.locator("#host-bar p.absent[data-seat='1']")
     expect(bar).to_contain_text("Gast", timeout=WAIT_MS)
     bar.locator("[data-control='replace']").click()  # the grace is 10 minutes
@@ -177,10 +194,11 @@ def test_who_left_is_out_of_the_rematch_and_the_host_fills_the_seat(
     guest.click("#leave-table")
     guest.click("#confirm-leave")
     expect(guest.locator("#view-lobby")).to_be_visible()
-    # The host's page closes too: every seat is played by a bot until the game ends, which
-    # a spectator sees; then the host comes back.
+    # The host's page closes too: every seat is played by a bot until the game ends (read
+    # over the API), which a spectator's page then shows; then the host comes back.
     context = host.context
     host.close()
+    assert wait_for_the_end(quick.url, code)["status"] == "finished"
     watching, watcher = open_page(browser, quick.url, DESKTOP)
     watcher.fill("#join-code", code)
     watcher.click("#watch-button")
