@@ -595,3 +595,16 @@ def seated_without_a_page(base_url: str, code: str, name: str) -> Iterator[int]:
         welcome = json.loads(socket.recv(timeout=WAIT_MS / 1000))
         assert welcome["type"] == "welcome" and welcome["seat"] == grant["seat"], welcome
         yield int(grant["seat"])
+
+
+def open_and_join(
+    browser: Browser, base_url: str, code: str, name: str, viewport: dict[str, int]
+) -> tuple[BrowserContext, Page]:
+    """A new browser context opened on table ``code``'s link (as an invite is followed: no
+    lobby loaded first), joined as ``name``; its page in the waiting room."""
+    context, page = open_page(browser, f"{base_url}/t/{code}", viewport)
+    expect(page.locator("#join-code")).to_have_value(code)
+    page.fill("#player-name", name)
+    page.click("#join-button")
+    expect(page.locator("#view-waiting")).to_be_visible()
+    return context, page

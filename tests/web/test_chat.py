@@ -15,7 +15,15 @@ from dos.i18n import text
 from dos.server.tables.chat import TEXT_MAX
 
 from .conftest import DESKTOP, PHONE, Server
-from .pages import create_table, join_by_link, open_page, play_away, set_language, start
+from .pages import (
+    create_table,
+    join_by_link,
+    open_and_join,
+    open_page,
+    play_away,
+    set_language,
+    start,
+)
 
 
 def last_line(page: Page) -> Locator:
@@ -60,10 +68,10 @@ def assert_the_chat_fits(page: Page) -> None:
 
 def test_chat_between_players_and_a_spectator(browser: Browser, server: Server) -> None:
     ada_context, ada = open_page(browser, server.url, DESKTOP)
-    bo_context, bo = open_page(browser, server.url, DESKTOP)
+    bo_context = None
     try:
         code = create_table(ada, "Ada", seats=3, bots=1, level="easy")
-        join_by_link(bo, server.url, code, "Bo")
+        bo_context, bo = open_and_join(browser, server.url, code, "Bo", DESKTOP)
         start(ada, bo)
         set_language(bo, "fr")
         # Markup is shown as the text it is.
@@ -115,7 +123,8 @@ def test_chat_between_players_and_a_spectator(browser: Browser, server: Server) 
         expect(bo.locator("#chat-log")).not_to_contain_text("spam 5")
     finally:
         ada_context.close()
-        bo_context.close()
+        if bo_context is not None:
+            bo_context.close()
 
 
 def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
@@ -124,8 +133,7 @@ def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
     """Said in the waiting room before anyone came: a player who joins later, a spectator and
     a reloaded page read it all, once; it stays with the table when the game starts."""
     ada_context, ada = open_page(browser, server.url, DESKTOP)
-    bo_context, bo = open_page(browser, server.url, PHONE)
-    watcher_context, watcher = open_page(browser, server.url, DESKTOP)
+    contexts = [ada_context]
     try:
         code = create_table(ada, "Ada", seats=3, bots=1, level="easy")
         expect(ada.locator("#view-waiting #chat-form")).to_be_visible()
@@ -133,7 +141,8 @@ def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
         for words in said:
             say(ada, words)
         assert_the_chat_fits(ada)
-        join_by_link(bo, server.url, code, "Bo")
+        bo_context, bo = open_and_join(browser, server.url, code, "Bo", PHONE)
+        contexts.append(bo_context)
         expect(chat_words(bo)).to_have_text(said)
         assert_the_chat_fits(bo)
         say(bo, "hi Ada")
@@ -142,7 +151,8 @@ def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
         ada.reload()
         expect(ada.locator("#view-waiting")).to_be_visible()
         expect(chat_words(ada)).to_have_text(said)
-        watcher.goto(f"{server.url}/t/{code}")
+        watcher_context, watcher = open_page(browser, f"{server.url}/t/{code}", DESKTOP)
+        contexts.append(watcher_context)
         watcher.click("#watch-button")
         expect(watcher.locator("#view-waiting")).to_be_visible()
         expect(chat_words(watcher)).to_have_text(said)
@@ -159,9 +169,8 @@ def test_the_waiting_room_chat_reaches_late_comers_and_a_reload(
         for page in (ada, bo, watcher):
             assert page.errors == [], page.errors  # type: ignore[attr-defined]
     finally:
-        ada_context.close()
-        bo_context.close()
-        watcher_context.close()
+        for context in contexts:
+            context.close()
 
 
 def test_the_chat_is_reachable_during_the_round_pause(browser: Browser, server: Server) -> None:
@@ -227,10 +236,10 @@ def test_a_line_stays_its_authors_when_the_seat_changes_hands(
     """Bo speaks in the waiting room and leaves; Cy takes Bo's seat: Bo's line still reads as
     Bo's, on the host's page and on Cy's."""
     ada_context, ada = open_page(browser, server.url, DESKTOP)
-    bo_context, bo = open_page(browser, server.url, PHONE)
+    bo_context = None
     try:
         code = create_table(ada, "Ada", seats=2, bots=0)
-        join_by_link(bo, server.url, code, "Bo")
+        bo_context, bo = open_and_join(browser, server.url, code, "Bo", PHONE)
         say(bo, "bye for now")
         bo.click("#leave-button")
         expect(bo.locator("#view-lobby")).to_be_visible()
@@ -243,4 +252,5 @@ def test_a_line_stays_its_authors_when_the_seat_changes_hands(
         assert ada.errors == [] and bo.errors == []  # type: ignore[attr-defined]
     finally:
         ada_context.close()
-        bo_context.close()
+        if bo_context is not None:
+            bo_context.close()
