@@ -100,3 +100,36 @@ async def test_a_scan_reads_a_lease_held_elsewhere_again_only_once_its_time_pass
         await asyncio.wait_for(_renewed(redis, code, held), TIMEOUT)
     assert await scanner.adopt_free() == []
     assert await _reads(redis) - before == 4
+
+
+async def test_a_table_is_created_at_once_after_redis_forgot_the_process_lease(
+    make: Callable[[str], Any], redis: Redis
+) -> None:
+    """Redis restarted without its data (here: emptied) forgets every lease, the creator's
+    own process lease among them; the next creation finds that out as it claims the new
+    table and takes a new process lease there and then, instead of refusing the host
+    ``busy`` until the lease's next renewal notices (the clock does not move here: no
+    renewal comes)."""
+    clock = ManualClock()
+    creator: Service = await make("p0", clock)
+    first = await creator.create(CreateTable(name="Ada", seats=[None, None]), "test")
+    node = node_of(creator)
+    before = await node.holder(first["code"])
+    assert before is not None and before.owner == node.owner
+    await redis.flushall()
+    second = await creator.create(CreateTable(name="Bea", seats=[None, None]), "test")
+    assert node.owns(second["code"])
+    holder = await node.holder(second["code"])
+    assert holder is not None and holder.owner == node.owner
+
+    # The table held under the forgotten lease was lost with it, and taken again in place
+    # under a new epoch (its players see nothing).
+    async def retaken() -> Any:
+        while True:
+            again = await node.holder(first["code"])
+            if again is not None and again.epoch > before.epoch:
+                return again
+            await asyncio.sleep(0.01)
+
+    again = await asyncio.wait_for(retaken(), TIMEOUT)
+    assert again.owner == node.owner and node.owns(first["code"])

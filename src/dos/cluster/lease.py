@@ -50,7 +50,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from dos.cluster.lease_errors import LeaseError, LeaseLostError, ask
+from dos.cluster.lease_errors import LeaseError, LeaseLostError, ProcessLeaseGoneError, ask
 from dos.cluster.process_lease import (
     ProcessLease,
     alive_key,
@@ -288,7 +288,8 @@ class TableLease:
         may have succeeded with its answer lost, so ``acquire`` may be retried after a
         ``RedisUnavailableError``). Raises ``LeaseHeldError`` when another owner holds it
         (nothing changes, the counter neither), ``LeaseLostError`` when the process lease is
-        not held (the process has lost its tables), and ``RedisUnavailableError``."""
+        not held (the process has lost its tables; ``ProcessLeaseGoneError`` when Redis no
+        longer holds it), and ``RedisUnavailableError``."""
         incarnation = self.process.incarnation
         if incarnation is None or not self.process.held:
             raise LeaseLostError(self.code, self.epoch, "this process's lease is not held")
@@ -301,7 +302,7 @@ class TableLease:
         done, value = await ask(self.code, "acquire", run)
         if done == -1:
             self.process.forget()
-            raise LeaseLostError(self.code, self.epoch, "this process's lease expired")
+            raise ProcessLeaseGoneError(self.code, self.epoch, "this process's lease expired")
         claim = Claim.parse(value)
         if done == 0 and (claim.holder.owner != self.owner or claim.incarnation != incarnation):
             raise LeaseHeldError(self.code, claim.holder)

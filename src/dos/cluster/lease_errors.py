@@ -45,6 +45,12 @@ class LeaseLostError(LeaseError):
         super().__init__(code, f"{lease} was lost: {why}", subject)
 
 
+class ProcessLeaseGoneError(LeaseLostError):
+    """Redis no longer holds the process lease the taker believed it held (it lapsed, or Redis
+    restarted without its data): every table taken under it is lost; a new process lease may
+    be taken at once."""
+
+
 class RedisUnavailableError(LeaseError):
     """Redis did not answer (down, unreachable, timed out); the lease's state is unknown."""
 

@@ -49,7 +49,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
@@ -64,7 +64,7 @@ from dos.cluster.lease import (
     leases,
     new_owner_id,
 )
-from dos.cluster.lease_errors import LeaseError, LeaseLostError
+from dos.cluster.lease_errors import LeaseError, LeaseLostError, ProcessLeaseGoneError
 from dos.cluster.ownership import take_new_table, take_table
 from dos.cluster.presence import Presence
 from dos.cluster.process_lease import ProcessLease, clock_ms
@@ -81,6 +81,8 @@ from dos.server.storage.table_store import active_codes, code_exists
 if TYPE_CHECKING:
     from dos.server.tables.handover import Handover
     from dos.server.tables.table import Table
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -316,8 +318,7 @@ class Node:
                 return Claim(held.epoch)
             lease = TableLease(self.process, code)
             try:
-                await self._alive()
-                epoch = await take_table(lease, self.db, self.metrics)
+                epoch = await self._taking(lambda: take_table(lease, self.db, self.metrics))
             except LeaseHeldError as error:
                 raise RefusedError(
                     "elsewhere", f"table {code} is owned by another process"
@@ -339,14 +340,26 @@ class Node:
             raise RefusedError("elsewhere", "this server process is stopping")
         lease = TableLease(self.process, code)
         try:
-            await self._alive()
-            epoch = await take_new_table(lease, self.db, store, self.metrics)
+            epoch = await self._taking(lambda: take_new_table(lease, self.db, store, self.metrics))
         except LeaseError as error:
             raise RefusedError("busy", str(error)) from None
         if epoch is None:
             return None
         self._hold(lease, epoch)
         return Claim(epoch)
+
+    async def _taking(self, take: Callable[[], Awaitable[T]]) -> T:
+        """``take()`` (a table's acquisition) under the process lease, held first. Should Redis
+        no longer hold that lease (it lapsed, or Redis restarted without its data, before a
+        renewal could tell), every table is lost as at a lapse, and the take is tried once
+        more under a new process lease, at once rather than after the next renewal."""
+        await self._alive()
+        try:
+            return await take()
+        except ProcessLeaseGoneError as gone:
+            self._lapsed(LeaseLostError(self.owner, None, gone.why, subject="process"))
+        await self._alive()
+        return await take()
 
     def _hold(self, lease: TableLease, epoch: int) -> None:
         """Keeps ``lease``, just taken under ``epoch`` (held while the process lease is)."""
