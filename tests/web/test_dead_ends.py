@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from dos.i18n import text
 from web.conftest import DESKTOP, PHONE, Server
-from web.pages import WAIT_MS, create_table, join_by_link, open_page, set_language, start
+from web.pages import WAIT_MS, create_table, open_and_join, open_page, set_language, start
 
 pytestmark = pytest.mark.usefixtures("chromium")
 
@@ -23,8 +23,7 @@ def test_a_removed_player_who_comes_back_is_told_and_offered_to_watch(
     _, host = open_page(browser, server.url, DESKTOP)
     host.fill("#create-timer", "0")
     code = create_table(host, "Hosta", 3, 1)
-    _, guest = open_page(browser, server.url, DESKTOP)
-    join_by_link(guest, server.url, code, "Gast")
+    _, guest = open_and_join(browser, server.url, code, "Gast", DESKTOP)
     start(host, guest)
     guest.goto("about:blank")  # the guest's tab goes away; the host removes them meanwhile
     absent = host.locator("#host-bar p.absent[data-seat='1']")
@@ -44,7 +43,11 @@ def test_a_removed_player_who_comes_back_is_told_and_offered_to_watch(
     assert not guest.errors and not host.errors  # type: ignore[attr-defined]
 
 
-def test_the_lobby_lists_your_games_and_takes_you_back(browser: Browser, server: Server) -> None:
+def test_the_lobby_takes_you_back_to_your_games_and_says_what_a_link_lacks(
+    browser: Browser, server: Server
+) -> None:
+    """The lobby lists the game whose seat this browser holds, one click back; then links to
+    nothing say so in the player's language."""
     _, page = open_page(browser, server.url, PHONE)
     code = create_table(page, "Ada", 2, 0)
     page.goto(server.url)  # the lobby, the seat kept
@@ -55,9 +58,6 @@ def test_the_lobby_lists_your_games_and_takes_you_back(browser: Browser, server:
     expect(page.locator("#waiting-code")).to_have_text(code)
     assert not page.errors  # type: ignore[attr-defined]
 
-
-def test_links_to_nothing_say_so_in_the_players_language(browser: Browser, server: Server) -> None:
-    _, page = open_page(browser, server.url, PHONE)
     set_language(page, "ja")
     notice = page.locator("#lobby-notice")
     page.goto(f"{server.url}/t/NOPE42")
