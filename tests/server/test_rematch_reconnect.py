@@ -155,3 +155,30 @@ async def test_a_rematch_opens_the_seat_of_a_player_gone_past_the_grace(
     assert table.seats[AWAY].bot == STAND_IN
     assert not seating.opens(table, AWAY, player)
     assert await _stored_player(service, table.code, AWAY) is None
+
+
+async def test_a_rematch_on_the_table_loaded_again_keeps_the_seats_of_players_on_their_way(
+    served: tuple[Service, ManualClock],
+) -> None:
+    # The process holding the table died as its game ended; the next one loads it from the
+    # database and has seen none of its players connect: those reconnecting to it are within
+    # the grace from the moment it loaded the table, as after a restart during a game.
+    service, clock = served
+    table, _ = await _after_a_game(service)
+    player = table.seats[AWAY].player_id
+    assert player is not None
+    stored = await service.db.read(load_table, table.code)
+    assert stored is not None
+    loaded = await Table.load(stored, service.db, service.settings)
+    assert loaded.status == Status.FINISHED
+    for seat in (0, 1):
+        await seating.attach(loaded, _client(), seat)
+    await clock.advance(GRACE - 1)
+    await loaded.rematch(0)
+    assert loaded.status == Status.PLAYING
+    assert loaded.seats[AWAY].name == f"P{AWAY}" and loaded.seats[AWAY].bot is None
+    assert seating.opens(loaded, AWAY, player)
+    back = _client()
+    await seating.attach(loaded, back, AWAY)
+    assert loaded.seats[AWAY].client is back
+    assert await _stored_player(service, loaded.code, AWAY) == player

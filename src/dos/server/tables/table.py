@@ -104,8 +104,11 @@ class Table:
         clock = settings.clock
         table.loaded_at = clock.monotonic()
         table.audience.idle_since = table.loaded_at - max(0.0, clock.time() - stored.active_at)
-        if table.status == Status.PLAYING:
-            # Back after a restart: whoever does not come back within the grace is stood in for.
+        if table.status in (Status.PLAYING, Status.FINISHED):
+            # Back after a restart or a failover, nobody connected yet: everyone is on their
+            # way back for the grace. During a game, whoever is not back by then is stood in
+            # for; after one, a rematch dealt meanwhile keeps their seats
+            # (``seating.stay_for_rematch``).
             for place in table.seats:
                 table.stand_ins.await_return(place.index)
         return table
