@@ -54,6 +54,7 @@ def test_opponents_sit_around_the_table_on_a_desktop(
 ) -> None:
     context, page = open_page(browser, server.url, DESKTOP)
     try:
+        page.fill("#create-target", "1")  # one round: the bots left here end it soon
         create_table(page, "Ada", seats=seats, bots=seats - 1, level="easy")
         start(page)
         opponents, table, hand = seated_around(page, seats)
@@ -86,6 +87,7 @@ def test_opponents_sit_across_the_top_on_a_phone(
     try:
         if seats == 4:
             set_language(page, "ja")
+        page.fill("#create-target", "1")  # one round: the bots left here end it soon
         create_table(page, "Ada", seats=seats, bots=seats - 1, level="easy")
         start(page)
         opponents, table, hand = seated_around(page, seats)
