@@ -21,6 +21,7 @@ from web.pages import (
     WAIT_MS,
     create_table,
     join_by_link,
+    open_and_join,
     open_page,
     seated_without_a_page,
     start,
@@ -82,8 +83,7 @@ def _host_and_guest(
     browser: Browser, server: Server, seats: int = 3, bots: int = 1, target: int | None = None
 ) -> tuple[Page, Page, str]:
     host, code = _host(browser, server, seats, bots, target)
-    _, guest = open_page(browser, server.url, DESKTOP)
-    join_by_link(guest, server.url, code, "Gast")
+    _, guest = open_and_join(browser, server.url, code, "Gast", DESKTOP)
     _guest_is_there(host)
     return host, guest, code
 
