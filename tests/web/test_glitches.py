@@ -118,6 +118,7 @@ def test_the_grace_period_and_the_menu_label(browser: Browser, server: Server) -
 
         page.route_web_socket(re.compile(r"/ws"), route)
         page.fill("#create-timer", "300")
+        page.fill("#create-target", "1")  # one round: the game left here ends soon
         create_table(page, "Rhys", seats=2, bots=1, level="easy")
         start(page)
         timer = page.locator("#timer-info")
