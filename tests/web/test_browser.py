@@ -273,6 +273,7 @@ def test_keyboard_play_and_a_refused_action(browser: Browser, server: Server) ->
     context, page = open_page(browser, server.url, DESKTOP)
     try:
         page.fill("#create-timer", "300")  # a turn timer, shown on the table
+        page.fill("#create-target", "1")  # one round: the game left here ends soon
         create_table(page, "Kei", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
@@ -337,6 +338,7 @@ def test_a_refused_action_says_why_in_the_pages_language(browser: Browser, serve
         page.route_web_socket(re.compile(r"/ws"), route)
         # A deal on which the bot owes no DOS! when Kei's first turn comes: a late call of its
         # would move the game first, and the action would be refused as too late instead.
+        page.fill("#create-target", "1")  # one round: the game left here ends soon
         create_table(page, "Kei", seats=2, bots=1, level="easy", seed=LONG_FIRST_ROUND)
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
@@ -354,6 +356,7 @@ def test_the_page_reconnects_to_the_same_seat_after_a_server_restart(
 ) -> None:
     context, page = open_page(browser, server.url, PHONE)
     try:
+        page.fill("#create-target", "1")  # one round: the game left here ends soon
         create_table(page, "Rhys", seats=2, bots=1, level="easy")
         start(page)
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=20_000)
