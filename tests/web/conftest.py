@@ -171,8 +171,14 @@ def output_dir() -> Path:
     return OUTPUT
 
 
+STAY = "600"
+"""The grace of the shared servers (``--grace``, seconds): a page closed at a test's end, its
+game left behind, is not stood in for during the rest of the run, so the bots do not play
+that game out behind the tests that come next. Tests of the grace have servers of their own."""
+
+
 def _server(folder: Path) -> Iterator[Server]:
-    server = Server(data=folder)
+    server = Server(data=folder, args=["--grace", STAY])
     server.start()
     try:
         yield server
