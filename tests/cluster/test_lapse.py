@@ -89,10 +89,11 @@ def _holds(client: redis.Redis, code: str) -> bool:
         return False
     _epoch, owner, incarnation = claim.decode().split(" ")
     key = f"dos:owner:{{{owner}}}:alive"
-    alive = client.get(key)
-    if alive is None or alive.decode().split(" ")[0] != incarnation:
-        return False
-    assert 0 < int(client.pttl(key)) <= LEASE * 1000  # the server's --lease, not the default
+    with client.pipeline(transaction=True) as both:  # the value and its time left at one moment
+        alive, left = both.get(key).pttl(key).execute()
+    if alive is None or alive.decode().split(" ")[0] != incarnation or int(left) <= 0:
+        return False  # gone, another incarnation's, or expiring this very millisecond
+    assert int(left) <= LEASE * 1000  # the server's --lease, not the default
     return True
 
 
