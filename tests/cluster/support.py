@@ -13,7 +13,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from server.support import TIMEOUT, free_port
+from server.support import TIMEOUT, ServerProcess, free_port
 
 READY = 2 * TIMEOUT
 """Seconds a worker may take to start: its fork server loads every job's modules, then each
@@ -180,3 +180,23 @@ class Worker:
 
 IN_LOOP_TTL = 1.0
 """The lease TTL of the server processes the ``make`` fixture starts in the test's loop."""
+
+
+def redis_processes(
+    folder: Path, database: str, redis_url: str, count: int, secret: str
+) -> list[ServerProcess]:
+    """``count`` ``dos serve --redis`` processes of one server (not started), ``p0`` to
+    ``p{count - 1}``: one database, one Redis, one secret, a data folder each below
+    ``folder``."""
+    return [
+        ServerProcess(
+            folder / f"p{i}",
+            database,
+            "--redis",
+            redis_url,
+            "--name",
+            f"p{i}",
+            env={"DOS_SECRET": secret},
+        )
+        for i in range(count)
+    ]

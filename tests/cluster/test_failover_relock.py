@@ -20,7 +20,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from cluster.conftest import redis_server  # noqa: F401 (the fixture)
-from cluster.support import RedisServer
+from cluster.support import RedisServer, redis_processes
 from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table, join_table
 
 pytestmark = pytest.mark.asyncio
@@ -41,18 +41,7 @@ def processes(
         client.flushdb()
     folder = tmp_path_factory.mktemp("relock")
     database = f"sqlite:///{folder / 'shared.sqlite3'}"
-    servers = [
-        ServerProcess(
-            folder / f"p{i}",
-            database,
-            "--redis",
-            redis_server.url,
-            "--name",
-            f"p{i}",
-            env={"DOS_SECRET": SECRET},
-        )
-        for i in range(3)
-    ]
+    servers = redis_processes(folder, database, redis_server.url, 3, SECRET)
     try:
         for server in servers:
             server.start()

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import redis
 
-from cluster.support import RedisServer
+from cluster.support import RedisServer, redis_processes
 from server.support import PostgresCluster, ServerProcess, create_table, join_table
 
 pytestmark = pytest.mark.asyncio
@@ -32,18 +32,7 @@ def pair(
     with redis.Redis.from_url(redis_server.url) as client:
         client.flushdb()
     database = pg.new_database(url)
-    servers = [
-        ServerProcess(
-            tmp_path / f"p{i}",
-            database,
-            "--redis",
-            redis_server.url,
-            "--name",
-            f"p{i}",
-            env={"DOS_SECRET": SECRET},
-        )
-        for i in range(2)
-    ]
+    servers = redis_processes(tmp_path, database, redis_server.url, 2, SECRET)
     for server in servers:
         server.start()
     try:
