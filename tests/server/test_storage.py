@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from dos.server.http.players import player_results
 from dos.server.storage.database import Database, NewAction, make_engine
 from dos.server.storage.models import Base
-from dos.server.storage.schema import migrate
+from dos.server.storage.schema import migrate, upgrade
 from dos.server.storage.table_store import (
     StoredSeat,
     finish_game,
@@ -41,6 +44,70 @@ def test_the_migrations_build_the_models_schema(database: str) -> None:
     db.close()
 
 
+def _schema(url: str) -> dict[str, Any]:
+    """Everything the database says of its tables: columns (type, nullability, default),
+    keys, foreign keys, indexes, unique and check constraints, and the migration stamped."""
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        found = inspect(connection)
+        tables: dict[str, Any] = {}
+        for name in sorted(found.get_table_names()):
+            tables[name] = {
+                # by name: a migration adds its columns last, and no query reads them by place
+                "columns": sorted(
+                    (c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                    for c in found.get_columns(name)
+                ),
+                "primary key": found.get_pk_constraint(name)["constrained_columns"],
+                "foreign keys": sorted(
+                    (
+                        key["name"],
+                        key["constrained_columns"],
+                        key["referred_table"],
+                        key["referred_columns"],
+                        sorted(key.get("options", {}).items()),
+                    )
+                    for key in found.get_foreign_keys(name)
+                ),
+                "indexes": sorted(
+                    (index["name"], index["column_names"], bool(index["unique"]))
+                    for index in found.get_indexes(name)
+                ),
+                "unique": sorted(
+                    (unique["name"] or "", unique["column_names"])
+                    for unique in found.get_unique_constraints(name)
+                ),
+                "checks": sorted(
+                    " ".join(check["sqltext"].split())
+                    for check in found.get_check_constraints(name)
+                ),
+            }
+        stamped = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    engine.dispose()
+    return {"tables": tables, "stamped": stamped}
+
+
+def test_an_empty_database_is_built_as_the_migrations_build_it(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # ``migrate`` builds an empty database from the models at once; the migrations, run one
+    # by one on another empty database, must give the very same schema and stamp, so that a
+    # database made either way takes the next migration alike.
+    built = Database(database)
+    migrate(built.engine)
+    built.close()
+    if database.startswith("sqlite"):
+        other = f"sqlite:///{tmp_path / 'migrated.sqlite3'}"
+    else:
+        cluster, url = request.getfixturevalue("postgres")
+        other = str(cluster.new_database(url))
+    migrated = make_engine(other)
+    with migrated.begin() as connection:
+        upgrade(connection)
+    migrated.dispose()
+    assert _schema(database) == _schema(other)
+
+
 def test_processes_starting_at_once_on_an_empty_postgresql_all_migrate_it(
     postgres: tuple[PostgresCluster, str],
 ) -> None:
@@ -50,7 +117,7 @@ def test_processes_starting_at_once_on_an_empty_postgresql_all_migrate_it(
     empty = cluster.new_database(url)
     script = (
         "import sys\n"
-        "from dos.server.storage.schema import migrate\n"
+        "from dos.server.storage.schema import migrate, upgrade\n"
         "from dos.server.storage.database import make_engine\n"
         "engine = make_engine(sys.argv[1])\n"
         "print('ready', flush=True)\n"

@@ -1,9 +1,11 @@
 """The server's own tables (SQLAlchemy 2): accounts, passkeys, sign-outs and the tables' chat
-lines; and, named here
-too, the base and the stored games of ``dos.db`` that the rest of the server reads.
+lines; and, named here too, the base, the stored games of ``dos.db`` that the rest of the
+server reads and the ratings' tables of ``dos.ratings``: once this module is imported,
+``Base.metadata`` holds every table of the server's database.
 
-The schema is created and upgraded by the Alembic migrations in ``dos/server/storage/migrations``,
-which compare against ``Base.metadata`` imported from here.
+The schema is upgraded by the Alembic migrations in ``dos/server/storage/migrations``, which
+compare against ``Base.metadata`` imported from here; an empty database is built from it
+(``dos.server.storage.schema``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from dos.db.base import Base
 from dos.db.games import ActionRow, GamePlayerRow, GameRow, SeatRow, TableRow
+from dos.ratings.store import AgentRow, RatingHistoryRow, RatingRow
 from dos.server.storage.friends_rows import ChallengeRow, FollowRow, FriendshipRow, PresenceRow
 from dos.server.storage.queue_rows import QueueRow
 from dos.server.storage.tournament_rows import (
@@ -39,6 +42,7 @@ __all__ = [
     "ActionRow",
     "AdminActionRow",
     "AdminRow",
+    "AgentRow",
     "Base",
     "BlockRow",
     "ChallengeRow",
@@ -51,6 +55,8 @@ __all__ = [
     "PasskeyRow",
     "PresenceRow",
     "QueueRow",
+    "RatingHistoryRow",
+    "RatingRow",
     "ReportRow",
     "ReviewRow",
     "SanctionRow",
