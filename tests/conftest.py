@@ -78,7 +78,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     Chromium one after another (a worker keeps one Chromium open through them, and closes it
     before any other module), then the rest, whose many short modules even out the workers'
     ends, with the other modules of ``tests/cluster`` (whole server processes, which wait on
-    them) spread evenly among them.
+    them) spread evenly among them, and last the terminal client's tests and the doctests.
 
     ``DOS_TEST_ORDER_SEED=N`` runs the modules, and the tests of each module, in an order
     shuffled by N instead (``make flake-hunt``): a test that passes only after another one is
@@ -107,6 +107,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 _CLUSTER = Path(__file__).parent / "cluster"
+_LAST = (Path(__file__).parent / "tui", Path(__file__).parent.parent / "src")
+"""Modules that compute, without servers to wait on: the suite's last."""
 
 
 def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
@@ -123,14 +125,18 @@ def _scheduled(groups: list[list[pytest.Item]]) -> list[list[pytest.Item]]:
     ]
     placed = {id(g) for g in cluster + browser}
     others = [g for g in rest if id(g) not in placed]
-    # Cluster module i goes after the other modules of the first (i + 1) / (n + 1) share.
+    # The suite ends on modules that only compute (the terminal client's, the doctests), not
+    # on three workers all waiting on their servers: the cluster's modules are spread among
+    # the others before those. Cluster module i goes after the first (i + 1) / (n + 1) share.
+    last = [g for g in others if any(g[0].path.is_relative_to(p) for p in _LAST)]
+    others = [g for g in others if not any(g[0].path.is_relative_to(p) for p in _LAST)]
     spread: list[list[pytest.Item]] = []
     taken = 0
     for index, group in enumerate(cluster):
         upto = (index + 1) * len(others) // (len(cluster) + 1)
         spread += [*others[taken:upto], group]
         taken = upto
-    return first + browser + spread + others[taken:]
+    return first + browser + spread + others[taken:] + last
 
 
 @pytest.hookimpl(hookwrapper=True)
