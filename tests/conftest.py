@@ -61,7 +61,19 @@ def pytest_report_header() -> str:
     return header
 
 
+class DoctestsOnlyWhereExamples:
+    """A pytest plugin: the package's doctests (``--doctest-modules`` over ``src``) import only
+    the modules that hold an example (``>>>``), so that collecting the suite does not import
+    those without any (the RL learner's JAX and optax, say) in each of its processes."""
+
+    def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
+        if collection_path.suffix == ".py" and collection_path.is_relative_to(_SRC):
+            return ">>>" not in collection_path.read_text(encoding="utf-8") or None
+        return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(DoctestsOnlyWhereExamples(), "dos-doctests-where-examples")
     config.addinivalue_line(
         "markers",
         "mostly_waits: the module spends most of its time waiting on processes it started "
@@ -107,6 +119,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 _CLUSTER = Path(__file__).parent / "cluster"
+_SRC = Path(__file__).parent.parent / "src"
 _LAST = (Path(__file__).parent / "tui", Path(__file__).parent.parent / "src")
 """Modules that compute, without servers to wait on: the suite's last."""
 
