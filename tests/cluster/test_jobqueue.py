@@ -24,7 +24,7 @@ from dos.cluster.jobqueue import RedisJobs, queue_key, workers_key
 from dos.rules.official import new_game, view
 from dos.server.hosting.jobs import BusyError, JobError, NoWorkersError, run_job
 from dos.server.tables.bot_job import bot_payload, bot_seed
-from dos.server.tables.hints import hint_job
+from dos.server.tables.hint_job import hint_job
 from server.support import TIMEOUT, ServerProcess, WsPlayer, create_table
 
 pytestmark = pytest.mark.asyncio

@@ -24,7 +24,8 @@ from dos.cluster.jobqueue import queue_key
 from dos.cluster.reviews import parts_key, review_key
 from dos.review import review_record
 from dos.server.hosting.review_store import review_name
-from dos.server.http.reviews import CHUNK, review_job
+from dos.server.http.review_job import review_job
+from dos.server.http.reviews import CHUNK
 from dos.server.storage.database import Database
 from dos.server.storage.table_store import load_game
 from server.reviewing import SAMPLES, finished_game, followed

@@ -18,7 +18,8 @@ from dos.play.bot import Budget, turn_choices
 from dos.rules.official import Options, apply, new_game, view
 from dos.rules.official.views import view_from_json
 from dos.server.hosting.jobs import run_job
-from dos.server.tables.hints import Hints, check_hint, choose_hint, hint_json, hint_seed
+from dos.server.tables.hint_job import choose_hint, hint_json, hint_seed
+from dos.server.tables.hints import Hints, check_hint
 from server.support import HTTP, ServerProcess, WsPlayer, create_table, join_table
 
 ITERATIONS = 24

@@ -7,8 +7,11 @@ what ran before the first job."""
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -146,3 +149,25 @@ def test_dos_job_warm_0_leaves_the_workers_cold(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("DOS_JOB_WARM", "no")
     with pytest.raises(ValueError, match="DOS_JOB_WARM"):
         JobSettings.from_environment()
+
+
+def test_the_fork_server_loads_the_jobs_and_not_the_web_server() -> None:
+    """The fork server imports the jobs' own modules (``PRELOAD``): every job's function, and
+    none of the server's web stack, which would cost each server's first job a second of CPU
+    for nothing."""
+    script = (
+        "import importlib, json, sys\n"
+        "from dos.server.hosting.job_pool import PRELOAD\n"
+        "from dos.server.hosting.jobs import JOBS\n"
+        "for name in PRELOAD: importlib.import_module(name)\n"
+        "loaded = {n: m.partition(':')[0] in sys.modules for n, m in JOBS.items()}\n"
+        "web = [m for m in ('fastapi', 'starlette', 'sqlalchemy', 'uvicorn') if m in sys.modules]\n"
+        "print(json.dumps({'loaded': loaded, 'web': web}))\n"
+    )
+    found = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert all(found["loaded"].values()), found
+    assert found["web"] == [], found

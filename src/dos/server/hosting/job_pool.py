@@ -3,7 +3,8 @@
 
 Workers are forked by a **fork server** (``multiprocessing``'s ``forkserver``): a process
 started once, that imports the jobs' modules (``PRELOAD``: the bots, the rules, the hints and
-reviews, the compiled core's numba) before it forks any worker. A worker so starts in
+reviews, the compiled core's numba, and none of the server's web stack) before it forks any
+worker. A worker so starts in
 milliseconds with every module loaded, instead of importing them all again, and holds none of
 the server's threads and locks. Where there is no fork server (not POSIX), workers are
 spawned. A pool's workers stay for the next jobs; ``warm_worker`` readies the compiled
@@ -35,12 +36,13 @@ log = logging.getLogger(__name__)
 PRELOAD: Final = (
     "dos.server.hosting.jobs",
     "dos.server.tables.bot_job",
-    "dos.server.tables.hints",
-    "dos.server.http.reviews",
+    "dos.server.tables.hint_job",
+    "dos.server.http.review_job",
     "dos.fast.official_rollout",  # numba, where the fast core is installed (else skipped)
     "dos.fast.classic_rollout",
 )
-"""The modules the fork server imports once, before it forks any worker."""
+"""The modules the fork server imports once, before it forks any worker: the jobs' own
+modules (``JOBS``), which import what the jobs need and none of the server's web stack."""
 
 
 def process_pool(workers: int, warm: bool = False) -> ProcessPoolExecutor:

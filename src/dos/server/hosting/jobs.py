@@ -2,8 +2,8 @@
 
 A **job** is a pure function of a JSON-able payload that returns a JSON-able result: a bot's
 decision (``dos.server.tables.bot_job``), the ``sage`` bot's hint for one seat's view
-(``dos.server.tables.hints``), the review of some decisions of a finished game
-(``dos.server.http.reviews``). ``Jobs`` is the interface the server uses:
+(``dos.server.tables.hint_job``), the review of some decisions of a finished game
+(``dos.server.http.review_job``). ``Jobs`` is the interface the server uses:
 ``await jobs.run(name, payload)`` gives the result, or raises ``BusyError`` at once when the
 runner has no room (the caller refuses with ``busy``, or tries again later), or ``JobError``
 when the job failed. ``LocalJobs`` runs them on worker processes of this machine with bounded
@@ -43,8 +43,8 @@ log = logging.getLogger(__name__)
 JOBS: Final = {
     "echo": "dos.server.hosting.jobs:echo",
     "bot": "dos.server.tables.bot_job:bot_job",
-    "hint": "dos.server.tables.hints:hint_job",
-    "review": "dos.server.http.reviews:review_job",
+    "hint": "dos.server.tables.hint_job:hint_job",
+    "review": "dos.server.http.review_job:review_job",
 }
 """Job name -> ``module:function`` (the function takes the payload, returns the result)."""
 

@@ -30,8 +30,8 @@ from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
-from dos import records, ruleset
-from dos.review.review import Entry, Obligation, Review, decisions, game_key, review_decisions
+from dos import ruleset
+from dos.review.review import Entry, Obligation, Review
 from dos.server.hosting.jobs import BusyError, JobError
 from dos.server.hosting.review_store import (
     Part,
@@ -86,36 +86,7 @@ class ReviewState(BaseModel):
     error: str | None = None
 
 
-# --- the jobs (pure: run in worker processes) --------------------------------------------------
-
-
-def review_job(payload: dict[str, Any]) -> dict[str, Any]:
-    """The ``review`` job (``dos.server.hosting.jobs``). ``{"record", "seat", "samples", "seed",
-    "first", "last"}``: with ``first`` null, the review's head (the decisions' ``total``, the
-    DOS calls and catches, the table); else the entries of decisions ``first`` to ``last``
-    (and how many of them were ``forced``)."""
-    record = records.loads(payload["record"])
-    seat = int(payload["seat"])
-    found, missed, calls, catches = decisions(record, seat)
-    if payload["first"] is None:
-        records.replay(record)  # the whole record checked, its result line included
-        options = records.start(record).options
-        return {
-            "total": len(found),
-            "missed": [o.to_json() for o in missed],
-            "calls_made": calls,
-            "catches_made": catches,
-            "players": options.players,
-            "target": options.target_score,
-        }
-    part = found[int(payload["first"]) : int(payload["last"])]
-    entries, forced = review_decisions(
-        part,
-        samples=int(payload["samples"]),
-        seed=int(payload["seed"]),
-        game=game_key(record),
-    )
-    return {"entries": [e.to_json() for e in entries], "forced": forced}
+# --- the jobs' results (the jobs themselves: ``dos.server.http.review_job``) ---------------------
 
 
 def assemble(

@@ -21,34 +21,24 @@ is answered, on its connection: a hint, or an ``error`` that says why not
 before the search was done. Answers are kept per game, version and seat: asking again costs
 nothing.
 
-The job's payload carries the seat's view as JSON (``SeatView.to_json``), read back by the
-rule set's own reader (``dos.rules.official.views.view_from_json``).
-
->>> hint_seed(42, 17, 1) == hint_seed(42, 17, 1) != hint_seed(42, 18, 1)
-True
->>> "42" in hint_seed(42, 17, 1).split(":")
-False
+The search itself is the job ``dos.server.tables.hint_job``: what a worker process runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
-from dos import ruleset, seeds
-from dos.bots.registry import LEVELS, make_player
-from dos.i18n.advice import reason
+from dos import ruleset
 from dos.i18n.explain import words
-from dos.play.bot import Budget, turn_choices
-from dos.rules.official import Action, Kind, SeatView, view
-from dos.rules.official.cards import NAMES
-from dos.rules.official.views import view_from_json
+from dos.play.bot import turn_choices
+from dos.rules.official import view
 from dos.server.hosting.jobs import BusyError, JobError
 from dos.server.protocol.refusals import RefusedError
 from dos.server.protocol.server_messages import server_message
+from dos.server.tables.hint_job import hint_seed
 from dos.server.tables.seating import person
 
 if TYPE_CHECKING:
@@ -58,10 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEVEL: Final = "expert"
-"""The level whose bot gives the hints."""
-HINT_ITERATIONS: Final = LEVELS[LEVEL][3].iterations or 800
-"""The ``expert`` level's search iterations: a hint's budget (no clock: see the module)."""
 KEPT: Final = 64
 """Answers kept (game, version, seat), the least recently asked first out."""
 
@@ -75,42 +61,6 @@ class HintRefusedError(Exception):
         self.code = code
         self.message = message
         self.reason = words(f"game.hint_refused_{code.removeprefix('hint_')}")
-
-
-# --- the hint itself (pure: run in a job) ------------------------------------------------------
-
-
-def hint_seed(game_seed: int, version: int, seat: int) -> str:
-    """The seed of the hint for ``seat`` at ``version`` of the game dealt with ``game_seed``:
-    derived one way, so neither the job's payload nor the bot's generator leads back to the
-    game's seed."""
-    return f"dos-hint:{seeds.derive(game_seed, 'hint', version, seat):032x}"
-
-
-def choose_hint(seen: SeatView, seed: str, iterations: int = HINT_ITERATIONS) -> Action:
-    """The action the ``expert`` level's bot (``sage``) picks for ``seen``: its search with
-    ``iterations`` iterations and no clock, its generator seeded with ``seed``."""
-    player = make_player(LEVEL)
-    action: Action = player.bot.choose(seen, random.Random(seed), Budget(iterations=iterations))
-    return action
-
-
-def hint_json(seen: SeatView, action: Action) -> dict[str, Any]:
-    """The hint as the ``hint`` message's fields (without ``version``)."""
-    return {
-        "action": str(action),
-        "move": action.kind.name.lower(),
-        "cards": [NAMES[c] for c in action.cards],
-        "target": action.target if action.kind == Kind.MATCH else None,
-        "reason": reason(seen, action).json(),
-    }
-
-
-def hint_job(payload: dict[str, Any]) -> dict[str, Any]:
-    """The ``hint`` job (``dos.server.hosting.jobs``): ``{"view", "seed", "iterations"}`` -> the
-    hint's fields (``hint_json``). Reads nothing but the view it is given."""
-    seen = view_from_json(payload["view"])
-    return hint_json(seen, choose_hint(seen, str(payload["seed"]), int(payload["iterations"])))
 
 
 # --- at the table -------------------------------------------------------------------------------
